@@ -1,0 +1,57 @@
+/*
+   gpupc/cuda.h - helpers for GPUPC's CUDA sources (.cu files only).
+
+   Every CUDA, cuBLAS and cuSPARSE failure becomes a PETSc error that names the call and
+   the status; launches are checked with GPUPCCheckLaunch().
+*/
+#ifndef GPUPC_CUDA_H
+#define GPUPC_CUDA_H
+
+#include <gpupc/device.h>
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <cusparse.h>
+
+#define GPUPCCallCUDA(...) \
+  do { \
+    cudaError_t gpupc_cerr_ = (__VA_ARGS__); \
+    PetscCheck(gpupc_cerr_ == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA call %s failed: %s (%s)", #__VA_ARGS__, cudaGetErrorName(gpupc_cerr_), cudaGetErrorString(gpupc_cerr_)); \
+  } while (0)
+
+#define GPUPCCallCUBLAS(...) \
+  do { \
+    cublasStatus_t gpupc_berr_ = (__VA_ARGS__); \
+    PetscCheck(gpupc_berr_ == CUBLAS_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuBLAS call %s failed: %s (%s)", #__VA_ARGS__, cublasGetStatusName(gpupc_berr_), cublasGetStatusString(gpupc_berr_)); \
+  } while (0)
+
+#define GPUPCCallCUSPARSE(...) \
+  do { \
+    cusparseStatus_t gpupc_serr_ = (__VA_ARGS__); \
+    PetscCheck(gpupc_serr_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE call %s failed: %s (%s)", #__VA_ARGS__, cusparseGetErrorName(gpupc_serr_), cusparseGetErrorString(gpupc_serr_)); \
+  } while (0)
+
+/* after every kernel launch */
+#define GPUPCCheckLaunch(name) \
+  do { \
+    cudaError_t gpupc_lerr_ = cudaGetLastError(); \
+    PetscCheck(gpupc_lerr_ == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA kernel %s failed to launch: %s (%s)", name, cudaGetErrorName(gpupc_lerr_), cudaGetErrorString(gpupc_lerr_)); \
+  } while (0)
+
+/* The rank's stream and library handles, created once per device (lazily for the handles) */
+PETSC_EXTERN cudaStream_t   GPUPCCUDAStream(void);
+PETSC_EXTERN PetscErrorCode GPUPCCUDAGetCUBLAS(cublasHandle_t *);
+PETSC_EXTERN PetscErrorCode GPUPCCUDAGetCUSPARSE(cusparseHandle_t *);
+/* Reusable device scratch buffers, one per slot, of at least the given size (grow; freed at finalize).
+   fresh (optional) says that the buffer was just (re)allocated and its contents are undefined. */
+typedef enum {
+  GPUPC_SCRATCH_REDUCTION, /* vector reductions: completion counter, results, per-block partials */
+  GPUPC_SCRATCH_GENERAL,
+  GPUPC_SCRATCH_SLOTS
+} GPUPCScratchSlot;
+PETSC_EXTERN PetscErrorCode GPUPCCUDAGetScratch(GPUPCScratchSlot, size_t, void **, PetscBool *);
+/* Pinned host staging area for small reduction results */
+PETSC_EXTERN PetscErrorCode GPUPCCUDAGetPinnedResult(size_t, void **);
+/* Grid size for grid-stride kernels: enough blocks to fill every SM */
+PETSC_EXTERN int GPUPCCUDAGridSize(PetscInt n, int block);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+   gpupc/device.h - the device layer (private to GPUPC).
+
+   All Mat, Vec and PC code allocates, copies and synchronises device memory through
+   these calls; it never calls CUDA directly. On the host backend "device memory" is a
+   separate host allocation, so the host backend exercises the same placement and
+   synchronisation logic as the CUDA backend (what CI tests).
+*/
+#ifndef GPUPC_DEVICE_H
+#define GPUPC_DEVICE_H
+
+#include <petscgpupc.h>
+#include <petsc/private/petscimpl.h>
+
+typedef enum {
+  GPUPC_COPY_HOST_TO_DEVICE,
+  GPUPC_COPY_DEVICE_TO_HOST,
+  GPUPC_COPY_DEVICE_TO_DEVICE
+} GPUPCCopyKind;
+
+/* Description of the device the rank uses, filled once by GPUPCDeviceSetUp() */
+typedef struct {
+  PetscGPUPCBackend backend;
+  int               device;        /* CUDA ordinal, -1 on the host backend */
+  int               sm_count;      /* multiprocessors (1 on the host) */
+  size_t            l2_bytes;      /* L2 cache size */
+  size_t            shared_per_block;
+  char              name[256];
+} GPUPCDeviceInfo;
+
+PETSC_INTERN PetscErrorCode GPUPCDeviceSetUp(void);
+PETSC_EXTERN PetscErrorCode GPUPCDeviceGetInfo(const GPUPCDeviceInfo **);
+PETSC_INTERN PetscErrorCode GPUPCDeviceFinalize(void);
+
+PETSC_EXTERN PetscErrorCode GPUPCMalloc(size_t, void **);
+PETSC_EXTERN PetscErrorCode GPUPCFree(void *);
+PETSC_EXTERN PetscErrorCode GPUPCMemcpy(void *, const void *, size_t, GPUPCCopyKind);
+PETSC_EXTERN PetscErrorCode GPUPCMemzero(void *, size_t);
+PETSC_EXTERN PetscErrorCode GPUPCSynchronize(void);
+
+/* Typed helpers */
+#define GPUPCMallocArray(n, p)       GPUPCMalloc((size_t)(n) * sizeof(**(p)), (void **)(p))
+#define GPUPCCopyToDevice(d, h, n)   GPUPCMemcpy((d), (h), (size_t)(n) * sizeof(*(h)), GPUPC_COPY_HOST_TO_DEVICE)
+#define GPUPCCopyToHost(h, d, n)     GPUPCMemcpy((h), (d), (size_t)(n) * sizeof(*(d)), GPUPC_COPY_DEVICE_TO_HOST)
+#define GPUPCCopyOnDevice(d, s, n)   GPUPCMemcpy((d), (s), (size_t)(n) * sizeof(*(s)), GPUPC_COPY_DEVICE_TO_DEVICE)
+
+/* Log events of the device layer */
+PETSC_INTERN PetscLogEvent GPUPC_DeviceSetUp, GPUPC_CopyToDevice, GPUPC_CopyFromDevice;
+PETSC_INTERN PetscClassId  GPUPC_CLASSID;
+
+#if defined(GPUPC_HAVE_CUDA)
+/* The CUDA side of the device layer (src/sys/cuda), called only by device.c */
+PETSC_INTERN PetscErrorCode GPUPCCUDADeviceCount(int *, const char **);
+PETSC_INTERN PetscErrorCode GPUPCCUDASetUp(int, GPUPCDeviceInfo *);
+PETSC_INTERN PetscErrorCode GPUPCCUDAFinalize(void);
+PETSC_INTERN PetscErrorCode GPUPCCUDAMalloc(size_t, void **);
+PETSC_INTERN PetscErrorCode GPUPCCUDAFree(void *);
+PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCCopyKind);
+PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
+PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);
+#endif
+
+#endif

@@ -1,0 +1,56 @@
+/*
+   petscgpupc.h - public interface of GPUPC, GPU matrix types and preconditioners for PETSc.
+
+   An unchanged PETSc program uses the library through the options database:
+
+     ./app -dll_append /path/to/libpetscgpupc.so -vec_type gpu -ksp_type cg -pc_type jacobi
+
+   A program that links the library calls PetscGPUPCInitializePackage() after PetscInitialize().
+*/
+#ifndef PETSCGPUPC_H
+#define PETSCGPUPC_H
+
+#include <petscvec.h>
+
+/* Vec types: device-resident vectors with a host mirror */
+#define VECGPU    "gpu"
+#define VECSEQGPU "seqgpu"
+#define VECMPIGPU "mpigpu"
+
+/*E
+   PetscGPUPCBackend - where GPUPC kernels run
+
+$  PETSC_GPUPC_BACKEND_HOST - plain C reference kernels on the host (what CI runs)
+$  PETSC_GPUPC_BACKEND_CUDA - CUDA kernels on the rank's GPU
+
+   Options Database Key:
+.  -gpupc_backend <auto,cuda,host> - auto picks cuda when a usable device exists
+
+   Level: beginner
+
+.seealso: PetscGPUPCGetBackend()
+E*/
+typedef enum {
+  PETSC_GPUPC_BACKEND_HOST,
+  PETSC_GPUPC_BACKEND_CUDA
+} PetscGPUPCBackend;
+PETSC_EXTERN const char *const PetscGPUPCBackends[];
+
+PETSC_EXTERN PetscErrorCode PetscGPUPCInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PetscGPUPCFinalizePackage(void);
+PETSC_EXTERN PetscErrorCode PetscGPUPCGetBackend(PetscGPUPCBackend *);
+PETSC_EXTERN PetscErrorCode PetscGPUPCDeviceMemoryInUse(size_t *);
+
+/* Device-array access for any Vec: zero-copy for gpu vectors, staged through a device buffer otherwise */
+PETSC_EXTERN PetscErrorCode VecGPUGetDeviceArrayRead(Vec, const PetscScalar **);
+PETSC_EXTERN PetscErrorCode VecGPURestoreDeviceArrayRead(Vec, const PetscScalar **);
+PETSC_EXTERN PetscErrorCode VecGPUGetDeviceArrayWrite(Vec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode VecGPURestoreDeviceArrayWrite(Vec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode VecGPUGetDeviceArray(Vec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode VecGPURestoreDeviceArray(Vec, PetscScalar **);
+
+PETSC_EXTERN PetscErrorCode VecCreateSeqGPU(MPI_Comm, PetscInt, Vec *);
+PETSC_EXTERN PetscErrorCode VecCreateMPIGPU(MPI_Comm, PetscInt, PetscInt, Vec *);
+PETSC_EXTERN PetscErrorCode VecGPUGetOffloadMask(Vec, PetscOffloadMask *);
+
+#endif

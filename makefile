@@ -1,0 +1,78 @@
+# GPUPC: GPU matrix types and preconditioners for PETSc.
+#   make              library, tests, benchmarks and examples
+#   make check        run the test suite (host backend unless GPUPC_TEST_OPTIONS says otherwise)
+#   make demo         solve the default problem
+#   make install PREFIX=/opt/gpupc
+#   make gpu-bundle   self-contained tarball for a GPU host without PETSc/MPI
+#   make CUDA=0       host-only library (no CUDA toolkit needed)
+
+include conf/gpupc.mk
+
+LIBDIR   := lib
+OBJDIR   := build/obj
+LIBNAME  := $(LIBDIR)/libpetscgpupc.so
+PREFIX   ?= /usr/local
+
+LIB_C    := $(sort $(shell find src -name '*.c'))
+LIB_CU   := $(if $(filter 1,$(CUDA)),$(sort $(shell find src -name '*.cu')))
+LIB_OBJS := $(LIB_C:%.c=$(OBJDIR)/%.o) $(LIB_CU:%.cu=$(OBJDIR)/%.cu.o)
+
+# Programs: every tests/*.c, bench/*.c and examples/*.c is one program.
+TEST_PROGS    := $(patsubst tests/%.c,build/tests/%,$(wildcard tests/*.c))
+BENCH_PROGS   := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/*.c))
+EXAMPLE_PROGS := $(patsubst examples/%.c,build/bin/%,$(wildcard examples/*.c))
+PROG_LDFLAGS   = -L$(LIBDIR) -Wl,-rpath,'$$ORIGIN/../../$(LIBDIR)' -Wl,-rpath,$(abspath $(LIBDIR)) -lpetscgpupc $(PETSC_LIB) $(CUDA_LIBS)
+
+.PHONY: all lib programs check demo install gpu-bundle clean
+all: lib programs
+lib: $(LIBNAME)
+programs: $(TEST_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
+
+$(OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(GPUPC_CFLAGS) $(GPUPC_CPPFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJDIR)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) $(GPUPC_CPPFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBNAME): $(LIB_OBJS)
+	@mkdir -p $(LIBDIR)
+	$(PCC) -shared -o $@ $(LIB_OBJS) $(PETSC_LIB) $(CUDA_LIBS)
+
+build/tests/% build/bench/% build/bin/%: $(OBJDIR)/progs/%.o $(LIBNAME)
+	@mkdir -p $(dir $@)
+	$(PCC) -o $@ $< $(PROG_LDFLAGS)
+
+$(OBJDIR)/progs/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(GPUPC_CFLAGS) $(GPUPC_CPPFLAGS) -Itests -MMD -MP -c $< -o $@
+$(OBJDIR)/progs/%.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(GPUPC_CFLAGS) $(GPUPC_CPPFLAGS) -Ibench -MMD -MP -c $< -o $@
+$(OBJDIR)/progs/%.o: examples/%.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(GPUPC_CFLAGS) $(GPUPC_CPPFLAGS) -MMD -MP -c $< -o $@
+
+.SECONDARY:
+
+check: all
+	@MPIEXEC="$(MPIEXEC)" tests/run.sh
+
+demo: all
+	@tools/demo.sh
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 644 $(LIBNAME) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/petscgpupc.h $(DESTDIR)$(PREFIX)/include/
+	@if [ -n "$(wildcard build/bin/*)" ]; then install -d $(DESTDIR)$(PREFIX)/bin && install -m 755 $(wildcard build/bin/*) $(DESTDIR)$(PREFIX)/bin/; fi
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PETSC_DIR@|$(PETSC_DIR)|' conf/petscgpupc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/petscgpupc.pc
+
+gpu-bundle: all
+	@tools/make-gpu-bundle.sh
+
+clean:
+	rm -rf build $(LIBDIR)
+
+-include $(shell find build/obj -name '*.d' 2>/dev/null)

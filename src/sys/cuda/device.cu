@@ -1,0 +1,182 @@
+/*
+   The CUDA side of the device layer: device count and choice, one stream per rank,
+   cuBLAS/cuSPARSE handles created once, device memory with errors that say what was
+   asked and what was free, copies ordered on the rank's stream.
+*/
+#include <gpupc/cuda.h>
+
+static cudaStream_t     stream         = NULL;
+static cublasHandle_t   cublas_handle  = NULL;
+static cusparseHandle_t cusparse_handle = NULL;
+static void            *scratch[GPUPC_SCRATCH_SLOTS];
+static size_t           scratch_bytes[GPUPC_SCRATCH_SLOTS];
+static void            *pinned         = NULL;
+static size_t           pinned_bytes   = 0;
+static int              sm_count       = 1;
+
+PetscErrorCode GPUPCCUDADeviceCount(int *count, const char **why)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  *count = 0;
+  *why   = "no device";
+  err    = cudaGetDeviceCount(count);
+  if (err != cudaSuccess) {
+    *count = 0;
+    *why   = cudaGetErrorString(err);
+    (void)cudaGetLastError(); /* clear the sticky-free error so later calls are not confused */
+  } else if (*count == 0) *why = "cudaGetDeviceCount() reports 0 devices";
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDASetUp(int dev, GPUPCDeviceInfo *info)
+{
+  cudaDeviceProp prop;
+
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaSetDevice(dev));
+  GPUPCCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  GPUPCCallCUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  info->device           = dev;
+  info->sm_count         = prop.multiProcessorCount;
+  info->l2_bytes         = (size_t)prop.l2CacheSize;
+  info->shared_per_block = prop.sharedMemPerBlock;
+  sm_count               = prop.multiProcessorCount;
+  PetscCall(PetscSNPrintf(info->name, sizeof(info->name), "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAFinalize(void)
+{
+  PetscFunctionBegin;
+  if (cublas_handle) GPUPCCallCUBLAS(cublasDestroy(cublas_handle));
+  if (cusparse_handle) GPUPCCallCUSPARSE(cusparseDestroy(cusparse_handle));
+  for (int s = 0; s < GPUPC_SCRATCH_SLOTS; s++) {
+    if (scratch[s]) GPUPCCallCUDA(cudaFree(scratch[s]));
+    scratch[s]       = NULL;
+    scratch_bytes[s] = 0;
+  }
+  if (pinned) GPUPCCallCUDA(cudaFreeHost(pinned));
+  if (stream) GPUPCCallCUDA(cudaStreamDestroy(stream));
+  cublas_handle   = NULL;
+  cusparse_handle = NULL;
+  pinned          = NULL;
+  pinned_bytes    = 0;
+  stream          = NULL;
+  PetscFunctionReturn(0);
+}
+
+cudaStream_t GPUPCCUDAStream(void)
+{
+  return stream;
+}
+
+int GPUPCCUDAGridSize(PetscInt n, int block)
+{
+  PetscInt need = (n + block - 1) / block, fill = (PetscInt)sm_count * (2048 / block);
+
+  if (need < 1) need = 1;
+  return (int)(need < fill ? need : fill);
+}
+
+PetscErrorCode GPUPCCUDAGetCUBLAS(cublasHandle_t *h)
+{
+  PetscFunctionBegin;
+  if (!cublas_handle) {
+    GPUPCCallCUBLAS(cublasCreate(&cublas_handle));
+    GPUPCCallCUBLAS(cublasSetStream(cublas_handle, stream));
+  }
+  *h = cublas_handle;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAGetCUSPARSE(cusparseHandle_t *h)
+{
+  PetscFunctionBegin;
+  if (!cusparse_handle) {
+    GPUPCCallCUSPARSE(cusparseCreate(&cusparse_handle));
+    GPUPCCallCUSPARSE(cusparseSetStream(cusparse_handle, stream));
+  }
+  *h = cusparse_handle;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAMalloc(size_t bytes, void **ptr)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  err = cudaMalloc(ptr, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    size_t freeb = 0, total = 0;
+
+    (void)cudaGetLastError();
+    (void)cudaMemGetInfo(&freeb, &total);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Device out of memory: asked for %zu bytes (%.3f GiB), %zu bytes (%.3f GiB) free of %.3f GiB; use more ranks/GPUs, a smaller problem, or -pc_*_precision single where offered", bytes, bytes / 1073741824.0, freeb, freeb / 1073741824.0, total / 1073741824.0);
+  }
+  GPUPCCallCUDA(err);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAFree(void *ptr)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaFree(ptr));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAMemcpy(void *dst, const void *src, size_t bytes, GPUPCCopyKind kind)
+{
+  cudaMemcpyKind k = kind == GPUPC_COPY_HOST_TO_DEVICE ? cudaMemcpyHostToDevice : (kind == GPUPC_COPY_DEVICE_TO_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);
+
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaMemcpyAsync(dst, src, bytes, k, stream));
+  /* the host may reuse or read its buffer as soon as we return */
+  if (kind != GPUPC_COPY_DEVICE_TO_DEVICE) GPUPCCallCUDA(cudaStreamSynchronize(stream));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAMemzero(void *dst, size_t bytes)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaMemsetAsync(dst, 0, bytes, stream));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDASynchronize(void)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaStreamSynchronize(stream));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAGetScratch(GPUPCScratchSlot slot, size_t bytes, void **ptr, PetscBool *fresh)
+{
+  PetscFunctionBegin;
+  if (fresh) *fresh = PETSC_FALSE;
+  if (bytes > scratch_bytes[slot]) {
+    if (scratch[slot]) {
+      GPUPCCallCUDA(cudaStreamSynchronize(stream));
+      GPUPCCallCUDA(cudaFree(scratch[slot]));
+      scratch[slot] = NULL;
+    }
+    PetscCall(GPUPCCUDAMalloc(bytes, &scratch[slot]));
+    scratch_bytes[slot] = bytes;
+    if (fresh) *fresh = PETSC_TRUE;
+  }
+  *ptr = scratch[slot];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAGetPinnedResult(size_t bytes, void **ptr)
+{
+  PetscFunctionBegin;
+  if (bytes > pinned_bytes) {
+    if (pinned) GPUPCCallCUDA(cudaFreeHost(pinned));
+    GPUPCCallCUDA(cudaMallocHost(&pinned, bytes));
+    pinned_bytes = bytes;
+  }
+  *ptr = pinned;
+  PetscFunctionReturn(0);
+}

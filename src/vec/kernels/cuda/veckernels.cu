@@ -1,0 +1,451 @@
+/*
+   CUDA implementation of the vector kernels (gpupc/veckernels.h).
+
+   Element-wise kernels: one grid-stride template driven by a functor.
+   Reductions: one single-launch template (grid-stride partial sums, block reduction with
+   warp shuffles, the last block to finish combines the per-block partials), K results per
+   pass with a sum or max combine per slot, so a multi-dot reads x once.
+*/
+#include <gpupc/cuda.h>
+#include <gpupc/veckernels.h>
+#include <math_constants.h>
+
+#define BLOCK 256
+
+/* ------------------------------------------------------------------ element-wise */
+
+template <class F>
+__global__ void ElementwiseKernel(PetscInt n, F f)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) f(i);
+}
+
+template <class F>
+static PetscErrorCode LaunchElementwise(const char *name, PetscInt n, F f)
+{
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  ElementwiseKernel<<<GPUPCCUDAGridSize(n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(n, f);
+  GPUPCCheckLaunch(name);
+  PetscFunctionReturn(0);
+}
+
+struct SetF {
+  PetscScalar a, *y;
+  __device__ void operator()(PetscInt i) const { y[i] = a; }
+};
+struct ScaleF {
+  PetscScalar a, *y;
+  __device__ void operator()(PetscInt i) const { y[i] *= a; }
+};
+struct ShiftF {
+  PetscScalar a, *y;
+  __device__ void operator()(PetscInt i) const { y[i] += a; }
+};
+struct AXPBYF {
+  PetscScalar        a, b;
+  const PetscScalar *x;
+  PetscScalar       *y;
+  __device__ void operator()(PetscInt i) const { y[i] = a * x[i] + b * y[i]; }
+};
+struct AXF { /* beta == 0: y is write-only */
+  PetscScalar        a;
+  const PetscScalar *x;
+  PetscScalar       *y;
+  __device__ void operator()(PetscInt i) const { y[i] = a * x[i]; }
+};
+struct AXPBYPCZF {
+  PetscScalar        a, b, c;
+  const PetscScalar *x, *y;
+  PetscScalar       *z;
+  __device__ void operator()(PetscInt i) const { z[i] = a * x[i] + b * y[i] + c * z[i]; }
+};
+struct AXPBYZF { /* gamma == 0: z is write-only */
+  PetscScalar        a, b;
+  const PetscScalar *x, *y;
+  PetscScalar       *z;
+  __device__ void operator()(PetscInt i) const { z[i] = a * x[i] + b * y[i]; }
+};
+struct SwapF {
+  PetscScalar *x, *y;
+  __device__ void operator()(PetscInt i) const
+  {
+    PetscScalar t = x[i];
+    x[i]          = y[i];
+    y[i]          = t;
+  }
+};
+struct WAXPYF {
+  PetscScalar        a;
+  const PetscScalar *x, *y;
+  PetscScalar       *w;
+  __device__ void operator()(PetscInt i) const { w[i] = a * x[i] + y[i]; }
+};
+template <int NV>
+struct MAXPYF {
+  PetscScalar        a[NV];
+  const PetscScalar *x[NV];
+  PetscScalar       *y;
+  __device__ void operator()(PetscInt i) const
+  {
+    PetscScalar s = y[i];
+#pragma unroll
+    for (int j = 0; j < NV; j++) s += a[j] * x[j][i];
+    y[i] = s;
+  }
+};
+struct PointwiseF {
+  GPUPCPointwiseOp   op;
+  const PetscScalar *x, *y;
+  PetscScalar       *w;
+  __device__ void operator()(PetscInt i) const
+  {
+    PetscScalar a = x[i], b = y[i];
+    switch (op) {
+    case GPUPC_PW_MULT: w[i] = a * b; break;
+    case GPUPC_PW_DIVIDE: w[i] = b != 0.0 ? a / b : 0.0; break;
+    case GPUPC_PW_MAX: w[i] = a > b ? a : b; break;
+    case GPUPC_PW_MIN: w[i] = a < b ? a : b; break;
+    case GPUPC_PW_MAXABS: w[i] = fmax(fabs(a), fabs(b)); break;
+    }
+  }
+};
+struct UnaryF {
+  GPUPCUnaryOp op;
+  PetscScalar *x;
+  __device__ void operator()(PetscInt i) const
+  {
+    PetscScalar a = x[i];
+    switch (op) {
+    case GPUPC_UNARY_RECIPROCAL: x[i] = a != 0.0 ? 1.0 / a : 0.0; break;
+    case GPUPC_UNARY_ABS: x[i] = fabs(a); break;
+    case GPUPC_UNARY_SQRT_ABS: x[i] = sqrt(fabs(a)); break;
+    case GPUPC_UNARY_EXP: x[i] = exp(a); break;
+    case GPUPC_UNARY_LOG: x[i] = log(a); break;
+    }
+  }
+};
+
+static PetscErrorCode Set_CUDA(PetscInt n, PetscScalar a, PetscScalar *y)
+{
+  return LaunchElementwise("set", n, SetF{a, y});
+}
+static PetscErrorCode Scale_CUDA(PetscInt n, PetscScalar a, PetscScalar *y)
+{
+  return LaunchElementwise("scale", n, ScaleF{a, y});
+}
+static PetscErrorCode Shift_CUDA(PetscInt n, PetscScalar a, PetscScalar *y)
+{
+  return LaunchElementwise("shift", n, ShiftF{a, y});
+}
+static PetscErrorCode AXPBY_CUDA(PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y)
+{
+  if (b == 0.0) return LaunchElementwise("axpby", n, AXF{a, x, y});
+  return LaunchElementwise("axpby", n, AXPBYF{a, b, x, y});
+}
+static PetscErrorCode AXPBYPCZ_CUDA(PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, const PetscScalar *y, PetscScalar c, PetscScalar *z)
+{
+  if (c == 0.0) return LaunchElementwise("axpbypcz", n, AXPBYZF{a, b, x, y, z});
+  return LaunchElementwise("axpbypcz", n, AXPBYPCZF{a, b, c, x, y, z});
+}
+static PetscErrorCode Swap_CUDA(PetscInt n, PetscScalar *x, PetscScalar *y)
+{
+  return LaunchElementwise("swap", n, SwapF{x, y});
+}
+static PetscErrorCode WAXPY_CUDA(PetscInt n, PetscScalar a, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  return LaunchElementwise("waxpy", n, WAXPYF{a, x, y, w});
+}
+
+template <int NV>
+static PetscErrorCode MAXPYN(PetscInt n, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)
+{
+  MAXPYF<NV> f;
+  for (int j = 0; j < NV; j++) {
+    f.a[j] = alpha[j];
+    f.x[j] = x[j];
+  }
+  f.y = y;
+  return LaunchElementwise("maxpy", n, f);
+}
+
+static PetscErrorCode MAXPY_CUDA(PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  switch (nv) {
+  case 0: break;
+  case 1: PetscCall(MAXPYN<1>(n, alpha, x, y)); break;
+  case 2: PetscCall(MAXPYN<2>(n, alpha, x, y)); break;
+  case 3: PetscCall(MAXPYN<3>(n, alpha, x, y)); break;
+  case 4: PetscCall(MAXPYN<4>(n, alpha, x, y)); break;
+  case 5: PetscCall(MAXPYN<5>(n, alpha, x, y)); break;
+  case 6: PetscCall(MAXPYN<6>(n, alpha, x, y)); break;
+  case 7: PetscCall(MAXPYN<7>(n, alpha, x, y)); break;
+  case 8: PetscCall(MAXPYN<8>(n, alpha, x, y)); break;
+  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpy kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MULTI, nv);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Pointwise_CUDA(GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  return LaunchElementwise("pointwise", n, PointwiseF{op, x, y, w});
+}
+static PetscErrorCode Unary_CUDA(GPUPCUnaryOp op, PetscInt n, PetscScalar *x)
+{
+  return LaunchElementwise("unary", n, UnaryF{op, x});
+}
+
+/* ------------------------------------------------------------------ reductions */
+
+enum Combine { SUM, MAX, MIN };
+
+__device__ __forceinline__ double CombineValues(Combine c, double a, double b)
+{
+  switch (c) {
+  case MAX: return (a > b || a != a) ? a : b; /* NaN wins, as the host reference */
+  case MIN: return a < b ? a : b;
+  default: return a + b;
+  }
+}
+__device__ __forceinline__ double Identity(Combine c)
+{
+  return c == MAX ? -CUDART_INF : (c == MIN ? CUDART_INF : 0.0);
+}
+
+/* A reduction functor F provides: static const int K; Combine combine[K] (as comb(k));
+   __device__ void accumulate(PetscInt i, double acc[K]) const */
+template <int K>
+__device__ void BlockReduce(double acc[K], const Combine *comb, double (*shared)[32])
+{
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    for (int off = 16; off > 0; off >>= 1) acc[k] = CombineValues(comb[k], acc[k], __shfl_down_sync(0xffffffffu, acc[k], off));
+    if (lane == 0) shared[k][warp] = acc[k];
+  }
+  __syncthreads();
+  if (warp == 0) {
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      acc[k] = lane < nwarps ? shared[k][lane] : Identity(comb[k]);
+      for (int off = 16; off > 0; off >>= 1) acc[k] = CombineValues(comb[k], acc[k], __shfl_down_sync(0xffffffffu, acc[k], off));
+    }
+  }
+}
+
+template <int K, class F>
+__global__ void __launch_bounds__(BLOCK) ReduceKernel(PetscInt n, F f, double *partial, double *result, unsigned int *counter)
+{
+  __shared__ double       shared[K][32];
+  __shared__ bool         last;
+  double                  acc[K];
+  Combine                 comb[K];
+
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    comb[k] = f.comb(k);
+    acc[k]  = Identity(comb[k]);
+  }
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) f.accumulate(i, acc);
+  BlockReduce<K>(acc, comb, shared);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < K; k++) partial[k * gridDim.x + blockIdx.x] = acc[k];
+    __threadfence();
+    last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1; /* wraps to 0: ready for the next launch */
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    acc[k] = Identity(comb[k]);
+    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) acc[k] = CombineValues(comb[k], acc[k], ((volatile double *)partial)[k * gridDim.x + b]);
+  }
+  __syncthreads();
+  BlockReduce<K>(acc, comb, shared);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < K; k++) result[k] = acc[k];
+  }
+}
+
+/* Runs one reduction and returns its K results on the host (waits for the device). */
+template <int K, class F>
+static PetscErrorCode Reduce(const char *name, PetscInt n, const F &f, double *out)
+{
+  const int            grid         = GPUPCCUDAGridSize(n, BLOCK);
+  const size_t         counter_off  = 0, result_off = 256, partial_off = 256 + GPUPC_MAX_MULTI * sizeof(double);
+  const size_t         bytes        = partial_off + (size_t)K * grid * sizeof(double);
+  void                *scratch, *pinned;
+  char                *base;
+  PetscBool            fresh;
+
+  PetscFunctionBegin;
+  /* the counter sits at the start of the scratch buffer; zero it whenever the buffer is new */
+  PetscCall(GPUPCCUDAGetScratch(GPUPC_SCRATCH_REDUCTION, bytes, &scratch, &fresh));
+  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, result_off, GPUPCCUDAStream()));
+  base = (char *)scratch;
+  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + partial_off), (double *)(base + result_off), (unsigned int *)(base + counter_off));
+  GPUPCCheckLaunch(name);
+  PetscCall(GPUPCCUDAGetPinnedResult(K * sizeof(double), &pinned));
+  GPUPCCallCUDA(cudaMemcpyAsync(pinned, base + result_off, K * sizeof(double), cudaMemcpyDeviceToHost, GPUPCCUDAStream()));
+  GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
+  for (int k = 0; k < K; k++) out[k] = ((double *)pinned)[k];
+  PetscFunctionReturn(0);
+}
+
+template <int NV>
+struct MDotF {
+  const PetscScalar *x, *y[NV];
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[NV]) const
+  {
+    const PetscScalar xi = x[i];
+#pragma unroll
+    for (int j = 0; j < NV; j++) acc[j] += xi * y[j][i];
+  }
+};
+
+template <int NV>
+static PetscErrorCode MDotN(PetscInt n, const PetscScalar *x, const PetscScalar *const *y, PetscScalar *val)
+{
+  MDotF<NV> f;
+  f.x = x;
+  for (int j = 0; j < NV; j++) f.y[j] = y[j];
+  return Reduce<NV>("mdot", n, f, val);
+}
+
+static PetscErrorCode MDot_CUDA(PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val)
+{
+  PetscFunctionBegin;
+  switch (nv) {
+  case 0: break;
+  case 1: PetscCall(MDotN<1>(n, x, y, val)); break;
+  case 2: PetscCall(MDotN<2>(n, x, y, val)); break;
+  case 3: PetscCall(MDotN<3>(n, x, y, val)); break;
+  case 4: PetscCall(MDotN<4>(n, x, y, val)); break;
+  case 5: PetscCall(MDotN<5>(n, x, y, val)); break;
+  case 6: PetscCall(MDotN<6>(n, x, y, val)); break;
+  case 7: PetscCall(MDotN<7>(n, x, y, val)); break;
+  case 8: PetscCall(MDotN<8>(n, x, y, val)); break;
+  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mdot kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MULTI, nv);
+  }
+  PetscFunctionReturn(0);
+}
+
+struct DotNorm2F {
+  const PetscScalar *x, *y;
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[2]) const
+  {
+    const PetscScalar yi = y[i];
+    acc[0] += x[i] * yi;
+    acc[1] += yi * yi;
+  }
+};
+static PetscErrorCode DotNorm2_CUDA(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val)
+{
+  return Reduce<2>("dotnorm2", n, DotNorm2F{x, y}, val);
+}
+
+struct NormsF {
+  const PetscScalar *x;
+  __device__ Combine comb(int k) const { return k == 2 ? MAX : SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[3]) const
+  {
+    const double a = fabs(x[i]);
+    acc[0] += a;
+    acc[1] += a * a;
+    acc[2] = CombineValues(MAX, a, acc[2]);
+  }
+};
+static PetscErrorCode Norms_CUDA(PetscInt n, const PetscScalar *x, PetscReal *val)
+{
+  PetscFunctionBegin;
+  PetscCall(Reduce<3>("norms", n, NormsF{x}, val));
+  if (n == 0) val[2] = 0.0;
+  PetscFunctionReturn(0);
+}
+
+struct MaxPointwiseDivideF {
+  const PetscScalar *x, *y;
+  __device__ Combine comb(int) const { return MAX; }
+  __device__ void    accumulate(PetscInt i, double acc[1]) const
+  {
+    const double b = y[i], q = b != 0.0 ? fabs(x[i] / b) : fabs(x[i]);
+    acc[0] = q > acc[0] ? q : acc[0];
+  }
+};
+static PetscErrorCode MaxPointwiseDivide_CUDA(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscReal *val)
+{
+  PetscFunctionBegin;
+  PetscCall(Reduce<1>("maxpointwisedivide", n, MaxPointwiseDivideF{x, y}, val));
+  if (n == 0) *val = 0.0;
+  PetscFunctionReturn(0);
+}
+
+struct ExtremeValueF {
+  const PetscScalar *x;
+  double             sign;
+  __device__ Combine comb(int) const { return MAX; }
+  __device__ void    accumulate(PetscInt i, double acc[1]) const { acc[0] = CombineValues(MAX, sign * x[i], acc[0]); }
+};
+struct FirstIndexOfF {
+  const PetscScalar *x;
+  double             v;
+  __device__ Combine comb(int) const { return MIN; }
+  __device__ void    accumulate(PetscInt i, double acc[1]) const
+  {
+    if (x[i] == v && (double)i < acc[0]) acc[0] = (double)i;
+  }
+};
+/* two passes: the extreme value, then the smallest index holding it (VecMax/VecMin are rare) */
+static PetscErrorCode Extremum_CUDA(PetscInt n, const PetscScalar *x, PetscInt sign, PetscReal *val, PetscInt *idx)
+{
+  double v = 0.0, at = 0.0;
+
+  PetscFunctionBegin;
+  if (n == 0) {
+    *val = sign > 0 ? PETSC_MIN_REAL : PETSC_MAX_REAL;
+    *idx = -1;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(Reduce<1>("extremum", n, ExtremeValueF{x, (double)sign}, &v));
+  v = sign * v;
+  PetscCall(Reduce<1>("extremum_index", n, FirstIndexOfF{x, v}, &at));
+  *val = v;
+  *idx = at < (double)n ? (PetscInt)at : 0; /* NaN everywhere: no entry equals v */
+  PetscFunctionReturn(0);
+}
+
+struct SumF {
+  const PetscScalar *x;
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[1]) const { acc[0] += x[i]; }
+};
+static PetscErrorCode Sum_CUDA(PetscInt n, const PetscScalar *x, PetscScalar *val)
+{
+  return Reduce<1>("sum", n, SumF{x}, val);
+}
+
+const GPUPCVecKernels GPUPCVecKernelsCUDA = {
+  "cuda",
+  Set_CUDA,
+  Scale_CUDA,
+  Shift_CUDA,
+  AXPBY_CUDA,
+  AXPBYPCZ_CUDA,
+  Swap_CUDA,
+  WAXPY_CUDA,
+  MAXPY_CUDA,
+  Pointwise_CUDA,
+  Unary_CUDA,
+  MDot_CUDA,
+  DotNorm2_CUDA,
+  Norms_CUDA,
+  MaxPointwiseDivide_CUDA,
+  Extremum_CUDA,
+  Sum_CUDA,
+};

@@ -1,0 +1,208 @@
+/*
+   Host reference implementation of the vector kernels (gpupc/veckernels.h).
+   Plain loops: the semantics every other implementation must match.
+*/
+#include <gpupc/veckernels.h>
+
+static PetscErrorCode Set_Host(PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = alpha;
+  return 0;
+}
+
+static PetscErrorCode Scale_Host(PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] *= alpha;
+  return 0;
+}
+
+static PetscErrorCode Shift_Host(PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] += alpha;
+  return 0;
+}
+
+static PetscErrorCode AXPBY_Host(PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, PetscScalar *y)
+{
+  if (beta == 0.0)
+    for (PetscInt i = 0; i < n; i++) y[i] = alpha * x[i];
+  else
+    for (PetscInt i = 0; i < n; i++) y[i] = alpha * x[i] + beta * y[i];
+  return 0;
+}
+
+static PetscErrorCode AXPBYPCZ_Host(PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, const PetscScalar *y, PetscScalar gamma, PetscScalar *z)
+{
+  if (gamma == 0.0)
+    for (PetscInt i = 0; i < n; i++) z[i] = alpha * x[i] + beta * y[i];
+  else
+    for (PetscInt i = 0; i < n; i++) z[i] = alpha * x[i] + beta * y[i] + gamma * z[i];
+  return 0;
+}
+
+static PetscErrorCode Swap_Host(PetscInt n, PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar t = x[i];
+    x[i]          = y[i];
+    y[i]          = t;
+  }
+  return 0;
+}
+
+static PetscErrorCode WAXPY_Host(PetscInt n, PetscScalar alpha, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  for (PetscInt i = 0; i < n; i++) w[i] = alpha * x[i] + y[i];
+  return 0;
+}
+
+static PetscErrorCode MAXPY_Host(PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar s = y[i];
+    for (PetscInt j = 0; j < nv; j++) s += alpha[j] * x[j][i];
+    y[i] = s;
+  }
+  return 0;
+}
+
+static PetscErrorCode Pointwise_Host(GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  switch (op) {
+  case GPUPC_PW_MULT:
+    for (PetscInt i = 0; i < n; i++) w[i] = x[i] * y[i];
+    break;
+  case GPUPC_PW_DIVIDE:
+    for (PetscInt i = 0; i < n; i++) w[i] = y[i] != 0.0 ? x[i] / y[i] : 0.0;
+    break;
+  case GPUPC_PW_MAX:
+    for (PetscInt i = 0; i < n; i++) w[i] = PetscMax(x[i], y[i]);
+    break;
+  case GPUPC_PW_MIN:
+    for (PetscInt i = 0; i < n; i++) w[i] = PetscMin(x[i], y[i]);
+    break;
+  case GPUPC_PW_MAXABS:
+    for (PetscInt i = 0; i < n; i++) w[i] = PetscMax(PetscAbsScalar(x[i]), PetscAbsScalar(y[i]));
+    break;
+  }
+  return 0;
+}
+
+static PetscErrorCode Unary_Host(GPUPCUnaryOp op, PetscInt n, PetscScalar *x)
+{
+  switch (op) {
+  case GPUPC_UNARY_RECIPROCAL:
+    for (PetscInt i = 0; i < n; i++) x[i] = x[i] != 0.0 ? 1.0 / x[i] : 0.0;
+    break;
+  case GPUPC_UNARY_ABS:
+    for (PetscInt i = 0; i < n; i++) x[i] = PetscAbsScalar(x[i]);
+    break;
+  case GPUPC_UNARY_SQRT_ABS:
+    for (PetscInt i = 0; i < n; i++) x[i] = PetscSqrtReal(PetscAbsScalar(x[i]));
+    break;
+  case GPUPC_UNARY_EXP:
+    for (PetscInt i = 0; i < n; i++) x[i] = PetscExpScalar(x[i]);
+    break;
+  case GPUPC_UNARY_LOG:
+    for (PetscInt i = 0; i < n; i++) x[i] = PetscLogScalar(x[i]);
+    break;
+  }
+  return 0;
+}
+
+static PetscErrorCode MDot_Host(PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val)
+{
+  for (PetscInt j = 0; j < nv; j++) {
+    PetscScalar s = 0.0;
+    for (PetscInt i = 0; i < n; i++) s += x[i] * y[j][i];
+    val[j] = s;
+  }
+  return 0;
+}
+
+static PetscErrorCode DotNorm2_Host(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val)
+{
+  PetscScalar d = 0.0, nn = 0.0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    d += x[i] * y[i];
+    nn += y[i] * y[i];
+  }
+  val[0] = d;
+  val[1] = nn;
+  return 0;
+}
+
+static PetscErrorCode Norms_Host(PetscInt n, const PetscScalar *x, PetscReal *val)
+{
+  PetscReal s1 = 0.0, s2 = 0.0, mx = 0.0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal a = PetscAbsScalar(x[i]);
+    s1 += a;
+    s2 += a * a;
+    if (a > mx || PetscIsNanReal(a)) mx = a;
+  }
+  val[0] = s1;
+  val[1] = s2;
+  val[2] = mx;
+  return 0;
+}
+
+static PetscErrorCode MaxPointwiseDivide_Host(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscReal *val)
+{
+  PetscReal m = 0.0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal q = y[i] != 0.0 ? PetscAbsScalar(x[i] / y[i]) : PetscAbsScalar(x[i]);
+    if (q > m) m = q;
+  }
+  *val = m;
+  return 0;
+}
+
+static PetscErrorCode Extremum_Host(PetscInt n, const PetscScalar *x, PetscInt sign, PetscReal *val, PetscInt *idx)
+{
+  PetscReal best = sign > 0 ? PETSC_MIN_REAL : PETSC_MAX_REAL;
+  PetscInt  at   = -1;
+
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal v = PetscRealPart(x[i]);
+    if ((sign > 0 && v > best) || (sign < 0 && v < best) || at < 0) {
+      best = v;
+      at   = i;
+    }
+  }
+  *val = best;
+  *idx = at;
+  return 0;
+}
+
+static PetscErrorCode Sum_Host(PetscInt n, const PetscScalar *x, PetscScalar *val)
+{
+  PetscScalar s = 0.0;
+
+  for (PetscInt i = 0; i < n; i++) s += x[i];
+  *val = s;
+  return 0;
+}
+
+const GPUPCVecKernels GPUPCVecKernelsHost = {
+  "host",
+  Set_Host,
+  Scale_Host,
+  Shift_Host,
+  AXPBY_Host,
+  AXPBYPCZ_Host,
+  Swap_Host,
+  WAXPY_Host,
+  MAXPY_Host,
+  Pointwise_Host,
+  Unary_Host,
+  MDot_Host,
+  DotNorm2_Host,
+  Norms_Host,
+  MaxPointwiseDivide_Host,
+  Extremum_Host,
+  Sum_Host,
+};

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# GPUPC test runner: runs every line of tests/TESTS, in each listed MPI size, with a time
+# limit; prints the name and output of each failure; ends with "N passed, N failed".
+#
+#   tests/run.sh [filter]           filter: run only tests whose name contains it
+#   GPUPC_TEST_OPTIONS="-gpupc_backend cuda" tests/run.sh
+#   GPUPC_TEST_BIN=dir              where the test programs are (default build/tests)
+#   GPUPC_TEST_TIMEOUT=seconds      per run (default 300)
+#
+# Every run gets -malloc_debug -malloc_dump; any unfreed PETSc memory fails the run.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${GPUPC_TEST_BIN:-$here/../build/tests}
+list=${GPUPC_TEST_LIST:-$here/TESTS}
+timeout_s=${GPUPC_TEST_TIMEOUT:-300}
+opts=${GPUPC_TEST_OPTIONS:-}
+filter=${1:-}
+mpiexec=${MPIEXEC:-mpiexec}
+if [ "$(id -u)" = 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+case "$mpiexec" in *--oversubscribe*) ;; *) "$mpiexec" --help 2>/dev/null | grep -q oversubscribe && mpiexec="$mpiexec --oversubscribe";; esac
+export TEST_DATA_DIR=$here/data
+
+passed=0; failed=0; failures=()
+log=$(mktemp -d)
+while read -r name ranks args; do
+  case "$name" in ''|'#'*) continue;; esac
+  [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && continue
+  prog=${name%%:*}
+  for np in ${ranks//,/ }; do
+    label="$name np=$np"
+    out=$log/out
+    ( cd "$log" && timeout -k 10 "$timeout_s" $mpiexec -n "$np" "$bin/$prog" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
+    rc=$?
+    leak=$(grep -E "^\[ *[0-9]+\] *[0-9]+ bytes " "$out" | head -5)
+    if [ $rc -eq 0 ] && [ -z "$leak" ]; then
+      passed=$((passed+1)); echo "ok     $label"
+    else
+      failed=$((failed+1)); failures+=("$label")
+      why="exit $rc"; [ $rc -eq 124 ] && why="timed out after ${timeout_s}s"; [ -n "$leak" ] && why="$why, memory not freed"
+      echo "FAILED $label ($why)"
+      echo "------ output of $label ------"; tail -n 60 "$out"; echo "------"
+    fi
+  done
+done < "$list"
+rm -rf "$log"
+if [ $failed -gt 0 ]; then printf 'failed: %s\n' "${failures[@]}"; fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages GPUPC needs to build and test, when they are missing.
+# As root it runs apt-get; otherwise it prints the apt-get line and stops.
+set -eu
+pkgs="petsc-dev libopenmpi-dev openmpi-bin libpetsc3.18-dev-examples make gcc g++ pkg-config"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "GPUPC needs these Debian packages:$missing" >&2
+  echo "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $missing
