@@ -21,8 +21,8 @@ mkdir -p "$stage/rt/lib" "$stage/rt/root" "$stage/tests"
 
 # 1. the project's files
 cp -a lib "$stage/"
-for d in build/tests build/bench build/bin; do [ -d "$d" ] && mkdir -p "$stage/$d" && cp -a "$d/." "$stage/$d/"; done
-cp tests/run.sh tests/TESTS "$stage/tests/"
+for d in build/tests build/bench build/bin build/tutorials; do [ -d "$d" ] && mkdir -p "$stage/$d" && cp -a "$d/." "$stage/$d/"; done
+cp tests/*.sh tests/TESTS "$stage/tests/"
 [ -d tests/data ] && cp -a tests/data "$stage/tests/"
 
 # 2. Open MPI / PMIx package trees, kept at their paths under rt/root (relocated with OPAL_PREFIX)
@@ -75,5 +75,5 @@ exec "$here/tests/run.sh" "$@"
 EOF
 chmod +x "$stage/env.sh" "$stage/run-suite.sh"
 mkdir -p "$(dirname "$out")"
-tar -C "$work" -cJf "$out" gpupc
+tar -C "$work" -I "xz -T2" -cf "$out" gpupc
 echo "gpu-bundle: $out ($(du -h "$out" | cut -f1)); on the GPU host: tar xJf $(basename "$out") -C /tmp && /tmp/gpupc/run-suite.sh"
