@@ -58,7 +58,7 @@ export PATH="$here/rt/root/usr/bin:$PATH"
 export OMPI_MCA_plm=${OMPI_MCA_plm:-isolated}
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 export OMPI_MCA_rmaps_base_oversubscribe=1
-export PMIX_MCA_pcompress=${PMIX_MCA_pcompress:-^zlib}
+export PMIX_MCA_pcompress=${PMIX_MCA_pcompress:-^zlib} PMIX_MCA_pcompress_base_silence_warning=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export MPIEXEC="$here/rt/root/usr/bin/orterun --oversubscribe"
 if [ "${BASH_SOURCE[0]}" = "$0" ] && [ $# -gt 0 ]; then exec "$@"; fi
