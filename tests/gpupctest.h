@@ -7,6 +7,23 @@
 
 #include <petscgpupc.h>
 
+/* rank 0 writes a text file (e.g. a malformed input); every rank returns once it is there */
+static inline PetscErrorCode TestWriteText(MPI_Comm comm, const char file[], const char text[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *fp = fopen(file, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", file);
+    fputs(text, fp);
+    fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(0);
+}
+
 /* max |a - b| / max(1, max |b|) over all ranks */
 static inline PetscErrorCode TestVecDiff(Vec a, Vec b, PetscReal *rel)
 {

@@ -5,22 +5,6 @@ static const char help[] = "Matrix Market and PETSc binary reading: write then r
 #include <petscviewer.h>
 #include "gpupctest.h"
 
-static PetscErrorCode WriteText(MPI_Comm comm, const char file[], const char text[])
-{
-  PetscMPIInt rank;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!rank) {
-    FILE *fp = fopen(file, "w");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", file);
-    fputs(text, fp);
-    fclose(fp);
-  }
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscFunctionReturn(0);
-}
-
 /* loading text must fail with a message that contains `expect` */
 static PetscErrorCode ExpectFailure(const char text[], const char expect[])
 {
@@ -29,7 +13,7 @@ static PetscErrorCode ExpectFailure(const char text[], const char expect[])
   char          *msg = NULL;
 
   PetscFunctionBegin;
-  PetscCall(WriteText(PETSC_COMM_WORLD, "mmio_bad.mtx", text));
+  PetscCall(TestWriteText(PETSC_COMM_WORLD, "mmio_bad.mtx", text));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = GPUPCMatLoadMatrixMarket(PETSC_COMM_WORLD, "mmio_bad.mtx", &A); /* expected to fail */
   PetscCall(PetscPopErrorHandler());
@@ -99,7 +83,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&c));
 
   /* pattern, integer, skew-symmetric, duplicates summed, comments and blank lines */
-  PetscCall(WriteText(PETSC_COMM_WORLD, "mmio_pat.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n% comment\n\n3 3 3\n1 1\n2 1\n3 3\n"));
+  PetscCall(TestWriteText(PETSC_COMM_WORLD, "mmio_pat.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n% comment\n\n3 3 3\n1 1\n2 1\n3 3\n"));
   PetscCall(GPUPCMatLoadMatrixMarketSymmetric(PETSC_COMM_WORLD, "mmio_pat.mtx", &A, &sym));
   PetscCall(MatGetSize(A, &M, &N));
   PetscCheck(M == 3 && N == 3 && sym, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "pattern file: wrong size or symmetry flag");
@@ -111,7 +95,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&c));
   PetscCall(MatDestroy(&A));
-  PetscCall(WriteText(PETSC_COMM_WORLD, "mmio_skew.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 1 -2\n"));
+  PetscCall(TestWriteText(PETSC_COMM_WORLD, "mmio_skew.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 2\n2 1 4\n3 1 -2\n"));
   PetscCall(GPUPCMatLoadMatrixMarket(PETSC_COMM_WORLD, "mmio_skew.mtx", &A));
   PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatScale(B, -1.0));
@@ -119,7 +103,7 @@ int main(int argc, char **argv)
   PetscCheck(eq, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "skew-symmetric file: A != -A'");
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
-  PetscCall(WriteText(PETSC_COMM_WORLD, "mmio_dup.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 3 1.5\n1 3 2.25\n2 1 -1e-3\n"));
+  PetscCall(TestWriteText(PETSC_COMM_WORLD, "mmio_dup.mtx", "%%MatrixMarket matrix coordinate real general\n2 3 3\n1 3 1.5\n1 3 2.25\n2 1 -1e-3\n"));
   PetscCall(GPUPCMatLoadMatrixMarket(PETSC_COMM_WORLD, "mmio_dup.mtx", &A));
   PetscCall(MatGetSize(A, &M, &N));
   PetscCheck(M == 2 && N == 3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "rectangular file: wrong size");

@@ -6,22 +6,6 @@ static const char help[] = "SPICE power-grid netlists: the synthetic writer's fi
 #include <gpupc/problems.h>
 #include "gpupctest.h"
 
-static PetscErrorCode WriteText(MPI_Comm comm, const char file[], const char text[])
-{
-  PetscMPIInt rank;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (!rank) {
-    FILE *fp = fopen(file, "w");
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", file);
-    fputs(text, fp);
-    fclose(fp);
-  }
-  PetscCallMPI(MPI_Barrier(comm));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode ExpectFailure(const char text[], const char expect[])
 {
   Mat            A = NULL;
@@ -30,7 +14,7 @@ static PetscErrorCode ExpectFailure(const char text[], const char expect[])
   char          *msg = NULL;
 
   PetscFunctionBegin;
-  PetscCall(WriteText(PETSC_COMM_WORLD, "netlist_bad.sp", text));
+  PetscCall(TestWriteText(PETSC_COMM_WORLD, "netlist_bad.sp", text));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = GPUPCMatLoadNetlist(PETSC_COMM_WORLD, "netlist_bad.sp", &A, &b); /* expected to fail */
   PetscCall(PetscPopErrorHandler());
@@ -78,7 +62,7 @@ int main(int argc, char **argv)
 
   /* a small circuit with a known answer: Vdd=1 V at a through 1k to b, 1k from b to ground,
      0.25 mA sink at b, 2k from b to c, c floats otherwise: v(b) = v(c) = 0.375 V */
-  PetscCall(WriteText(PETSC_COMM_WORLD, "netlist_small.sp",
+  PetscCall(TestWriteText(PETSC_COMM_WORLD, "netlist_small.sp",
                       "* hand-written\n"
                       "V1 a 0 DC 1\n"
                       "r1 a b 1k\n"

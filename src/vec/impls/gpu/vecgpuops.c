@@ -86,12 +86,9 @@ static PetscErrorCode VecNormLocalParts(Vec x, PetscReal parts[3])
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecNormLocal_GPU(Vec x, NormType type, PetscReal *val)
+/* the requested norm from the parts (sum |x|, sum x^2, max |x|) */
+static void NormFromParts(NormType type, const PetscReal p[3], PetscReal *val)
 {
-  PetscReal p[3];
-
-  PetscFunctionBegin;
-  PetscCall(VecNormLocalParts(x, p));
   switch (type) {
   case NORM_1: val[0] = p[0]; break;
   case NORM_2:
@@ -102,6 +99,15 @@ static PetscErrorCode VecNormLocal_GPU(Vec x, NormType type, PetscReal *val)
     val[1] = PetscSqrtReal(p[1]);
     break;
   }
+}
+
+static PetscErrorCode VecNormLocal_GPU(Vec x, NormType type, PetscReal *val)
+{
+  PetscReal p[3];
+
+  PetscFunctionBegin;
+  PetscCall(VecNormLocalParts(x, p));
+  NormFromParts(type, p, val);
   PetscFunctionReturn(0);
 }
 
@@ -118,16 +124,7 @@ static PetscErrorCode VecNorm_GPU(Vec x, NormType type, PetscReal *val)
     if (type == NORM_INFINITY) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &p[2], 1, MPIU_REAL, MPIU_MAX, comm));
     else PetscCall(MPIU_Allreduce(MPI_IN_PLACE, p, 2, MPIU_REAL, MPIU_SUM, comm));
   }
-  switch (type) {
-  case NORM_1: val[0] = p[0]; break;
-  case NORM_2:
-  case NORM_FROBENIUS: val[0] = PetscSqrtReal(p[1]); break;
-  case NORM_INFINITY: val[0] = p[2]; break;
-  case NORM_1_AND_2:
-    val[0] = p[0];
-    val[1] = PetscSqrtReal(p[1]);
-    break;
-  }
+  NormFromParts(type, p, val);
   PetscFunctionReturn(0);
 }
 
