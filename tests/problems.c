@@ -74,7 +74,7 @@ int main(int argc, char **argv)
   PetscCall(PetscGPUPCInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(GPUPCProblemList(&names, &np));
-  PetscCheck(np == 10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected 10 built-in problems, found %" PetscInt_FMT, np);
+  PetscCheck(np == 11, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected 11 built-in problems, found %" PetscInt_FMT, np);
   for (PetscInt p = 0; p < np; p++) {
     Mat         A, At;
     Vec         b, x, y, b2;

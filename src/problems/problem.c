@@ -42,13 +42,14 @@ static const ProblemInfo problems[] = {
   {"poisson3d27",  PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
   {"aniso2d",      PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
   {"jump3d",       PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
+  {"randcoef3d",   PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
   {"powergrid",    PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
   {"graphlap",     PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
   {"elasticity3d", PETSC_TRUE,  PETSC_FALSE, PETSC_TRUE },
   {"convdiff2d",   PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
   {"convdiff3d",   PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
 };
-static const char *const problem_names[] = {"poisson2d", "poisson3d", "poisson3d27", "aniso2d", "jump3d", "powergrid", "graphlap", "elasticity3d", "convdiff2d", "convdiff3d"};
+static const char *const problem_names[] = {"poisson2d", "poisson3d", "poisson3d27", "aniso2d", "jump3d", "randcoef3d", "powergrid", "graphlap", "elasticity3d", "convdiff2d", "convdiff3d"};
 #define NPROBLEMS ((PetscInt)(sizeof(problems) / sizeof(problems[0])))
 
 /*@C
@@ -126,7 +127,7 @@ PetscErrorCode GPUPCProblemGetInfo(const char name[], PetscBool *symmetric, Pets
 
    Input Parameters:
 +  comm - the communicator
-.  name - poisson2d, poisson3d, poisson3d27, aniso2d, jump3d, powergrid, graphlap, elasticity3d,
+.  name - poisson2d, poisson3d, poisson3d27, aniso2d, jump3d, randcoef3d, powergrid, graphlap, elasticity3d,
           convdiff2d or convdiff3d
 .  n - target number of rows; each problem picks the grid closest to it (the actual size is
        MatGetSize())
@@ -140,6 +141,7 @@ PetscErrorCode GPUPCProblemGetInfo(const char name[], PetscBool *symmetric, Pets
 +  -problem_aniso_eps <1e-3> - aniso2d: the weak direction's coefficient
 .  -problem_jump <1e6> - jump3d: coefficient ratio between the regions
 .  -problem_jump_blocks <4> - jump3d: regions per direction
+.  -problem_randcoef_orders <6> - randcoef3d: edge weights 10^(orders * u), u uniform in [0,1)
 .  -problem_convdiff_peclet <100> - convdiff: cell Peclet number times n (upwinded)
 .  -problem_powergrid_layers <4> - powergrid: metal layers
 .  -problem_powergrid_pad_pitch <4> - powergrid: a pad every so many top-layer nodes

@@ -2,7 +2,9 @@
    Structured-grid problems on the unit square/cube with Dirichlet boundaries eliminated:
      poisson2d (5-point), poisson3d (7-point), poisson3d27 (27-point), aniso2d (eps u_xx + u_yy),
      jump3d (7-point, coefficients jumping by -problem_jump between checkerboard regions,
-     harmonic face averages), convdiff2d/3d (-lap u + beta.grad u, first-order upwind).
+     harmonic face averages), randcoef3d (7-point graph Laplacian, random edge weights over
+     -problem_randcoef_orders orders of magnitude),
+     convdiff2d/3d (-lap u + beta.grad u, first-order upwind).
    Matrices are scaled by h^2. Grid points are numbered x fastest.
 */
 #include "problemimpl.h"
@@ -12,13 +14,14 @@ typedef enum {
   ST_POISSON27,
   ST_ANISO,
   ST_JUMP,
+  ST_RANDCOEF,
   ST_CONVDIFF
 } StencilKind;
 
 typedef struct {
   StencilKind kind;
   PetscInt    dim, m; /* m interior points per direction */
-  PetscReal   eps, jump, peclet;
+  PetscReal   eps, jump, peclet, orders;
   PetscInt    blocks;
   uint64_t    seed;
 } Stencil;
@@ -38,6 +41,16 @@ static PetscReal Kappa(const Stencil *s, const PetscInt c[3])
   for (PetscInt d = 0; d < 3; d++) r[d] = (c[d] * s->blocks) / s->m;
   id = r[0] + s->blocks * (r[1] + s->blocks * r[2]);
   return ((r[0] + r[1] + r[2]) % 2 ? s->jump : 1.0) * (1.0 + GPUPCHashUniform(s->seed, 0x6a, (uint64_t)id));
+}
+
+/* randcoef3d: weight of the edge leaving grid point `row` in direction d (side +1 or -1):
+   10^(orders * u), u a hash of the edge (the same from both ends); boundary edges hash
+   (row, d, side), so the eliminated Dirichlet neighbours ground the boundary rows */
+static PetscReal EdgeWeight(const Stencil *s, PetscInt row, PetscInt d, PetscInt side, PetscBool interior, const PetscInt stride[3])
+{
+  uint64_t id = interior ? 3 * (uint64_t)(side > 0 ? row : row - stride[d]) + (uint64_t)d : 6 * (uint64_t)row + 2 * (uint64_t)d + (side > 0);
+
+  return PetscPowReal(10.0, s->orders * GPUPCHashUniform(s->seed, interior ? 0x7b : 0x7c, id));
 }
 
 static PetscErrorCode StencilRow(void *ctx, PetscInt row, PetscInt *ncols, PetscInt cols[], PetscScalar vals[])
@@ -75,6 +88,7 @@ static PetscErrorCode StencilRow(void *ctx, PetscInt row, PetscInt *ncols, Petsc
 
       q[d] += side;
       if (s->kind == ST_ANISO && d == 0) w = s->eps;
+      if (s->kind == ST_RANDCOEF) w = EdgeWeight(s, row, d, side, (PetscBool)(q[d] >= 0 && q[d] < s->m), stride);
       if (s->kind == ST_JUMP) {
         if (q[d] >= 0 && q[d] < s->m) {
           PetscReal kq = Kappa(s, q);
@@ -114,7 +128,7 @@ static PetscErrorCode RandomRhs(void *ctx, PetscInt row, PetscScalar *v)
 
 PetscErrorCode GPUPCProblemCreate_Stencil(MPI_Comm comm, const char name[], PetscInt n, PetscInt seed, Mat *A, Vec *b)
 {
-  Stencil   s = {ST_POISSON, 2, 1, 1e-3, 1e6, 100.0, 4, (uint64_t)seed};
+  Stencil   s = {ST_POISSON, 2, 1, 1e-3, 1e6, 100.0, 6.0, 4, (uint64_t)seed};
   PetscBool match;
   PetscInt  N;
 
@@ -129,6 +143,7 @@ PetscErrorCode GPUPCProblemCreate_Stencil(MPI_Comm comm, const char name[], Pets
     {"poisson3d27", 3, ST_POISSON27},
     {"aniso2d",     2, ST_ANISO    },
     {"jump3d",      3, ST_JUMP     },
+    {"randcoef3d",  3, ST_RANDCOEF },
     {"convdiff2d",  2, ST_CONVDIFF },
     {"convdiff3d",  3, ST_CONVDIFF },
   };
@@ -147,9 +162,10 @@ PetscErrorCode GPUPCProblemCreate_Stencil(MPI_Comm comm, const char name[], Pets
     PetscCall(PetscOptionsReal("-problem_jump", "jump3d: coefficient ratio between regions", "GPUPCProblemCreate", s.jump, &s.jump, NULL));
     PetscCall(PetscOptionsInt("-problem_jump_blocks", "jump3d: checkerboard regions per direction", "GPUPCProblemCreate", s.blocks, &s.blocks, NULL));
   }
+  if (s.kind == ST_RANDCOEF) PetscCall(PetscOptionsReal("-problem_randcoef_orders", "randcoef3d: edge weights are 10^(orders * uniform[0,1))", "GPUPCProblemCreate", s.orders, &s.orders, NULL));
   if (s.kind == ST_CONVDIFF) PetscCall(PetscOptionsReal("-problem_convdiff_peclet", "convdiff: Peclet number |beta| (cell Peclet = it * h)", "GPUPCProblemCreate", s.peclet, &s.peclet, NULL));
   PetscOptionsEnd();
-  PetscCheck(s.eps > 0 && s.jump > 0 && s.peclet >= 0 && s.blocks > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Problem %s: -problem_aniso_eps and -problem_jump must be positive, -problem_convdiff_peclet non-negative, -problem_jump_blocks >= 1", name);
+  PetscCheck(s.eps > 0 && s.jump > 0 && s.peclet >= 0 && s.blocks > 0 && s.orders >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Problem %s: -problem_aniso_eps and -problem_jump must be positive, -problem_convdiff_peclet and -problem_randcoef_orders non-negative, -problem_jump_blocks >= 1", name);
   s.m = (PetscInt)PetscMax(1.0, PetscFloorReal(PetscPowReal((PetscReal)n, 1.0 / s.dim) + 0.5));
   N   = s.dim == 2 ? s.m * s.m : s.m * s.m * s.m;
   PetscCall(PetscInfo(NULL, "%s: %" PetscInt_FMT "^%" PetscInt_FMT " = %" PetscInt_FMT " unknowns (asked for %" PetscInt_FMT ")\n", name, s.m, s.dim, N, n));
