@@ -43,6 +43,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode GPUPCMatGetCSR(Mat, GPUPCCSR *);
 PETSC_INTERN PetscErrorCode GPUPCMatRestoreCSR(GPUPCCSR *);
+PETSC_INTERN PetscErrorCode GPUPCMatMPIAIJGetSeqAIJ(Mat, Mat *, Mat *, const PetscInt **);
 
 /* ---------------------------------------------------------------- halo plan */
 typedef struct _n_GPUPCHalo *GPUPCHalo;

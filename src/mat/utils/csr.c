@@ -29,3 +29,23 @@ PetscErrorCode GPUPCMatRestoreCSR(GPUPCCSR *csr)
   csr->aij = NULL;
   PetscFunctionReturn(0);
 }
+
+/*
+   GPUPCMatMPIAIJGetSeqAIJ - MatMPIAIJGetSeqAIJ() for a type derived from MPIAIJ.
+
+   PETSc 3.18's MatMPIAIJGetSeqAIJ() accepts only type names that begin with "mpiaij"; a
+   subclass keeps MPIAIJ's data, so the name is switched to "mpiaij" for the call only
+   (the object's own string is put back before any error is raised).
+*/
+PetscErrorCode GPUPCMatMPIAIJGetSeqAIJ(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray)
+{
+  char          *name = ((PetscObject)A)->type_name;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ((PetscObject)A)->type_name = (char *)MATMPIAIJ;
+  ierr                        = MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray);
+  ((PetscObject)A)->type_name = name;
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}

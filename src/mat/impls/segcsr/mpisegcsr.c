@@ -17,7 +17,7 @@ static PetscErrorCode ValueVersion(Mat A, PetscObjectState *v)
   Mat Ad, Ao;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   *v = ((PetscObject)A)->state + ((PetscObject)Ad)->state + ((PetscObject)Ao)->state;
   PetscFunctionReturn(0);
 }
@@ -32,7 +32,7 @@ static PetscErrorCode MPISegCSRSync(Mat A, PetscBool inassembly)
   GPUPCCSR        cd, co;
 
   PetscFunctionBegin;
-  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
   if (GPUPCMatPatternChanged(A, &s->sc)) {
