@@ -217,6 +217,11 @@ int main(int argc, char **argv)
   PetscCall(MatSegCSRGetInfo(S, NULL, &b1, &u1));
   PetscCheck(b1 == b0 && u1 > u0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "same-pattern update: builds %" PetscInt_FMT " -> %" PetscInt_FMT ", uploads %" PetscInt_FMT " -> %" PetscInt_FMT "; expected a value upload only", b0, b1, u0, u1);
   PetscCall(CompareProducts(S, A, VECGPU, "after a same-pattern update"));
+  {
+    PetscInt u2;
+    PetscCall(MatSegCSRGetInfo(S, NULL, NULL, &u2));
+    PetscCheck(u2 == u1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "products after an assembly uploaded the values again (%" PetscInt_FMT " -> %" PetscInt_FMT " uploads)", u1, u2);
+  }
   /* new pattern: rebuild */
   PetscCall(Fill(A, &p, 2, PETSC_FALSE));
   PetscCall(Fill(S, &p, 2, PETSC_FALSE));

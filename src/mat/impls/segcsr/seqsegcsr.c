@@ -192,8 +192,10 @@ static PetscErrorCode MatView_SeqSegCSR(Mat A, PetscViewer viewer)
   if (isascii) {
     PetscCall(PetscViewerGetFormat(viewer, &format));
     if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
+      const GPUPCSegCSRKernels *k;
       if (A->assembled) PetscCall(SeqSegCSREnsure(A));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "segcsr (segmented CSR on the device), %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", s->diag.d.segptr || A->rmap->n == 0 ? "device" : "no", s->builds, s->uploads));
+      PetscCall(GPUPCGetSegCSRKernels(&k));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "segcsr (segmented CSR on the device), %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", k->name, s->builds, s->uploads));
       if (s->sc.built) PetscCall(GPUPCSegCSRBlockView(&s->diag, "  segcsr", PETSC_FALSE, viewer));
     }
   }
