@@ -42,8 +42,6 @@ typedef struct {
   PetscErrorCode (*multtransposeadd)(const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y);
   /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */
   PetscErrorCode (*getdiagonal)(const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d);
-  /* val[slot] *= l[row] * r[col] (either may be NULL) */
-  PetscErrorCode (*diagonalscale)(const GPUPCSegCSRDev *A, const PetscScalar *l, const PetscScalar *r);
 } GPUPCSegCSRKernels;
 
 PETSC_INTERN const GPUPCSegCSRKernels GPUPCSegCSRKernelsHost;

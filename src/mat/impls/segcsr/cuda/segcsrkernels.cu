@@ -130,24 +130,4 @@ static PetscErrorCode GetDiagonal_CUDA(const GPUPCSegCSRDev *A, PetscInt coloffs
   PetscFunctionReturn(0);
 }
 
-__global__ void SegCSRDiagonalScaleKernel(int nslots, int L, int ncols, const PetscInt *__restrict__ segrow, const PetscInt *__restrict__ col, PetscScalar *val, const PetscScalar *l, const PetscScalar *r)
-{
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nslots; k += gridDim.x * blockDim.x) {
-    PetscScalar f = l ? l[segrow[k / L]] : 1.0;
-    if (r && ncols > 0) f *= r[col[k]];
-    val[k] *= f;
-  }
-}
-
-static PetscErrorCode DiagonalScale_CUDA(const GPUPCSegCSRDev *A, const PetscScalar *l, const PetscScalar *r)
-{
-  const int nslots = (int)(A->nseg * A->L);
-
-  PetscFunctionBegin;
-  if (nslots == 0) PetscFunctionReturn(0);
-  SegCSRDiagonalScaleKernel<<<GPUPCCUDAGridSize(nslots, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(nslots, (int)A->L, (int)A->n, A->segrow, A->col, A->val, l, r);
-  GPUPCCheckLaunch("SegCSRDiagonalScaleKernel");
-  PetscFunctionReturn(0);
-}
-
-const GPUPCSegCSRKernels GPUPCSegCSRKernelsCUDA = {"cuda", Mult_CUDA, MultTransposeAdd_CUDA, GetDiagonal_CUDA, DiagonalScale_CUDA};
+const GPUPCSegCSRKernels GPUPCSegCSRKernelsCUDA = {"cuda", Mult_CUDA, MultTransposeAdd_CUDA, GetDiagonal_CUDA};

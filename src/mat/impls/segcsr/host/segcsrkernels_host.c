@@ -47,18 +47,4 @@ static PetscErrorCode GetDiagonal_Host(const GPUPCSegCSRDev *A, PetscInt coloffs
   return 0;
 }
 
-static PetscErrorCode DiagonalScale_Host(const GPUPCSegCSRDev *A, const PetscScalar *l, const PetscScalar *r)
-{
-  const PetscInt L = A->L;
-
-  for (PetscInt i = 0; i < A->m; i++) {
-    for (PetscInt k = A->segptr[i] * L; k < A->segptr[i + 1] * L; k++) {
-      PetscScalar f = l ? l[i] : 1.0;
-      if (r && A->n > 0) f *= r[A->col[k]];
-      A->val[k] *= f;
-    }
-  }
-  return 0;
-}
-
-const GPUPCSegCSRKernels GPUPCSegCSRKernelsHost = {"host", Mult_Host, MultTransposeAdd_Host, GetDiagonal_Host, DiagonalScale_Host};
+const GPUPCSegCSRKernels GPUPCSegCSRKernelsHost = {"host", Mult_Host, MultTransposeAdd_Host, GetDiagonal_Host};
