@@ -16,7 +16,7 @@ lib=$here/../lib/libpetscgpupc.so
 [ -x "$bin/$prog" ] || { echo "tutorial $bin/$prog was not built (is libpetsc3.18-dev-examples installed?)"; exit 1; }
 # plain run: no GPUPC options at all
 plain=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -malloc_debug -malloc_dump 2>&1) || { echo "$plain"; echo "plain run failed"; exit 1; }
-gpupc=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -dll_append "$lib" "$@" 2>&1) || { echo "$gpupc"; echo "run with GPUPC failed"; exit 1; }
+gpupc=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -dll_append "$lib" "$@" -options_left 2>&1) || { echo "$gpupc"; echo "run with GPUPC failed"; exit 1; }
 echo "plain: $plain"
 echo "gpupc: $gpupc"
 its() { sed -n 's/.*[Ii]terations *\([0-9]*\).*/\1/p' | tail -1; }
@@ -24,4 +24,7 @@ a=$(echo "$plain" | its); b=$(echo "$gpupc" | its)
 [ -n "$a" ] || { echo "no iteration count in the tutorial's output"; exit 1; }
 [ "$a" = "$b" ] || { echo "iteration counts differ: plain $a, with GPUPC $b"; exit 1; }
 echo "$gpupc" | grep -qE "^\[ *[0-9]+\] *[0-9]+ bytes " && { echo "memory not freed"; exit 1; }
+# an option the program never read would make this test meaningless (e.g. a -mat_type that no
+# MatSetFromOptions sees): fail on it
+echo "$gpupc" | grep -q "options you set that were not used" && { echo "some GPUPC options were not used by the program"; exit 1; }
 echo "same iteration count ($a) with and without GPUPC"
