@@ -23,8 +23,12 @@ while [ $# -gt 0 ]; do
       echo "--- reductions with -gpupc_cuda_blocks_per_sm $bps"
       ./env.sh build/bench/vecbench -gpupc_backend cuda -gpupc_cuda_blocks_per_sm $bps -reps 15 2>&1 | grep -E "Dot|copy"
     done | tee -a "$OUT/vecbench.txt" ;;
-  spmv)
-    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device "$@" 2>&1 | tee "$OUT/spmv.txt"; shift $# ;;
+  spmv) # spmv [L...]: the suite with the default segment length, then with each L given
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -csv "$OUT/spmv.csv" 2>&1 | tee "$OUT/spmv.txt"
+    for L in "$@"; do
+      echo "--- -mat_segcsr_segment_length $L" | tee -a "$OUT/spmv.txt"
+      ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -mat_segcsr_segment_length $L -csv "$OUT/spmv_L$L.csv" 2>&1 | tail -12 | tee -a "$OUT/spmv.txt"
+    done; shift $# ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;
