@@ -60,7 +60,10 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
   PetscCall(GPUPCMemcpy(d_j, aj, nnz * sizeof(int), GPUPC_COPY_HOST_TO_DEVICE));
   PetscCall(GPUPCCopyToDevice(d_a, aa, nnz));
   PetscCall(MatSeqAIJRestoreArrayRead(aij, &aa));
-  PetscCall(MatRestoreRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  {
+    PetscInt mr; /* MatRestoreRowIJ() resets its size argument */
+    PetscCall(MatRestoreRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &mr, &ai, &aj, &done));
+  }
 
   PetscCall(GPUPCCUDAGetCUSPARSE(&h));
   PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
