@@ -1,6 +1,6 @@
 static const char help[] = "segcsr kernels of the active backend against a plain CSR loop (and, on the cuda backend, against the host table).\n"
                            "The segmented layout is built here independently of the library's build code; every segment length 1..32,\n"
-                           "empty rows, rows long enough for the block-per-row path, rectangular shape, a block without columns.\n";
+                           "empty rows, rows in all three bins (group, warp and block per row), rectangular shape, a block without columns.\n";
 
 #include <petscsys.h>
 #include <gpupc/segcsrkernels.h>
@@ -14,7 +14,7 @@ typedef struct {
 /* host arrays of the segmented layout for segment length L */
 static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
 {
-  PetscInt nseg = 0, nlong = 0;
+  PetscInt nseg = 0, nmed = 0, nlong = 0;
 
   PetscFunctionBegin;
   h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
@@ -23,21 +23,29 @@ static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
     PetscInt len = c->i[r + 1] - c->i[r], s = PetscMax(1, (len + L - 1) / L);
     h->segptr[r] = nseg;
     nseg += s;
-    if (s > GPUPC_SEGCSR_LONG_SEGMENTS) nlong++;
   }
   h->segptr[c->m] = nseg;
-  h->nseg = nseg; h->nlong = nlong;
-  PetscCall(PetscMalloc4(nseg, &h->segrow, nseg * L, &h->col, nseg * L, &h->val, nlong, &h->longrows));
-  nlong = 0;
+  h->nseg     = nseg;
+  h->shortmax = GPUPCSegCSRShortMax(nseg, c->m, L);
   for (PetscInt r = 0; r < c->m; r++) {
-    PetscInt len = c->i[r + 1] - c->i[r], k0 = h->segptr[r] * L, k1 = h->segptr[r + 1] * L;
+    GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
+    nmed += bin == GPUPC_SEGCSR_BIN_MEDIUM;
+    nlong += bin == GPUPC_SEGCSR_BIN_LONG;
+  }
+  h->nmed = nmed; h->nlong = nlong;
+  PetscCall(PetscMalloc5(nseg, &h->segrow, nseg * L, &h->col, nseg * L, &h->val, nmed, &h->medrows, nlong, &h->longrows));
+  nmed = nlong = 0;
+  for (PetscInt r = 0; r < c->m; r++) {
+    PetscInt       len = c->i[r + 1] - c->i[r], k0 = h->segptr[r] * L, k1 = h->segptr[r + 1] * L;
+    GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
     for (PetscInt g = h->segptr[r]; g < h->segptr[r + 1]; g++) h->segrow[g] = r;
     for (PetscInt k = k0; k < k1; k++) {
       PetscInt q = k - k0;
       h->col[k] = q < len ? c->j[c->i[r] + q] : (len ? c->j[c->i[r]] : 0);
       h->val[k] = q < len ? c->a[c->i[r] + q] : 0.0;
     }
-    if (h->segptr[r + 1] - h->segptr[r] > GPUPC_SEGCSR_LONG_SEGMENTS) h->longrows[nlong++] = r;
+    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) h->medrows[nmed++] = r;
+    if (bin == GPUPC_SEGCSR_BIN_LONG) h->longrows[nlong++] = r; /* any order is valid */
   }
   PetscFunctionReturn(0);
 }
@@ -46,7 +54,7 @@ static PetscErrorCode FreeHost(GPUPCSegCSRDev *h)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(h->segptr));
-  PetscCall(PetscFree4(h->segrow, h->col, h->val, h->longrows));
+  PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
   PetscFunctionReturn(0);
 }
 
@@ -60,11 +68,13 @@ static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
   PetscCall(GPUPCMallocArray(h->nseg, &d->segrow));
   PetscCall(GPUPCMallocArray(ns, &d->col));
   PetscCall(GPUPCMallocArray(ns, &d->val));
+  PetscCall(GPUPCMallocArray(h->nmed, &d->medrows));
   PetscCall(GPUPCMallocArray(h->nlong, &d->longrows));
   PetscCall(GPUPCCopyToDevice(d->segptr, h->segptr, h->m + 1));
   PetscCall(GPUPCCopyToDevice(d->segrow, h->segrow, h->nseg));
   PetscCall(GPUPCCopyToDevice(d->col, h->col, ns));
   PetscCall(GPUPCCopyToDevice(d->val, h->val, ns));
+  PetscCall(GPUPCCopyToDevice(d->medrows, h->medrows, h->nmed));
   PetscCall(GPUPCCopyToDevice(d->longrows, h->longrows, h->nlong));
   PetscFunctionReturn(0);
 }
@@ -76,6 +86,7 @@ static PetscErrorCode FreeDevice(GPUPCSegCSRDev *d)
   PetscCall(GPUPCFree(d->segrow));
   PetscCall(GPUPCFree(d->col));
   PetscCall(GPUPCFree(d->val));
+  PetscCall(GPUPCFree(d->medrows));
   PetscCall(GPUPCFree(d->longrows));
   PetscFunctionReturn(0);
 }
@@ -139,11 +150,11 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
   PetscCall(GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_HOST, &kh));
   c.m = m; c.n = n;
   PetscCall(PetscMalloc1(m + 1, &c.i));
-  for (PetscInt r = 0; r < m; r++) cap += n ? PetscMin(n, r % 7 == 0 ? 300 : r % 13) : 0;
+  for (PetscInt r = 0; r < m; r++) cap += n ? PetscMin(n, r == 3 ? 5000 : r % 7 == 0 ? 300 : r % 13) : 0;
   PetscCall(PetscMalloc2(cap + 1, &c.j, cap + 1, &c.a));
   c.i[0] = 0;
   for (PetscInt r = 0; r < m; r++) {
-    PetscInt len = n ? PetscMin(n, r % 7 == 0 ? 300 : r % 13) : 0, q = c.i[r]; /* r % 13 == 0: empty rows; every 7th row long */
+    PetscInt len = n ? PetscMin(n, r == 3 ? 5000 : r % 7 == 0 ? 300 : r % 13) : 0, q = c.i[r]; /* r % 13 == 0: empty rows; every 7th row medium, row 3 long (bins of segcsrkernels.h) */
     for (PetscInt t = 0; t < len; t++) {
       PetscReal u;
       PetscCall(PetscRandomGetValueReal(rnd, &u));
@@ -221,6 +232,7 @@ int main(int argc, char **argv)
   PetscCall(TestShape(500, 500, rnd));
   PetscCall(TestShape(300, 1000, rnd));
   PetscCall(TestShape(700, 90, rnd));
+  PetscCall(TestShape(200, 6000, rnd)); /* a row of 5000 entries: the block-per-row bin for every L */
   PetscCall(TestShape(40, 0, rnd)); /* a block without columns (empty off-diagonal block) */
   PetscCall(TestShape(0, 10, rnd));
   PetscCall(PetscRandomDestroy(&rnd));

@@ -1,5 +1,6 @@
 static const char help[] = "segcsr products, conversions, value updates and value-changing ops against AIJ.\n"
                            "  -m <global rows> -n <global columns> -maxlen <longest ordinary row> -long <length of one very long row, 0 = none>\n"
+                           "  -powerlaw: heavy-tailed row lengths (Pareto, exponent 1.5, lengths 2..200) instead of uniform ones up to maxlen\n"
                            "  The last rank owns no rows when run on more than one rank. Every segment length 1..32 is tested.\n";
 
 #include <petscmat.h>
@@ -7,7 +8,8 @@ static const char help[] = "segcsr products, conversions, value updates and valu
 #include "gpupctest.h"
 
 typedef struct {
-  PetscInt M, N, maxlen, longlen;
+  PetscInt  M, N, maxlen, longlen;
+  PetscBool powerlaw;
 } Problem;
 
 /* random rows (some empty), one long row, entries also set from a neighbouring rank */
@@ -22,12 +24,13 @@ static PetscErrorCode Fill(Mat A, const Problem *p, PetscInt seed, PetscBool sam
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(MatGetOwnershipRange(A, &lo, &hi));
-  PetscCall(PetscMalloc2(PetscMax(p->maxlen, p->longlen) + 1, &cols, PetscMax(p->maxlen, p->longlen) + 1, &vals));
+  PetscCall(PetscMalloc2(PetscMax(PetscMax(p->maxlen, p->longlen), 201) + 1, &cols, PetscMax(PetscMax(p->maxlen, p->longlen), 201) + 1, &vals));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &r));
   PetscCall(PetscRandomSetSeed(r, 17 + rank));
   PetscCall(PetscRandomSeed(r));
   for (PetscInt i = lo; i < hi; i++) {
     PetscInt len = (i * 7919) % (p->maxlen + 1); /* pattern depends on i only */
+    if (p->powerlaw) len = (PetscInt)(2.0 * PetscPowReal(((i * 7919) % 997 + 1) / 998.0, -2.0 / 3.0));
     if (i % 5 == 3) len = 0;                      /* empty rows */
     if (i == 1 && p->longlen) len = p->longlen;   /* the very long row */
     len = PetscMin(len, p->N);
@@ -163,7 +166,7 @@ static PetscErrorCode CheckType(Mat S, const char *what)
 
 int main(int argc, char **argv)
 {
-  Problem   p = {600, 600, 12, 0};
+  Problem   p = {600, 600, 12, 0, PETSC_FALSE};
   Mat       A, S, S2, B, C;
   size_t    mem0, mem1;
   PetscInt  L, b0, u0, b1, u1, Ls[] = {1, 2, 4, 8, 16, 32};
@@ -176,6 +179,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &p.N, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-maxlen", &p.maxlen, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-long", &p.longlen, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-powerlaw", &p.powerlaw, NULL));
   square = (PetscBool)(p.M == p.N);
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
 

@@ -9,16 +9,50 @@
      row i owns the segments segptr[i] .. segptr[i+1]-1 (at least one), each of L slots;
      slot s of segment g is val[g*L + s], col[g*L + s]; padding slots hold value 0 and a
      valid column of the same row (column 0 for an empty row); segrow[g] is the row of g.
-     Rows with more than GPUPC_SEGCSR_LONG_SEGMENTS segments are listed in longrows; the
-     CUDA SpMV gives each of them a whole thread block in a second launch.
+
+   Row bins (built with the layout, GPUPCSegCSRRowBin): a row of s segments is
+     short  when s <= shortmax:                    a group of L lanes per row (rows in order),
+     medium when longer but s*L <= GPUPC_SEGCSR_LONG_SLOTS: a warp per row, listed in medrows,
+     long   otherwise:                             a thread block per row, listed in longrows
+                                                   (longest first).
+   The bins only decide which lanes work on a row; every kernel computes the same y. The CUDA
+   SpMV does all three bins in one launch (long-row blocks first); the host reference walks
+   the bins in the same order, so a row missing from the lists shows up in its tests.
 */
 #ifndef GPUPC_SEGCSRKERNELS_H
 #define GPUPC_SEGCSRKERNELS_H
 
 #include <gpupc/device.h>
 
-/* a row with more segments than this is a "long row" (a thread block per row on the GPU) */
-#define GPUPC_SEGCSR_LONG_SEGMENTS 64
+/* a row with more slots than this is a "long row" (a thread block per row on the GPU) */
+#define GPUPC_SEGCSR_LONG_SLOTS 1024
+/* a short row (group of L lanes) never has more segments than this (lane iterations) */
+#define GPUPC_SEGCSR_SHORT_MAXSEG 32
+
+typedef enum {
+  GPUPC_SEGCSR_BIN_SHORT,
+  GPUPC_SEGCSR_BIN_MEDIUM,
+  GPUPC_SEGCSR_BIN_LONG
+} GPUPCSegCSRBin;
+
+/* the bin of a row of s segments of length L in a block whose short rows have <= shortmax segments */
+static inline GPUPCSegCSRBin GPUPCSegCSRRowBin(PetscInt s, PetscInt L, PetscInt shortmax)
+{
+  if (s <= shortmax) return GPUPC_SEGCSR_BIN_SHORT;
+  return (PetscInt64)s * L <= GPUPC_SEGCSR_LONG_SLOTS ? GPUPC_SEGCSR_BIN_MEDIUM : GPUPC_SEGCSR_BIN_LONG;
+}
+
+/* shortmax of a block with nseg segments over m rows: twice the mean segments per row
+   (rounded up), at least 2, at most GPUPC_SEGCSR_SHORT_MAXSEG and never above the long-row
+   limit; regular matrices (max <= 2 x mean) have short rows only */
+static inline PetscInt GPUPCSegCSRShortMax(PetscInt64 nseg, PetscInt m, PetscInt L)
+{
+  PetscInt64 mean = m > 0 ? (nseg + m - 1) / m : 1, s = PetscMax(2, 2 * mean);
+
+  s = PetscMin(s, GPUPC_SEGCSR_SHORT_MAXSEG);
+  s = PetscMin(s, GPUPC_SEGCSR_LONG_SLOTS / L);
+  return (PetscInt)s;
+}
 
 /* device-side description of one segmented-CSR matrix (block) */
 typedef struct {
@@ -26,12 +60,15 @@ typedef struct {
   PetscInt     L;         /* segment length: 1, 2, 4, 8, 16 or 32 */
   PetscInt     nseg;      /* segments (>= m) */
   PetscInt     nnz;       /* stored entries (without padding) */
-  PetscInt     nlong;     /* rows with more than GPUPC_SEGCSR_LONG_SEGMENTS segments */
+  PetscInt     shortmax;  /* rows with at most this many segments are short */
+  PetscInt     nmed;      /* medium rows (a warp each) */
+  PetscInt     nlong;     /* long rows (a thread block each) */
   PetscInt    *segptr;    /* m+1 */
   PetscInt    *segrow;    /* nseg */
   PetscInt    *col;       /* nseg*L */
   PetscScalar *val;       /* nseg*L */
-  PetscInt    *longrows;  /* nlong */
+  PetscInt    *medrows;   /* nmed, increasing */
+  PetscInt    *longrows;  /* nlong, longest first */
 } GPUPCSegCSRDev;
 
 typedef struct {

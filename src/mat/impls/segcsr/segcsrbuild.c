@@ -14,13 +14,16 @@ PetscErrorCode GPUPCSegCSRCheckLength(PetscInt L, const char *where)
   PetscFunctionReturn(0);
 }
 
-/* the smallest power of two >= the mean row length, capped at 32 */
+/* the default segment length: the largest power of two <= mean row length / 3, clamped to
+   1..4 (bench/NOTES.md "segcsr default segment length": measured on the H200 suite; this
+   deviates from ALGORITHMS.md 1.1, whose rule padded every suite matrix and lost to cuSPARSE).
+   Longer rows need no longer segments: they go to the warp- and block-per-row bins. */
 PetscInt GPUPCSegCSRDefaultLength(PetscInt nnz, PetscInt m)
 {
   PetscInt  L    = 1;
   PetscReal mean = m > 0 ? (PetscReal)nnz / (PetscReal)m : 1.0;
 
-  while (L < 32 && (PetscReal)L < mean) L *= 2;
+  while (L < 4 && (PetscReal)(2 * L) <= mean / 3.0) L *= 2;
   return L;
 }
 
@@ -31,6 +34,7 @@ PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *b)
   PetscCall(GPUPCFree(b->d.segrow));
   PetscCall(GPUPCFree(b->d.col));
   PetscCall(GPUPCFree(b->d.val));
+  PetscCall(GPUPCFree(b->d.medrows));
   PetscCall(GPUPCFree(b->d.longrows));
   PetscCall(PetscFree(b->h_segptr));
   PetscCall(PetscMemzero(b, sizeof(*b)));
@@ -61,7 +65,7 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
 {
   const PetscInt m = csr->m;
   PetscInt64     nseg = 0, nslots;
-  PetscInt      *segrow, *col, *longrows, nlong = 0;
+  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0;
   PetscScalar   *val;
 
   PetscFunctionBegin;
@@ -83,37 +87,53 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
     b->segmin = PetscMin(b->segmin, s);
     b->segmax = PetscMax(b->segmax, s);
     b->maxrow = PetscMax(b->maxrow, len);
-    if (s > GPUPC_SEGCSR_LONG_SEGMENTS) nlong++;
   }
   nslots = nseg * L;
   PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "segcsr: a block of %" PetscInt_FMT " rows needs %" PetscInt64_FMT " slots with segment length %" PetscInt_FMT ", more than 32-bit indices address; use a smaller -mat_segcsr_segment_length or more MPI ranks", m, nslots, L);
   b->h_segptr[m] = (PetscInt)nseg;
   b->d.nseg      = (PetscInt)nseg;
-  b->d.nlong     = nlong;
-  PetscCall(PetscMalloc4(nseg, &segrow, nslots, &col, nslots, &val, nlong, &longrows));
-  nlong = 0;
+  b->d.shortmax  = GPUPCSegCSRShortMax(nseg, m, L);
   for (PetscInt i = 0; i < m; i++) {
-    const PetscInt  len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
-    const PetscInt  pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
-    PetscInt       *c   = col + (size_t)g0 * L;
+    const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(b->h_segptr[i + 1] - b->h_segptr[i], L, b->d.shortmax);
+    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) nmed++;
+    else if (bin == GPUPC_SEGCSR_BIN_LONG) nlong++;
+  }
+  b->d.nmed  = nmed;
+  b->d.nlong = nlong;
+  PetscCall(PetscMalloc4(nseg, &segrow, nslots, &col, nslots, &val, nmed, &medrows));
+  PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
+  nmed = nlong = 0;
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt       len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
+    const PetscInt       pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
+    const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(g1 - g0, L, b->d.shortmax);
+    PetscInt            *c   = col + (size_t)g0 * L;
 
     for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
     PetscCall(PetscArraycpy(c, csr->j + csr->i[i], len));
     for (PetscInt k = len; k < (g1 - g0) * L; k++) c[k] = pad;
-    if (g1 - g0 > GPUPC_SEGCSR_LONG_SEGMENTS) longrows[nlong++] = i;
+    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) medrows[nmed++] = i;
+    else if (bin == GPUPC_SEGCSR_BIN_LONG) {
+      longkey[nlong]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
+      longrows[nlong++] = i;
+    }
   }
+  PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
   PetscCall(FillValues(csr, b, val));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
   PetscCall(GPUPCMallocArray(nslots, &b->d.col));
   PetscCall(GPUPCMallocArray(nslots, &b->d.val));
+  PetscCall(GPUPCMallocArray(nmed, &b->d.medrows));
   PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
   PetscCall(GPUPCCopyToDevice(b->d.segptr, b->h_segptr, m + 1));
   PetscCall(GPUPCCopyToDevice(b->d.segrow, segrow, nseg));
   PetscCall(GPUPCCopyToDevice(b->d.col, col, nslots));
   PetscCall(GPUPCCopyToDevice(b->d.val, val, nslots));
+  PetscCall(GPUPCCopyToDevice(b->d.medrows, medrows, nmed));
   PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
-  PetscCall(PetscFree4(segrow, col, val, longrows));
+  PetscCall(PetscFree4(segrow, col, val, medrows));
+  PetscCall(PetscFree2(longrows, longkey));
   PetscCall(PetscLogEventEnd(MATSEGCSR_Build, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -146,7 +166,8 @@ PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *b, const char *name, Petsc
   PetscFunctionBegin;
   PetscCall(print(viewer, "%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", %" PetscInt64_FMT " slots, padding overhead %.3g\n", name, b->d.m, b->d.n, b->d.nnz, b->d.L, slots,
                                    b->d.nnz ? (double)(slots - b->d.nnz) / (double)b->d.nnz : 0.0));
-  PetscCall(print(viewer, "%s: segments per row min %" PetscInt_FMT " mean %.3g max %" PetscInt_FMT "; longest row %" PetscInt_FMT "; rows given a thread block (> %d segments): %" PetscInt_FMT "\n", name, b->segmin, b->d.m ? (double)b->d.nseg / (double)b->d.m : 0.0, b->segmax, b->maxrow,
-                                   GPUPC_SEGCSR_LONG_SEGMENTS, b->d.nlong));
+  PetscCall(print(viewer, "%s: segments per row min %" PetscInt_FMT " mean %.3g max %" PetscInt_FMT "; longest row %" PetscInt_FMT "\n", name, b->segmin, b->d.m ? (double)b->d.nseg / (double)b->d.m : 0.0, b->segmax, b->maxrow));
+  PetscCall(print(viewer, "%s: row bins: %" PetscInt_FMT " short (<= %" PetscInt_FMT " segments, %" PetscInt_FMT " lanes per row), %" PetscInt_FMT " medium (a warp per row), %" PetscInt_FMT " long (> %d slots, a thread block per row)\n", name, b->d.m - b->d.nmed - b->d.nlong, b->d.shortmax, b->d.L, b->d.nmed,
+                  b->d.nlong, GPUPC_SEGCSR_LONG_SLOTS));
   PetscFunctionReturn(0);
 }

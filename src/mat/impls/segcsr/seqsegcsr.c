@@ -346,10 +346,12 @@ static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse 
    operations (MatScale, MatShift, MatDiagonalScale, MatZeroEntries, MatCopy, MatAXPY, ...)
    run on the host AIJ and the values are re-uploaded at the next device operation.
    MatMultTranspose uses an atomic scatter (no transposed copy; summation order varies).
+   The product gives short rows a group of L lanes, medium rows a warp and long rows a thread
+   block, in one launch (see MATSEGCSR).
 
    Options Database Keys:
 +  -mat_type segcsr - sets the type (seqsegcsr on one rank) with MatSetFromOptions()
--  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the smallest power of two >= the mean row length (capped at 32)
+-  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..4 (see MATSEGCSR; deviates from ALGORITHMS.md 1.1)
 
    Level: beginner
 

@@ -1,69 +1,122 @@
 /*
    CUDA implementation of the segmented-CSR kernels (gpupc/segcsrkernels.h).
 
-   SpMV: a group of L lanes (L = segment length, a power of two <= 32) owns one row and
-   walks the row's segments; segment-major storage makes the L lanes of a group read L
-   consecutive slots and a warp read 32/L consecutive segments, so loads coalesce. The
-   group reduces with warp shuffles of width L and lane 0 writes y. Rows with more than
-   GPUPC_SEGCSR_LONG_SEGMENTS segments are skipped by that kernel and done by a second
-   launch, one thread block per long row (only when the matrix has such rows).
-   Index math is 32-bit: the build refuses matrices with 2^31 or more slots.
+   SpMV: one launch over the three row bins of the build (segcsrkernels.h), one kernel
+   template: the first nlong blocks each reduce one long row (longest first, so they start
+   first and overlap the rest), the next blocks give each medium row a warp, the remaining
+   blocks give each short row a group of L lanes (L = segment length). Short rows are taken
+   in row order (no permutation, coalesced y writes) and a group skips a row that is not
+   short. Segment-major storage makes a group read consecutive slots and a warp read
+   consecutive segments, so loads coalesce; groups reduce with warp shuffles, blocks through
+   shared memory. A matrix whose rows are all short (the regular ones) runs exactly the
+   group-per-row kernel. Index math is 32-bit: the build refuses matrices with 2^31 or more
+   slots.
 
    Transpose: one thread per slot, atomicAdd into y (non-deterministic summation order;
-   no transposed copy is stored, so it costs no memory but atomics on y).
+   no transposed copy is stored, so it costs no memory but atomics on y). Slot-parallel, so
+   it is already balanced whatever the row lengths.
 */
 #include <gpupc/cuda.h>
 #include <gpupc/segcsrkernels.h>
 
-#define BLOCK      256
-#define LONG_BLOCK 256
+#define BLOCK 256
+#define WARPS (BLOCK / 32)
 
-template <int L>
-__global__ void __launch_bounds__(BLOCK) SegCSRMultKernel(int m, const PetscInt *__restrict__ segptr, const PetscInt *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, const PetscScalar *z, PetscScalar *y)
+/* the product row of A with x over slots [k0, ke), split over G lanes (lane = 0..G-1, stride
+   G); G <= 32: reduced with shuffles over the G lanes in mask, lane 0 gets the sum; G = BLOCK:
+   reduced over the block through shared memory, thread 0 gets it (call block-uniformly) */
+template <int G>
+__device__ __forceinline__ PetscScalar RowSum(int k0, int ke, int lane, unsigned mask, const PetscInt *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x)
 {
-  const int      lane = threadIdx.x & (L - 1);
-  const int      row  = (int)((blockIdx.x * (unsigned)BLOCK + threadIdx.x) / L);
-  const unsigned mask = (L == 32) ? 0xffffffffu : (((1u << L) - 1u) << ((threadIdx.x & 31) & ~(L - 1)));
+  constexpr int W   = G < 32 ? G : 32;
+  PetscScalar   sum = 0.0;
 
-  if (row >= m) return; /* whole groups leave together: L divides 32 */
-  const int g0 = __ldg(segptr + row), g1 = __ldg(segptr + row + 1);
-  if (g1 - g0 > GPUPC_SEGCSR_LONG_SEGMENTS) return; /* long row: the block-per-row kernel */
-  PetscScalar sum = 0.0;
-  int         k   = g0 * L + lane;
-  const int   ke  = g1 * L;
 #pragma unroll 4
-  for (; k < ke; k += L) sum += __ldg(val + k) * __ldg(x + __ldg(col + k));
-  if (L > 1) {
+  for (int k = k0 + lane; k < ke; k += G) sum += __ldg(val + k) * __ldg(x + __ldg(col + k));
+  if (W > 1) {
 #pragma unroll
-    for (int off = L / 2; off > 0; off >>= 1) sum += __shfl_down_sync(mask, sum, off, L);
+    for (int off = W / 2; off > 0; off >>= 1) sum += __shfl_down_sync(mask, sum, off, W);
   }
-  if (lane == 0) y[row] = z ? z[row] + sum : sum;
+  if (G > 32) {
+    __shared__ PetscScalar part[WARPS];
+    if ((lane & 31) == 0) part[lane / 32] = sum;
+    __syncthreads();
+    sum = 0.0;
+    if (lane < 32) {
+      sum = lane < WARPS ? part[lane] : 0.0;
+#pragma unroll
+      for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+    }
+  }
+  return sum;
 }
 
-__global__ void __launch_bounds__(LONG_BLOCK) SegCSRLongRowKernel(int L, const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ segptr, const PetscInt *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, const PetscScalar *z, PetscScalar *y)
-{
-  __shared__ PetscScalar part[LONG_BLOCK / 32];
-  const int   row = longrows[blockIdx.x];
-  const int   ke  = segptr[row + 1] * L;
-  PetscScalar sum = 0.0;
+typedef struct {
+  int                                m, shortmax, nmed, nlong, medblocks;
+  const PetscInt *__restrict__       segptr;
+  const PetscInt *__restrict__       col;
+  const PetscScalar *__restrict__    val;
+  const PetscInt *__restrict__       medrows;
+  const PetscInt *__restrict__       longrows;
+  const PetscScalar *__restrict__    x;
+  const PetscScalar                 *z;
+  PetscScalar                       *y;
+} SegCSRMultArgs;
 
-  for (int k = segptr[row] * L + threadIdx.x; k < ke; k += LONG_BLOCK) sum += __ldg(val + k) * __ldg(x + __ldg(col + k));
-  for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
-  if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32] = sum;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    sum = threadIdx.x < LONG_BLOCK / 32 ? part[threadIdx.x] : 0.0;
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
-    if (threadIdx.x == 0) y[row] = z ? z[row] + sum : sum;
+template <int L>
+__global__ void __launch_bounds__(BLOCK) SegCSRMultKernel(const SegCSRMultArgs a)
+{
+  int b = (int)blockIdx.x;
+
+  if (b < a.nlong) { /* long row: the whole block */
+    const int         row = __ldg(a.longrows + b);
+    const PetscScalar sum = RowSum<BLOCK>(__ldg(a.segptr + row) * L, __ldg(a.segptr + row + 1) * L, (int)threadIdx.x, 0xffffffffu, a.col, a.val, a.x);
+    if (threadIdx.x == 0) a.y[row] = a.z ? a.z[row] + sum : sum;
+    return;
+  }
+  b -= a.nlong;
+  if (b < a.medblocks) { /* medium rows: a warp each */
+    const int w = b * WARPS + (int)(threadIdx.x / 32), lane = (int)(threadIdx.x & 31);
+    if (w >= a.nmed) return; /* whole warps leave */
+    const int         row = __ldg(a.medrows + w);
+    const PetscScalar sum = RowSum<32>(__ldg(a.segptr + row) * L, __ldg(a.segptr + row + 1) * L, lane, 0xffffffffu, a.col, a.val, a.x);
+    if (lane == 0) a.y[row] = a.z ? a.z[row] + sum : sum;
+    return;
+  }
+  b -= a.medblocks;
+  { /* short rows in order: a group of L lanes each */
+    const int      lane = (int)(threadIdx.x & (L - 1));
+    const int      row  = b * (BLOCK / L) + (int)(threadIdx.x / L);
+    const unsigned mask = (L == 32) ? 0xffffffffu : (((1u << L) - 1u) << ((threadIdx.x & 31) & ~(L - 1)));
+
+    if (row >= a.m) return; /* whole groups leave together: L divides 32 */
+    const int g0 = __ldg(a.segptr + row), g1 = __ldg(a.segptr + row + 1);
+    if (g1 - g0 > a.shortmax) return; /* a medium or long row: done by its warp or block */
+    const PetscScalar sum = RowSum<L>(g0 * L, g1 * L, lane, mask, a.col, a.val, a.x);
+    if (lane == 0) a.y[row] = a.z ? a.z[row] + sum : sum;
   }
 }
 
 template <int L>
 static void LaunchMult(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
-  const int  rows_per_block = BLOCK / L;
-  const int  grid           = (int)((A->m + rows_per_block - 1) / rows_per_block);
-  SegCSRMultKernel<L><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>((int)A->m, A->segptr, A->col, A->val, x, z, y);
+  SegCSRMultArgs a;
+  const int      shortblocks = (int)((A->m + BLOCK / L - 1) / (BLOCK / L));
+
+  a.m         = (int)A->m;
+  a.shortmax  = (int)A->shortmax;
+  a.nmed      = (int)A->nmed;
+  a.nlong     = (int)A->nlong;
+  a.medblocks = (int)((A->nmed + WARPS - 1) / WARPS);
+  a.segptr    = A->segptr;
+  a.col       = A->col;
+  a.val       = A->val;
+  a.medrows   = A->medrows;
+  a.longrows  = A->longrows;
+  a.x         = x;
+  a.z         = z;
+  a.y         = y;
+  SegCSRMultKernel<L><<<a.nlong + a.medblocks + shortblocks, BLOCK, 0, GPUPCCUDAStream()>>>(a);
 }
 
 static PetscErrorCode Mult_CUDA(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
@@ -85,10 +138,6 @@ static PetscErrorCode Mult_CUDA(const GPUPCSegCSRDev *A, const PetscScalar *x, c
   default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "segcsr segment length %d is not 1, 2, 4, 8, 16 or 32", (int)A->L);
   }
   GPUPCCheckLaunch("SegCSRMultKernel");
-  if (A->nlong) {
-    SegCSRLongRowKernel<<<(int)A->nlong, LONG_BLOCK, 0, GPUPCCUDAStream()>>>((int)A->L, A->longrows, A->segptr, A->col, A->val, x, z, y);
-    GPUPCCheckLaunch("SegCSRLongRowKernel");
-  }
   PetscFunctionReturn(0);
 }
 
