@@ -15,13 +15,14 @@
    Level: beginner
 
    Notes:
-   Default segment length: the largest power of two <= (mean row length)/3, clamped to 1..4
-   (1 below a mean of 6, 2 below 12, else 4). This deviates from ALGORITHMS.md 1.1 (smallest
+   Default segment length: the largest power of two <= (mean row length)/3, clamped to 1..8
+   (1 below a mean of 6, 2 below 12, 4 below 24, else 8). This deviates from ALGORITHMS.md 1.1 (smallest
    power of two >= the mean): that rule padded every matrix of the H200 suite and lost to
    cuSPARSE; the measurements are in bench/NOTES.md.
 
    Rows are put in three bins when the layout is built: short rows (at most twice the mean
-   number of segments per row, at most 32 segments) get a group of L lanes each, in row order;
+   number of segments per row, at most 32 segments) get a group of L lanes each, in row order
+   (or, when the matrix has longer rows, sorted by length within windows of 256 rows);
    longer rows of up to 1024 slots a warp each; longer ones a thread block each. All bins run
    in one kernel launch, so irregular row lengths (power-law graphs) no longer leave a warp
    waiting for its longest row, and regular matrices run the plain group-per-row kernel.
@@ -50,7 +51,7 @@ PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOp
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Segmented CSR (segcsr) options");
-  PetscCall(PetscOptionsInt("-mat_segcsr_segment_length", "Segment length: 1, 2, 4, 8, 16 or 32 (0 = largest power of two <= mean row length / 3, clamped to 1..4)", "MatSegCSRSetSegmentLength", L, &L, &set));
+  PetscCall(PetscOptionsInt("-mat_segcsr_segment_length", "Segment length: 1, 2, 4, 8, 16 or 32 (0 = largest power of two <= mean row length / 3, clamped to 1..8)", "MatSegCSRSetSegmentLength", L, &L, &set));
   PetscOptionsHeadEnd();
   if (set) {
     if (L) PetscCall(GPUPCSegCSRCheckLength(L, "-mat_segcsr_segment_length"));

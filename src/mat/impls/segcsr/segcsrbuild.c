@@ -15,7 +15,7 @@ PetscErrorCode GPUPCSegCSRCheckLength(PetscInt L, const char *where)
 }
 
 /* the default segment length: the largest power of two <= mean row length / 3, clamped to
-   1..4 (bench/NOTES.md "segcsr default segment length": measured on the H200 suite; this
+   1..8 (bench/NOTES.md "segcsr default segment length": measured on the H200 suite; this
    deviates from ALGORITHMS.md 1.1, whose rule padded every suite matrix and lost to cuSPARSE).
    Longer rows need no longer segments: they go to the warp- and block-per-row bins. */
 PetscInt GPUPCSegCSRDefaultLength(PetscInt nnz, PetscInt m)
@@ -23,7 +23,7 @@ PetscInt GPUPCSegCSRDefaultLength(PetscInt nnz, PetscInt m)
   PetscInt  L    = 1;
   PetscReal mean = m > 0 ? (PetscReal)nnz / (PetscReal)m : 1.0;
 
-  while (L < 4 && (PetscReal)(2 * L) <= mean / 3.0) L *= 2;
+  while (L < 8 && (PetscReal)(2 * L) <= mean / 3.0) L *= 2;
   return L;
 }
 
@@ -36,6 +36,7 @@ PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *b)
   PetscCall(GPUPCFree(b->d.val));
   PetscCall(GPUPCFree(b->d.medrows));
   PetscCall(GPUPCFree(b->d.longrows));
+  PetscCall(GPUPCFree(b->d.shortperm));
   PetscCall(PetscFree(b->h_segptr));
   PetscCall(PetscMemzero(b, sizeof(*b)));
   PetscFunctionReturn(0);
@@ -120,6 +121,23 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
   }
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
   PetscCall(FillValues(csr, b, val));
+  if (nmed + nlong > 0) { /* irregular: sort the rows of each window by segment count, longest first */
+    PetscInt *perm, *key;
+
+    PetscCall(PetscMalloc2(m, &perm, GPUPC_SEGCSR_SORT_WINDOW, &key));
+    for (PetscInt w0 = 0; w0 < m; w0 += GPUPC_SEGCSR_SORT_WINDOW) {
+      const PetscInt w1 = PetscMin(m, w0 + GPUPC_SEGCSR_SORT_WINDOW);
+
+      for (PetscInt i = w0; i < w1; i++) {
+        perm[i]     = i;
+        key[i - w0] = -(b->h_segptr[i + 1] - b->h_segptr[i]);
+      }
+      PetscCall(PetscSortIntWithArray(w1 - w0, key, perm + w0));
+    }
+    PetscCall(GPUPCMallocArray(m, &b->d.shortperm));
+    PetscCall(GPUPCCopyToDevice(b->d.shortperm, perm, m));
+    PetscCall(PetscFree2(perm, key));
+  }
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
   PetscCall(GPUPCMallocArray(nslots, &b->d.col));

@@ -351,7 +351,7 @@ static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse 
 
    Options Database Keys:
 +  -mat_type segcsr - sets the type (seqsegcsr on one rank) with MatSetFromOptions()
--  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..4 (see MATSEGCSR; deviates from ALGORITHMS.md 1.1)
+-  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..8 (see MATSEGCSR; deviates from ALGORITHMS.md 1.1)
 
    Level: beginner
 
