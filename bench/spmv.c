@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     Mat         A, S;
     Vec         x, y, yref;
     PetscInt    m, n, maxrow = 0, L, builds;
-    PetscReal   mean = 0, rel;
+    PetscReal   mean = 0, rel = 0;
     MatInfo     info;
     double      nnz, floor_bytes, tseg = 0, tcus = 0, pad;
     const char *name = p < nnames ? names[p] : files[p - nnames];

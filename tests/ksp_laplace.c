@@ -25,11 +25,11 @@ static PetscErrorCode Laplacian(PetscInt dim, PetscInt n, Mat *A)
 
     for (PetscInt d = 0; d < dim; d++, stride *= n) {
       for (PetscInt s = -1; s <= 1; s += 2) {
-        PetscInt    cc = c[d] + s;
-        PetscScalar w  = 1.0 + 0.5 * ((row + cc) % 3); /* variable coefficient keeps it non-trivial */
+        PetscInt    cc = c[d] + s, nbr = row + s * stride;
+        PetscScalar w  = 1.0 + 0.5 * ((PetscMin(row, nbr) + d) % 3); /* a variable coefficient of the edge keeps A symmetric and non-trivial */
         diag += w;
         if (cc >= 0 && cc < n) {
-          cols[k] = row + s * stride;
+          cols[k] = nbr;
           vals[k] = -w;
           k++;
         }
@@ -108,6 +108,11 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
   PetscCheck(rn <= 1e-6 * bn, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "true relative residual %g too large", (double)(rn / bn));
+  {
+    PetscBool sym;
+    PetscCall(MatIsSymmetric(A, 0.0, &sym));
+    PetscCheck(sym, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the test matrix is not symmetric");
+  }
   PetscCall(VecDestroy(&r));
   PetscCall(VecDestroy(&xg));
   PetscCall(VecDestroy(&xs));

@@ -317,6 +317,10 @@ static PetscErrorCode TestAccess(Pairs p, PetscRandom r)
   }
   PetscCall(VecCopy(p.g[5], dup));
   TestCheckVec(dup, p.s[5], 0.0, "VecDuplicate + VecCopy");
+  /* VecSetType(a seqgpu/mpigpu vector, "gpu") gives a working gpu vector again */
+  PetscCall(VecSetType(dup, VECGPU));
+  PetscCall(VecCopy(p.s[5], dup));
+  TestCheckVec(dup, p.s[5], 0.0, "VecSetType(gpu) on a gpu vector, then VecCopy");
   PetscCall(VecDestroy(&dup));
 
   /* binary view/load round trips in both directions between the types */

@@ -40,7 +40,10 @@ PetscErrorCode MatCreate_SegCSR(Mat A)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCall(MatSetType(A, size == 1 ? MATSEQSEGCSR : MATMPISEGCSR));
+  /* not MatSetType(): when A already was seqsegcsr/mpisegcsr, MatSetType(A, "segcsr") has just
+     emptied it, and MatSetType(A, "seqsegcsr") would see the old type name and do nothing */
+  if (size == 1) PetscCall(MatCreate_SeqSegCSR(A));
+  else PetscCall(MatCreate_MPISegCSR(A));
   PetscFunctionReturn(0);
 }
 

@@ -414,8 +414,9 @@ PetscErrorCode VecCreate_GPU(Vec v)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)v), &size));
-  if (size == 1) PetscCall(VecSetType(v, VECSEQGPU));
-  else PetscCall(VecSetType(v, VECMPIGPU));
+  /* not VecSetType(): when v already was a seqgpu/mpigpu vector, VecSetType(v, "gpu") has
+     just emptied it, and VecSetType(v, "seqgpu") would see the old type name and do nothing */
+  PetscCall(VecGPUCreate_Private(v, size > 1 ? PETSC_TRUE : PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
