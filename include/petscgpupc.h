@@ -53,4 +53,10 @@ PETSC_EXTERN PetscErrorCode VecCreateSeqGPU(MPI_Comm, PetscInt, Vec *);
 PETSC_EXTERN PetscErrorCode VecCreateMPIGPU(MPI_Comm, PetscInt, PetscInt, Vec *);
 PETSC_EXTERN PetscErrorCode VecGPUGetOffloadMask(Vec, PetscOffloadMask *);
 
+/* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
+#include <petscpc.h>
+#define PCCMG "cmg"
+PETSC_EXTERN PetscErrorCode PCCMGGetNumberOfLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGGetLevel(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+
 #endif

@@ -37,7 +37,7 @@ static inline PetscErrorCode TestVecDiff(Vec a, Vec b, PetscReal *rel)
 
 #define TestCheckVec(a, b, tol, what) \
   do { \
-    PetscReal rel_; \
+    PetscReal rel_ = 0.0; \
     PetscCall(TestVecDiff((a), (b), &rel_)); \
     PetscCheck(rel_ <= (tol), PetscObjectComm((PetscObject)(a)), PETSC_ERR_PLIB, "%s: vectors differ, relative error %g > %g", (what), (double)rel_, (double)(tol)); \
   } while (0)

@@ -1,0 +1,79 @@
+/*
+   gpupc/cmgkernels.h - the kernels of the CMG cycle: one declaration, two implementations.
+
+   GPUPCCMGKernelsHost (src/pc/impls/cmg/host) is the plain C reference, GPUPCCMGKernelsCUDA
+   (src/pc/impls/cmg/cuda) the CUDA version; GPUPCGetCMGKernels() picks by backend. All
+   pointers are device pointers (on the host backend: the emulated device buffers). Level
+   data and level vectors are double or float (GPUPCCMGPrecision); the user's vectors are
+   always PetscScalar (double).
+*/
+#ifndef GPUPC_CMGKERNELS_H
+#define GPUPC_CMGKERNELS_H
+
+#include <gpupc/device.h>
+
+typedef enum {
+  GPUPC_CMG_PRECISION_DOUBLE,
+  GPUPC_CMG_PRECISION_SINGLE
+} GPUPCCMGPrecision;
+PETSC_EXTERN const char *const GPUPCCMGPrecisions[];
+
+typedef enum {
+  GPUPC_CMG_MAT_CSR,
+  GPUPC_CMG_MAT_SEGCSR,
+  GPUPC_CMG_MAT_HEC
+} GPUPCCMGMatType;
+PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
+
+/* One level on the device. Scalars (val, invd, dense, b, x, w) are float when prec is single. */
+typedef struct {
+  GPUPCCMGPrecision prec;
+  PetscInt          n, nnz;
+  PetscInt         *rowptr, *col; /* level Laplacian, CSR */
+  void             *val;
+  void             *invd;         /* 1 / (2 diag) */
+  void             *b, *x, *w;    /* right-hand side, iterate, second iterate buffer (Jacobi is out of place) */
+  /* towards the next level */
+  PetscInt          nc;
+  PetscInt         *cluster;      /* c(v), length n: prolongation gather */
+  PetscInt         *cptr, *cperm; /* vertices of cluster C: cperm[cptr[C] .. cptr[C+1]): restriction without atomics */
+  PetscInt          t;
+  /* last level */
+  PetscBool         direct;       /* dense inverse (n x n, row-major, symmetric) or one Jacobi step */
+  void             *dense;
+} GPUPCCMGDeviceLevel;
+
+/* the map between the user's vectors and level 0 (see GPUPCCMGReduction in gpupc/cmg.h) */
+typedef struct {
+  GPUPCCMGPrecision prec;
+  PetscInt          n, copies, n0;
+  PetscBool         ground;
+  PetscScalar      *sum; /* one device scalar: sum of b (ground right-hand side) */
+} GPUPCCMGDeviceFold;
+
+typedef struct {
+  const char *name;
+  /* b0 = [s_c b (c < copies); ground: -(copies == 1 ? sum b : 0)] */
+  PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, const PetscScalar *b, void *b0);
+  /* x_i = (1/copies) sum_c s_c (x0[c n + i] - x0[g]) (x0[g] = 0 without ground) */
+  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, const void *x0, PetscScalar *x);
+  /* L->x = invd .* L->b */
+  PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
+  /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */
+  PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout);
+  /* bc[C] = sum_{v in C} (L->b - A L->x)_v (fused residual and restriction, cluster-sorted, no atomics) */
+  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, void *bc);
+  /* L->x[v] += xc[c(v)] */
+  PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
+  /* L->x = dense * L->b (last level) */
+  PetscErrorCode (*dense_solve)(const GPUPCCMGDeviceLevel *L);
+} GPUPCCMGKernels;
+
+PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsHost;
+#if defined(GPUPC_HAVE_CUDA)
+PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsCUDA;
+#endif
+
+PETSC_EXTERN PetscErrorCode GPUPCGetCMGKernels(const GPUPCCMGKernels **);
+
+#endif

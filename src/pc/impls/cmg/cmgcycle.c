@@ -1,0 +1,64 @@
+/*
+   The CMG cycle (ALGORITHMS.md 2.3) on the device, through the kernel table only:
+
+     P(b, k, m):
+       k last: x = dense * b (or x = invD .* b when the hierarchy stagnated)
+       for j = 1 .. m:
+         x = (j == 1) ? invD .* b : x + invD .* (b - A x)
+         b_{k+1} = R (b - A x)            fused residual + cluster-sorted restriction
+         x_{k+1} = P(b_{k+1}, k+1, t_k)
+         x += x_{k+1}[c(.)]               prolongation gather
+         x = x + invD .* (b - A x)
+
+   The finest level runs once per application. No host round trip inside a cycle: the
+   host only launches kernels and swaps the two iterate buffers of a level.
+*/
+#include <gpupc/cmg.h>
+
+static PetscErrorCode Smooth(const GPUPCCMGKernels *K, GPUPCCMGDeviceLevel *L)
+{
+  void *t;
+
+  PetscFunctionBegin;
+  PetscCall(K->smooth(L, L->x, L->w));
+  t    = L->x;
+  L->x = L->w;
+  L->w = t;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGDevice *D, PetscInt k, PetscInt m)
+{
+  GPUPCCMGDeviceLevel *L = &D->levels[k];
+
+  PetscFunctionBegin;
+  if (k == D->nlevels - 1) {
+    if (L->direct) PetscCall(K->dense_solve(L));
+    else PetscCall(K->jacobi(L));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt j = 0; j < m; j++) {
+    if (j == 0) PetscCall(K->jacobi(L));
+    else PetscCall(Smooth(K, L));
+    PetscCall(K->residual_restrict(L, D->levels[k + 1].b));
+    PetscCall(Cycle(K, D, k + 1, L->t));
+    PetscCall(K->prolong(L, D->levels[k + 1].x));
+    PetscCall(Smooth(K, L));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* x = P b for the user's vectors (device pointers of length red.n) */
+PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, const PetscScalar *b, PetscScalar *x)
+{
+  const GPUPCCMGKernels *K;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetCMGKernels(&K));
+  PetscCall(PetscLogEventBegin(PC_CMG_Cycle, 0, 0, 0, 0));
+  PetscCall(K->expand(&D->fold, b, D->levels[0].b));
+  PetscCall(Cycle(K, D, 0, 1));
+  PetscCall(K->fold(&D->fold, D->levels[0].x, x));
+  PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,120 @@
+/*
+   CMG hierarchy on the device: upload once per setup (structure, values in the chosen
+   precision, cluster-sorted lists, last-level inverse, level vectors) and free.
+*/
+#include <gpupc/cmg.h>
+
+/* copies n reals to a new device buffer in the level precision */
+static PetscErrorCode UploadReals(GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  if (prec == GPUPC_CMG_PRECISION_SINGLE) {
+    float *f;
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
+    for (size_t i = 0; i < n; i++) f[i] = (float)h[i];
+    PetscCall(GPUPCMalloc(n * sizeof(float), d));
+    PetscCall(GPUPCMemcpy(*d, f, n * sizeof(float), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(PetscFree(f));
+    *bytes += n * sizeof(float);
+  } else {
+    PetscCall(GPUPCMalloc(n * sizeof(double), d));
+    PetscCall(GPUPCMemcpy(*d, h, n * sizeof(double), GPUPC_COPY_HOST_TO_DEVICE));
+    *bytes += n * sizeof(double);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMalloc(n * sizeof(PetscInt), (void **)d));
+  PetscCall(GPUPCMemcpy(*d, h, n * sizeof(PetscInt), GPUPC_COPY_HOST_TO_DEVICE));
+  *bytes += n * sizeof(PetscInt);
+  PetscFunctionReturn(0);
+}
+
+/* Upload the hierarchy. Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole
+   component collapsed to one cluster) gets 0: its value is arbitrary and 0 keeps the cycle symmetric. */
+PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGDevice *D)
+{
+  const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  D->prec    = prec;
+  D->nlevels = H->nlevels;
+  PetscCall(PetscCalloc1(H->nlevels, &D->levels));
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const GPUPCCMGLevel *L  = &H->levels[k];
+    GPUPCCMGDeviceLevel *DL = &D->levels[k];
+    PetscReal           *invd;
+
+    DL->prec = prec;
+    DL->n    = L->n;
+    DL->nnz  = L->nnz;
+    DL->t    = L->t;
+    PetscCall(UploadInts(L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
+    PetscCall(UploadInts(L->nnz, L->col, &DL->col, &D->bytes));
+    PetscCall(UploadReals(prec, L->nnz, L->val, &DL->val, &D->bytes));
+    PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+    for (PetscInt i = 0; i < L->n; i++) {
+      PetscReal d = 0.0;
+      for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
+        if (L->col[q] == i) d = L->val[q];
+      invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+    }
+    PetscCall(UploadReals(prec, L->n, invd, &DL->invd, &D->bytes));
+    PetscCall(PetscFree(invd));
+    PetscCall(GPUPCMalloc(L->n * es, &DL->b));
+    PetscCall(GPUPCMalloc(L->n * es, &DL->x));
+    PetscCall(GPUPCMalloc(L->n * es, &DL->w));
+    D->bytes += 3 * L->n * es;
+    if (k + 1 < H->nlevels) {
+      PetscInt *cptr, *cperm;
+      DL->nc = L->nc;
+      PetscCall(PetscMalloc2(L->nc + 1, &cptr, L->n, &cperm));
+      PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
+      PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
+      PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
+      PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));
+      PetscCall(PetscFree2(cptr, cperm));
+    } else {
+      DL->direct = H->coarse_direct;
+      if (H->coarse_direct) PetscCall(UploadReals(prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
+    }
+  }
+  D->fold.prec   = prec;
+  D->fold.n      = H->red.n;
+  D->fold.copies = H->red.copies;
+  D->fold.n0     = H->red.n0;
+  D->fold.ground = H->red.ground;
+  PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
+  D->bytes += sizeof(PetscScalar);
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < D->nlevels; k++) {
+    GPUPCCMGDeviceLevel *DL = &D->levels[k];
+    PetscCall(GPUPCFree(DL->rowptr));
+    PetscCall(GPUPCFree(DL->col));
+    PetscCall(GPUPCFree(DL->val));
+    PetscCall(GPUPCFree(DL->invd));
+    PetscCall(GPUPCFree(DL->b));
+    PetscCall(GPUPCFree(DL->x));
+    PetscCall(GPUPCFree(DL->w));
+    PetscCall(GPUPCFree(DL->cluster));
+    PetscCall(GPUPCFree(DL->cptr));
+    PetscCall(GPUPCFree(DL->cperm));
+    PetscCall(GPUPCFree(DL->dense));
+  }
+  PetscCall(PetscFree(D->levels));
+  PetscCall(GPUPCFree(D->fold.sum));
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,227 @@
+/*
+   CMG input reduction (ALGORITHMS.md 2.1): from a symmetric diagonally dominant matrix to
+   the level-0 Laplacian.
+     - symmetry check (relative tolerance),
+     - positive off-diagonals -> double cover [[D+An, -Ap], [-Ap, D+An]] (or an error),
+     - excess diagonal e_i = a_ii - sum_j |a_ij| > 0 -> edge of weight e_i to one ground vertex,
+     - e_i < -tol a_ii -> not diagonally dominant: error naming the row.
+   The level-0 diagonal is the sum of its weights, so level 0 is an exact Laplacian.
+*/
+#include <gpupc/cmg.h>
+
+/* the user's matrix as host CSR with sorted columns */
+typedef struct {
+  PetscInt   n, nnz;
+  PetscInt  *rowptr, *col;
+  PetscReal *val;
+} HostCSR;
+
+static PetscErrorCode ReadRows(Mat A, HostCSR *C)
+{
+  PetscInt n, N, nz;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, &N));
+  PetscCheck(n == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg needs a square matrix; it has %" PetscInt_FMT " rows and %" PetscInt_FMT " columns", n, N);
+  C->n = n;
+  PetscCall(PetscMalloc1(n + 1, &C->rowptr));
+  C->rowptr[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(MatGetRow(A, i, &nz, NULL, NULL));
+    C->rowptr[i + 1] = C->rowptr[i] + nz;
+    PetscCall(MatRestoreRow(A, i, &nz, NULL, NULL));
+  }
+  C->nnz = C->rowptr[n];
+  PetscCall(PetscMalloc2(C->nnz, &C->col, C->nnz, &C->val));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           o = C->rowptr[i];
+
+    PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
+    for (PetscInt k = 0; k < nz; k++) {
+      PetscCheck(!PetscIsInfOrNanScalar(vals[k]), PETSC_COMM_SELF, PETSC_ERR_FP, "PC cmg: matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %g; the matrix must be finite", i, cols[k], (double)PetscRealPart(vals[k]));
+      C->col[o + k] = cols[k];
+      C->val[o + k] = PetscRealPart(vals[k]);
+    }
+    PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
+    PetscCall(PetscSortIntWithScalarArray(nz, C->col + o, C->val + o));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* a_ij, 0 if not stored */
+static PetscReal Entry(const HostCSR *C, PetscInt i, PetscInt j)
+{
+  PetscInt lo = C->rowptr[i], hi = C->rowptr[i + 1] - 1;
+
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (C->col[mid] == j) return C->val[mid];
+    if (C->col[mid] < j) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0.0;
+}
+
+/*@C
+   GPUPCCMGReduce - reduces a symmetric diagonally dominant matrix to the level-0 Laplacian of CMG
+
+   Not Collective (the matrix is sequential)
+
+   Input Parameters:
++  A    - the matrix
+-  opts - tolerances and how to treat positive off-diagonals
+
+   Output Parameters:
++  red - how the user's vectors map to level 0
+-  L0  - the level-0 Laplacian (CSR with sorted columns, diagonal stored); free with GPUPCCMGLevelFree()
+
+   Notes:
+   Errors name the first offending row: non-finite entry, non-positive diagonal, asymmetric pair,
+   positive off-diagonal (with -pc_cmg_positive_offdiag error), row that is not diagonally dominant.
+
+   Level: developer
+
+.seealso: PCCMG, GPUPCCMGHierarchyBuild()
+@*/
+PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduction *red, GPUPCCMGLevel *L0)
+{
+  HostCSR    C;
+  PetscReal *excess, *w;
+  PetscInt   n, copies, nstrict = 0, npos = 0, n0, g, *cnt, *rp, *cl;
+  PetscBool  ground;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
+  PetscCall(ReadRows(A, &C));
+  n = C.n;
+  PetscCall(PetscMalloc1(n, &excess));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal d = 0.0, off = 0.0;
+    for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++) {
+      PetscInt  j = C.col[k];
+      PetscReal a = C.val[k];
+      if (j == i) {
+        d += a;
+        continue;
+      }
+      if (a == 0.0) continue;
+      if (opts->check_symmetry) {
+        PetscReal at = Entry(&C, j, i);
+        PetscCheck(PetscAbsReal(a - at) <= opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                   "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g (relative tolerance %g, set with -pc_cmg_symmetry_tol; -pc_cmg_check_symmetry 0 skips the check)",
+                   i, i, j, (double)a, j, i, (double)at, (double)opts->symmetry_tol);
+      }
+      if (a > 0.0) {
+        PetscCheck(opts->positive == GPUPC_CMG_POSITIVE_DOUBLE_COVER, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                   "PC cmg: row %" PetscInt_FMT " has a positive off-diagonal entry A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g; use -pc_cmg_positive_offdiag doublecover to reduce such matrices through the double cover", i, i, j, (double)a);
+        npos++;
+      }
+      off += PetscAbsReal(a);
+    }
+    PetscCheck(d > 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC cmg needs a positive diagonal: row %" PetscInt_FMT " has diagonal %g (a matrix for cmg is symmetric and diagonally dominant with positive diagonal)", i, (double)d);
+    excess[i] = d - off;
+    PetscCheck(excess[i] >= -opts->dominance_tol * d, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g (relative tolerance %g, -pc_cmg_dominance_tol)", i, (double)d, (double)off, (double)opts->dominance_tol);
+    if (excess[i] <= opts->dominance_tol * d) excess[i] = 0.0;
+    else nstrict++;
+  }
+  copies = npos > 0 ? 2 : 1;
+  ground = nstrict > 0 ? PETSC_TRUE : PETSC_FALSE;
+  n0     = copies * n + (ground ? 1 : 0);
+  g      = copies * n;
+
+  /* level 0: rows c*n + i (copy c of vertex i), then the ground row */
+  PetscCall(PetscMalloc1(n0 + 1, &rp));
+  PetscCall(PetscCalloc1(n0, &cnt));
+  for (PetscInt c = 0; c < copies; c++)
+    for (PetscInt i = 0; i < n; i++) {
+      PetscInt e = 1; /* diagonal */
+      for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++)
+        if (C.col[k] != i && C.val[k] != 0.0) e++;
+      if (excess[i] > 0.0) {
+        e++;
+        cnt[g]++;
+      }
+      cnt[c * n + i] = e;
+    }
+  if (ground) cnt[g]++; /* its diagonal */
+  rp[0] = 0;
+  for (PetscInt r = 0; r < n0; r++) rp[r + 1] = rp[r] + cnt[r];
+  PetscCall(PetscMalloc2(rp[n0], &cl, rp[n0], &w));
+  for (PetscInt r = 0; r < n0; r++) cnt[r] = rp[r];
+  for (PetscInt c = 0; c < copies; c++)
+    for (PetscInt i = 0; i < n; i++) {
+      PetscInt  r = c * n + i, dpos;
+      PetscReal sum = 0.0;
+
+      dpos           = cnt[r]++;
+      cl[dpos]       = r;
+      for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++) {
+        PetscInt  j = C.col[k];
+        PetscReal a = C.val[k];
+        if (j == i || a == 0.0) continue;
+        cl[cnt[r]]  = a < 0.0 ? c * n + j : (1 - c) * n + j;
+        w[cnt[r]++] = -PetscAbsReal(a);
+        sum += PetscAbsReal(a);
+      }
+      if (excess[i] > 0.0) {
+        cl[cnt[r]]  = g;
+        w[cnt[r]++] = -excess[i];
+        cl[cnt[g]]  = r;
+        w[cnt[g]++] = -excess[i];
+        sum += excess[i];
+      }
+      w[dpos] = sum;
+      PetscCall(PetscSortIntWithScalarArray(rp[r + 1] - rp[r], cl + rp[r], w + rp[r]));
+    }
+  if (ground) {
+    PetscReal sum = 0.0;
+    for (PetscInt k = rp[g]; k < cnt[g]; k++) sum -= w[k];
+    cl[cnt[g]]  = g;
+    w[cnt[g]++] = sum;
+    PetscCall(PetscSortIntWithScalarArray(rp[g + 1] - rp[g], cl + rp[g], w + rp[g]));
+  }
+  PetscCall(PetscFree(cnt));
+  PetscCall(PetscFree(excess));
+  PetscCall(PetscFree(C.rowptr));
+  PetscCall(PetscFree2(C.col, C.val));
+
+  PetscCall(PetscMemzero(L0, sizeof(*L0)));
+  L0->n      = n0;
+  L0->nnz    = rp[n0];
+  L0->rowptr = rp;
+  L0->col    = cl;
+  L0->val    = w;
+  red->n         = n;
+  red->copies    = copies;
+  red->ground    = ground;
+  red->n0        = n0;
+  red->npositive = npos;
+  red->nstrict   = nstrict;
+  PetscCall(PetscInfo(A, "CMG reduction: %" PetscInt_FMT " rows, %" PetscInt_FMT " positive off-diagonals (%s), %" PetscInt_FMT " strictly dominant rows (%s); level 0 has %" PetscInt_FMT " vertices and %" PetscInt_FMT " nonzeros\n", n, npos,
+                      copies == 2 ? "double cover" : "no double cover", nstrict, ground ? "ground vertex added" : "no ground vertex", n0, L0->nnz));
+  PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGLevelFree - frees the host arrays of a CMG level
+
+   Not Collective
+
+   Input Parameter:
+.  L - the level
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *L)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(L->rowptr));
+  PetscCall(PetscFree2(L->col, L->val));
+  PetscCall(PetscFree(L->cluster));
+  PetscCall(PetscMemzero(L, sizeof(*L)));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,284 @@
+/*
+   CUDA implementation of the CMG cycle kernels (gpupc/cmgkernels.h), templated on the
+   level scalar (double or float).
+
+   Sparse rows are handled by groups of G lanes (G = power of two near the mean row length,
+   2..32): each lane sums a strided part of the row (gather of x inside the kernel), the
+   group reduces with shuffles once at the end, so groups of one warp never diverge on a
+   shuffle. The restriction is fused with the residual and runs one group per cluster over
+   the cluster-sorted vertex list (no atomics). The last level is a dense GEMV, one warp per
+   row (coalesced row-major reads).
+*/
+#include <gpupc/cuda.h>
+#include <gpupc/cmgkernels.h>
+
+#define BLOCK 256
+
+static int GroupSize(PetscInt n, PetscInt nnz)
+{
+  PetscInt mean = n > 0 ? (nnz + n - 1) / n : 1;
+  int      g    = 2;
+  while (g < mean && g < 32) g *= 2;
+  return g;
+}
+
+static unsigned BlocksFor(PetscInt items, int per_item)
+{
+  size_t threads = (size_t)items * (size_t)per_item;
+  return (unsigned)((threads + BLOCK - 1) / BLOCK);
+}
+
+/* ------------------------------------------------------------------ element-wise */
+
+template <typename T>
+__global__ void ExpandKernel(PetscInt n, PetscInt copies, int want_sum, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
+{
+  __shared__ PetscScalar part[BLOCK / 32];
+  PetscScalar            s = 0.0;
+
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
+    PetscScalar v = b[i];
+    b0[i]         = (T)v;
+    if (copies == 2) b0[n + i] = (T)(-v);
+    s += v;
+  }
+  if (!want_sum) return;
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    PetscScalar t = 0.0;
+    for (int w = 0; w < BLOCK / 32; w++) t += part[w];
+    atomicAdd(sum, t);
+  }
+}
+
+template <typename T>
+__global__ void GroundKernel(PetscInt g, PetscInt copies, const PetscScalar *sum, T *b0)
+{
+  b0[g] = copies == 1 ? (T)(-sum[0]) : (T)0;
+}
+
+template <typename T>
+__global__ void FoldKernel(PetscInt n, PetscInt copies, PetscInt g, const T *__restrict__ x0, PetscScalar *__restrict__ x)
+{
+  const PetscScalar xg = g >= 0 ? (PetscScalar)x0[g] : 0.0;
+
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
+    PetscScalar s = (PetscScalar)x0[i] - xg;
+    if (copies == 2) s = 0.5 * (s - ((PetscScalar)x0[n + i] - xg));
+    x[i] = s;
+  }
+}
+
+template <typename T>
+__global__ void JacobiKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ b, T *__restrict__ x)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] = invd[i] * b[i];
+}
+
+template <typename T>
+__global__ void ProlongKernel(PetscInt n, const PetscInt *__restrict__ cluster, const T *__restrict__ xc, T *__restrict__ x)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] += xc[cluster[i]];
+}
+
+/* ------------------------------------------------------------------ sparse rows by groups of G lanes */
+
+template <typename T, int G>
+__device__ __forceinline__ T GroupReduce(T s)
+{
+#pragma unroll
+  for (int off = G / 2; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off, G);
+  return s;
+}
+
+template <typename T, int G>
+__global__ void SmoothKernel(PetscInt n, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, T *__restrict__ xout)
+{
+  const PetscInt row  = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
+  const int      lane = threadIdx.x & (G - 1);
+  T              s    = 0;
+
+  if (row < n)
+    for (PetscInt k = rowptr[row] + lane; k < rowptr[row + 1]; k += G) s += val[k] * xin[col[k]];
+  s = GroupReduce<T, G>(s);
+  if (row < n && lane == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
+}
+
+template <typename T, int G>
+__global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ bc)
+{
+  const PetscInt c    = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
+  const int      lane = threadIdx.x & (G - 1);
+  T              s    = 0;
+
+  if (c < nc) {
+    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) {
+      const PetscInt v = cperm[p];
+      if (lane == 0) s += b[v];
+      for (PetscInt k = rowptr[v] + lane; k < rowptr[v + 1]; k += G) s -= val[k] * x[col[k]];
+    }
+  }
+  s = GroupReduce<T, G>(s);
+  if (c < nc && lane == 0) bc[c] = s;
+}
+
+template <typename T>
+__global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__restrict__ b, T *__restrict__ x)
+{
+  const PetscInt row  = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / 32;
+  const int      lane = threadIdx.x & 31;
+  T              s    = 0;
+
+  if (row < n)
+    for (PetscInt j = lane; j < n; j += 32) s += D[(size_t)row * n + j] * b[j];
+  s = GroupReduce<T, 32>(s);
+  if (row < n && lane == 0) x[row] = s;
+}
+
+/* ------------------------------------------------------------------ launchers */
+
+template <typename T>
+static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b, void *b0v)
+{
+  T        *b0       = (T *)b0v;
+  const int want_sum = F->ground && F->copies == 1;
+
+  PetscFunctionBegin;
+  if (want_sum) GPUPCCallCUDA(cudaMemsetAsync(F->sum, 0, sizeof(PetscScalar), GPUPCCUDAStream()));
+  if (F->n > 0) {
+    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->copies, want_sum, b, b0, F->sum);
+    GPUPCCheckLaunch("cmg expand");
+  }
+  if (F->ground) {
+    GroundKernel<T><<<1, 1, 0, GPUPCCUDAStream()>>>(F->copies * F->n, F->copies, F->sum, b0);
+    GPUPCCheckLaunch("cmg ground");
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, const void *x0, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (F->n <= 0) PetscFunctionReturn(0);
+  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->copies, F->ground ? F->copies * F->n : -1, (const T *)x0, x);
+  GPUPCCheckLaunch("cmg fold");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Jacobi_T(const GPUPCCMGDeviceLevel *L)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  JacobiKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)L->b, (T *)L->x);
+  GPUPCCheckLaunch("cmg jacobi");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  ProlongKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->cluster, (const T *)xc, (T *)L->x);
+  GPUPCCheckLaunch("cmg prolong");
+  PetscFunctionReturn(0);
+}
+
+template <typename T, int G>
+static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+{
+  PetscFunctionBegin;
+  SmoothKernel<T, G><<<BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
+  GPUPCCheckLaunch("cmg smooth");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  switch (GroupSize(L->n, L->nnz)) {
+  case 2: PetscCall(LaunchSmooth<T, 2>(L, xin, xout)); break;
+  case 4: PetscCall(LaunchSmooth<T, 4>(L, xin, xout)); break;
+  case 8: PetscCall(LaunchSmooth<T, 8>(L, xin, xout)); break;
+  case 16: PetscCall(LaunchSmooth<T, 16>(L, xin, xout)); break;
+  default: PetscCall(LaunchSmooth<T, 32>(L, xin, xout)); break;
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T, int G>
+static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
+{
+  PetscFunctionBegin;
+  ResidualRestrictKernel<T, G><<<BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, (T *)bc);
+  GPUPCCheckLaunch("cmg residual_restrict");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, void *bc)
+{
+  PetscFunctionBegin;
+  if (L->nc <= 0) PetscFunctionReturn(0);
+  switch (GroupSize(L->n, L->nnz)) {
+  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, bc)); break;
+  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, bc)); break;
+  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, bc)); break;
+  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, bc)); break;
+  default: PetscCall(LaunchResidualRestrict<T, 32>(L, bc)); break;
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  DenseKernel<T><<<BlocksFor(L->n, 32), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
+  GPUPCCheckLaunch("cmg dense_solve");
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ table */
+
+#define SINGLE(p) ((p) == GPUPC_CMG_PRECISION_SINGLE)
+
+static PetscErrorCode Expand_CUDA(const GPUPCCMGDeviceFold *F, const PetscScalar *b, void *b0)
+{
+  return SINGLE(F->prec) ? Expand_T<float>(F, b, b0) : Expand_T<double>(F, b, b0);
+}
+static PetscErrorCode Fold_CUDA(const GPUPCCMGDeviceFold *F, const void *x0, PetscScalar *x)
+{
+  return SINGLE(F->prec) ? Fold_T<float>(F, x0, x) : Fold_T<double>(F, x0, x);
+}
+static PetscErrorCode Jacobi_CUDA(const GPUPCCMGDeviceLevel *L)
+{
+  return SINGLE(L->prec) ? Jacobi_T<float>(L) : Jacobi_T<double>(L);
+}
+static PetscErrorCode Smooth_CUDA(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+{
+  return SINGLE(L->prec) ? Smooth_T<float>(L, xin, xout) : Smooth_T<double>(L, xin, xout);
+}
+static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, void *bc)
+{
+  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, bc) : ResidualRestrict_T<double>(L, bc);
+}
+static PetscErrorCode Prolong_CUDA(const GPUPCCMGDeviceLevel *L, const void *xc)
+{
+  return SINGLE(L->prec) ? Prolong_T<float>(L, xc) : Prolong_T<double>(L, xc);
+}
+static PetscErrorCode DenseSolve_CUDA(const GPUPCCMGDeviceLevel *L)
+{
+  return SINGLE(L->prec) ? DenseSolve_T<float>(L) : DenseSolve_T<double>(L);
+}
+
+const GPUPCCMGKernels GPUPCCMGKernelsCUDA = {
+  "cuda", Expand_CUDA, Fold_CUDA, Jacobi_CUDA, Smooth_CUDA, ResidualRestrict_CUDA, Prolong_CUDA, DenseSolve_CUDA,
+};
