@@ -18,7 +18,8 @@ typedef struct {
 
 static PetscErrorCode ReadRows(Mat A, HostCSR *C)
 {
-  PetscInt n, N, nz;
+  PetscInt  n, N, nz, badrow = -1, badcol = -1;
+  PetscReal badval = 0.0;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &n, &N));
@@ -40,12 +41,21 @@ static PetscErrorCode ReadRows(Mat A, HostCSR *C)
 
     PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
     for (PetscInt k = 0; k < nz; k++) {
-      PetscCheck(!PetscIsInfOrNanScalar(vals[k]), PETSC_COMM_SELF, PETSC_ERR_FP, "PC cmg: matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %g; the matrix must be finite", i, cols[k], (double)PetscRealPart(vals[k]));
+      if (PetscIsInfOrNanScalar(vals[k]) && badrow < 0) {
+        badrow = i;
+        badcol = cols[k];
+        badval = PetscRealPart(vals[k]);
+      }
       C->col[o + k] = cols[k];
       C->val[o + k] = PetscRealPart(vals[k]);
     }
     PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
     PetscCall(PetscSortIntWithScalarArray(nz, C->col + o, C->val + o));
+  }
+  if (badrow >= 0) {
+    PetscCall(PetscFree(C->rowptr));
+    PetscCall(PetscFree2(C->col, C->val));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "PC cmg: matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %g; the matrix must be finite", badrow, badcol, (double)badval);
   }
   PetscFunctionReturn(0);
 }
@@ -91,15 +101,18 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   PetscReal *excess, *w;
   PetscInt   n, copies, nstrict = 0, npos = 0, n0, g, *cnt, *rp, *cl;
   PetscBool  ground;
+  enum { BAD_NONE, BAD_SYMMETRY, BAD_POSITIVE, BAD_DIAGONAL, BAD_DOMINANCE } bad = BAD_NONE;
+  char       msg[512];
 
   PetscFunctionBegin;
+  PetscCall(ReadRows(A, &C)); /* before the event: an error here leaves no event open */
   PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
-  PetscCall(ReadRows(A, &C));
   n = C.n;
   PetscCall(PetscMalloc1(n, &excess));
-  for (PetscInt i = 0; i < n; i++) {
+  /* validate; on bad input free everything first, then raise the error naming the row */
+  for (PetscInt i = 0; i < n && !bad; i++) {
     PetscReal d = 0.0, off = 0.0;
-    for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++) {
+    for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1] && !bad; k++) {
       PetscInt  j = C.col[k];
       PetscReal a = C.val[k];
       if (j == i) {
@@ -109,23 +122,41 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
       if (a == 0.0) continue;
       if (opts->check_symmetry) {
         PetscReal at = Entry(&C, j, i);
-        PetscCheck(PetscAbsReal(a - at) <= opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                   "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g (relative tolerance %g, set with -pc_cmg_symmetry_tol; -pc_cmg_check_symmetry 0 skips the check)",
-                   i, i, j, (double)a, j, i, (double)at, (double)opts->symmetry_tol);
+        if (PetscAbsReal(a - at) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at))) {
+          bad = BAD_SYMMETRY;
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g (relative tolerance %g, set with -pc_cmg_symmetry_tol; -pc_cmg_check_symmetry 0 skips the check)", i, i, j, (double)a, j, i, (double)at, (double)opts->symmetry_tol));
+        }
       }
-      if (a > 0.0) {
-        PetscCheck(opts->positive == GPUPC_CMG_POSITIVE_DOUBLE_COVER, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-                   "PC cmg: row %" PetscInt_FMT " has a positive off-diagonal entry A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g; use -pc_cmg_positive_offdiag doublecover to reduce such matrices through the double cover", i, i, j, (double)a);
+      if (!bad && a > 0.0) {
+        if (opts->positive != GPUPC_CMG_POSITIVE_DOUBLE_COVER) {
+          bad = BAD_POSITIVE;
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "PC cmg: row %" PetscInt_FMT " has a positive off-diagonal entry A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g; use -pc_cmg_positive_offdiag doublecover to reduce such matrices through the double cover", i, i, j, (double)a));
+        }
         npos++;
       }
       off += PetscAbsReal(a);
     }
-    PetscCheck(d > 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC cmg needs a positive diagonal: row %" PetscInt_FMT " has diagonal %g (a matrix for cmg is symmetric and diagonally dominant with positive diagonal)", i, (double)d);
+    if (bad) break;
+    if (!(d > 0.0)) {
+      bad = BAD_DIAGONAL;
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "PC cmg needs a positive diagonal: row %" PetscInt_FMT " has diagonal %g (a matrix for cmg is symmetric and diagonally dominant with positive diagonal)", i, (double)d));
+      break;
+    }
     excess[i] = d - off;
-    PetscCheck(excess[i] >= -opts->dominance_tol * d, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g (relative tolerance %g, -pc_cmg_dominance_tol)", i, (double)d, (double)off, (double)opts->dominance_tol);
+    if (excess[i] < -opts->dominance_tol * d) {
+      bad = BAD_DOMINANCE;
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g (relative tolerance %g, -pc_cmg_dominance_tol)", i, (double)d, (double)off, (double)opts->dominance_tol));
+      break;
+    }
     if (excess[i] <= opts->dominance_tol * d) excess[i] = 0.0;
     else nstrict++;
+  }
+  if (bad) {
+    PetscCall(PetscFree(excess));
+    PetscCall(PetscFree(C.rowptr));
+    PetscCall(PetscFree2(C.col, C.val));
+    PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", msg);
   }
   copies = npos > 0 ? 2 : 1;
   ground = nstrict > 0 ? PETSC_TRUE : PETSC_FALSE;
