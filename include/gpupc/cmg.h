@@ -23,6 +23,7 @@ PETSC_EXTERN const char *const GPUPCCMGPositiveModes[];
 
 typedef struct {
   PetscBool            check_symmetry;
+  PetscBool            dirichlet_rows; /* couplings into diagonal-only rows go to the ground */
   PetscReal            symmetry_tol;  /* relative to max(|a_ij|,|a_ji|) */
   PetscReal            dominance_tol; /* e_i < -tol * a_ii is an error */
   GPUPCCMGPositiveMode positive;
@@ -43,6 +44,7 @@ typedef struct {
   PetscInt  n0;        /* copies*n + ground */
   PetscInt  npositive; /* stored positive off-diagonal entries of the user's matrix */
   PetscInt  nstrict;   /* strictly dominant rows (tied to the ground) */
+  PetscInt  ndirichlet; /* rows with only a diagonal (with dirichlet_rows: couplings into them go to the ground) */
 } GPUPCCMGReduction;
 
 /* one level of the hierarchy, on the host: a Laplacian in CSR (sorted columns, diagonal stored) */

@@ -97,6 +97,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Combinatorial multigrid (cmg) options");
   PetscCall(PetscOptionsBool("-pc_cmg_check_symmetry", "Check that the matrix is symmetric", "PCCMG", o->check_symmetry, &o->check_symmetry, NULL));
+  PetscCall(PetscOptionsBool("-pc_cmg_dirichlet_rows", "Couplings into rows that hold only a diagonal (eliminated Dirichlet unknowns) go to the ground vertex", "PCCMG", o->dirichlet_rows, &o->dirichlet_rows, NULL));
   PetscCall(PetscOptionsReal("-pc_cmg_symmetry_tol", "Relative tolerance of the symmetry check", "PCCMG", o->symmetry_tol, &o->symmetry_tol, NULL));
   PetscCall(PetscOptionsReal("-pc_cmg_dominance_tol", "Relative tolerance of diagonal dominance (excess below it counts as zero)", "PCCMG", o->dominance_tol, &o->dominance_tol, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_positive_offdiag", "Positive off-diagonal entries: reduce through the double cover, or error", "PCCMG", GPUPCCMGPositiveModes, (PetscEnum)o->positive, (PetscEnum *)&o->positive, NULL));
@@ -127,8 +128,8 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s\n", cmg->opts.direct_size, cmg->opts.max_levels, cmg->opts.repeat > 0 ? "fixed" : "from nonzero ratios",
                                    GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off"));
   if (!cmg->built) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 Laplacian of %" PetscInt_FMT " vertices (%s, %s; %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows)\n", H->red.n, H->red.n0,
-                                   H->red.copies == 2 ? "double cover" : "no double cover", H->red.ground ? "ground vertex" : "no ground vertex", H->red.npositive, H->red.nstrict));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 Laplacian of %" PetscInt_FMT " vertices (%s, %s; %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows, %" PetscInt_FMT " Dirichlet rows)\n", H->red.n, H->red.n0,
+                                   H->red.copies == 2 ? "double cover" : "no double cover", H->red.ground ? "ground vertex" : "no ground vertex", H->red.npositive, H->red.nstrict, H->red.ndirichlet));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of which value-only reuses %" PetscInt_FMT "\n", H->nlevels, GPUPCCMGStopReasons[H->stop], cmg->nsetups, cmg->nreuses));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  level       rows        nnz   clusters  ratio  largest  singletons   weak  t_k\n"));
   for (PetscInt k = 0; k < H->nlevels; k++) {
@@ -236,6 +237,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    Options Database Keys:
 +  -pc_cmg_check_symmetry <true>               - check symmetry (error naming the first asymmetric entry)
 .  -pc_cmg_symmetry_tol <1e-10>                - relative tolerance of that check
+.  -pc_cmg_dirichlet_rows <true>               - couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
 .  -pc_cmg_dominance_tol <1e-10>               - rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
 .  -pc_cmg_positive_offdiag <doublecover,error> - positive off-diagonal entries: double cover, or refuse the matrix
 .  -pc_cmg_direct_size <700>                   - stop coarsening at this many vertices; the last level is a dense grounded inverse
@@ -246,6 +248,10 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 -  -pc_cmg_monitor                             - print the hierarchy while it is built
 
    Notes:
+   With -pc_cmg_dirichlet_rows (default) a matrix whose boundary rows hold only a diagonal, while the interior
+   rows keep their couplings to the boundary (nonsymmetric, as PETSc's DMDA examples assemble Dirichlet
+   conditions), is preconditioned through its symmetric part with the boundary unknowns eliminated.
+
    The matrix is reduced to a Laplacian: strictly dominant rows are tied to one added ground
    vertex, positive off-diagonals are handled by the double cover (2n unknowns). Matrices that
    are not symmetric or not diagonally dominant are refused with an error naming the row.

@@ -23,6 +23,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(o, sizeof(*o)));
   o->check_symmetry = PETSC_TRUE;
+  o->dirichlet_rows = PETSC_TRUE;
   o->symmetry_tol   = 1e-10;
   o->dominance_tol  = 1e-10;
   o->positive       = GPUPC_CMG_POSITIVE_DOUBLE_COVER;

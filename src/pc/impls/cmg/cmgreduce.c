@@ -3,6 +3,7 @@
    the level-0 Laplacian.
      - symmetry check (relative tolerance),
      - positive off-diagonals -> double cover [[D+An, -Ap], [-Ap, D+An]] (or an error),
+     - Dirichlet rows (diagonal only): couplings of other rows into them go to the ground,
      - excess diagonal e_i = a_ii - sum_j |a_ij| > 0 -> edge of weight e_i to one ground vertex,
      - e_i < -tol a_ii -> not diagonally dominant: error naming the row.
    The level-0 diagonal is the sum of its weights, so level 0 is an exact Laplacian.
@@ -101,6 +102,8 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   PetscReal *excess, *w;
   PetscInt   n, copies, nstrict = 0, npos = 0, n0, g, *cnt, *rp, *cl;
   PetscBool  ground;
+  PetscBool *isdir;
+  PetscInt   ndir = 0;
   enum { BAD_NONE, BAD_SYMMETRY, BAD_POSITIVE, BAD_DIAGONAL, BAD_DOMINANCE } bad = BAD_NONE;
   char       msg[512];
 
@@ -109,9 +112,20 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
   n = C.n;
   PetscCall(PetscMalloc1(n, &excess));
+  /* Dirichlet rows: no nonzero off-diagonal. With opts->dirichlet_rows, couplings of other rows into them
+     (a nonsymmetric pattern, as in PETSc's ksp ex45) move to the ground: the preconditioner is built from
+     the symmetric operator with the Dirichlet unknowns eliminated. */
+  PetscCall(PetscCalloc1(n, &isdir));
+  if (opts->dirichlet_rows)
+    for (PetscInt i = 0; i < n; i++) {
+      isdir[i] = PETSC_TRUE;
+      for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++)
+        if (C.col[k] != i && C.val[k] != 0.0) isdir[i] = PETSC_FALSE;
+      if (isdir[i]) ndir++;
+    }
   /* validate; on bad input free everything first, then raise the error naming the row */
   for (PetscInt i = 0; i < n && !bad; i++) {
-    PetscReal d = 0.0, off = 0.0;
+    PetscReal d = 0.0, off = 0.0, offdir = 0.0;
     for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1] && !bad; k++) {
       PetscInt  j = C.col[k];
       PetscReal a = C.val[k];
@@ -120,6 +134,10 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
         continue;
       }
       if (a == 0.0) continue;
+      if (isdir[j]) { /* coupling into a Dirichlet row: counts for dominance, goes to the ground */
+        offdir += PetscAbsReal(a);
+        continue;
+      }
       if (opts->check_symmetry) {
         PetscReal at = Entry(&C, j, i);
         if (PetscAbsReal(a - at) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at))) {
@@ -142,16 +160,18 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "PC cmg needs a positive diagonal: row %" PetscInt_FMT " has diagonal %g (a matrix for cmg is symmetric and diagonally dominant with positive diagonal)", i, (double)d));
       break;
     }
-    excess[i] = d - off;
+    excess[i] = d - off - offdir;
     if (excess[i] < -opts->dominance_tol * d) {
       bad = BAD_DOMINANCE;
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g (relative tolerance %g, -pc_cmg_dominance_tol)", i, (double)d, (double)off, (double)opts->dominance_tol));
       break;
     }
     if (excess[i] <= opts->dominance_tol * d) excess[i] = 0.0;
-    else nstrict++;
+    excess[i] += offdir;
+    if (excess[i] > 0.0) nstrict++;
   }
   if (bad) {
+    PetscCall(PetscFree(isdir));
     PetscCall(PetscFree(excess));
     PetscCall(PetscFree(C.rowptr));
     PetscCall(PetscFree2(C.col, C.val));
@@ -170,7 +190,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
     for (PetscInt i = 0; i < n; i++) {
       PetscInt e = 1; /* diagonal */
       for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++)
-        if (C.col[k] != i && C.val[k] != 0.0) e++;
+        if (C.col[k] != i && C.val[k] != 0.0 && !isdir[C.col[k]]) e++;
       if (excess[i] > 0.0) {
         e++;
         cnt[g]++;
@@ -192,7 +212,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
       for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++) {
         PetscInt  j = C.col[k];
         PetscReal a = C.val[k];
-        if (j == i || a == 0.0) continue;
+        if (j == i || a == 0.0 || isdir[j]) continue;
         cl[cnt[r]]  = a < 0.0 ? c * n + j : (1 - c) * n + j;
         w[cnt[r]++] = -PetscAbsReal(a);
         sum += PetscAbsReal(a);
@@ -216,6 +236,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   }
   PetscCall(PetscFree(cnt));
   PetscCall(PetscFree(excess));
+  PetscCall(PetscFree(isdir));
   PetscCall(PetscFree(C.rowptr));
   PetscCall(PetscFree2(C.col, C.val));
 
@@ -231,6 +252,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   red->n0        = n0;
   red->npositive = npos;
   red->nstrict   = nstrict;
+  red->ndirichlet = ndir;
   PetscCall(PetscInfo(A, "CMG reduction: %" PetscInt_FMT " rows, %" PetscInt_FMT " positive off-diagonals (%s), %" PetscInt_FMT " strictly dominant rows (%s); level 0 has %" PetscInt_FMT " vertices and %" PetscInt_FMT " nonzeros\n", n, npos,
                       copies == 2 ? "double cover" : "no double cover", nstrict, ground ? "ground vertex added" : "no ground vertex", n0, L0->nnz));
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
