@@ -34,14 +34,19 @@ typedef struct {
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
-   copies = 1: L0 acts on [x; x_g]          (x_g only when ground)
-   copies = 2: L0 acts on [x; -x; x_g]      (double cover of the positive off-diagonals)
-   Expand: b0 = [s_c b ...; -(copies == 1 ? sum b : 0)], fold: x_i = (1/copies) sum_c s_c (x0[c n + i] - x0[g]) */
+   Rows holding only a diagonal (Dirichlet rows, with dirichlet_rows) are left out: x_i = dinv_i b_i.
+   The nk kept rows get numbers map[i] (map == NULL: all rows kept, map[i] = i).
+   copies = 1: L0 acts on [x_k; x_g]          (x_g only when ground)
+   copies = 2: L0 acts on [x_k; -x_k; x_g]    (double cover of the positive off-diagonals)
+   Expand: b0 = [s_c b_k ...; -(copies == 1 ? sum b_k : 0)], fold: x_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) */
 typedef struct {
   PetscInt  n;         /* rows of the user's matrix */
   PetscInt  copies;    /* 1 or 2 */
   PetscBool ground;    /* a ground vertex was added (index copies*n) */
-  PetscInt  n0;        /* copies*n + ground */
+  PetscInt  n0;        /* copies*nk + ground */
+  PetscInt  nkept;     /* nk: rows in the Laplacian */
+  PetscInt *map;       /* length n: row -> kept index, -1 for Dirichlet rows; NULL when none */
+  PetscReal *dinv;     /* length n: 1/a_ii on Dirichlet rows, 0 elsewhere; NULL when none */
   PetscInt  npositive; /* stored positive off-diagonal entries of the user's matrix */
   PetscInt  nstrict;   /* strictly dominant rows (tied to the ground) */
   PetscInt  ndirichlet; /* rows with only a diagonal (with dirichlet_rows: couplings into them go to the ground) */
@@ -86,6 +91,7 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGClusterSort(PetscInt, PetscInt, const PetscI
 PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *, PetscInt, const PetscInt *, GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactor(const GPUPCCMGLevel *, PetscInt *, PetscReal **);
 PETSC_EXTERN PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);

@@ -46,17 +46,19 @@ typedef struct {
 /* the map between the user's vectors and level 0 (see GPUPCCMGReduction in gpupc/cmg.h) */
 typedef struct {
   GPUPCCMGPrecision prec;
-  PetscInt          n, copies, n0;
+  PetscInt          n, nk, copies, n0;
   PetscBool         ground;
-  PetscScalar      *sum; /* one device scalar: sum of b (ground right-hand side) */
+  PetscInt         *map;  /* length n: row -> kept index or -1 (Dirichlet row); NULL: identity (nk == n) */
+  PetscScalar      *dinv; /* length n: 1/a_ii on Dirichlet rows; NULL when map is NULL */
+  PetscScalar      *sum;  /* one device scalar: sum of b over the kept rows (ground right-hand side) */
 } GPUPCCMGDeviceFold;
 
 typedef struct {
   const char *name;
-  /* b0 = [s_c b (c < copies); ground: -(copies == 1 ? sum b : 0)] */
+  /* b0[c nk + map[i]] = s_c b_i (c < copies, kept rows); ground: -(copies == 1 ? sum of kept b : 0) */
   PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, const PetscScalar *b, void *b0);
-  /* x_i = (1/copies) sum_c s_c (x0[c n + i] - x0[g]) (x0[g] = 0 without ground) */
-  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, const void *x0, PetscScalar *x);
+  /* kept rows: x_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground); Dirichlet rows: x_i = dinv_i b_i */
+  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, const PetscScalar *b, const void *x0, PetscScalar *x);
   /* L->x = invd .* L->b */
   PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
   /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */

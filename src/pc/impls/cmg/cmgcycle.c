@@ -58,7 +58,7 @@ PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, const PetscScalar *b, Pets
   PetscCall(PetscLogEventBegin(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscCall(K->expand(&D->fold, b, D->levels[0].b));
   PetscCall(Cycle(K, D, 0, 1));
-  PetscCall(K->fold(&D->fold, D->levels[0].x, x));
+  PetscCall(K->fold(&D->fold, b, D->levels[0].x, x));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -88,7 +88,14 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   D->fold.n      = H->red.n;
   D->fold.copies = H->red.copies;
   D->fold.n0     = H->red.n0;
+  D->fold.nk     = H->red.nkept;
   D->fold.ground = H->red.ground;
+  if (H->red.map) {
+    PetscCall(UploadInts(H->red.n, H->red.map, &D->fold.map, &D->bytes));
+    PetscCall(GPUPCMalloc(H->red.n * sizeof(PetscScalar), (void **)&D->fold.dinv));
+    PetscCall(GPUPCMemcpy(D->fold.dinv, H->red.dinv, H->red.n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    D->bytes += H->red.n * sizeof(PetscScalar);
+  }
   PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
   D->bytes += sizeof(PetscScalar);
   PetscCall(GPUPCSynchronize());
@@ -115,6 +122,8 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
   }
   PetscCall(PetscFree(D->levels));
   PetscCall(GPUPCFree(D->fold.sum));
+  PetscCall(GPUPCFree(D->fold.map));
+  PetscCall(GPUPCFree(D->fold.dinv));
   PetscCall(PetscMemzero(D, sizeof(*D)));
   PetscFunctionReturn(0);
 }

@@ -165,7 +165,11 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
 
   PetscFunctionBegin;
   PetscCall(GPUPCCMGReduce(A, opts, &red, &L0));
-  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == H->levels[0].nnz);
+  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == H->levels[0].nnz && red.ndirichlet == H->red.ndirichlet);
+  if (*same && red.map) {
+    PetscCall(PetscArraycmp(red.map, H->red.map, red.n, &eq));
+    *same = eq;
+  }
   if (*same) {
     PetscCall(PetscArraycmp(L0.rowptr, H->levels[0].rowptr, L0.n + 1, &eq));
     if (eq) PetscCall(PetscArraycmp(L0.col, H->levels[0].col, L0.nnz, &eq));
@@ -173,8 +177,10 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
   }
   if (!*same) {
     PetscCall(GPUPCCMGLevelFree(&L0));
+    PetscCall(GPUPCCMGReductionFree(&red));
     PetscFunctionReturn(0);
   }
+  PetscCall(GPUPCCMGReductionFree(&H->red));
   H->red = red;
   PetscCall(PetscArraycpy(H->levels[0].val, L0.val, L0.nnz));
   PetscCall(GPUPCCMGLevelFree(&L0));
@@ -186,6 +192,24 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
     PetscCall(GPUPCCMGLevelFree(&C));
   }
   PetscCall(Finish(opts, H));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGReductionFree - frees the arrays of a CMG reduction (Dirichlet row map)
+
+   Not Collective
+
+   Input Parameter:
+.  red - the reduction
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *red)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(red->map));
+  PetscCall(PetscFree(red->dinv));
   PetscFunctionReturn(0);
 }
 
@@ -204,6 +228,7 @@ PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *H)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(GPUPCCMGLevelFree(&H->levels[k]));
   PetscCall(PetscFree(H->levels));
+  PetscCall(GPUPCCMGReductionFree(&H->red));
   PetscCall(PetscFree(H->coarse_inv));
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscFunctionReturn(0);

@@ -3,7 +3,8 @@
    the level-0 Laplacian.
      - symmetry check (relative tolerance),
      - positive off-diagonals -> double cover [[D+An, -Ap], [-Ap, D+An]] (or an error),
-     - Dirichlet rows (diagonal only): couplings of other rows into them go to the ground,
+     - Dirichlet rows (diagonal only) are left out of the Laplacian and solved exactly (x_i = b_i / a_ii);
+       couplings of other rows into them go to the ground,
      - excess diagonal e_i = a_ii - sum_j |a_ij| > 0 -> edge of weight e_i to one ground vertex,
      - e_i < -tol a_ii -> not diagonally dominant: error naming the row.
    The level-0 diagonal is the sum of its weights, so level 0 is an exact Laplacian.
@@ -103,7 +104,8 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   PetscInt   n, copies, nstrict = 0, npos = 0, n0, g, *cnt, *rp, *cl;
   PetscBool  ground;
   PetscBool *isdir;
-  PetscInt   ndir = 0;
+  PetscReal *dinv;
+  PetscInt   ndir = 0, nk, *map;
   enum { BAD_NONE, BAD_SYMMETRY, BAD_POSITIVE, BAD_DIAGONAL, BAD_DOMINANCE } bad = BAD_NONE;
   char       msg[512];
 
@@ -116,6 +118,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
      (a nonsymmetric pattern, as in PETSc's ksp ex45) move to the ground: the preconditioner is built from
      the symmetric operator with the Dirichlet unknowns eliminated. */
   PetscCall(PetscCalloc1(n, &isdir));
+  PetscCall(PetscCalloc1(n, &dinv));
   if (opts->dirichlet_rows)
     for (PetscInt i = 0; i < n; i++) {
       isdir[i] = PETSC_TRUE;
@@ -168,34 +171,43 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
     }
     if (excess[i] <= opts->dominance_tol * d) excess[i] = 0.0;
     excess[i] += offdir;
-    if (excess[i] > 0.0) nstrict++;
+    if (isdir[i]) {
+      dinv[i]   = 1.0 / d;
+      excess[i] = 0.0;
+    } else if (excess[i] > 0.0) nstrict++;
   }
   if (bad) {
     PetscCall(PetscFree(isdir));
+    PetscCall(PetscFree(dinv));
     PetscCall(PetscFree(excess));
     PetscCall(PetscFree(C.rowptr));
     PetscCall(PetscFree2(C.col, C.val));
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", msg);
   }
+  /* kept rows (not Dirichlet) are numbered 0..nk-1 */
+  PetscCall(PetscMalloc1(n, &map));
+  nk = 0;
+  for (PetscInt i = 0; i < n; i++) map[i] = isdir[i] ? -1 : nk++;
   copies = npos > 0 ? 2 : 1;
   ground = nstrict > 0 ? PETSC_TRUE : PETSC_FALSE;
-  n0     = copies * n + (ground ? 1 : 0);
-  g      = copies * n;
+  n0     = copies * nk + (ground ? 1 : 0);
+  g      = copies * nk;
 
-  /* level 0: rows c*n + i (copy c of vertex i), then the ground row */
+  /* level 0: rows c*nk + map[i] (copy c of kept vertex i), then the ground row */
   PetscCall(PetscMalloc1(n0 + 1, &rp));
-  PetscCall(PetscCalloc1(n0, &cnt));
+  PetscCall(PetscCalloc1(n0 + 1, &cnt));
   for (PetscInt c = 0; c < copies; c++)
     for (PetscInt i = 0; i < n; i++) {
       PetscInt e = 1; /* diagonal */
+      if (isdir[i]) continue;
       for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++)
         if (C.col[k] != i && C.val[k] != 0.0 && !isdir[C.col[k]]) e++;
       if (excess[i] > 0.0) {
         e++;
         cnt[g]++;
       }
-      cnt[c * n + i] = e;
+      cnt[c * nk + map[i]] = e;
     }
   if (ground) cnt[g]++; /* its diagonal */
   rp[0] = 0;
@@ -204,16 +216,18 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   for (PetscInt r = 0; r < n0; r++) cnt[r] = rp[r];
   for (PetscInt c = 0; c < copies; c++)
     for (PetscInt i = 0; i < n; i++) {
-      PetscInt  r = c * n + i, dpos;
+      PetscInt  r, dpos;
       PetscReal sum = 0.0;
 
-      dpos           = cnt[r]++;
-      cl[dpos]       = r;
+      if (isdir[i]) continue;
+      r        = c * nk + map[i];
+      dpos     = cnt[r]++;
+      cl[dpos] = r;
       for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++) {
         PetscInt  j = C.col[k];
         PetscReal a = C.val[k];
         if (j == i || a == 0.0 || isdir[j]) continue;
-        cl[cnt[r]]  = a < 0.0 ? c * n + j : (1 - c) * n + j;
+        cl[cnt[r]]  = a < 0.0 ? c * nk + map[j] : (1 - c) * nk + map[j];
         w[cnt[r]++] = -PetscAbsReal(a);
         sum += PetscAbsReal(a);
       }
@@ -253,6 +267,16 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   red->npositive = npos;
   red->nstrict   = nstrict;
   red->ndirichlet = ndir;
+  red->nkept      = nk;
+  if (ndir > 0) {
+    red->map  = map;
+    red->dinv = dinv;
+  } else {
+    red->map  = NULL;
+    red->dinv = NULL;
+    PetscCall(PetscFree(map));
+    PetscCall(PetscFree(dinv));
+  }
   PetscCall(PetscInfo(A, "CMG reduction: %" PetscInt_FMT " rows, %" PetscInt_FMT " positive off-diagonals (%s), %" PetscInt_FMT " strictly dominant rows (%s); level 0 has %" PetscInt_FMT " vertices and %" PetscInt_FMT " nonzeros\n", n, npos,
                       copies == 2 ? "double cover" : "no double cover", nstrict, ground ? "ground vertex added" : "no ground vertex", n0, L0->nnz));
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));

@@ -31,15 +31,17 @@ static unsigned BlocksFor(PetscInt items, int per_item)
 /* ------------------------------------------------------------------ element-wise */
 
 template <typename T>
-__global__ void ExpandKernel(PetscInt n, PetscInt copies, int want_sum, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
+__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
 {
   __shared__ PetscScalar part[BLOCK / 32];
   PetscScalar            s = 0.0;
 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
+    const PetscInt m = map ? map[i] : i;
+    if (m < 0) continue;
     PetscScalar v = b[i];
-    b0[i]         = (T)v;
-    if (copies == 2) b0[n + i] = (T)(-v);
+    b0[m]         = (T)v;
+    if (copies == 2) b0[nk + m] = (T)(-v);
     s += v;
   }
   if (!want_sum) return;
@@ -60,13 +62,18 @@ __global__ void GroundKernel(PetscInt g, PetscInt copies, const PetscScalar *sum
 }
 
 template <typename T>
-__global__ void FoldKernel(PetscInt n, PetscInt copies, PetscInt g, const T *__restrict__ x0, PetscScalar *__restrict__ x)
+__global__ void FoldKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt g, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, const T *__restrict__ x0, PetscScalar *__restrict__ x)
 {
   const PetscScalar xg = g >= 0 ? (PetscScalar)x0[g] : 0.0;
 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
-    PetscScalar s = (PetscScalar)x0[i] - xg;
-    if (copies == 2) s = 0.5 * (s - ((PetscScalar)x0[n + i] - xg));
+    const PetscInt m = map ? map[i] : i;
+    if (m < 0) {
+      x[i] = dinv[i] * b[i];
+      continue;
+    }
+    PetscScalar s = (PetscScalar)x0[m] - xg;
+    if (copies == 2) s = 0.5 * (s - ((PetscScalar)x0[nk + m] - xg));
     x[i] = s;
   }
 }
@@ -148,22 +155,22 @@ static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b
   PetscFunctionBegin;
   if (want_sum) GPUPCCallCUDA(cudaMemsetAsync(F->sum, 0, sizeof(PetscScalar), GPUPCCUDAStream()));
   if (F->n > 0) {
-    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->copies, want_sum, b, b0, F->sum);
+    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, want_sum, F->map, b, b0, F->sum);
     GPUPCCheckLaunch("cmg expand");
   }
   if (F->ground) {
-    GroundKernel<T><<<1, 1, 0, GPUPCCUDAStream()>>>(F->copies * F->n, F->copies, F->sum, b0);
+    GroundKernel<T><<<1, 1, 0, GPUPCCUDAStream()>>>(F->copies * F->nk, F->copies, F->sum, b0);
     GPUPCCheckLaunch("cmg ground");
   }
   PetscFunctionReturn(0);
 }
 
 template <typename T>
-static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, const void *x0, PetscScalar *x)
+static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const void *x0, PetscScalar *x)
 {
   PetscFunctionBegin;
   if (F->n <= 0) PetscFunctionReturn(0);
-  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->copies, F->ground ? F->copies * F->n : -1, (const T *)x0, x);
+  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, b, (const T *)x0, x);
   GPUPCCheckLaunch("cmg fold");
   PetscFunctionReturn(0);
 }
@@ -254,9 +261,9 @@ static PetscErrorCode Expand_CUDA(const GPUPCCMGDeviceFold *F, const PetscScalar
 {
   return SINGLE(F->prec) ? Expand_T<float>(F, b, b0) : Expand_T<double>(F, b, b0);
 }
-static PetscErrorCode Fold_CUDA(const GPUPCCMGDeviceFold *F, const void *x0, PetscScalar *x)
+static PetscErrorCode Fold_CUDA(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const void *x0, PetscScalar *x)
 {
-  return SINGLE(F->prec) ? Fold_T<float>(F, x0, x) : Fold_T<double>(F, x0, x);
+  return SINGLE(F->prec) ? Fold_T<float>(F, b, x0, x) : Fold_T<double>(F, b, x0, x);
 }
 static PetscErrorCode Jacobi_CUDA(const GPUPCCMGDeviceLevel *L)
 {

@@ -25,10 +25,10 @@ static PetscErrorCode Expand_Host(const GPUPCCMGDeviceFold *F, const PetscScalar
   return 0;
 }
 
-static PetscErrorCode Fold_Host(const GPUPCCMGDeviceFold *F, const void *x0, PetscScalar *x)
+static PetscErrorCode Fold_Host(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const void *x0, PetscScalar *x)
 {
-  if (SINGLE(F->prec)) Fold_S(F, (const float *)x0, x);
-  else Fold_D(F, (const double *)x0, x);
+  if (SINGLE(F->prec)) Fold_S(F, b, (const float *)x0, x);
+  else Fold_D(F, b, (const double *)x0, x);
   return 0;
 }
 

@@ -16,25 +16,33 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, const PetscScalar *b, 
 {
   PetscScalar sum = 0.0;
 
-  for (PetscInt c = 0; c < F->copies; c++) {
-    const PetscReal s = c == 0 ? 1.0 : -1.0;
-    for (PetscInt i = 0; i < F->n; i++) b0[c * F->n + i] = (CMG_T)(s * b[i]);
+  for (PetscInt i = 0; i < F->n; i++) {
+    const PetscInt m = F->map ? F->map[i] : i;
+    if (m < 0) continue;
+    b0[m] = (CMG_T)b[i];
+    if (F->copies == 2) b0[F->nk + m] = (CMG_T)(-b[i]);
+    sum += b[i];
   }
   if (F->ground) {
-    if (F->copies == 1)
-      for (PetscInt i = 0; i < F->n; i++) sum += b[i];
-    F->sum[0]                = sum;
-    b0[F->copies * F->n] = (CMG_T)(-sum);
+    if (F->copies == 2) sum = 0.0;
+    F->sum[0]             = sum;
+    b0[F->copies * F->nk] = (CMG_T)(-sum);
   }
 }
 
-static void CMG_NAME(Fold)(const GPUPCCMGDeviceFold *F, const CMG_T *x0, PetscScalar *x)
+static void CMG_NAME(Fold)(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const CMG_T *x0, PetscScalar *x)
 {
-  const PetscScalar xg = F->ground ? (PetscScalar)x0[F->copies * F->n] : 0.0;
+  const PetscScalar xg = F->ground ? (PetscScalar)x0[F->copies * F->nk] : 0.0;
 
   for (PetscInt i = 0; i < F->n; i++) {
-    PetscScalar s = (PetscScalar)x0[i] - xg;
-    if (F->copies == 2) s = 0.5 * (s - ((PetscScalar)x0[F->n + i] - xg));
+    const PetscInt m = F->map ? F->map[i] : i;
+    PetscScalar    s;
+    if (m < 0) {
+      x[i] = F->dinv[i] * b[i];
+      continue;
+    }
+    s = (PetscScalar)x0[m] - xg;
+    if (F->copies == 2) s = 0.5 * (s - ((PetscScalar)x0[F->nk + m] - xg));
     x[i] = s;
   }
 }
