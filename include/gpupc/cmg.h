@@ -34,7 +34,8 @@ typedef struct {
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
-   Rows holding only a diagonal (Dirichlet rows, with dirichlet_rows) are left out: x_i = dinv_i b_i.
+   Rows holding only a diagonal (Dirichlet rows B, with dirichlet_rows) are eliminated exactly: x_B = dinv b_B and
+   the kept rows I get b_I - E x_B with E = A(I, B); then P A = blockdiag(P_I A_II, I). P is symmetric when E is empty.
    The nk kept rows get numbers map[i] (map == NULL: all rows kept, map[i] = i).
    copies = 1: L0 acts on [x_k; x_g]          (x_g only when ground)
    copies = 2: L0 acts on [x_k; -x_k; x_g]    (double cover of the positive off-diagonals)
@@ -47,6 +48,11 @@ typedef struct {
   PetscInt  nkept;     /* nk: rows in the Laplacian */
   PetscInt *map;       /* length n: row -> kept index, -1 for Dirichlet rows; NULL when none */
   PetscReal *dinv;     /* length n: 1/a_ii on Dirichlet rows, 0 elsewhere; NULL when none */
+  PetscInt   ncoupling;  /* entries of E = A(kept rows, Dirichlet columns); the operator is nonsymmetric when > 0 */
+  PetscInt  *erow, *ecol; /* E by user row (length n + 1; empty rows for Dirichlet rows) */
+  PetscReal *eval;
+  PetscInt  *trow, *tcol; /* E^T by user row (Dirichlet rows hold entries) */
+  PetscReal *tval;
   PetscInt  npositive; /* stored positive off-diagonal entries of the user's matrix */
   PetscInt  nstrict;   /* strictly dominant rows (tied to the ground) */
   PetscInt  ndirichlet; /* rows with only a diagonal (with dirichlet_rows: couplings into them go to the ground) */
@@ -107,7 +113,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
-PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, const PetscScalar *, PetscScalar *);
 
 /* the PC's data */
 typedef struct {

@@ -51,14 +51,20 @@ typedef struct {
   PetscInt         *map;  /* length n: row -> kept index or -1 (Dirichlet row); NULL: identity (nk == n) */
   PetscScalar      *dinv; /* length n: 1/a_ii on Dirichlet rows; NULL when map is NULL */
   PetscScalar      *sum;  /* one device scalar: sum of b over the kept rows (ground right-hand side) */
+  PetscInt         *erow, *ecol; /* E = A(kept, Dirichlet) by user row, NULL when empty */
+  PetscScalar      *eval;
+  PetscInt         *trow, *tcol; /* E^T by user row */
+  PetscScalar      *tval;
 } GPUPCCMGDeviceFold;
 
 typedef struct {
   const char *name;
-  /* b0[c nk + map[i]] = s_c b_i (c < copies, kept rows); ground: -(copies == 1 ? sum of kept b : 0) */
-  PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, const PetscScalar *b, void *b0);
-  /* kept rows: x_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground); Dirichlet rows: x_i = dinv_i b_i */
-  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, const PetscScalar *b, const void *x0, PetscScalar *x);
+  /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i);
+     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0) */
+  PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, void *b0);
+  /* kept rows: x_i = y_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground);
+     Dirichlet rows: x_j = dinv_j b_j (transpose: x_j = dinv_j (b_j - sum_i E_ij y_i)) */
+  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x);
   /* L->x = invd .* L->b */
   PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
   /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */

@@ -71,7 +71,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCApply_CMG(PC pc, Vec b, Vec x)
+static PetscErrorCode PCApply_CMG_Private(PC pc, PetscBool transpose, Vec b, Vec x)
 {
   PC_CMG            *cmg = (PC_CMG *)pc->data;
   const PetscScalar *db;
@@ -83,9 +83,23 @@ static PetscErrorCode PCApply_CMG(PC pc, Vec b, Vec x)
   PetscCheck(n == cmg->hier.red.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg: vector of local length %" PetscInt_FMT ", the preconditioner was set up for %" PetscInt_FMT, n, cmg->hier.red.n);
   PetscCall(VecGPUGetDeviceArrayRead(b, &db));
   PetscCall(VecGPUGetDeviceArrayWrite(x, &dx));
-  PetscCall(GPUPCCMGDeviceApply(&cmg->dev, db, dx));
+  PetscCall(GPUPCCMGDeviceApply(&cmg->dev, transpose, db, dx));
   PetscCall(VecGPURestoreDeviceArrayWrite(x, &dx));
   PetscCall(VecGPURestoreDeviceArrayRead(b, &db));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApply_CMG(PC pc, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_CMG_Private(pc, PETSC_FALSE, b, x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApplyTranspose_CMG(PC pc, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_CMG_Private(pc, PETSC_TRUE, b, x));
   PetscFunctionReturn(0);
 }
 
@@ -283,7 +297,7 @@ PetscErrorCode PCCreate_CMG(PC pc)
   pc->data                 = (void *)cmg;
   pc->ops->setup           = PCSetUp_CMG;
   pc->ops->apply           = PCApply_CMG;
-  pc->ops->applytranspose  = PCApply_CMG;
+  pc->ops->applytranspose  = PCApplyTranspose_CMG;
   pc->ops->reset           = PCReset_CMG;
   pc->ops->destroy         = PCDestroy_CMG;
   pc->ops->setfromoptions  = PCSetFromOptions_CMG;

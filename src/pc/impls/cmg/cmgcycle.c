@@ -48,17 +48,17 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGDevice *D, PetscIn
   PetscFunctionReturn(0);
 }
 
-/* x = P b for the user's vectors (device pointers of length red.n) */
-PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, const PetscScalar *b, PetscScalar *x)
+/* x = P b (or P^T b) for the user's vectors (device pointers of length red.n) */
+PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, PetscBool transpose, const PetscScalar *b, PetscScalar *x)
 {
   const GPUPCCMGKernels *K;
 
   PetscFunctionBegin;
   PetscCall(GPUPCGetCMGKernels(&K));
   PetscCall(PetscLogEventBegin(PC_CMG_Cycle, 0, 0, 0, 0));
-  PetscCall(K->expand(&D->fold, b, D->levels[0].b));
+  PetscCall(K->expand(&D->fold, transpose, b, D->levels[0].b));
   PetscCall(Cycle(K, D, 0, 1));
-  PetscCall(K->fold(&D->fold, b, D->levels[0].x, x));
+  PetscCall(K->fold(&D->fold, transpose, b, D->levels[0].x, x));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -96,6 +96,18 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     PetscCall(GPUPCMemcpy(D->fold.dinv, H->red.dinv, H->red.n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
     D->bytes += H->red.n * sizeof(PetscScalar);
   }
+  if (H->red.erow) {
+    const PetscInt ne = H->red.ncoupling;
+    PetscCall(UploadInts(H->red.n + 1, H->red.erow, &D->fold.erow, &D->bytes));
+    PetscCall(UploadInts(ne, H->red.ecol, &D->fold.ecol, &D->bytes));
+    PetscCall(UploadInts(H->red.n + 1, H->red.trow, &D->fold.trow, &D->bytes));
+    PetscCall(UploadInts(ne, H->red.tcol, &D->fold.tcol, &D->bytes));
+    PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.eval));
+    PetscCall(GPUPCMemcpy(D->fold.eval, H->red.eval, ne * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.tval));
+    PetscCall(GPUPCMemcpy(D->fold.tval, H->red.tval, ne * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    D->bytes += 2 * ne * sizeof(PetscScalar);
+  }
   PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
   D->bytes += sizeof(PetscScalar);
   PetscCall(GPUPCSynchronize());
@@ -124,6 +136,12 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
   PetscCall(GPUPCFree(D->fold.sum));
   PetscCall(GPUPCFree(D->fold.map));
   PetscCall(GPUPCFree(D->fold.dinv));
+  PetscCall(GPUPCFree(D->fold.erow));
+  PetscCall(GPUPCFree(D->fold.ecol));
+  PetscCall(GPUPCFree(D->fold.eval));
+  PetscCall(GPUPCFree(D->fold.trow));
+  PetscCall(GPUPCFree(D->fold.tcol));
+  PetscCall(GPUPCFree(D->fold.tval));
   PetscCall(PetscMemzero(D, sizeof(*D)));
   PetscFunctionReturn(0);
 }

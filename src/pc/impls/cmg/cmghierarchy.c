@@ -165,7 +165,7 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
 
   PetscFunctionBegin;
   PetscCall(GPUPCCMGReduce(A, opts, &red, &L0));
-  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == H->levels[0].nnz && red.ndirichlet == H->red.ndirichlet);
+  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == H->levels[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
   if (*same && red.map) {
     PetscCall(PetscArraycmp(red.map, H->red.map, red.n, &eq));
     *same = eq;
@@ -210,6 +210,9 @@ PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *red)
   PetscFunctionBegin;
   PetscCall(PetscFree(red->map));
   PetscCall(PetscFree(red->dinv));
+  PetscCall(PetscFree(red->erow));
+  PetscCall(PetscFree(red->trow));
+  PetscCall(PetscFree4(red->ecol, red->eval, red->tcol, red->tval));
   PetscFunctionReturn(0);
 }
 

@@ -3,8 +3,9 @@
    the level-0 Laplacian.
      - symmetry check (relative tolerance),
      - positive off-diagonals -> double cover [[D+An, -Ap], [-Ap, D+An]] (or an error),
-     - Dirichlet rows (diagonal only) are left out of the Laplacian and solved exactly (x_i = b_i / a_ii);
-       couplings of other rows into them go to the ground,
+     - Dirichlet rows (diagonal only) are left out of the Laplacian and eliminated exactly: x_B = b_B / a_BB,
+       the kept rows see b_I - A_IB x_B (E = A_IB is kept for the cycle), and their couplings into the
+       Dirichlet columns go to the ground,
      - excess diagonal e_i = a_ii - sum_j |a_ij| > 0 -> edge of weight e_i to one ground vertex,
      - e_i < -tol a_ii -> not diagonally dominant: error naming the row.
    The level-0 diagonal is the sum of its weights, so level 0 is an exact Laplacian.
@@ -250,9 +251,6 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   }
   PetscCall(PetscFree(cnt));
   PetscCall(PetscFree(excess));
-  PetscCall(PetscFree(isdir));
-  PetscCall(PetscFree(C.rowptr));
-  PetscCall(PetscFree2(C.col, C.val));
 
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
   L0->n      = n0;
@@ -268,6 +266,41 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   red->nstrict   = nstrict;
   red->ndirichlet = ndir;
   red->nkept      = nk;
+  red->erow = red->ecol = red->trow = red->tcol = NULL;
+  red->eval = red->tval = NULL;
+  red->ncoupling        = 0;
+  if (ndir > 0) { /* couplings of kept rows into Dirichlet columns (E) and their transpose, for the elimination */
+    PetscInt ne = 0;
+    for (PetscInt i = 0; i < n; i++)
+      if (!isdir[i])
+        for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++)
+          if (isdir[C.col[k]] && C.val[k] != 0.0) ne++;
+    red->ncoupling = ne;
+    if (ne > 0) {
+      PetscCall(PetscCalloc1(n + 1, &red->erow));
+      PetscCall(PetscCalloc1(n + 1, &red->trow));
+      PetscCall(PetscMalloc4(ne, &red->ecol, ne, &red->eval, ne, &red->tcol, ne, &red->tval));
+      for (PetscInt i = 0; i < n; i++) {
+        red->erow[i + 1] = red->erow[i];
+        if (isdir[i]) continue;
+        for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1]; k++)
+          if (isdir[C.col[k]] && C.val[k] != 0.0) {
+            red->ecol[red->erow[i + 1]]   = C.col[k];
+            red->eval[red->erow[i + 1]++] = C.val[k];
+            red->trow[C.col[k] + 1]++;
+          }
+      }
+      for (PetscInt j = 0; j < n; j++) red->trow[j + 1] += red->trow[j];
+      for (PetscInt i = 0; i < n; i++)
+        for (PetscInt k = red->erow[i]; k < red->erow[i + 1]; k++) { /* rows i ascend, so each transposed row is sorted */
+          PetscInt j = red->ecol[k], q = red->trow[j]++;
+          red->tcol[q] = i;
+          red->tval[q] = red->eval[k];
+        }
+      for (PetscInt j = n; j > 0; j--) red->trow[j] = red->trow[j - 1];
+      red->trow[0] = 0;
+    }
+  }
   if (ndir > 0) {
     red->map  = map;
     red->dinv = dinv;
@@ -277,6 +310,9 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
     PetscCall(PetscFree(map));
     PetscCall(PetscFree(dinv));
   }
+  PetscCall(PetscFree(isdir));
+  PetscCall(PetscFree(C.rowptr));
+  PetscCall(PetscFree2(C.col, C.val));
   PetscCall(PetscInfo(A, "CMG reduction: %" PetscInt_FMT " rows, %" PetscInt_FMT " positive off-diagonals (%s), %" PetscInt_FMT " strictly dominant rows (%s); level 0 has %" PetscInt_FMT " vertices and %" PetscInt_FMT " nonzeros\n", n, npos,
                       copies == 2 ? "double cover" : "no double cover", nstrict, ground ? "ground vertex added" : "no ground vertex", n0, L0->nnz));
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));

@@ -31,7 +31,7 @@ static unsigned BlocksFor(PetscInt items, int per_item)
 /* ------------------------------------------------------------------ element-wise */
 
 template <typename T>
-__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
+__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
 {
   __shared__ PetscScalar part[BLOCK / 32];
   PetscScalar            s = 0.0;
@@ -40,7 +40,9 @@ __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_
     const PetscInt m = map ? map[i] : i;
     if (m < 0) continue;
     PetscScalar v = b[i];
-    b0[m]         = (T)v;
+    if (erow)
+      for (PetscInt k = erow[i]; k < erow[i + 1]; k++) v -= eval[k] * dinv[ecol[k]] * b[ecol[k]];
+    b0[m] = (T)v;
     if (copies == 2) b0[nk + m] = (T)(-v);
     s += v;
   }
@@ -62,19 +64,29 @@ __global__ void GroundKernel(PetscInt g, PetscInt copies, const PetscScalar *sum
 }
 
 template <typename T>
-__global__ void FoldKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt g, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, const T *__restrict__ x0, PetscScalar *__restrict__ x)
+__device__ __forceinline__ PetscScalar Folded(PetscInt nk, PetscInt copies, const T *__restrict__ x0, PetscScalar xg, PetscInt m)
+{
+  PetscScalar s = (PetscScalar)x0[m] - xg;
+  if (copies == 2) s = 0.5 * (s - ((PetscScalar)x0[nk + m] - xg));
+  return s;
+}
+
+/* trow != NULL only for the transpose */
+template <typename T>
+__global__ void FoldKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt g, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ dinv, const PetscInt *__restrict__ trow, const PetscInt *__restrict__ tcol, const PetscScalar *__restrict__ tval, const PetscScalar *__restrict__ b, const T *__restrict__ x0, PetscScalar *__restrict__ x)
 {
   const PetscScalar xg = g >= 0 ? (PetscScalar)x0[g] : 0.0;
 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
     const PetscInt m = map ? map[i] : i;
-    if (m < 0) {
-      x[i] = dinv[i] * b[i];
+    if (m >= 0) {
+      x[i] = Folded<T>(nk, copies, x0, xg, m);
       continue;
     }
-    PetscScalar s = (PetscScalar)x0[m] - xg;
-    if (copies == 2) s = 0.5 * (s - ((PetscScalar)x0[nk + m] - xg));
-    x[i] = s;
+    PetscScalar v = b[i];
+    if (trow)
+      for (PetscInt k = trow[i]; k < trow[i + 1]; k++) v -= tval[k] * Folded<T>(nk, copies, x0, xg, map[tcol[k]]);
+    x[i] = dinv[i] * v;
   }
 }
 
@@ -147,7 +159,7 @@ __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__rest
 /* ------------------------------------------------------------------ launchers */
 
 template <typename T>
-static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b, void *b0v)
+static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0v)
 {
   T        *b0       = (T *)b0v;
   const int want_sum = F->ground && F->copies == 1;
@@ -155,7 +167,7 @@ static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b
   PetscFunctionBegin;
   if (want_sum) GPUPCCallCUDA(cudaMemsetAsync(F->sum, 0, sizeof(PetscScalar), GPUPCCUDAStream()));
   if (F->n > 0) {
-    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, want_sum, F->map, b, b0, F->sum);
+    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, want_sum, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, b0, F->sum);
     GPUPCCheckLaunch("cmg expand");
   }
   if (F->ground) {
@@ -166,11 +178,11 @@ static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b
 }
 
 template <typename T>
-static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const void *x0, PetscScalar *x)
+static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)
 {
   PetscFunctionBegin;
   if (F->n <= 0) PetscFunctionReturn(0);
-  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, b, (const T *)x0, x);
+  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, transpose ? F->trow : NULL, F->tcol, F->tval, b, (const T *)x0, x);
   GPUPCCheckLaunch("cmg fold");
   PetscFunctionReturn(0);
 }
@@ -257,13 +269,13 @@ static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
 
 #define SINGLE(p) ((p) == GPUPC_CMG_PRECISION_SINGLE)
 
-static PetscErrorCode Expand_CUDA(const GPUPCCMGDeviceFold *F, const PetscScalar *b, void *b0)
+static PetscErrorCode Expand_CUDA(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0)
 {
-  return SINGLE(F->prec) ? Expand_T<float>(F, b, b0) : Expand_T<double>(F, b, b0);
+  return SINGLE(F->prec) ? Expand_T<float>(F, transpose, b, b0) : Expand_T<double>(F, transpose, b, b0);
 }
-static PetscErrorCode Fold_CUDA(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const void *x0, PetscScalar *x)
+static PetscErrorCode Fold_CUDA(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)
 {
-  return SINGLE(F->prec) ? Fold_T<float>(F, b, x0, x) : Fold_T<double>(F, b, x0, x);
+  return SINGLE(F->prec) ? Fold_T<float>(F, transpose, b, x0, x) : Fold_T<double>(F, transpose, b, x0, x);
 }
 static PetscErrorCode Jacobi_CUDA(const GPUPCCMGDeviceLevel *L)
 {

@@ -18,17 +18,17 @@
 
 #define SINGLE(p) ((p) == GPUPC_CMG_PRECISION_SINGLE)
 
-static PetscErrorCode Expand_Host(const GPUPCCMGDeviceFold *F, const PetscScalar *b, void *b0)
+static PetscErrorCode Expand_Host(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0)
 {
-  if (SINGLE(F->prec)) Expand_S(F, b, (float *)b0);
-  else Expand_D(F, b, (double *)b0);
+  if (SINGLE(F->prec)) Expand_S(F, transpose, b, (float *)b0);
+  else Expand_D(F, transpose, b, (double *)b0);
   return 0;
 }
 
-static PetscErrorCode Fold_Host(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const void *x0, PetscScalar *x)
+static PetscErrorCode Fold_Host(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)
 {
-  if (SINGLE(F->prec)) Fold_S(F, b, (const float *)x0, x);
-  else Fold_D(F, b, (const double *)x0, x);
+  if (SINGLE(F->prec)) Fold_S(F, transpose, b, (const float *)x0, x);
+  else Fold_D(F, transpose, b, (const double *)x0, x);
   return 0;
 }
 

@@ -12,16 +12,20 @@ static inline CMG_T CMG_NAME(RowResidual)(const GPUPCCMGDeviceLevel *L, const CM
   return s;
 }
 
-static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, const PetscScalar *b, CMG_T *b0)
+static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, CMG_T *b0)
 {
   PetscScalar sum = 0.0;
 
   for (PetscInt i = 0; i < F->n; i++) {
     const PetscInt m = F->map ? F->map[i] : i;
+    PetscScalar    v;
     if (m < 0) continue;
-    b0[m] = (CMG_T)b[i];
-    if (F->copies == 2) b0[F->nk + m] = (CMG_T)(-b[i]);
-    sum += b[i];
+    v = b[i];
+    if (F->erow && !transpose)
+      for (PetscInt k = F->erow[i]; k < F->erow[i + 1]; k++) v -= F->eval[k] * F->dinv[F->ecol[k]] * b[F->ecol[k]];
+    b0[m] = (CMG_T)v;
+    if (F->copies == 2) b0[F->nk + m] = (CMG_T)(-v);
+    sum += v;
   }
   if (F->ground) {
     if (F->copies == 2) sum = 0.0;
@@ -30,20 +34,29 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, const PetscScalar *b, 
   }
 }
 
-static void CMG_NAME(Fold)(const GPUPCCMGDeviceFold *F, const PetscScalar *b, const CMG_T *x0, PetscScalar *x)
+/* the folded value of kept row i */
+static inline PetscScalar CMG_NAME(Folded)(const GPUPCCMGDeviceFold *F, const CMG_T *x0, PetscScalar xg, PetscInt m)
+{
+  PetscScalar s = (PetscScalar)x0[m] - xg;
+  if (F->copies == 2) s = 0.5 * (s - ((PetscScalar)x0[F->nk + m] - xg));
+  return s;
+}
+
+static void CMG_NAME(Fold)(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const CMG_T *x0, PetscScalar *x)
 {
   const PetscScalar xg = F->ground ? (PetscScalar)x0[F->copies * F->nk] : 0.0;
 
   for (PetscInt i = 0; i < F->n; i++) {
     const PetscInt m = F->map ? F->map[i] : i;
-    PetscScalar    s;
-    if (m < 0) {
-      x[i] = F->dinv[i] * b[i];
+    PetscScalar    v;
+    if (m >= 0) {
+      x[i] = CMG_NAME(Folded)(F, x0, xg, m);
       continue;
     }
-    s = (PetscScalar)x0[m] - xg;
-    if (F->copies == 2) s = 0.5 * (s - ((PetscScalar)x0[F->nk + m] - xg));
-    x[i] = s;
+    v = b[i];
+    if (F->trow && transpose)
+      for (PetscInt k = F->trow[i]; k < F->trow[i + 1]; k++) v -= F->tval[k] * CMG_NAME(Folded)(F, x0, xg, F->map[F->tcol[k]]);
+    x[i] = F->dinv[i] * v;
   }
 }
 
