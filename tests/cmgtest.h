@@ -10,6 +10,8 @@
    -ground pads    : a few rows strictly dominant (every 97th row gets excess = its weight sum)
    -ground all     : every row strictly dominant by a random 0..10% (an SDDM matrix)
    -positive f     : a fraction f of the off-diagonal pairs flipped to positive sign (SDD, not M-matrix)
+   -dirichlet      : grid boundary rows hold only their diagonal while interior rows keep their couplings
+                     to them (the nonsymmetric Dirichlet assembly of PETSc's DMDA examples, e.g. ksp ex45)
 */
 #ifndef CMGTEST_H
 #define CMGTEST_H
@@ -21,6 +23,7 @@ typedef struct {
   char      problem[32], ground[32];
   PetscInt  dim, n;
   PetscReal spread, positive;
+  PetscBool dirichlet;
 } CMGTestProblem;
 
 static inline PetscReal CMGTestHash(PetscInt a, PetscInt b, PetscInt salt)
@@ -50,7 +53,18 @@ static inline PetscErrorCode CMGTestGetProblem(CMGTestProblem *p)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &p->n, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-spread", &p->spread, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-positive", &p->positive, NULL));
+  p->dirichlet = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet", &p->dirichlet, NULL));
   PetscFunctionReturn(0);
+}
+
+/* is grid vertex i on the boundary */
+static inline PetscBool CMGTestBoundary(const CMGTestProblem *p, PetscInt i)
+{
+  PetscInt n = p->n, c[3] = {i % n, (i / n) % n, p->dim == 3 ? i / (n * n) : 1};
+  for (PetscInt d = 0; d < p->dim; d++)
+    if (c[d] == 0 || c[d] == n - 1) return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 /* neighbours and weights of vertex i; returns the count (at most 7) and the pad excess */
@@ -121,7 +135,8 @@ static inline PetscErrorCode CMGTestMatrix(const CMGTestProblem *p, Mat *A)
     else if (strcmp(p->ground, "none") && strcmp(p->ground, "pads")) SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-ground none, pads or all, not %s", p->ground);
     nb[k] = i;
     v[k]  = sum;
-    PetscCall(MatSetValues(*A, 1, &i, k + 1, nb, v, INSERT_VALUES));
+    if (p->dirichlet && !strcmp(p->problem, "grid") && CMGTestBoundary(p, i)) PetscCall(MatSetValues(*A, 1, &i, 1, &nb[k], &v[k], INSERT_VALUES));
+    else PetscCall(MatSetValues(*A, 1, &i, k + 1, nb, v, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
