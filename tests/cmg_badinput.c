@@ -1,5 +1,6 @@
 static const char help[] = "PC cmg refuses bad input with an error that names the row: non-symmetric, not diagonally dominant,\n"
-                           "positive off-diagonal with -pc_cmg_positive_offdiag error, non-positive diagonal, NaN, and -pc_type cmg\n"
+                           "positive off-diagonal with -pc_cmg_positive_offdiag error, non-positive diagonal, NaN, a level-matrix type\n"
+                           "that this version lacks, and -pc_type cmg\n"
                            "on more than one rank. Each case must fail with the expected text in the message.\n";
 
 #include <petscksp.h>
@@ -40,7 +41,7 @@ static PetscErrorCode ExpectFailure(Mat A, const char *opt, const char *expect)
   PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetType(pc, PCCMG));
-  if (opt) PetscCall(PetscOptionsSetValue(NULL, opt, "error"));
+  if (opt) PetscCall(PetscOptionsSetValue(NULL, opt, strstr(opt, "mat_type") ? "segcsr" : "error"));
   PetscCall(PCSetFromOptions(pc));
   if (opt) PetscCall(PetscOptionsClearValue(NULL, opt));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -85,6 +86,9 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(Matrix(30, "zerodiag", &A));
   PetscCall(ExpectFailure(A, NULL, "row 9 has diagonal 0"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(Matrix(30, "none", &A));
+  PetscCall(ExpectFailure(A, "-pc_cmg_mat_type", "-pc_cmg_mat_type segcsr is not available"));
   PetscCall(MatDestroy(&A));
   PetscCall(Matrix(30, "nan", &A));
   PetscCall(ExpectFailure(A, NULL, "entry (4, 4)"));
