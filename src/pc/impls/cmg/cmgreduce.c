@@ -26,7 +26,10 @@ static PetscErrorCode ReadRows(Mat A, HostCSR *C)
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &n, &N));
-  PetscCheck(n == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg needs a square matrix; it has %" PetscInt_FMT " rows and %" PetscInt_FMT " columns", n, N);
+  if (n != N) {
+    PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg needs a square matrix; it has %" PetscInt_FMT " rows and %" PetscInt_FMT " columns", n, N);
+  }
   C->n = n;
   PetscCall(PetscMalloc1(n + 1, &C->rowptr));
   C->rowptr[0] = 0;
@@ -58,6 +61,7 @@ static PetscErrorCode ReadRows(Mat A, HostCSR *C)
   if (badrow >= 0) {
     PetscCall(PetscFree(C->rowptr));
     PetscCall(PetscFree2(C->col, C->val));
+    PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "PC cmg: matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %g; the matrix must be finite", badrow, badcol, (double)badval);
   }
   PetscFunctionReturn(0);
@@ -111,8 +115,8 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   char       msg[512];
 
   PetscFunctionBegin;
-  PetscCall(ReadRows(A, &C)); /* before the event: an error here leaves no event open */
   PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
+  PetscCall(ReadRows(A, &C)); /* ends the event itself when it refuses the matrix */
   n = C.n;
   PetscCall(PetscMalloc1(n, &excess));
   /* Dirichlet rows: no nonzero off-diagonal. With opts->dirichlet_rows, couplings of other rows into them
