@@ -49,7 +49,7 @@ static PetscErrorCode CheckClusters(const GPUPCCMGLevel *L, PetscInt k)
     }
   }
   PetscCheck(maxd <= 6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": a cluster has diameter %" PetscInt_FMT " > 6", k, maxd);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "level %" PetscInt_FMT ": %" PetscInt_FMT " clusters, all connected, largest diameter %" PetscInt_FMT "\n", k, L->nc, maxd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "level %" PetscInt_FMT ": %" PetscInt_FMT " clusters (%" PetscInt_FMT " weak vertices), all connected, largest diameter %" PetscInt_FMT "\n", k, L->nc, L->nweak, maxd));
   PetscCall(PetscFree4(cptr, cperm, dist, queue));
   PetscFunctionReturn(0);
 }

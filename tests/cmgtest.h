@@ -3,6 +3,9 @@
    random weights come from a hash of the edge, so they do not depend on the number of ranks).
 
    -problem grid   : 2D/3D grid Laplacian (-dim, -n) with weights 10^(spread * u), u in [0,1)
+   -problem graph  : graph Laplacian of a circulant graph on -n^2 vertices, neighbours at offsets +-1, 7, 31,
+                     101, 517, 1999 (mod N), weights 10^(spread * u): vertices of degree 12 with
+                     independent weights, which makes weak vertices for the clustering
    -problem power  : power-grid-like two-layer mesh: a fine layer (weights 1..10), a strong
                      upper layer (weight 100 * 10^u), vias every 4th point (weight 1e3), pads
                      (strictly dominant rows, excess 1e4) every 16th point of the upper layer
@@ -73,6 +76,18 @@ static inline PetscInt CMGTestNeighbors(const CMGTestProblem *p, PetscInt i, Pet
   PetscInt n = p->n, k = 0;
 
   *pad = 0.0;
+  if (!strcmp(p->problem, "graph")) {
+    const PetscInt off[6] = {1, 7, 31, 101, 517, 1999}, N = n * n;
+    for (PetscInt d = 0; d < 6; d++)
+      for (PetscInt s = -1; s <= 1; s += 2) {
+        PetscInt j = ((i + s * off[d]) % N + N) % N;
+        if (j == i || off[d] >= N / 2) continue;
+        nb[k] = j;
+        w[k]  = PetscPowReal(10.0, p->spread * CMGTestHash(i, j, 6));
+        k++;
+      }
+    return k;
+  }
   if (!strcmp(p->problem, "power")) {
     PetscInt layer = i / (n * n), r = i % (n * n), x = r % n, y = r / n;
     for (PetscInt d = 0; d < 2; d++)
@@ -111,18 +126,19 @@ static inline PetscErrorCode CMGTestMatrix(const CMGTestProblem *p, Mat *A)
 
   PetscFunctionBegin;
   if (!strcmp(p->problem, "power")) N = 2 * p->n * p->n;
+  else if (!strcmp(p->problem, "graph")) N = p->n * p->n;
   else if (!strcmp(p->problem, "grid")) N = p->dim == 3 ? p->n * p->n * p->n : p->n * p->n;
-  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem grid or power, not %s", p->problem);
+  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem grid, graph or power, not %s", p->problem);
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
   PetscCall(MatSetType(*A, MATAIJ));
-  PetscCall(MatSeqAIJSetPreallocation(*A, 8, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*A, 8, NULL, 7, NULL));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 13, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 13, NULL, 12, NULL));
   PetscCall(MatGetOwnershipRange(*A, &lo, &hi));
   for (PetscInt i = lo; i < hi; i++) {
-    PetscInt    nb[8], k;
-    PetscReal   w[8], pad, sum = 0.0;
-    PetscScalar v[8];
+    PetscInt    nb[13], k;
+    PetscReal   w[13], pad, sum = 0.0;
+    PetscScalar v[13];
 
     k = CMGTestNeighbors(p, i, nb, w, &pad);
     for (PetscInt j = 0; j < k; j++) {
