@@ -138,7 +138,11 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, kernels %s\n", GPUPCCMGPrecisions[cmg->prec], GPUPCCMGMatTypes[cmg->mattype], cmg->built ? "set up" : "not set up"));
+  {
+    const GPUPCCMGKernels *K;
+    PetscCall(GPUPCGetCMGKernels(&K));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", GPUPCCMGPrecisions[cmg->prec], GPUPCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s\n", cmg->opts.direct_size, cmg->opts.max_levels, cmg->opts.repeat > 0 ? "fixed" : "from nonzero ratios",
                                    GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off"));
   if (!cmg->built) PetscFunctionReturn(0);

@@ -48,6 +48,22 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGDevice *D, PetscIn
   PetscFunctionReturn(0);
 }
 
+/* floating-point operations of one visit of level k that iterates m times (for PetscLogFlops) */
+static PetscLogDouble CycleFlops(const GPUPCCMGDevice *D, PetscInt k, PetscInt m)
+{
+  const GPUPCCMGDeviceLevel *L = &D->levels[k];
+  PetscLogDouble             f = 0.0;
+
+  if (k == D->nlevels - 1) return L->direct ? 2.0 * (PetscLogDouble)L->n * L->n : (PetscLogDouble)L->n;
+  for (PetscInt j = 0; j < m; j++) {
+    f += j == 0 ? L->n : 2.0 * L->nnz + 3.0 * L->n; /* first Jacobi step or a smoothing step */
+    f += 2.0 * L->nnz + L->n;                       /* residual + restriction */
+    f += CycleFlops(D, k + 1, L->t);
+    f += L->n + 2.0 * L->nnz + 3.0 * L->n;          /* prolongation + smoothing */
+  }
+  return f;
+}
+
 /* x = P b (or P^T b) for the user's vectors (device pointers of length red.n) */
 PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, PetscBool transpose, const PetscScalar *b, PetscScalar *x)
 {
@@ -59,6 +75,7 @@ PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, PetscBool transpose, const
   PetscCall(K->expand(&D->fold, transpose, b, D->levels[0].b));
   PetscCall(Cycle(K, D, 0, 1));
   PetscCall(K->fold(&D->fold, transpose, b, D->levels[0].x, x));
+  PetscCall(PetscLogFlops(CycleFlops(D, 0, 1)));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
