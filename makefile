@@ -21,12 +21,16 @@ LIB_OBJS := $(LIB_C:%.c=$(OBJDIR)/%.o) $(LIB_CU:%.cu=$(OBJDIR)/%.cu.o)
 TEST_PROGS    := $(patsubst tests/%.c,build/tests/%,$(wildcard tests/*.c))
 BENCH_PROGS   := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/*.c))
 EXAMPLE_PROGS := $(patsubst examples/%.c,build/bin/%,$(wildcard examples/*.c))
+# Unchanged PETSc tutorials (Debian's libpetsc3.18-dev-examples), built against PETSc only:
+# they load GPUPC at run time with -dll_append, as a user's program would (tests/tutorial.sh).
+PETSC_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/ksp/ksp/tutorials))
+TUTORIAL_PROGS  := $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_TUTORIALS)/,ex2.c ex45.c))))))
 PROG_LDFLAGS   = -L$(LIBDIR) -Wl,-rpath,'$$ORIGIN/../../$(LIBDIR)' -Wl,-rpath,$(abspath $(LIBDIR)) -lpetscgpupc $(PETSC_LIB) $(CUDA_LIBS)
 
 .PHONY: all lib programs check demo install gpu-bundle clean
 all: lib programs
 lib: $(LIBNAME)
-programs: $(TEST_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
+programs: $(TEST_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS) $(TUTORIAL_PROGS)
 
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,6 +57,10 @@ $(OBJDIR)/progs/%.o: bench/%.c
 $(OBJDIR)/progs/%.o: examples/%.c
 	@mkdir -p $(dir $@)
 	$(PCC) $(GPUPC_CFLAGS) $(GPUPC_CPPFLAGS) -MMD -MP -c $< -o $@
+
+build/tutorials/ksp_%: $(PETSC_TUTORIALS)/%.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(OPTFLAGS) $(PETSC_CC_INCLUDES) -o $@ $< $(PETSC_LIB)
 
 .SECONDARY:
 

@@ -3,6 +3,14 @@
 # configure-time checks. Included by the top-level makefile.
 
 PETSC_DIR ?= /usr/lib/petsc
+# On a fresh Debian machine the README's two commands (make demo, make check) install what
+# is missing first (as root; otherwise tools/install-deps.sh prints the apt-get line).
+ifneq ($(filter demo check,$(MAKECMDGOALS)),)
+  ifeq ($(wildcard $(PETSC_DIR)/lib/petsc/conf/variables),)
+    $(info GPUPC: PETSc is not installed; running tools/install-deps.sh)
+    GPUPC_DEPS_STATUS := $(shell tools/install-deps.sh 1>&2; echo $$?)
+  endif
+endif
 ifeq ($(wildcard $(PETSC_DIR)/lib/petsc/conf/variables),)
   $(error PETSc not found: $(PETSC_DIR)/lib/petsc/conf/variables does not exist. Set PETSC_DIR to a PETSc >= 3.18 installation (Debian: apt-get install petsc-dev))
 endif

@@ -53,6 +53,14 @@ PETSC_EXTERN PetscErrorCode VecCreateSeqGPU(MPI_Comm, PetscInt, Vec *);
 PETSC_EXTERN PetscErrorCode VecCreateMPIGPU(MPI_Comm, PetscInt, PetscInt, Vec *);
 PETSC_EXTERN PetscErrorCode VecGPUGetOffloadMask(Vec, PetscOffloadMask *);
 
+/* ---- Mat types: segcsr (segmented CSR on the device) ---- */
+#include <petscmat.h>
+#define MATSEGCSR    "segcsr"
+#define MATSEQSEGCSR "seqsegcsr"
+#define MATMPISEGCSR "mpisegcsr"
+PETSC_EXTERN PetscErrorCode MatSegCSRSetSegmentLength(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
+
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"

@@ -7,6 +7,23 @@
 
 #include <petscgpupc.h>
 
+/* rank 0 writes a text file (e.g. a malformed input); every rank returns once it is there */
+static inline PetscErrorCode TestWriteText(MPI_Comm comm, const char file[], const char text[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    FILE *fp = fopen(file, "w");
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", file);
+    fputs(text, fp);
+    fclose(fp);
+  }
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(0);
+}
+
 /* max |a - b| / max(1, max |b|) over all ranks */
 static inline PetscErrorCode TestVecDiff(Vec a, Vec b, PetscReal *rel)
 {
@@ -37,7 +54,7 @@ static inline PetscErrorCode TestVecDiff(Vec a, Vec b, PetscReal *rel)
 
 #define TestCheckVec(a, b, tol, what) \
   do { \
-    PetscReal rel_ = 0.0; \
+    PetscReal rel_ = PETSC_MAX_REAL; \
     PetscCall(TestVecDiff((a), (b), &rel_)); \
     PetscCheck(rel_ <= (tol), PetscObjectComm((PetscObject)(a)), PETSC_ERR_PLIB, "%s: vectors differ, relative error %g > %g", (what), (double)rel_, (double)(tol)); \
   } while (0)
@@ -46,6 +63,14 @@ static inline PetscErrorCode TestVecDiff(Vec a, Vec b, PetscReal *rel)
   do { \
     PetscReal a_ = (PetscReal)(a), b_ = (PetscReal)(b); \
     PetscCheck(PetscAbsReal(a_ - b_) <= (tol) * PetscMax(1.0, PetscAbsReal(b_)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.17g, expected %.17g", (what), (double)a_, (double)b_); \
+  } while (0)
+
+/* for reductions: the rounding error of a sum scales with the sum of the magnitudes of its
+   terms (scale), not with the size of the result */
+#define TestCheckReduction(a, b, scale, tol, what) \
+  do { \
+    PetscReal a_ = (PetscReal)(a), b_ = (PetscReal)(b), s_ = PetscMax((PetscReal)(scale), 1.0); \
+    PetscCheck(PetscAbsReal(a_ - b_) <= (tol) * s_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.17g, expected %.17g (error %g, scale %g)", (what), (double)a_, (double)b_, (double)PetscAbsReal(a_ - b_), (double)s_); \
   } while (0)
 
 #endif

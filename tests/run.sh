@@ -8,6 +8,7 @@
 #   GPUPC_TEST_TIMEOUT=seconds      per run (default 300)
 #
 # Every run gets -malloc_debug -malloc_dump; any unfreed PETSc memory fails the run.
+# A test named X with a script tests/X.sh is run as: bash tests/X.sh <np> <options>.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${GPUPC_TEST_BIN:-$here/../build/tests}
@@ -19,7 +20,7 @@ mpiexec=${MPIEXEC:-mpiexec}
 if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-case "$mpiexec" in *--oversubscribe*) ;; *) "$mpiexec" --help 2>/dev/null | grep -q oversubscribe && mpiexec="$mpiexec --oversubscribe";; esac
+case "$mpiexec" in *--oversubscribe*) ;; *) $mpiexec --version 2>&1 | grep -q "Open MPI\|OpenRTE" && mpiexec="$mpiexec --oversubscribe";; esac
 export TEST_DATA_DIR=$here/data
 
 passed=0; failed=0; failures=()
@@ -31,7 +32,11 @@ while read -r name ranks args; do
   for np in ${ranks//,/ }; do
     label="$name np=$np"
     out=$log/out
-    ( cd "$log" && timeout -k 10 "$timeout_s" $mpiexec -n "$np" "$bin/$prog" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
+    if [ -f "$here/$prog.sh" ]; then # a script test: gets the MPI size, its options and ours
+      ( cd "$log" && MPIEXEC="$mpiexec" timeout -k 10 "$timeout_s" bash "$here/$prog.sh" "$np" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
+    else
+      ( cd "$log" && timeout -k 10 "$timeout_s" $mpiexec -n "$np" "$bin/$prog" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
+    fi
     rc=$?
     leak=$(grep -E "^\[ *[0-9]+\] *[0-9]+ bytes " "$out" | head -5)
     if [ $rc -eq 0 ] && [ -z "$leak" ]; then

@@ -58,6 +58,7 @@ PETSC_INTERN PetscErrorCode GPUPCCUDAFree(void *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCCopyKind);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);
+PETSC_INTERN PetscErrorCode GPUPCCUDASetBlocksPerSM(int);
 #endif
 
 #endif

@@ -4,8 +4,11 @@
 #include <petscmat.h>
 #include <gpupc/registry.h>
 
+PETSC_INTERN PetscErrorCode GPUPCRegisterSegCSR(void); /* src/mat/impls/segcsr/segcsr.c */
+
 PetscErrorCode GPUPCRegisterMat(void)
 {
   PetscFunctionBegin;
+  PetscCall(GPUPCRegisterSegCSR());
   PetscFunctionReturn(0);
 }

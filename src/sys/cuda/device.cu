@@ -72,9 +72,19 @@ cudaStream_t GPUPCCUDAStream(void)
   return stream;
 }
 
+/* blocks per SM of persistent (grid-stride) kernels; -gpupc_cuda_blocks_per_sm */
+static int blocks_per_sm = 0;
+
+PetscErrorCode GPUPCCUDASetBlocksPerSM(int b)
+{
+  PetscFunctionBegin;
+  blocks_per_sm = b;
+  PetscFunctionReturn(0);
+}
+
 int GPUPCCUDAGridSize(PetscInt n, int block)
 {
-  PetscInt need = (n + block - 1) / block, fill = (PetscInt)sm_count * (2048 / block);
+  PetscInt need = (n + block - 1) / block, fill = (PetscInt)sm_count * (blocks_per_sm > 0 ? blocks_per_sm : 2048 / block);
 
   if (need < 1) need = 1;
   return (int)(need < fill ? need : fill);

@@ -29,6 +29,7 @@ static PetscErrorCode VecMDotLocal_GPU(Vec x, PetscInt nv, const Vec y[], PetscS
 
     for (PetscInt j = 0; j < m; j++) PetscCall(VecGPUGetDeviceArrayRead(y[j0 + j], &ya[j]));
     PetscCall(K(x)->mdot(x->map->n, xa, m, ya, val + j0));
+    PetscCall(PetscLogFlops(2.0 * m * x->map->n));
     for (PetscInt j = 0; j < m; j++) PetscCall(VecGPURestoreDeviceArrayRead(y[j0 + j], &ya[j]));
   }
   PetscFunctionReturn(0);
@@ -65,6 +66,7 @@ static PetscErrorCode VecDotNorm2_GPU(Vec s, Vec t, PetscScalar *dp, PetscScalar
   PetscCall(VecGPUDeviceRead_Private(s, &sa));
   PetscCall(VecGPUGetDeviceArrayRead(t, &ta));
   PetscCall(K(s)->dotnorm2(s->map->n, sa, ta, val));
+  PetscCall(PetscLogFlops(4.0 * s->map->n));
   PetscCall(VecGPURestoreDeviceArrayRead(t, &ta));
   PetscCall(AllreduceScalars(s, val, 2, MPIU_SUM));
   *dp = val[0];
@@ -80,15 +82,13 @@ static PetscErrorCode VecNormLocalParts(Vec x, PetscReal parts[3])
   PetscFunctionBegin;
   PetscCall(VecGPUDeviceRead_Private(x, &xa));
   PetscCall(K(x)->norms(x->map->n, xa, parts));
+  PetscCall(PetscLogFlops(2.0 * x->map->n));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode VecNormLocal_GPU(Vec x, NormType type, PetscReal *val)
+/* the requested norm from the parts (sum |x|, sum x^2, max |x|) */
+static void NormFromParts(NormType type, const PetscReal p[3], PetscReal *val)
 {
-  PetscReal p[3];
-
-  PetscFunctionBegin;
-  PetscCall(VecNormLocalParts(x, p));
   switch (type) {
   case NORM_1: val[0] = p[0]; break;
   case NORM_2:
@@ -99,6 +99,15 @@ static PetscErrorCode VecNormLocal_GPU(Vec x, NormType type, PetscReal *val)
     val[1] = PetscSqrtReal(p[1]);
     break;
   }
+}
+
+static PetscErrorCode VecNormLocal_GPU(Vec x, NormType type, PetscReal *val)
+{
+  PetscReal p[3];
+
+  PetscFunctionBegin;
+  PetscCall(VecNormLocalParts(x, p));
+  NormFromParts(type, p, val);
   PetscFunctionReturn(0);
 }
 
@@ -115,16 +124,7 @@ static PetscErrorCode VecNorm_GPU(Vec x, NormType type, PetscReal *val)
     if (type == NORM_INFINITY) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &p[2], 1, MPIU_REAL, MPIU_MAX, comm));
     else PetscCall(MPIU_Allreduce(MPI_IN_PLACE, p, 2, MPIU_REAL, MPIU_SUM, comm));
   }
-  switch (type) {
-  case NORM_1: val[0] = p[0]; break;
-  case NORM_2:
-  case NORM_FROBENIUS: val[0] = PetscSqrtReal(p[1]); break;
-  case NORM_INFINITY: val[0] = p[2]; break;
-  case NORM_1_AND_2:
-    val[0] = p[0];
-    val[1] = PetscSqrtReal(p[1]);
-    break;
-  }
+  NormFromParts(type, p, val);
   PetscFunctionReturn(0);
 }
 
@@ -208,6 +208,7 @@ static PetscErrorCode VecScale_GPU(Vec x, PetscScalar alpha)
   }
   PetscCall(VecGPUDeviceReadWrite_Private(x, &xa));
   PetscCall(K(x)->scale(x->map->n, alpha, xa));
+  PetscCall(PetscLogFlops(x->map->n));
   PetscFunctionReturn(0);
 }
 
@@ -218,6 +219,7 @@ static PetscErrorCode VecShift_GPU(Vec x, PetscScalar alpha)
   PetscFunctionBegin;
   PetscCall(VecGPUDeviceReadWrite_Private(x, &xa));
   PetscCall(K(x)->shift(x->map->n, alpha, xa));
+  PetscCall(PetscLogFlops(x->map->n));
   PetscFunctionReturn(0);
 }
 
@@ -232,6 +234,7 @@ static PetscErrorCode AXPBY(Vec y, PetscScalar alpha, PetscScalar beta, Vec x)
   if (beta == 0.0) PetscCall(VecGPUDeviceWrite_Private(y, &ya));
   else PetscCall(VecGPUDeviceReadWrite_Private(y, &ya));
   PetscCall(K(y)->axpby(y->map->n, alpha, xa, beta, ya));
+  PetscCall(PetscLogFlops((beta == 0.0 ? 1.0 : 3.0) * y->map->n));
   PetscCall(VecGPURestoreDeviceArrayRead(x, &xa));
   PetscFunctionReturn(0);
 }
@@ -262,6 +265,7 @@ static PetscErrorCode VecAXPBYPCZ_GPU(Vec z, PetscScalar alpha, PetscScalar beta
   if (gamma == 0.0) PetscCall(VecGPUDeviceWrite_Private(z, &za));
   else PetscCall(VecGPUDeviceReadWrite_Private(z, &za));
   PetscCall(K(z)->axpbypcz(z->map->n, alpha, xa, beta, ya, gamma, za));
+  PetscCall(PetscLogFlops((gamma == 0.0 ? 3.0 : 5.0) * z->map->n));
   PetscCall(VecGPURestoreDeviceArrayRead(y, &ya));
   PetscCall(VecGPURestoreDeviceArrayRead(x, &xa));
   PetscFunctionReturn(0);
@@ -277,6 +281,7 @@ static PetscErrorCode VecWAXPY_GPU(Vec w, PetscScalar alpha, Vec x, Vec y)
   PetscCall(VecGPUGetDeviceArrayRead(y, &ya));
   PetscCall(VecGPUDeviceWrite_Private(w, &wa));
   PetscCall(K(w)->waxpy(w->map->n, alpha, xa, ya, wa));
+  PetscCall(PetscLogFlops(2.0 * w->map->n));
   PetscCall(VecGPURestoreDeviceArrayRead(y, &ya));
   PetscCall(VecGPURestoreDeviceArrayRead(x, &xa));
   PetscFunctionReturn(0);
@@ -294,6 +299,7 @@ static PetscErrorCode VecMAXPY_GPU(Vec y, PetscInt nv, const PetscScalar *alpha,
 
     for (PetscInt j = 0; j < m; j++) PetscCall(VecGPUGetDeviceArrayRead(x[j0 + j], &xa[j]));
     PetscCall(K(y)->maxpy(y->map->n, m, alpha + j0, xa, ya));
+    PetscCall(PetscLogFlops(2.0 * m * y->map->n));
     for (PetscInt j = 0; j < m; j++) PetscCall(VecGPURestoreDeviceArrayRead(x[j0 + j], &xa[j]));
   }
   PetscFunctionReturn(0);
@@ -310,6 +316,7 @@ static PetscErrorCode Pointwise(GPUPCPointwiseOp op, Vec w, Vec x, Vec y)
   if (w == x || w == y) PetscCall(VecGPUDeviceReadWrite_Private(w, &wa));
   else PetscCall(VecGPUDeviceWrite_Private(w, &wa));
   PetscCall(K(w)->pointwise(op, w->map->n, xa, ya, wa));
+  PetscCall(PetscLogFlops(w->map->n));
   PetscCall(VecGPURestoreDeviceArrayRead(y, &ya));
   PetscCall(VecGPURestoreDeviceArrayRead(x, &xa));
   PetscFunctionReturn(0);

@@ -1,0 +1,211 @@
+static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR SpMV (CUSPARSE_SPMV_CSR_ALG1), same run, same vectors.\n"
+  "Generated suite: 2D 5-point, 3D 7-point, 3D 27-point Laplacians, power-grid-like SDD, power-law random graph\n"
+  "(max row >= 1000x mean), 3D elasticity (block size 3); plus -f a.mtx,b.mtx (Matrix Market coordinate).\n"
+  "Options:\n"
+  "  -reps <100>            timed repetitions (median reported, after a warm-up)\n"
+  "  -quick                 small sizes (seconds), for a smoke test\n"
+  "  -n2d <3000> -n3d7 <224> -n3d27 <128> -ngrid <2000> -npowerlaw <4000000> -nelast <72>   problem sizes\n"
+  "  -problems lap2d5,lap3d7,lap3d27,powergrid,powerlaw,elast3d   subset to run\n"
+  "  -f <files>             Matrix Market files to add\n"
+  "  -copy_mb <1024>        buffer size of the device-to-device copy measurement\n"
+  "  -csv <spmv.csv>        CSV output\n"
+  "  -check                 also run on the host backend: build the suite, compare segcsr with AIJ, print statistics (no timing)\n"
+  "  -mat_segcsr_segment_length <L> is honoured (default from the mean row length).\n"
+  "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
+
+#include <petscmat.h>
+#include <petscgpupc.h>
+#include <gpupc/bench.h>
+#include "spmv_problems.h"
+
+typedef struct {
+  char   name[64];
+  Mat    A;
+} Problem;
+
+static PetscErrorCode RowStats(Mat A, PetscInt *maxrow, PetscReal *mean)
+{
+  const PetscInt *ai;
+  PetscInt        m;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, NULL, &done));
+  *maxrow = 0;
+  for (PetscInt i = 0; i < m; i++) *maxrow = PetscMax(*maxrow, ai[i + 1] - ai[i]);
+  *mean = m ? (PetscReal)ai[m] / m : 0;
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, NULL, &done));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Generate(const char *name, PetscBool quick, Mat *A)
+{
+  PetscInt n2d = quick ? 200 : 3000, n3d7 = quick ? 30 : 224, n3d27 = quick ? 20 : 128, ngrid = quick ? 150 : 2000, npl = quick ? 40000 : 4000000, nel = quick ? 10 : 72;
+  PetscBool f;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n2d", &n2d, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n3d7", &n3d7, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n3d27", &n3d27, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ngrid", &ngrid, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-npowerlaw", &npl, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nelast", &nel, NULL));
+  *A = NULL;
+  PetscCall(PetscStrcmp(name, "lap2d5", &f));
+  if (f) PetscCall(BenchLaplacian(2, 5, n2d, A));
+  PetscCall(PetscStrcmp(name, "lap3d7", &f));
+  if (f) PetscCall(BenchLaplacian(3, 7, n3d7, A));
+  PetscCall(PetscStrcmp(name, "lap3d27", &f));
+  if (f) PetscCall(BenchLaplacian(3, 27, n3d27, A));
+  PetscCall(PetscStrcmp(name, "powergrid", &f));
+  if (f) PetscCall(BenchPowerGrid(ngrid, A));
+  PetscCall(PetscStrcmp(name, "powerlaw", &f));
+  if (f) PetscCall(BenchPowerLaw(npl, A));
+  PetscCall(PetscStrcmp(name, "elast3d", &f));
+  if (f) PetscCall(BenchElasticity(nel, A));
+  PetscCheck(*A, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown problem %s in -problems (use lap2d5, lap3d7, lap3d27, powergrid, powerlaw, elast3d)", name);
+  PetscFunctionReturn(0);
+}
+
+/* max |a-b| / max |b| */
+static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *rel)
+{
+  Vec       d;
+  PetscReal nd, nb;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(a, &d));
+  PetscCall(VecWAXPY(d, -1.0, b, a));
+  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+  PetscCall(VecNorm(b, NORM_INFINITY, &nb));
+  *rel = nd / PetscMax(nb, PETSC_SMALL);
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char              *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv";
+  PetscInt           nnames = 16, nfiles = 16, reps = 100, copy_mb = 1024, nrun = 0;
+  PetscBool          quick = PETSC_FALSE, check = PETSC_FALSE, set, timing;
+  PetscMPIInt        size;
+  PetscGPUPCBackend  backend;
+  double             copygbs = 0.0, logsum = 0.0;
+  FILE              *csv = NULL;
+  const char        *defaults[] = {"lap2d5", "lap3d7", "lap3d27", "powergrid", "powerlaw", "elast3d"};
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "bench/spmv runs on one rank (one GPU)");
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-quick", &quick, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", &check, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-copy_mb", &copy_mb, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-problems", names, &nnames, &set));
+  if (!set) {
+    nnames = 6;
+    for (PetscInt k = 0; k < 6; k++) PetscCall(PetscStrallocpy(defaults[k], &names[k]));
+  }
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-f", files, &nfiles, &set));
+  if (!set) nfiles = 0;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+#if defined(GPUPC_HAVE_CUDA)
+  timing = (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA);
+#else
+  timing = PETSC_FALSE;
+#endif
+  if (!timing) {
+#if defined(GPUPC_HAVE_CUDA)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench/spmv: the active backend is host; the benchmark times CUDA kernels (run on a GPU host with -gpupc_backend cuda).\n"));
+#else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench/spmv: GPUPC was built without CUDA; the benchmark times CUDA kernels and cuSPARSE.\n"));
+#endif
+    if (!check) {
+      for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
+      for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-check: building the suite and comparing segcsr with AIJ, no timing.\n"));
+  }
+#if defined(GPUPC_HAVE_CUDA)
+  if (timing) {
+    PetscCall(GPUPCBenchCopyBandwidth((size_t)copy_mb << 20, 50, &copygbs));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy (%" PetscInt_FMT " MiB): %.1f GB/s (read + write)\n", copy_mb, copygbs));
+  }
+#endif
+  if (timing) {
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs\n"));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10s %11s %8s %7s %3s %6s %9s %9s %8s %8s %6s %6s %7s\n", "matrix", "rows", "nnz", "mean", "maxrow", "L", "pad", "seg ms", "cusp ms", "seg GB/s", "cus GB/s", "seg%cp", "cus%cp", "speedup"));
+  for (PetscInt p = 0; p < nnames + nfiles; p++) {
+    Mat         A, S;
+    Vec         x, y, yref;
+    PetscInt    m, n, maxrow = 0, L, builds;
+    PetscReal   mean = 0, rel;
+    MatInfo     info;
+    double      nnz, floor_bytes, tseg = 0, tcus = 0, pad;
+    const char *name = p < nnames ? names[p] : files[p - nnames];
+
+    if (p < nnames) PetscCall(Generate(names[p], quick, &A));
+    else PetscCall(BenchReadMatrixMarket(files[p - nnames], &A));
+    PetscCall(MatGetSize(A, &m, &n));
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+    nnz = info.nz_used;
+    PetscCall(RowStats(A, &maxrow, &mean));
+    PetscCall(MatConvert(A, MATSEGCSR, MAT_INITIAL_MATRIX, &S));
+    PetscCall(MatSetFromOptions(S));
+    PetscCall(MatSegCSRGetInfo(S, &L, &builds, NULL));
+    {
+      /* padding from the layout: slots = L * sum_i max(1, ceil(len_i / L)) */
+      const PetscInt *ai;
+      PetscBool       done;
+      PetscInt        mm;
+      PetscInt64      slots = 0;
+      PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &mm, &ai, NULL, &done));
+      for (PetscInt i = 0; i < mm; i++) slots += L * PetscMax(1, (ai[i + 1] - ai[i] + L - 1) / L);
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &mm, &ai, NULL, &done));
+      pad = nnz > 0 ? (double)(slots - (PetscInt64)nnz) / nnz : 0.0;
+    }
+    PetscCall(MatCreateVecs(S, &x, &y));
+    PetscCall(VecDuplicate(y, &yref));
+    PetscCall(VecSetRandom(x, NULL));
+    /* correctness first: segcsr against AIJ */
+    PetscCall(MatMult(A, x, yref));
+    PetscCall(MatMult(S, x, y));
+    PetscCall(RelDiff(y, yref, &rel));
+    PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: segcsr product differs from AIJ (relative %g)", name, (double)rel);
+#if defined(GPUPC_HAVE_CUDA)
+    if (timing) {
+      PetscCall(GPUPCBenchTimeMatMult(S, x, y, reps, &tseg));
+      PetscCall(GPUPCBenchCuSparseSpMV(A, x, yref, reps, &tcus));
+      PetscCall(RelDiff(y, yref, &rel));
+      PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: segcsr product differs from cuSPARSE (relative %g)", name, (double)rel);
+    }
+#endif
+    floor_bytes = 12.0 * nnz + 8.0 * (m + n);
+    if (timing) {
+      double gseg = floor_bytes / (tseg * 1e-3) / 1e9, gcus = floor_bytes / (tcus * 1e-3) / 1e9, speed = tcus / tseg;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %9.4f %9.4f %8.1f %8.1f %6.1f %6.1f %7.3f\n", name, m, nnz, (double)mean, maxrow, L, pad, tseg, tcus, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.0f,%.4f,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.6f,%.6f,%.0f,%.2f,%.2f,%.2f,%.2f,%.4f,%.2f\n", name, m, n, nnz, (double)mean, maxrow, L, pad, tseg, tcus, floor_bytes, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed, copygbs));
+      logsum += PetscLogReal(speed);
+    } else {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %9s %9s %8s %8s %6s %6s %7s  (segcsr == AIJ: rel %.1e)\n", name, m, nnz, (double)mean, maxrow, L, pad, "-", "-", "-", "-", "-", "-", "-", (double)rel));
+    }
+    nrun++;
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y));
+    PetscCall(VecDestroy(&yref));
+    PetscCall(MatDestroy(&S));
+    PetscCall(MatDestroy(&A));
+  }
+  if (timing && nrun) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "geometric mean speedup segcsr / cuSPARSE over %" PetscInt_FMT " matrices: %.3f\nCSV: %s\n", nrun, exp(logsum / nrun), csvname));
+  if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));
+  for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
+  for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,24 @@
+/*
+   gpupc/bench.h - benchmark helpers exported by the library (CUDA builds only), so that
+   the benchmark programs in bench/ stay plain C compiled by mpicc.
+
+   All times are medians over reps warm repetitions, measured with cudaEvents on the
+   rank's GPUPC stream; every helper checks that the active backend is CUDA.
+*/
+#ifndef GPUPC_BENCH_H
+#define GPUPC_BENCH_H
+
+#include <petscmat.h>
+
+#if defined(GPUPC_HAVE_CUDA)
+/* y = A x with cuSPARSE's CSR SpMV (CUSPARSE_SPMV_CSR_ALG1) on a device copy of the SEQAIJ
+   matrix aij; x and y any vectors (device arrays through VecGPUGetDeviceArray*); y gets
+   the result. Buffer allocated once, warm-up, then reps timed launches. */
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, double *median_ms);
+/* median time of MatMult(A, x, y) (whatever the type) over reps, after a warm-up */
+PETSC_EXTERN PetscErrorCode GPUPCBenchTimeMatMult(Mat A, Vec x, Vec y, PetscInt reps, double *median_ms);
+/* device-to-device cudaMemcpy of bytes bytes; GB/s counts read + write (2 * bytes / time) */
+PETSC_EXTERN PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs);
+#endif
+
+#endif

@@ -1,0 +1,87 @@
+/*
+   gpupc/matgpu.h - machinery shared by GPUPC's Mat types (segcsr, hec, bcsr); private.
+
+   - Subclassing AIJ: GPUPCMatSubclass saves the base type's ops so a type can override
+     entries and still call the base ones; GPUPCMatPatternChanged tells a value-only
+     update (same nonzero pattern since the last build: re-upload values) from a pattern
+     change (rebuild).
+   - CSR access: GPUPCMatGetCSR gives the row pointers, columns and values of a SEQAIJ
+     (a block of an MPIAIJ included) through public calls only.
+   - Halo plan for MPIAIJ-based types: the ghost values the off-diagonal block needs,
+     packed on the device, copied once to the host, exchanged with PetscSF over host
+     buffers, copied once to the device; and the reverse (transpose products) with a sum.
+     MPI and PetscSF never see a device pointer.
+   - Halo kernels (gather, scatter-add): one declaration, host and CUDA implementations.
+*/
+#ifndef GPUPC_MATGPU_H
+#define GPUPC_MATGPU_H
+
+#include <petsc/private/matimpl.h>
+#include <petscsf.h>
+#include <gpupc/device.h>
+
+/* ---------------------------------------------------------------- AIJ subclassing */
+typedef struct {
+  struct _MatOps   base;        /* the base type's ops, saved at subclassing */
+  PetscObjectState nzstate;     /* A->nonzerostate at the last build */
+  PetscBool        built;       /* device structure exists */
+} GPUPCMatSubclass;
+
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassRestore(Mat, const GPUPCMatSubclass *);
+PETSC_INTERN PetscBool      GPUPCMatPatternChanged(Mat, const GPUPCMatSubclass *);
+PETSC_INTERN void           GPUPCMatMarkBuilt(Mat, GPUPCMatSubclass *);
+
+/* ---------------------------------------------------------------- CSR access */
+typedef struct {
+  Mat                aij; /* the SEQAIJ it came from */
+  PetscInt           m, n, nnz;
+  const PetscInt    *i, *j;
+  const PetscScalar *a;
+  PetscBool          done;
+} GPUPCCSR;
+
+PETSC_INTERN PetscErrorCode GPUPCMatGetCSR(Mat, GPUPCCSR *);
+PETSC_INTERN PetscErrorCode GPUPCMatRestoreCSR(GPUPCCSR *);
+PETSC_INTERN PetscErrorCode GPUPCMatMPIAIJGetSeqAIJ(Mat, Mat *, Mat *, const PetscInt **);
+
+/* ---------------------------------------------------------------- halo plan */
+typedef struct _n_GPUPCHalo *GPUPCHalo;
+struct _n_GPUPCHalo {
+  PetscSF      sf;                  /* roots: this rank's packed send buffer; leaves: ghosts */
+  PetscInt     nsend, nghost;       /* packed entries sent (each owned entry once), ghosts received */
+  PetscInt    *d_sendidx;           /* local indices packed (device) */
+  PetscScalar *d_send, *h_send;     /* packed buffer on device and host */
+  PetscScalar *d_ghost, *h_ghost;   /* ghost values on device and host */
+  PetscInt     nneighbors;          /* ranks this rank receives from */
+};
+
+PETSC_INTERN PetscErrorCode GPUPCHaloCreate(Mat, PetscInt, const PetscInt *, GPUPCHalo *);
+PETSC_INTERN PetscErrorCode GPUPCHaloDestroy(GPUPCHalo *);
+/* forward: ghosts = x[owners]; Begin packs, copies down and starts the exchange; End
+   finishes it and uploads, returning the device ghost array */
+PETSC_INTERN PetscErrorCode GPUPCHaloForwardBegin(GPUPCHalo, const PetscScalar *);
+PETSC_INTERN PetscErrorCode GPUPCHaloForwardEnd(GPUPCHalo, const PetscScalar **);
+/* reverse: y[owners] += ghost contributions held in halo->d_ghost */
+PETSC_INTERN PetscErrorCode GPUPCHaloReverseBegin(GPUPCHalo);
+PETSC_INTERN PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo, PetscScalar *);
+
+/* ---------------------------------------------------------------- halo kernels */
+typedef struct {
+  const char *name;
+  /* buf[k] = x[idx[k]] */
+  PetscErrorCode (*gather)(PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf);
+  /* y[idx[k]] += buf[k]  (idx without repeats) */
+  PetscErrorCode (*scatteradd)(PetscInt n, const PetscInt *idx, const PetscScalar *buf, PetscScalar *y);
+} GPUPCHaloKernels;
+
+PETSC_INTERN const GPUPCHaloKernels GPUPCHaloKernelsHost;
+#if defined(GPUPC_HAVE_CUDA)
+PETSC_INTERN const GPUPCHaloKernels GPUPCHaloKernelsCUDA;
+#endif
+PETSC_INTERN PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **);
+
+/* log events of the shared machinery (registered in src/mat/matregister.c) */
+PETSC_INTERN PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse;
+
+#endif

@@ -1,0 +1,161 @@
+/*
+   Benchmark helpers (gpupc/bench.h): cuSPARSE CSR SpMV baseline, MatMult timing with
+   cudaEvents, device-to-device copy bandwidth. Used by bench/spmv and the other Mat types'
+   benchmarks; not used by the library itself.
+*/
+#include <gpupc/cuda.h>
+#include <gpupc/bench.h>
+#include <petscgpupc.h>
+#include <algorithm>
+#include <vector>
+
+static PetscErrorCode RequireCUDA(const char *who)
+{
+  PetscGPUPCBackend b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&b));
+  PetscCheck(b == PETSC_GPUPC_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s times CUDA work: run with -gpupc_backend cuda on a GPU host", who);
+  PetscFunctionReturn(0);
+}
+
+static double Median(std::vector<float> &t)
+{
+  std::sort(t.begin(), t.end());
+  size_t n = t.size();
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, double *median_ms)
+{
+  cusparseHandle_t     h;
+  cusparseSpMatDescr_t A;
+  cusparseDnVecDescr_t vx, vy;
+  const PetscInt      *ai, *aj;
+  const PetscScalar   *aa, *dx;
+  PetscScalar         *dy;
+  PetscInt             m, n, nnz;
+  PetscBool            done;
+  int                 *d_i, *d_j;
+  PetscScalar         *d_a;
+  void                *buf = NULL;
+  size_t               bufsize = 0;
+  const double         one = 1.0, zero = 0.0;
+  cudaEvent_t          e0, e1;
+  cudaStream_t         s = GPUPCCUDAStream();
+  std::vector<float>   t;
+
+  PetscFunctionBegin;
+  PetscCall(RequireCUDA("GPUPCBenchCuSparseSpMV"));
+  PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPCBenchCuSparseSpMV needs 32-bit PetscInt");
+  PetscCall(MatGetSize(aij, &m, &n));
+  PetscCall(MatGetRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPCBenchCuSparseSpMV needs a SEQAIJ matrix");
+  nnz = ai[m];
+  PetscCall(MatSeqAIJGetArrayRead(aij, &aa));
+  PetscCall(GPUPCMallocArray(m + 1, &d_i));
+  PetscCall(GPUPCMallocArray(nnz, &d_j));
+  PetscCall(GPUPCMallocArray(nnz, &d_a));
+  PetscCall(GPUPCMemcpy(d_i, ai, (m + 1) * sizeof(int), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscCall(GPUPCMemcpy(d_j, aj, nnz * sizeof(int), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscCall(GPUPCCopyToDevice(d_a, aa, nnz));
+  PetscCall(MatSeqAIJRestoreArrayRead(aij, &aa));
+  {
+    PetscInt mr; /* MatRestoreRowIJ() resets its size argument */
+    PetscCall(MatRestoreRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &mr, &ai, &aj, &done));
+  }
+
+  PetscCall(GPUPCCUDAGetCUSPARSE(&h));
+  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
+  PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
+  GPUPCCallCUSPARSE(cusparseCreateCsr(&A, m, n, nnz, d_i, d_j, d_a, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  GPUPCCallCUSPARSE(cusparseCreateDnVec(&vx, n, (void *)dx, CUDA_R_64F));
+  GPUPCCallCUSPARSE(cusparseCreateDnVec(&vy, m, (void *)dy, CUDA_R_64F));
+  GPUPCCallCUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bufsize));
+  if (bufsize) PetscCall(GPUPCMalloc(bufsize, &buf));
+  GPUPCCallCUDA(cudaEventCreate(&e0));
+  GPUPCCallCUDA(cudaEventCreate(&e1));
+  for (int w = 0; w < 5; w++) GPUPCCallCUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf));
+  GPUPCCallCUDA(cudaStreamSynchronize(s));
+  for (PetscInt r = 0; r < reps; r++) {
+    float ms;
+    GPUPCCallCUDA(cudaEventRecord(e0, s));
+    GPUPCCallCUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf));
+    GPUPCCallCUDA(cudaEventRecord(e1, s));
+    GPUPCCallCUDA(cudaEventSynchronize(e1));
+    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms);
+  }
+  *median_ms = Median(t);
+  GPUPCCallCUDA(cudaEventDestroy(e0));
+  GPUPCCallCUDA(cudaEventDestroy(e1));
+  GPUPCCallCUSPARSE(cusparseDestroySpMat(A));
+  GPUPCCallCUSPARSE(cusparseDestroyDnVec(vx));
+  GPUPCCallCUSPARSE(cusparseDestroyDnVec(vy));
+  PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
+  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
+  PetscCall(GPUPCFree(buf));
+  PetscCall(GPUPCFree(d_i));
+  PetscCall(GPUPCFree(d_j));
+  PetscCall(GPUPCFree(d_a));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCBenchTimeMatMult(Mat A, Vec x, Vec y, PetscInt reps, double *median_ms)
+{
+  cudaEvent_t        e0, e1;
+  cudaStream_t       s = GPUPCCUDAStream();
+  std::vector<float> t;
+
+  PetscFunctionBegin;
+  PetscCall(RequireCUDA("GPUPCBenchTimeMatMult"));
+  for (int w = 0; w < 5; w++) PetscCall(MatMult(A, x, y));
+  PetscCall(GPUPCSynchronize());
+  GPUPCCallCUDA(cudaEventCreate(&e0));
+  GPUPCCallCUDA(cudaEventCreate(&e1));
+  for (PetscInt r = 0; r < reps; r++) {
+    float ms;
+    GPUPCCallCUDA(cudaEventRecord(e0, s));
+    PetscCall(MatMult(A, x, y));
+    GPUPCCallCUDA(cudaEventRecord(e1, s));
+    GPUPCCallCUDA(cudaEventSynchronize(e1));
+    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms);
+  }
+  *median_ms = Median(t);
+  GPUPCCallCUDA(cudaEventDestroy(e0));
+  GPUPCCallCUDA(cudaEventDestroy(e1));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs)
+{
+  void              *a, *b;
+  cudaEvent_t        e0, e1;
+  cudaStream_t       s = GPUPCCUDAStream();
+  std::vector<float> t;
+
+  PetscFunctionBegin;
+  PetscCall(RequireCUDA("GPUPCBenchCopyBandwidth"));
+  PetscCall(GPUPCMalloc(bytes, &a));
+  PetscCall(GPUPCMalloc(bytes, &b));
+  PetscCall(GPUPCMemzero(a, bytes));
+  GPUPCCallCUDA(cudaEventCreate(&e0));
+  GPUPCCallCUDA(cudaEventCreate(&e1));
+  for (int w = 0; w < 3; w++) GPUPCCallCUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
+  for (PetscInt r = 0; r < reps; r++) {
+    float ms;
+    GPUPCCallCUDA(cudaEventRecord(e0, s));
+    GPUPCCallCUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
+    GPUPCCallCUDA(cudaEventRecord(e1, s));
+    GPUPCCallCUDA(cudaEventSynchronize(e1));
+    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms);
+  }
+  *gbs = 2.0 * (double)bytes / (Median(t) * 1e-3) / 1e9;
+  GPUPCCallCUDA(cudaEventDestroy(e0));
+  GPUPCCallCUDA(cudaEventDestroy(e1));
+  PetscCall(GPUPCFree(a));
+  PetscCall(GPUPCFree(b));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,121 @@
+/*
+   MATSEGCSR: the type name that picks seqsegcsr or mpisegcsr, the options and the public
+   functions of the segcsr types, and their registration.
+*/
+#include "segcsrimpl.h"
+
+/*MC
+   MATSEGCSR - MATSEGCSR = "segcsr" - segmented-CSR sparse matrix on the device: MATSEQSEGCSR
+   on a one-process communicator, MATMPISEGCSR otherwise.
+
+   Options Database Keys:
++  -mat_type segcsr - sets the type with MatSetFromOptions()
+-  -mat_segcsr_segment_length <L> - segment length (power of two 1..32; default from the mean row length)
+
+   Level: beginner
+
+   Notes:
+   Assembly is exactly as for MATAIJ (use MatXAIJSetPreallocation() or the SEQ/MPI AIJ
+   preallocation calls). MatConvert() from and to MATAIJ works with all three MatReuse modes.
+   The default vector type of the matrix is VECGPU.
+
+.seealso: MATSEQSEGCSR, MATMPISEGCSR, MatSegCSRSetSegmentLength(), MATAIJ
+M*/
+PetscErrorCode MatCreate_SegCSR(Mat A)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCall(MatSetType(A, size == 1 ? MATSEQSEGCSR : MATMPISEGCSR));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOptionsObject, Mat_SegCSR *s)
+{
+  PetscInt  L = s->Lopt;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Segmented CSR (segcsr) options");
+  PetscCall(PetscOptionsInt("-mat_segcsr_segment_length", "Segment length: 1, 2, 4, 8, 16 or 32 (0 = smallest power of two >= mean row length, capped at 32)", "MatSegCSRSetSegmentLength", L, &L, &set));
+  PetscOptionsHeadEnd();
+  if (set) {
+    if (L) PetscCall(GPUPCSegCSRCheckLength(L, "-mat_segcsr_segment_length"));
+    PetscCall(MatSegCSRSetSegmentLength(A, L));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   MatSegCSRSetSegmentLength - sets the segment length of a segcsr matrix
+
+   Logically Collective on A
+
+   Input Parameters:
++  A - the matrix (MATSEQSEGCSR or MATMPISEGCSR; other types ignore the call)
+-  L - 1, 2, 4, 8, 16 or 32; 0 picks the default (smallest power of two >= the mean row length, capped at 32)
+
+   Options Database Key:
+.  -mat_segcsr_segment_length <L> - the same from the options database
+
+   Level: intermediate
+
+   Note:
+   An assembled matrix is re-laid out at once. Other values are refused with an error.
+
+.seealso: MATSEGCSR, MatSegCSRGetInfo()
+@*/
+PetscErrorCode MatSegCSRSetSegmentLength(Mat A, PetscInt L)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, L, 2);
+  if (L) PetscCall(GPUPCSegCSRCheckLength(L, "MatSegCSRSetSegmentLength"));
+  PetscTryMethod(A, "MatSegCSRSetSegmentLength_C", (Mat, PetscInt), (A, L));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   MatSegCSRGetInfo - what the segcsr device copy is: segment length and how often it was
+   built (layout) and updated (values only)
+
+   Not Collective (collective for a MATMPISEGCSR whose device copy must be rebuilt)
+
+   Input Parameter:
+.  A - a MATSEQSEGCSR or MATMPISEGCSR matrix
+
+   Output Parameters:
++  L - segment length (of the diagonal block for MATMPISEGCSR), or NULL
+.  builds - number of layout builds, or NULL
+-  uploads - number of value-only uploads, or NULL
+
+   Level: developer
+
+.seealso: MATSEGCSR, MatSegCSRSetSegmentLength()
+@*/
+PetscErrorCode MatSegCSRGetInfo(Mat A, PetscInt *L, PetscInt *builds, PetscInt *uploads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscUseMethod(A, "MatSegCSRGetInfo_C", (Mat, PetscInt *, PetscInt *, PetscInt *), (A, L, builds, uploads));
+  PetscFunctionReturn(0);
+}
+
+/* called from GPUPCRegisterMat() (src/mat/matregister.c) */
+PetscErrorCode GPUPCRegisterSegCSR(void)
+{
+  PetscFunctionBegin;
+  PetscCall(MatRegisterRootName(MATSEGCSR, MATSEQSEGCSR, MATMPISEGCSR));
+  PetscCall(MatRegister(MATSEGCSR, MatCreate_SegCSR));
+  PetscCall(MatRegister(MATSEQSEGCSR, MatCreate_SeqSegCSR));
+  PetscCall(MatRegister(MATMPISEGCSR, MatCreate_MPISegCSR));
+  PetscCall(PetscLogEventRegister("SegCSRBuild", MAT_CLASSID, &MATSEGCSR_Build));
+  PetscCall(PetscLogEventRegister("SegCSRUpload", MAT_CLASSID, &MATSEGCSR_Upload));
+  PetscCall(PetscLogEventRegister("SegCSRMult", MAT_CLASSID, &MATSEGCSR_Mult));
+  PetscCall(PetscLogEventRegister("SegCSRMultTr", MAT_CLASSID, &MATSEGCSR_MultTranspose));
+  PetscCall(PetscLogEventRegister("GPUHaloSetUp", MAT_CLASSID, &GPUPC_HaloSetUp));
+  PetscCall(PetscLogEventRegister("GPUHaloForward", MAT_CLASSID, &GPUPC_HaloForward));
+  PetscCall(PetscLogEventRegister("GPUHaloReverse", MAT_CLASSID, &GPUPC_HaloReverse));
+  PetscFunctionReturn(0);
+}

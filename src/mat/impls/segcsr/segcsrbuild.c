@@ -1,0 +1,152 @@
+/*
+   Building one segmented-CSR block from CSR on the host and keeping its device copy
+   (ALGORITHMS.md 1.1): layout, value-only re-upload, statistics for the view.
+*/
+#include "segcsrimpl.h"
+
+PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
+
+/* refuses a segment length that is not a power of two in 1..32 */
+PetscErrorCode GPUPCSegCSRCheckLength(PetscInt L, const char *where)
+{
+  PetscFunctionBegin;
+  PetscCheck(L >= 1 && L <= 32 && (L & (L - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: segcsr segment length %" PetscInt_FMT " is invalid; use a power of two from 1 to 32 (-mat_segcsr_segment_length 1, 2, 4, 8, 16 or 32), or 0 for the default", where, L);
+  PetscFunctionReturn(0);
+}
+
+/* the smallest power of two >= the mean row length, capped at 32 */
+PetscInt GPUPCSegCSRDefaultLength(PetscInt nnz, PetscInt m)
+{
+  PetscInt  L    = 1;
+  PetscReal mean = m > 0 ? (PetscReal)nnz / (PetscReal)m : 1.0;
+
+  while (L < 32 && (PetscReal)L < mean) L *= 2;
+  return L;
+}
+
+PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *b)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCFree(b->d.segptr));
+  PetscCall(GPUPCFree(b->d.segrow));
+  PetscCall(GPUPCFree(b->d.col));
+  PetscCall(GPUPCFree(b->d.val));
+  PetscCall(GPUPCFree(b->d.longrows));
+  PetscCall(PetscFree(b->h_segptr));
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  PetscFunctionReturn(0);
+}
+
+/* fills the slot values of the block from the CSR values (padding slots 0) */
+static PetscErrorCode FillValues(const GPUPCCSR *csr, const GPUPCSegCSRBlock *b, PetscScalar *val)
+{
+  const PetscInt L = b->d.L;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < csr->m; i++) {
+    const PetscInt len = csr->i[i + 1] - csr->i[i];
+    PetscScalar   *v   = val + (size_t)b->h_segptr[i] * L;
+    const PetscInt end = (b->h_segptr[i + 1] - b->h_segptr[i]) * L;
+
+    PetscCall(PetscArraycpy(v, csr->a + csr->i[i], len));
+    for (PetscInt k = len; k < end; k++) v[k] = 0.0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCSegCSRBlockBuild - (re)builds block b from CSR with segment length L (0: default)
+*/
+PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCSRBlock *b)
+{
+  const PetscInt m = csr->m;
+  PetscInt64     nseg = 0, nslots;
+  PetscInt      *segrow, *col, *longrows, nlong = 0;
+  PetscScalar   *val;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATSEGCSR_Build, 0, 0, 0, 0));
+  PetscCall(GPUPCSegCSRBlockDestroy(b));
+  if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, m);
+  PetscCall(GPUPCSegCSRCheckLength(L, "MatAssemblyEnd"));
+  b->d.m   = m;
+  b->d.n   = csr->n;
+  b->d.L   = L;
+  b->d.nnz = csr->nnz;
+  b->segmin = m ? PETSC_MAX_INT : 0;
+  PetscCall(PetscMalloc1(m + 1, &b->h_segptr));
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt len = csr->i[i + 1] - csr->i[i], s = len ? (len + L - 1) / L : 1;
+
+    b->h_segptr[i] = (PetscInt)PetscMin(nseg, PETSC_MAX_INT);
+    nseg += s;
+    b->segmin = PetscMin(b->segmin, s);
+    b->segmax = PetscMax(b->segmax, s);
+    b->maxrow = PetscMax(b->maxrow, len);
+    if (s > GPUPC_SEGCSR_LONG_SEGMENTS) nlong++;
+  }
+  nslots = nseg * L;
+  PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "segcsr: a block of %" PetscInt_FMT " rows needs %" PetscInt64_FMT " slots with segment length %" PetscInt_FMT ", more than 32-bit indices address; use a smaller -mat_segcsr_segment_length or more MPI ranks", m, nslots, L);
+  b->h_segptr[m] = (PetscInt)nseg;
+  b->d.nseg      = (PetscInt)nseg;
+  b->d.nlong     = nlong;
+  PetscCall(PetscMalloc4(nseg, &segrow, nslots, &col, nslots, &val, nlong, &longrows));
+  nlong = 0;
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt  len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
+    const PetscInt  pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
+    PetscInt       *c   = col + (size_t)g0 * L;
+
+    for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
+    PetscCall(PetscArraycpy(c, csr->j + csr->i[i], len));
+    for (PetscInt k = len; k < (g1 - g0) * L; k++) c[k] = pad;
+    if (g1 - g0 > GPUPC_SEGCSR_LONG_SEGMENTS) longrows[nlong++] = i;
+  }
+  PetscCall(FillValues(csr, b, val));
+  PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
+  PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
+  PetscCall(GPUPCMallocArray(nslots, &b->d.col));
+  PetscCall(GPUPCMallocArray(nslots, &b->d.val));
+  PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
+  PetscCall(GPUPCCopyToDevice(b->d.segptr, b->h_segptr, m + 1));
+  PetscCall(GPUPCCopyToDevice(b->d.segrow, segrow, nseg));
+  PetscCall(GPUPCCopyToDevice(b->d.col, col, nslots));
+  PetscCall(GPUPCCopyToDevice(b->d.val, val, nslots));
+  PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
+  PetscCall(PetscFree4(segrow, col, val, longrows));
+  PetscCall(PetscLogEventEnd(MATSEGCSR_Build, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCSegCSRBlockUploadValues - same nonzero pattern, new values: one upload, no re-layout
+*/
+PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
+{
+  PetscScalar *val;
+  size_t       nslots = (size_t)b->d.nseg * b->d.L;
+
+  PetscFunctionBegin;
+  PetscCheck(csr->m == b->d.m && csr->nnz == b->d.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr value update: the block has %" PetscInt_FMT " rows and %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT " and %" PetscInt_FMT "; the pattern changed without a rebuild", b->d.m, b->d.nnz, csr->m, csr->nnz);
+  PetscCall(PetscLogEventBegin(MATSEGCSR_Upload, 0, 0, 0, 0));
+  PetscCall(PetscMalloc1(nslots, &val));
+  PetscCall(FillValues(csr, b, val));
+  PetscCall(GPUPCCopyToDevice(b->d.val, val, nslots));
+  PetscCall(PetscFree(val));
+  PetscCall(PetscLogEventEnd(MATSEGCSR_Upload, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* ASCII statistics of one block; sync: every rank prints (inside PetscViewerASCIIPushSynchronized) */
+PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *b, const char *name, PetscBool sync, PetscViewer viewer)
+{
+  const PetscInt64 slots = (PetscInt64)b->d.nseg * b->d.L;
+  PetscErrorCode (*print)(PetscViewer, const char[], ...) = sync ? PetscViewerASCIISynchronizedPrintf : PetscViewerASCIIPrintf;
+
+  PetscFunctionBegin;
+  PetscCall(print(viewer, "%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", %" PetscInt64_FMT " slots, padding overhead %.3g\n", name, b->d.m, b->d.n, b->d.nnz, b->d.L, slots,
+                                   b->d.nnz ? (double)(slots - b->d.nnz) / (double)b->d.nnz : 0.0));
+  PetscCall(print(viewer, "%s: segments per row min %" PetscInt_FMT " mean %.3g max %" PetscInt_FMT "; longest row %" PetscInt_FMT "; rows given a thread block (> %d segments): %" PetscInt_FMT "\n", name, b->segmin, b->d.m ? (double)b->d.nseg / (double)b->d.m : 0.0, b->segmax, b->maxrow,
+                                   GPUPC_SEGCSR_LONG_SEGMENTS, b->d.nlong));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,56 @@
+/*
+   Private layout of the segcsr Mat types (seqsegcsr, mpisegcsr).
+
+   A segcsr matrix is a SEQAIJ/MPIAIJ (host assembly, MatGetRow, MatSetValues from any rank)
+   whose ops are overridden; A->spptr holds the device copy in segmented CSR
+   (ALGORITHMS.md 1.1) and, for MPI, the diagonal and off-diagonal blocks and the halo plan.
+
+   Keeping host and device in sync: the host AIJ is authoritative. Value-changing ops
+   (MatScale, MatShift, MatDiagonalScale, MatZeroEntries, MatCopy, MatAXPY, MatZeroRows,
+   MatSeqAIJGetArray/Restore, ...) run on the host through the base AIJ op; the device copy
+   is refreshed (values only, one upload) at the next device operation when the object
+   state changed. MatAssemblyEnd builds (new pattern) or re-uploads values (same pattern)
+   at once.
+*/
+#ifndef GPUPC_SEGCSRIMPL_H
+#define GPUPC_SEGCSRIMPL_H
+
+#include <petscgpupc.h>
+#include <gpupc/matgpu.h>
+#include <gpupc/segcsrkernels.h>
+
+/* one matrix (block) in segmented CSR: device arrays plus what the host keeps */
+typedef struct {
+  GPUPCSegCSRDev d;
+  PetscInt      *h_segptr; /* host copy of segptr (value re-upload) */
+  PetscInt       segmin, segmax;
+  PetscInt       maxrow;   /* longest row */
+} GPUPCSegCSRBlock;
+
+typedef struct {
+  GPUPCMatSubclass  sc;
+  PetscInt          Lopt;        /* requested segment length, 0 = default */
+  PetscObjectState  synced;      /* value version at the last upload */
+  PetscBool         fromassembly;/* the last upload ran inside MatAssemblyEnd */
+  GPUPCSegCSRBlock  diag, offd;  /* seq: diag only */
+  GPUPCHalo         halo;        /* mpi only */
+  PetscInt          uploads, builds; /* counters (view, tests) */
+} Mat_SegCSR;
+
+PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);
+PETSC_INTERN PetscInt       GPUPCSegCSRDefaultLength(PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *, PetscInt, GPUPCSegCSRBlock *);
+PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *, GPUPCSegCSRBlock *);
+PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *);
+PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *, const char *, PetscBool, PetscViewer);
+
+PETSC_INTERN PetscErrorCode MatCreate_SeqSegCSR(Mat);
+PETSC_INTERN PetscErrorCode MatCreate_MPISegCSR(Mat);
+PETSC_INTERN PetscErrorCode MatCreate_SegCSR(Mat);
+PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqSegCSR(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatConvert_MPIAIJ_MPISegCSR(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat, PetscOptionItems *, Mat_SegCSR *);
+
+PETSC_INTERN PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
+
+#endif

@@ -1,0 +1,364 @@
+/*
+   MATSEQSEGCSR: a SEQAIJ matrix with a device copy in segmented CSR (see segcsrimpl.h).
+*/
+#include "segcsrimpl.h"
+#include <gpupc/veckernels.h>
+
+static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat, MatType, MatReuse, Mat *);
+
+/* value version of the host matrix: the object state */
+static PetscObjectState ValueVersion(Mat A)
+{
+  return ((PetscObject)A)->state;
+}
+
+/* builds (new pattern) or re-uploads values (same pattern); inassembly: called from MatAssemblyEnd */
+static PetscErrorCode SeqSegCSRSync(Mat A, PetscBool inassembly)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  GPUPCCSR    csr;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatGetCSR(A, &csr));
+  if (GPUPCMatPatternChanged(A, &s->sc)) {
+    PetscCall(GPUPCSegCSRBlockBuild(&csr, s->Lopt, &s->diag));
+    s->builds++;
+    GPUPCMatMarkBuilt(A, &s->sc);
+    PetscCall(PetscInfo(A, "built segcsr: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT "\n", s->diag.d.m, s->diag.d.nnz, s->diag.d.L));
+  } else {
+    PetscCall(GPUPCSegCSRBlockUploadValues(&csr, &s->diag));
+    s->uploads++;
+  }
+  PetscCall(GPUPCMatRestoreCSR(&csr));
+  s->synced       = ValueVersion(A);
+  s->fromassembly = inassembly;
+  PetscFunctionReturn(0);
+}
+
+/* before any device use: refresh values changed on the host since the last upload.
+   MatAssemblyEnd() of PETSc 3.18 increases the state once after the type's assemblyend. */
+static PetscErrorCode SeqSegCSREnsure(Mat A)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "segcsr matrix is not assembled; call MatAssemblyBegin/End first");
+  if (!s->sc.built || ValueVersion(A) != s->synced + (s->fromassembly ? 1 : 0)) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatAssemblyEnd_SeqSegCSR(Mat A, MatAssemblyType mode)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(s->sc.base.assemblyend(A, mode));
+  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(SeqSegCSRSync(A, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_SeqSegCSR(Mat A, Vec x, Vec y)
+{
+  Mat_SegCSR               *s;
+  const GPUPCSegCSRKernels *k;
+  const PetscScalar        *dx;
+  PetscScalar              *dy;
+
+  PetscFunctionBegin;
+  PetscCall(SeqSegCSREnsure(A));
+  s = (Mat_SegCSR *)A->spptr;
+  PetscCall(GPUPCGetSegCSRKernels(&k));
+  PetscCall(PetscLogEventBegin(MATSEGCSR_Mult, A, x, y, 0));
+  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
+  PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
+  PetscCall(k->mult(&s->diag.d, dx, NULL, dy));
+  PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
+  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
+  PetscCall(PetscLogFlops(PetscMax(2.0 * s->diag.d.nnz - s->diag.d.m, 0)));
+  PetscCall(PetscLogEventEnd(MATSEGCSR_Mult, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultAdd_SeqSegCSR(Mat A, Vec x, Vec z, Vec y)
+{
+  Mat_SegCSR               *s;
+  const GPUPCSegCSRKernels *k;
+  const PetscScalar        *dx, *dz;
+  PetscScalar              *dy;
+
+  PetscFunctionBegin;
+  PetscCall(SeqSegCSREnsure(A));
+  s = (Mat_SegCSR *)A->spptr;
+  PetscCall(GPUPCGetSegCSRKernels(&k));
+  PetscCall(PetscLogEventBegin(MATSEGCSR_Mult, A, x, y, 0));
+  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
+  if (z == y) {
+    PetscCall(VecGPUGetDeviceArray(y, &dy));
+    PetscCall(k->mult(&s->diag.d, dx, dy, dy));
+    PetscCall(VecGPURestoreDeviceArray(y, &dy));
+  } else {
+    PetscCall(VecGPUGetDeviceArrayRead(z, &dz));
+    PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
+    PetscCall(k->mult(&s->diag.d, dx, dz, dy));
+    PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
+    PetscCall(VecGPURestoreDeviceArrayRead(z, &dz));
+  }
+  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
+  PetscCall(PetscLogFlops(2.0 * s->diag.d.nnz));
+  PetscCall(PetscLogEventEnd(MATSEGCSR_Mult, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultTransposeAdd_SeqSegCSR(Mat A, Vec x, Vec z, Vec y)
+{
+  Mat_SegCSR               *s;
+  const GPUPCSegCSRKernels *k;
+  const PetscScalar        *dx;
+  PetscScalar              *dy;
+
+  PetscFunctionBegin;
+  PetscCall(SeqSegCSREnsure(A));
+  s = (Mat_SegCSR *)A->spptr;
+  PetscCall(GPUPCGetSegCSRKernels(&k));
+  PetscCall(PetscLogEventBegin(MATSEGCSR_MultTranspose, A, x, y, 0));
+  if (z && z != y) PetscCall(VecCopy(z, y));
+  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
+  if (z) PetscCall(VecGPUGetDeviceArray(y, &dy));
+  else {
+    PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
+    PetscCall(GPUPCMemzero(dy, (size_t)A->cmap->n * sizeof(PetscScalar)));
+  }
+  PetscCall(k->multtransposeadd(&s->diag.d, dx, dy));
+  if (z) PetscCall(VecGPURestoreDeviceArray(y, &dy));
+  else PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
+  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
+  PetscCall(PetscLogFlops(2.0 * s->diag.d.nnz));
+  PetscCall(PetscLogEventEnd(MATSEGCSR_MultTranspose, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMultTranspose_SeqSegCSR(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultTransposeAdd_SeqSegCSR(A, x, NULL, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatGetDiagonal_SeqSegCSR(Mat A, Vec d)
+{
+  Mat_SegCSR               *s;
+  const GPUPCSegCSRKernels *k;
+  PetscScalar              *dd;
+
+  PetscFunctionBegin;
+  PetscCall(SeqSegCSREnsure(A));
+  s = (Mat_SegCSR *)A->spptr;
+  PetscCall(GPUPCGetSegCSRKernels(&k));
+  PetscCall(VecGPUGetDeviceArrayWrite(d, &dd));
+  PetscCall(k->getdiagonal(&s->diag.d, 0, dd));
+  PetscCall(VecGPURestoreDeviceArrayWrite(d, &dd));
+  PetscFunctionReturn(0);
+}
+
+/* MatDuplicate: the base duplicate creates a matrix of A's type name; make sure it is a
+   segcsr with its device copy */
+static PetscErrorCode MatDuplicate_SeqSegCSR(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  PetscBool   ours;
+
+  PetscFunctionBegin;
+  PetscCall(s->sc.base.duplicate(A, op, B));
+  ours = (PetscBool)((*B)->ops->assemblyend == MatAssemblyEnd_SeqSegCSR && (*B)->spptr);
+  if (!ours) {
+    PetscCall(PetscObjectChangeTypeName((PetscObject)*B, MATSEQAIJ));
+    PetscCall(MatConvert_SeqAIJ_SeqSegCSR(*B, MATSEQSEGCSR, MAT_INPLACE_MATRIX, B));
+  } else {
+    Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
+    sb->Lopt       = s->Lopt;
+    if ((*B)->assembled) PetscCall(SeqSegCSRSync(*B, PETSC_FALSE));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatView_SeqSegCSR(Mat A, PetscViewer viewer)
+{
+  Mat_SegCSR       *s = (Mat_SegCSR *)A->spptr;
+  PetscBool         isascii;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (isascii) {
+    PetscCall(PetscViewerGetFormat(viewer, &format));
+    if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
+      const GPUPCSegCSRKernels *k;
+      if (A->assembled) PetscCall(SeqSegCSREnsure(A));
+      PetscCall(GPUPCGetSegCSRKernels(&k));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "segcsr (segmented CSR on the device), %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", k->name, s->builds, s->uploads));
+      if (s->sc.built) PetscCall(GPUPCSegCSRBlockView(&s->diag, "  segcsr", PETSC_FALSE, viewer));
+    }
+  }
+  PetscCall(s->sc.base.view(A, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSetFromOptions_SeqSegCSR(Mat A, PetscOptionItems *PetscOptionsObject)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (s->sc.base.setfromoptions) PetscCall(s->sc.base.setfromoptions(A, PetscOptionsObject));
+  PetscCall(MatSetFromOptions_SegCSR_Private(A, PetscOptionsObject, s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatDestroy_SeqSegCSR(Mat A)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  PetscErrorCode (*destroy)(Mat) = s->sc.base.destroy;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCSegCSRBlockDestroy(&s->diag));
+  PetscCall(PetscFree(A->spptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqsegcsr_seqaij_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqaij_seqsegcsr_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRSetSegmentLength_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRGetInfo_C", NULL));
+  PetscCall(destroy(A));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRSetSegmentLength_SeqSegCSR(Mat A, PetscInt L)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (L) PetscCall(GPUPCSegCSRCheckLength(L, "MatSegCSRSetSegmentLength"));
+  if (L == s->Lopt) PetscFunctionReturn(0);
+  s->Lopt     = L;
+  s->sc.built = PETSC_FALSE; /* re-layout at the next use */
+  if (A->assembled) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRGetInfo_SeqSegCSR(Mat A, PetscInt *L, PetscInt *builds, PetscInt *uploads)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (A->assembled) PetscCall(SeqSegCSREnsure(A));
+  if (L) *L = s->diag.d.L;
+  if (builds) *builds = s->builds;
+  if (uploads) *uploads = s->uploads;
+  PetscFunctionReturn(0);
+}
+
+/* turns an (assembled or not) SEQAIJ B into a seqsegcsr in place */
+static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
+{
+  Mat_SegCSR *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE)); /* inode routines would replace our ops */
+  PetscCall(GPUPCMatSubclassSave(B, &s->sc));
+  B->spptr                    = s;
+  B->ops->assemblyend         = MatAssemblyEnd_SeqSegCSR;
+  B->ops->mult                = MatMult_SeqSegCSR;
+  B->ops->multadd             = MatMultAdd_SeqSegCSR;
+  B->ops->multtranspose       = MatMultTranspose_SeqSegCSR;
+  B->ops->multtransposeadd    = MatMultTransposeAdd_SeqSegCSR;
+  B->ops->getdiagonal         = MatGetDiagonal_SeqSegCSR;
+  B->ops->duplicate           = MatDuplicate_SeqSegCSR;
+  B->ops->view                = MatView_SeqSegCSR;
+  B->ops->setfromoptions      = MatSetFromOptions_SeqSegCSR;
+  B->ops->destroy             = MatDestroy_SeqSegCSR;
+  /* value-changing ops (scale, shift, diagonalscale, zeroentries, copy, axpy, zerorows, ...)
+     stay the base ones: they change the host values and the object state, and the next
+     device operation re-uploads the values (SeqSegCSREnsure) */
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECGPU, &B->defaultvectype));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQSEGCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqsegcsr_seqaij_C", MatConvert_SeqSegCSR_SeqAIJ));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqsegcsr_C", MatConvert_SeqAIJ_SeqSegCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", MatSegCSRSetSegmentLength_SeqSegCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_SeqSegCSR));
+  if (B->assembled) PetscCall(SeqSegCSRSync(B, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* MatConvert from SEQAIJ (and from a seqsegcsr, as a copy) to seqsegcsr, all three reuse modes */
+PetscErrorCode MatConvert_SeqAIJ_SeqSegCSR(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(0);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(SeqAIJToSegCSR_InPlace(B));
+  *newmat = B;
+  PetscFunctionReturn(0);
+}
+
+/* MatConvert from seqsegcsr back to SEQAIJ, all three reuse modes */
+static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat         B;
+  Mat_SegCSR *s;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(0);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  s = (Mat_SegCSR *)B->spptr;
+  PetscCall(GPUPCSegCSRBlockDestroy(&s->diag));
+  PetscCall(GPUPCMatSubclassRestore(B, &s->sc));
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqsegcsr_seqaij_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqsegcsr_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", NULL));
+  PetscCall(PetscFree(B->defaultvectype));
+  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
+  *newmat = B;
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   MATSEQSEGCSR - MATSEQSEGCSR = "seqsegcsr" - a sequential sparse matrix kept on the device in
+   segmented CSR (ALGORITHMS.md 1.1): each row owns ceil(len/L) segments of L slots (at least
+   one), stored segment-major, padding slots with value 0 and a column of the same row.
+
+   Assembled on the host exactly as MATSEQAIJ (preallocation, MatSetValues, MatGetRow use the
+   AIJ host copy); MatAssemblyEnd builds the device layout, or re-uploads only the values when
+   the nonzero pattern did not change. MatMult, MatMultAdd, MatMultTranspose(Add) and
+   MatGetDiagonal run on the device (GPU kernels on the cuda backend, the host reference on
+   the host backend) for any vector type (gpu vectors without copies). Value-changing
+   operations (MatScale, MatShift, MatDiagonalScale, MatZeroEntries, MatCopy, MatAXPY, ...)
+   run on the host AIJ and the values are re-uploaded at the next device operation.
+   MatMultTranspose uses an atomic scatter (no transposed copy; summation order varies).
+
+   Options Database Keys:
++  -mat_type segcsr - sets the type (seqsegcsr on one rank) with MatSetFromOptions()
+-  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the smallest power of two >= the mean row length (capped at 32)
+
+   Level: beginner
+
+.seealso: MATSEGCSR, MATMPISEGCSR, MatSegCSRSetSegmentLength(), MATSEQAIJ
+M*/
+PetscErrorCode MatCreate_SeqSegCSR(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(A, MATSEQAIJ));
+  PetscCall(SeqAIJToSegCSR_InPlace(A));
+  PetscFunctionReturn(0);
+}

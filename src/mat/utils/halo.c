@@ -1,0 +1,156 @@
+/*
+   Halo plan for MPIAIJ-based GPU matrix types (gpupc/matgpu.h).
+
+   Built from the off-diagonal block's column map (garray: global column of each ghost).
+   Every owned entry that some rank needs is packed once (d_sendidx); a PetscSF whose roots
+   are the packed buffer and whose leaves are the ghosts moves host copies of the values.
+   Per product: gather on the device, one copy down, PetscSFBcast, one copy up.
+*/
+#include <gpupc/matgpu.h>
+
+PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse;
+
+PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **k)
+{
+  PetscGPUPCBackend backend;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+#if defined(GPUPC_HAVE_CUDA)
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) {
+    *k = &GPUPCHaloKernelsCUDA;
+    PetscFunctionReturn(0);
+  }
+#endif
+  *k = &GPUPCHaloKernelsHost;
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCHaloCreate - the halo plan of a parallel matrix A for nghost ghost columns with
+   global indices garray (sorted, as MatMPIAIJGetSeqAIJ gives them). Collective on A.
+*/
+PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, GPUPCHalo *halo)
+{
+  GPUPCHalo          h;
+  PetscSF            sf1;
+  PetscSFNode       *remote;
+  const PetscInt    *degree;
+  PetscInt           nroots = A->cmap->n, *cidx, *leafcidx, *sendidx, lastrank = -1;
+  PetscMPIInt        owner;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GPUPC_HaloSetUp, A, 0, 0, 0));
+  PetscCall(PetscNew(&h));
+  h->nghost = nghost;
+  /* plan 1: leaves = ghosts, roots = owned columns */
+  PetscCall(PetscMalloc1(nghost, &remote));
+  for (PetscInt k = 0; k < nghost; k++) {
+    PetscInt idx;
+    PetscCall(PetscLayoutFindOwnerIndex(A->cmap, garray[k], &owner, &idx));
+    remote[k].rank  = owner;
+    remote[k].index = idx;
+    if (owner != lastrank) h->nneighbors++;
+    lastrank = owner;
+  }
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf1));
+  PetscCall(PetscSFSetGraph(sf1, nroots, nghost, NULL, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
+  PetscCall(PetscSFSetUp(sf1));
+  /* owned entries needed by some rank: pack each once */
+  PetscCall(PetscSFComputeDegreeBegin(sf1, &degree));
+  PetscCall(PetscSFComputeDegreeEnd(sf1, &degree));
+  PetscCall(PetscMalloc1(nroots, &cidx));
+  PetscCall(PetscMalloc1(nghost, &leafcidx));
+  h->nsend = 0;
+  for (PetscInt r = 0; r < nroots; r++) cidx[r] = degree[r] > 0 ? h->nsend++ : -1;
+  PetscCall(PetscMalloc1(h->nsend, &sendidx));
+  for (PetscInt r = 0; r < nroots; r++)
+    if (cidx[r] >= 0) sendidx[cidx[r]] = r;
+  PetscCall(PetscSFBcastBegin(sf1, MPIU_INT, cidx, leafcidx, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf1, MPIU_INT, cidx, leafcidx, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf1));
+  /* plan 2: roots = packed buffer */
+  for (PetscInt k = 0; k < nghost; k++) remote[k].index = leafcidx[k];
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &h->sf));
+  PetscCall(PetscSFSetGraph(h->sf, h->nsend, nghost, NULL, PETSC_COPY_VALUES, remote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(h->sf));
+  PetscCall(GPUPCMallocArray(h->nsend, &h->d_sendidx));
+  PetscCall(GPUPCCopyToDevice(h->d_sendidx, sendidx, h->nsend));
+  PetscCall(GPUPCMallocArray(h->nsend, &h->d_send));
+  PetscCall(GPUPCMallocArray(nghost, &h->d_ghost));
+  PetscCall(PetscMalloc1(h->nsend, &h->h_send));
+  PetscCall(PetscMalloc1(nghost, &h->h_ghost));
+  PetscCall(PetscFree(sendidx));
+  PetscCall(PetscFree(cidx));
+  PetscCall(PetscFree(leafcidx));
+  *halo = h;
+  PetscCall(PetscLogEventEnd(GPUPC_HaloSetUp, A, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHaloDestroy(GPUPCHalo *halo)
+{
+  GPUPCHalo h = *halo;
+
+  PetscFunctionBegin;
+  if (!h) PetscFunctionReturn(0);
+  PetscCall(PetscSFDestroy(&h->sf));
+  PetscCall(GPUPCFree(h->d_sendidx));
+  PetscCall(GPUPCFree(h->d_send));
+  PetscCall(GPUPCFree(h->d_ghost));
+  PetscCall(PetscFree(h->h_send));
+  PetscCall(PetscFree(h->h_ghost));
+  PetscCall(PetscFree(h));
+  *halo = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHaloForwardBegin(GPUPCHalo h, const PetscScalar *d_x)
+{
+  const GPUPCHaloKernels *k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GPUPC_HaloForward, 0, 0, 0, 0));
+  PetscCall(GPUPCGetHaloKernels(&k));
+  PetscCall(k->gather(h->nsend, h->d_sendidx, d_x, h->d_send));
+  PetscCall(GPUPCCopyToHost(h->h_send, h->d_send, h->nsend));
+  PetscCall(PetscSFBcastBegin(h->sf, MPIU_SCALAR, h->h_send, h->h_ghost, MPI_REPLACE));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloForward, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHaloForwardEnd(GPUPCHalo h, const PetscScalar **d_ghost)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GPUPC_HaloForward, 0, 0, 0, 0));
+  PetscCall(PetscSFBcastEnd(h->sf, MPIU_SCALAR, h->h_send, h->h_ghost, MPI_REPLACE));
+  PetscCall(GPUPCCopyToDevice(h->d_ghost, h->h_ghost, h->nghost));
+  *d_ghost = h->d_ghost;
+  PetscCall(PetscLogEventEnd(GPUPC_HaloForward, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHaloReverseBegin(GPUPCHalo h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GPUPC_HaloReverse, 0, 0, 0, 0));
+  PetscCall(GPUPCCopyToHost(h->h_ghost, h->d_ghost, h->nghost));
+  PetscCall(PetscArrayzero(h->h_send, h->nsend));
+  PetscCall(PetscSFReduceBegin(h->sf, MPIU_SCALAR, h->h_ghost, h->h_send, MPIU_SUM));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloReverse, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo h, PetscScalar *d_y)
+{
+  const GPUPCHaloKernels *k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GPUPC_HaloReverse, 0, 0, 0, 0));
+  PetscCall(PetscSFReduceEnd(h->sf, MPIU_SCALAR, h->h_ghost, h->h_send, MPIU_SUM));
+  PetscCall(GPUPCCopyToDevice(h->d_send, h->h_send, h->nsend));
+  PetscCall(GPUPCGetHaloKernels(&k));
+  PetscCall(k->scatteradd(h->nsend, h->d_sendidx, h->d_send, d_y));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloReverse, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}

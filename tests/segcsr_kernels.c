@@ -1,0 +1,232 @@
+static const char help[] = "segcsr kernels of the active backend against a plain CSR loop (and, on the cuda backend, against the host table).\n"
+                           "The segmented layout is built here independently of the library's build code; every segment length 1..32,\n"
+                           "empty rows, rows long enough for the block-per-row path, rectangular shape, a block without columns.\n";
+
+#include <petscsys.h>
+#include <gpupc/segcsrkernels.h>
+#include "gpupctest.h"
+
+typedef struct {
+  PetscInt     m, n, *i, *j;
+  PetscScalar *a;
+} CSR;
+
+/* host arrays of the segmented layout for segment length L */
+static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
+{
+  PetscInt nseg = 0, nlong = 0;
+
+  PetscFunctionBegin;
+  h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
+  PetscCall(PetscMalloc1(c->m + 1, &h->segptr));
+  for (PetscInt r = 0; r < c->m; r++) {
+    PetscInt len = c->i[r + 1] - c->i[r], s = PetscMax(1, (len + L - 1) / L);
+    h->segptr[r] = nseg;
+    nseg += s;
+    if (s > GPUPC_SEGCSR_LONG_SEGMENTS) nlong++;
+  }
+  h->segptr[c->m] = nseg;
+  h->nseg = nseg; h->nlong = nlong;
+  PetscCall(PetscMalloc4(nseg, &h->segrow, nseg * L, &h->col, nseg * L, &h->val, nlong, &h->longrows));
+  nlong = 0;
+  for (PetscInt r = 0; r < c->m; r++) {
+    PetscInt len = c->i[r + 1] - c->i[r], k0 = h->segptr[r] * L, k1 = h->segptr[r + 1] * L;
+    for (PetscInt g = h->segptr[r]; g < h->segptr[r + 1]; g++) h->segrow[g] = r;
+    for (PetscInt k = k0; k < k1; k++) {
+      PetscInt q = k - k0;
+      h->col[k] = q < len ? c->j[c->i[r] + q] : (len ? c->j[c->i[r]] : 0);
+      h->val[k] = q < len ? c->a[c->i[r] + q] : 0.0;
+    }
+    if (h->segptr[r + 1] - h->segptr[r] > GPUPC_SEGCSR_LONG_SEGMENTS) h->longrows[nlong++] = r;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FreeHost(GPUPCSegCSRDev *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(h->segptr));
+  PetscCall(PetscFree4(h->segrow, h->col, h->val, h->longrows));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
+{
+  size_t ns = (size_t)h->nseg * h->L;
+
+  PetscFunctionBegin;
+  *d = *h;
+  PetscCall(GPUPCMallocArray(h->m + 1, &d->segptr));
+  PetscCall(GPUPCMallocArray(h->nseg, &d->segrow));
+  PetscCall(GPUPCMallocArray(ns, &d->col));
+  PetscCall(GPUPCMallocArray(ns, &d->val));
+  PetscCall(GPUPCMallocArray(h->nlong, &d->longrows));
+  PetscCall(GPUPCCopyToDevice(d->segptr, h->segptr, h->m + 1));
+  PetscCall(GPUPCCopyToDevice(d->segrow, h->segrow, h->nseg));
+  PetscCall(GPUPCCopyToDevice(d->col, h->col, ns));
+  PetscCall(GPUPCCopyToDevice(d->val, h->val, ns));
+  PetscCall(GPUPCCopyToDevice(d->longrows, h->longrows, h->nlong));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode FreeDevice(GPUPCSegCSRDev *d)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCFree(d->segptr));
+  PetscCall(GPUPCFree(d->segrow));
+  PetscCall(GPUPCFree(d->col));
+  PetscCall(GPUPCFree(d->val));
+  PetscCall(GPUPCFree(d->longrows));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Compare(PetscInt n, const PetscScalar *got, const PetscScalar *want, PetscReal tol, const char *what, PetscInt L)
+{
+  PetscReal d = 0, mx = 1;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; k++) {
+    d  = PetscMax(d, PetscAbsScalar(got[k] - want[k]));
+    mx = PetscMax(mx, PetscAbsScalar(want[k]));
+    PetscCheck(!PetscIsNanScalar(got[k]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, L = %" PetscInt_FMT ": NaN at %" PetscInt_FMT, what, L, k);
+  }
+  PetscCheck(d <= tol * mx, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, L = %" PetscInt_FMT ": error %g > %g", what, L, (double)d, (double)(tol * mx));
+  PetscFunctionReturn(0);
+}
+
+/* runs one table on device data and returns host copies of the results */
+static PetscErrorCode Run(const GPUPCSegCSRKernels *k, const GPUPCSegCSRDev *d, const PetscScalar *x, const PetscScalar *z, const PetscScalar *xt, PetscScalar *y, PetscScalar *yz, PetscScalar *yt, PetscScalar *diag)
+{
+  PetscScalar *dx, *dz, *dy, *dxt, *dyt;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMallocArray(PetscMax(d->n, 1), &dx));
+  PetscCall(GPUPCMallocArray(PetscMax(d->m, 1), &dz));
+  PetscCall(GPUPCMallocArray(PetscMax(d->m, 1), &dy));
+  PetscCall(GPUPCMallocArray(PetscMax(d->m, 1), &dxt));
+  PetscCall(GPUPCMallocArray(PetscMax(d->n, 1), &dyt));
+  PetscCall(GPUPCCopyToDevice(dx, x, d->n));
+  PetscCall(GPUPCCopyToDevice(dz, z, d->m));
+  PetscCall(GPUPCCopyToDevice(dxt, xt, d->m));
+  PetscCall(k->mult(d, dx, NULL, dy));
+  PetscCall(GPUPCCopyToHost(y, dy, d->m));
+  PetscCall(k->mult(d, dx, dz, dz)); /* in place: z = A x + z */
+  PetscCall(GPUPCCopyToHost(yz, dz, d->m));
+  PetscCall(GPUPCCopyToDevice(dyt, x, d->n)); /* yt = x + A^T xt */
+  PetscCall(k->multtransposeadd(d, dxt, dyt));
+  PetscCall(GPUPCCopyToHost(yt, dyt, d->n));
+  PetscCall(k->getdiagonal(d, 0, dy));
+  PetscCall(GPUPCCopyToHost(diag, dy, d->m));
+  PetscCall(GPUPCFree(dx));
+  PetscCall(GPUPCFree(dz));
+  PetscCall(GPUPCFree(dy));
+  PetscCall(GPUPCFree(dxt));
+  PetscCall(GPUPCFree(dyt));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
+{
+  CSR                       c;
+  PetscInt                  cap = 0;
+  const GPUPCSegCSRKernels *k, *kh;
+  PetscGPUPCBackend         backend;
+  PetscScalar              *x, *z, *xt, *ry, *ryz, *ryt, *rd, *y, *yz, *yt, *dg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCall(GPUPCGetSegCSRKernels(&k));
+  PetscCall(GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_HOST, &kh));
+  c.m = m; c.n = n;
+  PetscCall(PetscMalloc1(m + 1, &c.i));
+  for (PetscInt r = 0; r < m; r++) cap += n ? PetscMin(n, r % 7 == 0 ? 300 : r % 13) : 0;
+  PetscCall(PetscMalloc2(cap + 1, &c.j, cap + 1, &c.a));
+  c.i[0] = 0;
+  for (PetscInt r = 0; r < m; r++) {
+    PetscInt len = n ? PetscMin(n, r % 7 == 0 ? 300 : r % 13) : 0, q = c.i[r]; /* r % 13 == 0: empty rows; every 7th row long */
+    for (PetscInt t = 0; t < len; t++) {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(rnd, &u));
+      c.j[q + t] = (r + t * (n / PetscMax(len, 1))) % n; /* distinct columns */
+      c.a[q + t] = u - 0.5;
+      if (c.j[q + t] == r) c.a[q + t] += 3.0;
+    }
+    c.i[r + 1] = q + len;
+  }
+  PetscCall(PetscMalloc4(PetscMax(n, 1), &x, PetscMax(m, 1), &z, PetscMax(m, 1), &xt, PetscMax(m, 1), &ry));
+  PetscCall(PetscMalloc3(PetscMax(m, 1), &ryz, PetscMax(n, 1), &ryt, PetscMax(m, 1), &rd));
+  PetscCall(PetscMalloc4(PetscMax(m, 1), &y, PetscMax(m, 1), &yz, PetscMax(n, 1), &yt, PetscMax(m, 1), &dg));
+  for (PetscInt t = 0; t < n; t++) PetscCall(PetscRandomGetValue(rnd, &x[t]));
+  for (PetscInt t = 0; t < m; t++) PetscCall(PetscRandomGetValue(rnd, &z[t]));
+  for (PetscInt t = 0; t < m; t++) PetscCall(PetscRandomGetValue(rnd, &xt[t]));
+  /* plain CSR reference */
+  for (PetscInt t = 0; t < n; t++) ryt[t] = x[t];
+  for (PetscInt r = 0; r < m; r++) {
+    PetscScalar s = 0;
+    rd[r] = 0;
+    for (PetscInt q = c.i[r]; q < c.i[r + 1]; q++) {
+      s += c.a[q] * x[c.j[q]];
+      ryt[c.j[q]] += c.a[q] * xt[r];
+      if (c.j[q] == r) rd[r] = c.a[q];
+    }
+    ry[r]  = s;
+    ryz[r] = z[r] + s;
+  }
+  for (PetscInt L = 1; L <= 32; L *= 2) {
+    GPUPCSegCSRDev h, d;
+    char           what[128];
+    PetscCall(Layout(&c, L, &h));
+    PetscCall(Upload(&h, &d));
+    PetscCall(Run(k, &d, x, z, xt, y, yz, yt, dg));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s kernels %" PetscInt_FMT "x%" PetscInt_FMT, k->name, m, n));
+    PetscCall(Compare(m, y, ry, 1e-13, what, L));
+    PetscCall(Compare(m, yz, ryz, 1e-13, what, L));
+    PetscCall(Compare(n, yt, ryt, 1e-13, what, L));
+    PetscCall(Compare(m, dg, rd, 0.0, what, L));
+    if (backend == PETSC_GPUPC_BACKEND_CUDA) { /* the host table on host copies of the same layout */
+      PetscScalar *hy, *hyz, *hyt, *hdg;
+      PetscCall(PetscMalloc4(PetscMax(m, 1), &hy, PetscMax(m, 1), &hyz, PetscMax(n, 1), &hyt, PetscMax(m, 1), &hdg));
+      for (PetscInt t = 0; t < m; t++) hyz[t] = z[t];
+      for (PetscInt t = 0; t < n; t++) hyt[t] = x[t];
+      PetscCall(kh->mult(&h, x, NULL, hy));
+      PetscCall(kh->mult(&h, x, hyz, hyz));
+      PetscCall(kh->multtransposeadd(&h, xt, hyt));
+      PetscCall(kh->getdiagonal(&h, 0, hdg));
+      PetscCall(Compare(m, y, hy, 1e-13, "cuda vs host table", L));
+      PetscCall(Compare(m, yz, hyz, 1e-13, "cuda vs host table", L));
+      PetscCall(Compare(n, yt, hyt, 1e-13, "cuda vs host table", L));
+      PetscCall(Compare(m, dg, hdg, 0.0, "cuda vs host table", L));
+      PetscCall(PetscFree4(hy, hyz, hyt, hdg));
+    }
+    PetscCall(FreeDevice(&d));
+    PetscCall(FreeHost(&h));
+  }
+  PetscCall(PetscFree4(x, z, xt, ry));
+  PetscCall(PetscFree3(ryz, ryt, rd));
+  PetscCall(PetscFree4(y, yz, yt, dg));
+  PetscCall(PetscFree(c.i));
+  PetscCall(PetscFree2(c.j, c.a));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscRandom rnd;
+  size_t      mem0, mem1;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(TestShape(500, 500, rnd));
+  PetscCall(TestShape(300, 1000, rnd));
+  PetscCall(TestShape(700, 90, rnd));
+  PetscCall(TestShape(40, 0, rnd)); /* a block without columns (empty off-diagonal block) */
+  PetscCall(TestShape(0, 10, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
+  PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "segcsr kernels: all checks passed\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}

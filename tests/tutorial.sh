@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs an unchanged PETSc tutorial (built by make into build/tutorials) twice: as PETSc
+# ships it, and with GPUPC loaded through -dll_append plus the given GPUPC options; the
+# iteration counts and the error norms the tutorial prints must agree.
+#   tests/tutorial.sh <np> <program> [options for both runs] -- [GPUPC options]
+# (called by tests/run.sh; the runner's own options, -gpupc_backend ..., arrive at the end
+# and so go to the GPUPC run only).
+set -u
+np=$1; prog=$2; shift 2
+common=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do common+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${GPUPC_TUTORIAL_BIN:-$here/../build/tutorials}
+lib=$here/../lib/libpetscgpupc.so
+[ -x "$bin/$prog" ] || { echo "tutorial $bin/$prog was not built (is libpetsc3.18-dev-examples installed?)"; exit 1; }
+# plain run: no GPUPC options at all
+plain=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -malloc_debug -malloc_dump 2>&1) || { echo "$plain"; echo "plain run failed"; exit 1; }
+gpupc=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -dll_append "$lib" "$@" -options_left 2>&1) || { echo "$gpupc"; echo "run with GPUPC failed"; exit 1; }
+echo "plain: $plain"
+echo "gpupc: $gpupc"
+its() { sed -n 's/.*[Ii]terations *\([0-9]*\).*/\1/p' | tail -1; }
+a=$(echo "$plain" | its); b=$(echo "$gpupc" | its)
+[ -n "$a" ] || { echo "no iteration count in the tutorial's output"; exit 1; }
+[ "$a" = "$b" ] || { echo "iteration counts differ: plain $a, with GPUPC $b"; exit 1; }
+echo "$gpupc" | grep -qE "^\[ *[0-9]+\] *[0-9]+ bytes " && { echo "memory not freed"; exit 1; }
+# an option the program never read would make this test meaningless (e.g. a -mat_type that no
+# MatSetFromOptions sees): fail on it
+echo "$gpupc" | grep -q "options you set that were not used" && { echo "some GPUPC options were not used by the program"; exit 1; }
+echo "same iteration count ($a) with and without GPUPC"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# What one device-machine call runs (tools/gpu-session.sh <what...>): unpack the GPU
+# bundle carried in .bundle/, then run the named steps; logs go to $OUT.
+#   suite            the whole test suite with -gpupc_backend cuda
+#   vecbench         bench/vecbench at 10^8 doubles (and a sweep of the reduction grid fill)
+#   spmv [args]      bench/spmv
+#   cmd <command>    any command inside the bundle's environment
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/gpu.txt"
+dest=/tmp/gpupc-run; rm -rf "$dest"; mkdir -p "$dest"
+tar -C "$dest" -xJf .bundle/gpupc-bundle.tar.xz || exit 1
+b=$dest/gpupc
+cd "$b"
+while [ $# -gt 0 ]; do
+  step=$1; shift
+  case $step in
+  suite)
+    ./run-suite.sh 2>&1 | tee "$OUT/suite.log" | grep -E "^(FAILED|ok|failed:)|passed," | tail -80 ;;
+  vecbench)
+    ./env.sh build/bench/vecbench -gpupc_backend cuda -gpupc_require_device -csv "$OUT/vecbench.csv" 2>&1 | tee "$OUT/vecbench.txt"
+    for bps in 2 4 16; do
+      echo "--- reductions with -gpupc_cuda_blocks_per_sm $bps"
+      ./env.sh build/bench/vecbench -gpupc_backend cuda -gpupc_cuda_blocks_per_sm $bps -reps 15 2>&1 | grep -E "Dot|copy"
+    done | tee -a "$OUT/vecbench.txt" ;;
+  spmv) # spmv [L...]: the suite with the default segment length, then with each L given
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -csv "$OUT/spmv.csv" 2>&1 | tee "$OUT/spmv.txt"
+    for L in "$@"; do
+      echo "--- -mat_segcsr_segment_length $L" | tee -a "$OUT/spmv.txt"
+      ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -mat_segcsr_segment_length $L -csv "$OUT/spmv_L$L.csv" 2>&1 | tail -12 | tee -a "$OUT/spmv.txt"
+    done; shift $# ;;
+  cmd)
+    ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
+  *) echo "unknown step $step" ;;
+  esac
+done
