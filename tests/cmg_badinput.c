@@ -41,7 +41,7 @@ static PetscErrorCode ExpectFailure(Mat A, const char *opt, const char *expect)
   PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetType(pc, PCCMG));
-  if (opt) PetscCall(PetscOptionsSetValue(NULL, opt, strstr(opt, "mat_type") ? "segcsr" : "error"));
+  if (opt) PetscCall(PetscOptionsSetValue(NULL, opt, strstr(opt, "mat_type") ? "hec" : "error"));
   PetscCall(PCSetFromOptions(pc));
   if (opt) PetscCall(PetscOptionsClearValue(NULL, opt));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
   PetscCall(ExpectFailure(A, NULL, "row 9 has diagonal 0"));
   PetscCall(MatDestroy(&A));
   PetscCall(Matrix(30, "none", &A));
-  PetscCall(ExpectFailure(A, "-pc_cmg_mat_type", "-pc_cmg_mat_type segcsr is not available"));
+  PetscCall(ExpectFailure(A, "-pc_cmg_mat_type", "-pc_cmg_mat_type hec is not available"));
   PetscCall(MatDestroy(&A));
   PetscCall(Matrix(30, "nan", &A));
   PetscCall(ExpectFailure(A, NULL, "entry (4, 4)"));

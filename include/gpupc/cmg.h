@@ -105,13 +105,14 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
 /* the hierarchy on the device */
 typedef struct {
   GPUPCCMGPrecision    prec;
+  GPUPCCMGMatType      mattype;
   PetscInt             nlevels;
   GPUPCCMGDeviceLevel *levels;
   GPUPCCMGDeviceFold   fold;
   size_t               bytes; /* device memory held */
 } GPUPCCMGDevice;
 
-PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, const PetscScalar *, PetscScalar *);
 

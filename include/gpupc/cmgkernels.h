@@ -41,6 +41,9 @@ typedef struct {
   /* last level */
   PetscBool         direct;       /* dense inverse (n x n, row-major, symmetric) or one Jacobi step */
   void             *dense;
+  /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
+  void             *seg;
+  void             *r;
 } GPUPCCMGDeviceLevel;
 
 /* the map between the user's vectors and level 0 (see GPUPCCMGReduction in gpupc/cmg.h) */
@@ -75,6 +78,11 @@ typedef struct {
   PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
   /* L->x = dense * L->b (last level) */
   PetscErrorCode (*dense_solve)(const GPUPCCMGDeviceLevel *L);
+  /* with a level matrix of another format that gave the residual r = b - A x: */
+  /* xout = xin + invd .* r */
+  PetscErrorCode (*update)(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout);
+  /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics) */
+  PetscErrorCode (*cluster_sum)(const GPUPCCMGDeviceLevel *L, const void *r, void *bc);
 } GPUPCCMGKernels;
 
 PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsHost;

@@ -53,7 +53,8 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCheck(size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_type cmg runs on one MPI rank in this version; use -pc_type bjacobi -sub_pc_type cmg");
-  PetscCheck(cmg->mattype == GPUPC_CMG_MAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr", GPUPCCMGMatTypes[cmg->mattype]);
+  PetscCheck(cmg->mattype == GPUPC_CMG_MAT_CSR || cmg->mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", GPUPCCMGMatTypes[cmg->mattype]);
+  PetscCheck(cmg->mattype != GPUPC_CMG_MAT_SEGCSR || cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   if (cmg->built && pc->flag == SAME_NONZERO_PATTERN) {
     PetscCall(GPUPCCMGHierarchyRecompute(pc->pmat, &cmg->opts, &cmg->hier, &same));
     if (!same) PetscCall(PetscInfo(pc, "CMG: same nonzero pattern, but the reduced Laplacian changed structure (signs or dominance changed); rebuilding the hierarchy\n"));
@@ -66,7 +67,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     cmg->built = PETSC_TRUE;
   }
   PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
-  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, &cmg->dev));
+  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->dev));
   cmg->nsetups++;
   PetscFunctionReturn(0);
 }
@@ -120,7 +121,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device (only csr in this version)", "PCCMG", GPUPCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", GPUPCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(o->direct_size >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_direct_size must be at least 1, got %" PetscInt_FMT, o->direct_size);
   PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
@@ -262,7 +263,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_max_levels <25>                     - most levels
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
 .  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
-.  -pc_cmg_mat_type <csr>                      - storage of the level matrices on the device (segcsr and hec: later versions)
+.  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
 -  -pc_cmg_monitor                             - print the hierarchy while it is built
 
    Notes:

@@ -10,17 +10,44 @@
          x += x_{k+1}[c(.)]               prolongation gather
          x = x + invD .* (b - A x)
 
+   With -pc_cmg_mat_type segcsr the residual comes from the segcsr SpMV (of -A_k, with b as the
+   added vector) and is then restricted or applied (two passes instead of one fused pass).
    The finest level runs once per application. No host round trip inside a cycle: the
    host only launches kernels and swaps the two iterate buffers of a level.
 */
 #include <gpupc/cmg.h>
+#include "../../../mat/impls/segcsr/segcsrimpl.h"
+
+/* L->r = b - A x through the segcsr SpMV of -A (y = (-A) x + b) */
+static PetscErrorCode SegResidual(GPUPCCMGDeviceLevel *L, const void *x)
+{
+  const GPUPCSegCSRKernels *S;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetSegCSRKernels(&S));
+  PetscCall(S->mult(&((GPUPCSegCSRBlock *)L->seg)->d, (const PetscScalar *)x, (const PetscScalar *)L->b, (PetscScalar *)L->r));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ResidualRestrict(const GPUPCCMGKernels *K, GPUPCCMGDeviceLevel *L, void *bc)
+{
+  PetscFunctionBegin;
+  if (L->seg) {
+    PetscCall(SegResidual(L, L->x));
+    PetscCall(K->cluster_sum(L, L->r, bc));
+  } else PetscCall(K->residual_restrict(L, bc));
+  PetscFunctionReturn(0);
+}
 
 static PetscErrorCode Smooth(const GPUPCCMGKernels *K, GPUPCCMGDeviceLevel *L)
 {
   void *t;
 
   PetscFunctionBegin;
-  PetscCall(K->smooth(L, L->x, L->w));
+  if (L->seg) {
+    PetscCall(SegResidual(L, L->x));
+    PetscCall(K->update(L, L->r, L->x, L->w));
+  } else PetscCall(K->smooth(L, L->x, L->w));
   t    = L->x;
   L->x = L->w;
   L->w = t;
@@ -40,7 +67,7 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGDevice *D, PetscIn
   for (PetscInt j = 0; j < m; j++) {
     if (j == 0) PetscCall(K->jacobi(L));
     else PetscCall(Smooth(K, L));
-    PetscCall(K->residual_restrict(L, D->levels[k + 1].b));
+    PetscCall(ResidualRestrict(K, L, D->levels[k + 1].b));
     PetscCall(Cycle(K, D, k + 1, L->t));
     PetscCall(K->prolong(L, D->levels[k + 1].x));
     PetscCall(Smooth(K, L));

@@ -3,6 +3,34 @@
    precision, cluster-sorted lists, last-level inverse, level vectors) and free.
 */
 #include <gpupc/cmg.h>
+#include "../../../mat/impls/segcsr/segcsrimpl.h"
+
+/* -L in segmented CSR (the segcsr SpMV y = A x + z then gives the residual b - L x) */
+static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *DL, size_t *bytes)
+{
+  GPUPCCSR          csr;
+  GPUPCSegCSRBlock *blk;
+  PetscScalar      *neg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(L->nnz, 1), &neg));
+  for (PetscInt k = 0; k < L->nnz; k++) neg[k] = -L->val[k];
+  PetscCall(PetscMemzero(&csr, sizeof(csr)));
+  csr.m   = L->n;
+  csr.n   = L->n;
+  csr.nnz = L->nnz;
+  csr.i   = L->rowptr;
+  csr.j   = L->col;
+  csr.a   = neg;
+  PetscCall(PetscNew(&blk));
+  PetscCall(GPUPCSegCSRBlockBuild(&csr, 0, blk));
+  PetscCall(PetscFree(neg));
+  *bytes += (size_t)blk->d.nseg * blk->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(L->n + 1 + blk->d.nseg) * sizeof(PetscInt);
+  DL->seg = blk;
+  PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &DL->r));
+  *bytes += L->n * sizeof(PetscScalar);
+  PetscFunctionReturn(0);
+}
 
 /* copies n reals to a new device buffer in the level precision */
 static PetscErrorCode UploadReals(GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
@@ -35,14 +63,17 @@ static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size
 
 /* Upload the hierarchy. Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole
    component collapsed to one cluster) gets 0: its value is arbitrary and 0 keeps the cycle symmetric. */
-PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGDevice *D)
+PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, GPUPCCMGDevice *D)
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
 
   PetscFunctionBegin;
+  PetscCheck(mattype == GPUPC_CMG_MAT_CSR || mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use csr or segcsr", GPUPCCMGMatTypes[mattype]);
+  PetscCheck(mattype != GPUPC_CMG_MAT_SEGCSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscMemzero(D, sizeof(*D)));
   D->prec    = prec;
+  D->mattype = mattype;
   D->nlevels = H->nlevels;
   PetscCall(PetscCalloc1(H->nlevels, &D->levels));
   for (PetscInt k = 0; k < H->nlevels; k++) {
@@ -57,6 +88,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     PetscCall(UploadInts(L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
     PetscCall(UploadInts(L->nnz, L->col, &DL->col, &D->bytes));
     PetscCall(UploadReals(prec, L->nnz, L->val, &DL->val, &D->bytes));
+    if (mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
     PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
     for (PetscInt i = 0; i < L->n; i++) {
       PetscReal d = 0.0;
@@ -131,6 +163,11 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->cptr));
     PetscCall(GPUPCFree(DL->cperm));
     PetscCall(GPUPCFree(DL->dense));
+    PetscCall(GPUPCFree(DL->r));
+    if (DL->seg) {
+      PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
+      PetscCall(PetscFree(DL->seg));
+    }
   }
   PetscCall(PetscFree(D->levels));
   PetscCall(GPUPCFree(D->fold.sum));

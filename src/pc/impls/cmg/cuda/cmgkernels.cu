@@ -102,6 +102,23 @@ __global__ void ProlongKernel(PetscInt n, const PetscInt *__restrict__ cluster, 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] += xc[cluster[i]];
 }
 
+template <typename T>
+__global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ r, const T *__restrict__ xin, T *__restrict__ xout)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) xout[i] = xin[i] + invd[i] * r[i];
+}
+
+/* one thread per cluster over the cluster-sorted vertex list */
+template <typename T>
+__global__ void ClusterSumKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
+{
+  for (PetscInt c = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; c < nc; c += (PetscInt)gridDim.x * blockDim.x) {
+    T s = 0;
+    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) s += r[cperm[p]];
+    bc[c] = s;
+  }
+}
+
 /* ------------------------------------------------------------------ sparse rows by groups of G lanes */
 
 template <typename T, int G>
@@ -265,6 +282,26 @@ static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
   PetscFunctionReturn(0);
 }
 
+template <typename T>
+static PetscErrorCode Update_T(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  UpdateKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)r, (const T *)xin, (T *)xout);
+  GPUPCCheckLaunch("cmg update");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+{
+  PetscFunctionBegin;
+  if (L->nc <= 0) PetscFunctionReturn(0);
+  ClusterSumKernel<T><<<GPUPCCUDAGridSize(L->nc, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
+  GPUPCCheckLaunch("cmg cluster_sum");
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ table */
 
 #define SINGLE(p) ((p) == GPUPC_CMG_PRECISION_SINGLE)
@@ -298,6 +335,15 @@ static PetscErrorCode DenseSolve_CUDA(const GPUPCCMGDeviceLevel *L)
   return SINGLE(L->prec) ? DenseSolve_T<float>(L) : DenseSolve_T<double>(L);
 }
 
+static PetscErrorCode Update_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)
+{
+  return SINGLE(L->prec) ? Update_T<float>(L, r, xin, xout) : Update_T<double>(L, r, xin, xout);
+}
+static PetscErrorCode ClusterSum_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+{
+  return SINGLE(L->prec) ? ClusterSum_T<float>(L, r, bc) : ClusterSum_T<double>(L, r, bc);
+}
+
 const GPUPCCMGKernels GPUPCCMGKernelsCUDA = {
-  "cuda", Expand_CUDA, Fold_CUDA, Jacobi_CUDA, Smooth_CUDA, ResidualRestrict_CUDA, Prolong_CUDA, DenseSolve_CUDA,
+  "cuda", Expand_CUDA, Fold_CUDA, Jacobi_CUDA, Smooth_CUDA, ResidualRestrict_CUDA, Prolong_CUDA, DenseSolve_CUDA, Update_CUDA, ClusterSum_CUDA,
 };

@@ -67,6 +67,20 @@ static PetscErrorCode DenseSolve_Host(const GPUPCCMGDeviceLevel *L)
   return 0;
 }
 
+static PetscErrorCode Update_Host(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)
+{
+  if (SINGLE(L->prec)) Update_S(L, (const float *)r, (const float *)xin, (float *)xout);
+  else Update_D(L, (const double *)r, (const double *)xin, (double *)xout);
+  return 0;
+}
+
+static PetscErrorCode ClusterSum_Host(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+{
+  if (SINGLE(L->prec)) ClusterSum_S(L, (const float *)r, (float *)bc);
+  else ClusterSum_D(L, (const double *)r, (double *)bc);
+  return 0;
+}
+
 const GPUPCCMGKernels GPUPCCMGKernelsHost = {
-  "host", Expand_Host, Fold_Host, Jacobi_Host, Smooth_Host, ResidualRestrict_Host, Prolong_Host, DenseSolve_Host,
+  "host", Expand_Host, Fold_Host, Jacobi_Host, Smooth_Host, ResidualRestrict_Host, Prolong_Host, DenseSolve_Host, Update_Host, ClusterSum_Host,
 };

@@ -104,3 +104,19 @@ static void CMG_NAME(DenseSolve)(const GPUPCCMGDeviceLevel *L)
     x[i] = s;
   }
 }
+
+static void CMG_NAME(Update)(const GPUPCCMGDeviceLevel *L, const CMG_T *r, const CMG_T *xin, CMG_T *xout)
+{
+  const CMG_T *invd = (const CMG_T *)L->invd;
+
+  for (PetscInt i = 0; i < L->n; i++) xout[i] = xin[i] + invd[i] * r[i];
+}
+
+static void CMG_NAME(ClusterSum)(const GPUPCCMGDeviceLevel *L, const CMG_T *r, CMG_T *bc)
+{
+  for (PetscInt c = 0; c < L->nc; c++) {
+    CMG_T s = 0;
+    for (PetscInt k = L->cptr[c]; k < L->cptr[c + 1]; k++) s += r[L->cperm[k]];
+    bc[c] = s;
+  }
+}
