@@ -281,6 +281,14 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetInterval(c.rnd, -1.0, 1.0));
   PetscCall(CheckFold(&c, K, H, &cmg->dev));
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckLevel(&c, K, H, &cmg->dev, k));
+  {
+    PetscInt nl = 0, nlc = 0;
+    for (PetscInt k = 0; k < cmg->dev.nlevels; k++) {
+      nl += cmg->dev.levels[k].nlong;
+      nlc += cmg->dev.levels[k].nlongc;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows longer than %d: %" PetscInt_FMT ", clusters larger than %d: %" PetscInt_FMT " (own thread blocks on the GPU)\n", GPUPC_CMG_LONG_ROW, nl, GPUPC_CMG_LONG_CLUSTER, nlc));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth, update, residual_restrict, cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
   PetscCall(PetscRandomDestroy(&c.rnd));
   PetscCall(PCDestroy(&pc));

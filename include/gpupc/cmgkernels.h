@@ -25,6 +25,9 @@ typedef enum {
 } GPUPCCMGMatType;
 PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 
+#define GPUPC_CMG_LONG_ROW     256
+#define GPUPC_CMG_LONG_CLUSTER 64
+
 /* One level on the device. Scalars (val, invd, dense, b, x, w) are float when prec is single. */
 typedef struct {
   GPUPCCMGPrecision prec;
@@ -41,6 +44,13 @@ typedef struct {
   /* last level */
   PetscBool         direct;       /* dense inverse (n x n, row-major, symmetric) or one Jacobi step */
   void             *dense;
+  /* load balance of the CUDA kernels (the host kernels ignore these): rows with more than GPUPC_CMG_LONG_ROW
+     entries (e.g. the ground vertex, tied to every strictly dominant row) and clusters with more than
+     GPUPC_CMG_LONG_CLUSTER vertices get a thread block each in a separate launch */
+  PetscInt          nlong, nlongc;
+  PetscInt         *longrows;     /* ascending */
+  PetscInt         *longclusters;
+  void             *rlong;        /* residuals of the long rows */
   /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
   void             *seg;
   void             *r;

@@ -102,11 +102,38 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     PetscCall(GPUPCMalloc(L->n * es, &DL->x));
     PetscCall(GPUPCMalloc(L->n * es, &DL->w));
     D->bytes += 3 * L->n * es;
+    { /* long rows */
+      PetscInt *list, cnt = 0;
+      for (PetscInt i = 0; i < L->n; i++)
+        if (L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW) cnt++;
+      if (cnt) {
+        PetscCall(PetscMalloc1(cnt, &list));
+        cnt = 0;
+        for (PetscInt i = 0; i < L->n; i++)
+          if (L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW) list[cnt++] = i;
+        PetscCall(UploadInts(cnt, list, &DL->longrows, &D->bytes));
+        PetscCall(GPUPCMalloc(cnt * es, &DL->rlong));
+        D->bytes += cnt * es;
+        PetscCall(PetscFree(list));
+      }
+      DL->nlong = cnt;
+    }
     if (k + 1 < H->nlevels) {
-      PetscInt *cptr, *cperm;
+      PetscInt *cptr, *cperm, *list, cnt = 0;
       DL->nc = L->nc;
       PetscCall(PetscMalloc2(L->nc + 1, &cptr, L->n, &cperm));
       PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
+      for (PetscInt c = 0; c < L->nc; c++)
+        if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) cnt++;
+      if (cnt) {
+        PetscCall(PetscMalloc1(cnt, &list));
+        cnt = 0;
+        for (PetscInt c = 0; c < L->nc; c++)
+          if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) list[cnt++] = c;
+        PetscCall(UploadInts(cnt, list, &DL->longclusters, &D->bytes));
+        PetscCall(PetscFree(list));
+      }
+      DL->nlongc = cnt;
       PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
       PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
       PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));
@@ -164,6 +191,9 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->cperm));
     PetscCall(GPUPCFree(DL->dense));
     PetscCall(GPUPCFree(DL->r));
+    PetscCall(GPUPCFree(DL->longrows));
+    PetscCall(GPUPCFree(DL->longclusters));
+    PetscCall(GPUPCFree(DL->rlong));
     if (DL->seg) {
       PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
       PetscCall(PetscFree(DL->seg));

@@ -5,7 +5,9 @@
    Sparse rows are handled by groups of G lanes (G = power of two near the mean row length,
    2..32): each lane sums a strided part of the row (gather of x inside the kernel), the
    group reduces with shuffles once at the end, so groups of one warp never diverge on a
-   shuffle. The restriction is fused with the residual and runs one group per cluster over
+   shuffle. Rows longer than GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly
+   dominant row) and clusters larger than GPUPC_CMG_LONG_CLUSTER get one thread block each in
+   a second launch, so one group never walks them alone. The restriction is fused with the residual and runs one group per cluster over
    the cluster-sorted vertex list (no atomics). The last level is a dense GEMV, one warp per
    row (coalesced row-major reads).
 */
@@ -108,15 +110,43 @@ __global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) xout[i] = xin[i] + invd[i] * r[i];
 }
 
-/* one thread per cluster over the cluster-sorted vertex list */
+/* block-wide sum, result valid in thread 0 (blockDim.x == BLOCK) */
+template <typename T>
+__device__ T BlockSum(T s)
+{
+  __shared__ T part[BLOCK / 32];
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    s = 0;
+    for (int w = 0; w < BLOCK / 32; w++) s += part[w];
+  }
+  return s;
+}
+
+/* one thread per cluster over the cluster-sorted vertex list; clusters above GPUPC_CMG_LONG_CLUSTER are left to ClusterSumLongKernel */
 template <typename T>
 __global__ void ClusterSumKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
 {
   for (PetscInt c = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; c < nc; c += (PetscInt)gridDim.x * blockDim.x) {
     T s = 0;
+    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) continue;
     for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) s += r[cperm[p]];
     bc[c] = s;
   }
+}
+
+/* one block per large cluster */
+template <typename T>
+__global__ void ClusterSumLongKernel(const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
+{
+  const PetscInt c = longclusters[blockIdx.x];
+  T              s = 0;
+
+  for (PetscInt p = cptr[c] + threadIdx.x; p < cptr[c + 1]; p += blockDim.x) s += r[cperm[p]];
+  s = BlockSum<T>(s);
+  if (threadIdx.x == 0) bc[c] = s;
 }
 
 /* ------------------------------------------------------------------ sparse rows by groups of G lanes */
@@ -136,28 +166,94 @@ __global__ void SmoothKernel(PetscInt n, const PetscInt *__restrict__ rowptr, co
   const int      lane = threadIdx.x & (G - 1);
   T              s    = 0;
 
-  if (row < n)
+  const bool     mine = row < n && rowptr[row + 1] - rowptr[row] <= GPUPC_CMG_LONG_ROW; /* long rows: SmoothLongKernel */
+
+  if (mine)
     for (PetscInt k = rowptr[row] + lane; k < rowptr[row + 1]; k += G) s += val[k] * xin[col[k]];
   s = GroupReduce<T, G>(s);
-  if (row < n && lane == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
+  if (mine && lane == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
 }
 
+/* (A x)_row for one long row by a whole block, valid in thread 0 */
+template <typename T>
+__device__ T BlockRowDot(PetscInt row, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x)
+{
+  T s = 0;
+  for (PetscInt k = rowptr[row] + threadIdx.x; k < rowptr[row + 1]; k += blockDim.x) s += val[k] * x[col[k]];
+  return BlockSum<T>(s);
+}
+
+template <typename T>
+__global__ void SmoothLongKernel(const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, T *__restrict__ xout)
+{
+  const PetscInt row = longrows[blockIdx.x];
+  const T        s   = BlockRowDot<T>(row, rowptr, col, val, xin);
+  if (threadIdx.x == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
+}
+
+/* rlong[j] = (b - A x)_{longrows[j]} */
+template <typename T>
+__global__ void ResidualLongKernel(const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ rlong)
+{
+  const PetscInt row = longrows[blockIdx.x];
+  const T        s   = BlockRowDot<T>(row, rowptr, col, val, x);
+  if (threadIdx.x == 0) rlong[blockIdx.x] = b[row] - s;
+}
+
+/* residual of vertex v for the restriction: a long row's comes from rlong (binary search in the short sorted list) */
+template <typename T>
+__device__ __forceinline__ T LongResidual(PetscInt v, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong)
+{
+  PetscInt lo = 0, hi = nlong - 1;
+  while (lo < hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (longrows[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return rlong[lo];
+}
+
+/* one block per large cluster: each thread takes vertices of the cluster */
+template <typename T>
+__global__ void ResidualRestrictLongKernel(const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
+{
+  const PetscInt c = longclusters[blockIdx.x];
+  T              s = 0;
+
+  for (PetscInt p = cptr[c] + threadIdx.x; p < cptr[c + 1]; p += blockDim.x) {
+    const PetscInt v = cperm[p];
+    if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) s += LongResidual<T>(v, nlong, longrows, rlong);
+    else {
+      s += b[v];
+      for (PetscInt k = rowptr[v]; k < rowptr[v + 1]; k++) s -= val[k] * x[col[k]];
+    }
+  }
+  s = BlockSum<T>(s);
+  if (threadIdx.x == 0) bc[c] = s;
+}
+
+/* large clusters are left to ResidualRestrictLongKernel; long rows inside a small cluster take their residual from rlong */
 template <typename T, int G>
-__global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ bc)
+__global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
 {
   const PetscInt c    = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
   const int      lane = threadIdx.x & (G - 1);
+  const bool     mine = c < nc && cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
   T              s    = 0;
 
-  if (c < nc) {
+  if (mine) {
     for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) {
       const PetscInt v = cperm[p];
+      if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) {
+        if (lane == 0) s += LongResidual<T>(v, nlong, longrows, rlong);
+        continue;
+      }
       if (lane == 0) s += b[v];
       for (PetscInt k = rowptr[v] + lane; k < rowptr[v + 1]; k += G) s -= val[k] * x[col[k]];
     }
   }
   s = GroupReduce<T, G>(s);
-  if (c < nc && lane == 0) bc[c] = s;
+  if (mine && lane == 0) bc[c] = s;
 }
 
 template <typename T>
@@ -230,6 +326,10 @@ static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin
   PetscFunctionBegin;
   SmoothKernel<T, G><<<BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
   GPUPCCheckLaunch("cmg smooth");
+  if (L->nlong) {
+    SmoothLongKernel<T><<<(unsigned)L->nlong, BLOCK, 0, GPUPCCUDAStream()>>>(L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
+    GPUPCCheckLaunch("cmg smooth (long rows)");
+  }
   PetscFunctionReturn(0);
 }
 
@@ -252,8 +352,16 @@ template <typename T, int G>
 static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
 {
   PetscFunctionBegin;
-  ResidualRestrictKernel<T, G><<<BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, (T *)bc);
+  if (L->nlong) {
+    ResidualLongKernel<T><<<(unsigned)L->nlong, BLOCK, 0, GPUPCCUDAStream()>>>(L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, (T *)L->rlong);
+    GPUPCCheckLaunch("cmg residual (long rows)");
+  }
+  ResidualRestrictKernel<T, G><<<BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
+  if (L->nlongc) {
+    ResidualRestrictLongKernel<T><<<(unsigned)L->nlongc, BLOCK, 0, GPUPCCUDAStream()>>>(L->longclusters, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
+    GPUPCCheckLaunch("cmg residual_restrict (large clusters)");
+  }
   PetscFunctionReturn(0);
 }
 
@@ -299,6 +407,10 @@ static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, 
   if (L->nc <= 0) PetscFunctionReturn(0);
   ClusterSumKernel<T><<<GPUPCCUDAGridSize(L->nc, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
   GPUPCCheckLaunch("cmg cluster_sum");
+  if (L->nlongc) {
+    ClusterSumLongKernel<T><<<(unsigned)L->nlongc, BLOCK, 0, GPUPCCUDAStream()>>>(L->longclusters, L->cptr, L->cperm, (const T *)r, (T *)bc);
+    GPUPCCheckLaunch("cmg cluster_sum (large clusters)");
+  }
   PetscFunctionReturn(0);
 }
 
