@@ -61,4 +61,10 @@ PETSC_EXTERN PetscErrorCode VecGPUGetOffloadMask(Vec, PetscOffloadMask *);
 PETSC_EXTERN PetscErrorCode MatSegCSRSetSegmentLength(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
 
+/* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
+#include <petscpc.h>
+#define PCCMG "cmg"
+PETSC_EXTERN PetscErrorCode PCCMGGetNumberOfLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGGetLevel(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+
 #endif

@@ -3,10 +3,15 @@
 # ships it, and with GPUPC loaded through -dll_append plus the given GPUPC options; the
 # iteration counts and the error norms the tutorial prints must agree.
 #   tests/tutorial.sh <np> <program> [options for both runs] -- [GPUPC options]
+#   tests/tutorial.sh <np> <program> --bound N [options]
+#     (a GPUPC-only preconditioner such as cmg: one run with GPUPC, which must converge
+#      within N iterations)
 # (called by tests/run.sh; the runner's own options, -gpupc_backend ..., arrive at the end
 # and so go to the GPUPC run only).
 set -u
 np=$1; prog=$2; shift 2
+bound=
+if [ "${1:-}" = "--bound" ]; then bound=$2; shift 2; fi
 common=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do common+=("$1"); shift; done
 [ $# -gt 0 ] && shift
@@ -14,6 +19,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${GPUPC_TUTORIAL_BIN:-$here/../build/tutorials}
 lib=$here/../lib/libpetscgpupc.so
 [ -x "$bin/$prog" ] || { echo "tutorial $bin/$prog was not built (is libpetsc3.18-dev-examples installed?)"; exit 1; }
+if [ -n "$bound" ]; then
+  gpupc=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -dll_append "$lib" -ksp_converged_reason "$@" -options_left 2>&1) || { echo "$gpupc"; echo "run with GPUPC failed"; exit 1; }
+  echo "$gpupc"
+  its=$(echo "$gpupc" | sed -n 's/.*Linear solve converged due to [A-Z_]* iterations \([0-9]*\).*/\1/p' | tail -1)
+  [ -n "$its" ] || { echo "did not converge"; exit 1; }
+  [ "$its" -le "$bound" ] || { echo "$its iterations, more than the bound $bound"; exit 1; }
+  echo "$gpupc" | grep -qE "^\[ *[0-9]+\] *[0-9]+ bytes " && { echo "memory not freed"; exit 1; }
+  echo "$gpupc" | grep -q "options you set that were not used" && { echo "some GPUPC options were not used by the program"; exit 1; }
+  echo "converged in $its iterations (bound $bound)"
+  exit 0
+fi
 # plain run: no GPUPC options at all
 plain=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -malloc_debug -malloc_dump 2>&1) || { echo "$plain"; echo "plain run failed"; exit 1; }
 gpupc=$($MPIEXEC -n "$np" "$bin/$prog" "${common[@]}" -dll_append "$lib" "$@" -options_left 2>&1) || { echo "$gpupc"; echo "run with GPUPC failed"; exit 1; }

@@ -1,0 +1,137 @@
+/*
+   gpupc/cmg.h - private interface of PC cmg (combinatorial multigrid), shared by its
+   source files in src/pc/impls/cmg and by the tests that check the hierarchy.
+
+   Setup (host): the operator is reduced to a Laplacian (GPUPCCMGReduce), then level by
+   level clustered (GPUPCCMGCluster) and coarsened by the Galerkin cluster sum
+   (GPUPCCMGGalerkin); the last level is factored (GPUPCCMGCoarseFactor).
+   Apply (device): GPUPCCMGDeviceUpload copies the hierarchy to the device once and
+   GPUPCCMGDeviceApply runs the cycle through the kernel table of gpupc/cmgkernels.h.
+*/
+#ifndef GPUPC_CMG_H
+#define GPUPC_CMG_H
+
+#include <petscpc.h>
+#include <gpupc/cmgkernels.h>
+
+/* what -pc_cmg_... selected */
+typedef enum {
+  GPUPC_CMG_POSITIVE_DOUBLE_COVER,
+  GPUPC_CMG_POSITIVE_ERROR
+} GPUPCCMGPositiveMode;
+PETSC_EXTERN const char *const GPUPCCMGPositiveModes[];
+
+typedef struct {
+  PetscBool            check_symmetry;
+  PetscBool            dirichlet_rows; /* couplings into diagonal-only rows go to the ground */
+  PetscReal            symmetry_tol;  /* relative to max(|a_ij|,|a_ji|) */
+  PetscReal            dominance_tol; /* e_i < -tol * a_ii is an error */
+  GPUPCCMGPositiveMode positive;
+  PetscInt             direct_size;   /* stop when a level has at most this many vertices */
+  PetscInt             max_levels;
+  PetscInt             repeat;        /* > 0 overrides every t_k */
+  PetscBool            monitor;
+} GPUPCCMGOptions;
+
+/* How the user's system maps to the level-0 Laplacian:
+   Rows holding only a diagonal (Dirichlet rows B, with dirichlet_rows) are eliminated exactly: x_B = dinv b_B and
+   the kept rows I get b_I - E x_B with E = A(I, B); then P A = blockdiag(P_I A_II, I). P is symmetric when E is empty.
+   The nk kept rows get numbers map[i] (map == NULL: all rows kept, map[i] = i).
+   copies = 1: L0 acts on [x_k; x_g]          (x_g only when ground)
+   copies = 2: L0 acts on [x_k; -x_k; x_g]    (double cover of the positive off-diagonals)
+   Expand: b0 = [s_c b_k ...; -(copies == 1 ? sum b_k : 0)], fold: x_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) */
+typedef struct {
+  PetscInt  n;         /* rows of the user's matrix */
+  PetscInt  copies;    /* 1 or 2 */
+  PetscBool ground;    /* a ground vertex was added (index copies*n) */
+  PetscInt  n0;        /* copies*nk + ground */
+  PetscInt  nkept;     /* nk: rows in the Laplacian */
+  PetscInt *map;       /* length n: row -> kept index, -1 for Dirichlet rows; NULL when none */
+  PetscReal *dinv;     /* length n: 1/a_ii on Dirichlet rows, 0 elsewhere; NULL when none */
+  PetscInt   ncoupling;  /* entries of E = A(kept rows, Dirichlet columns); the operator is nonsymmetric when > 0 */
+  PetscInt  *erow, *ecol; /* E by user row (length n + 1; empty rows for Dirichlet rows) */
+  PetscReal *eval;
+  PetscInt  *trow, *tcol; /* E^T by user row (Dirichlet rows hold entries) */
+  PetscReal *tval;
+  PetscInt  npositive; /* stored positive off-diagonal entries of the user's matrix */
+  PetscInt  nstrict;   /* strictly dominant rows (tied to the ground) */
+  PetscInt  ndirichlet; /* rows with only a diagonal (with dirichlet_rows: couplings into them go to the ground) */
+} GPUPCCMGReduction;
+
+/* one level of the hierarchy, on the host: a Laplacian in CSR (sorted columns, diagonal stored) */
+typedef struct {
+  PetscInt   n, nnz;
+  PetscInt  *rowptr, *col;
+  PetscReal *val;
+  /* towards the next level (unused on the last level) */
+  PetscInt   nc;      /* clusters = rows of the next level */
+  PetscInt  *cluster; /* c(v) in [0, nc), length n */
+  PetscInt   t;       /* the next level runs t times per visit of this one */
+  /* clustering statistics */
+  PetscInt   nweak, nsingletons, maxsize;
+} GPUPCCMGLevel;
+
+typedef enum {
+  GPUPC_CMG_STOP_DIRECT_SIZE,
+  GPUPC_CMG_STOP_ONE_CLUSTER,
+  GPUPC_CMG_STOP_STAGNATION_SIZE,
+  GPUPC_CMG_STOP_STAGNATION_NNZ,
+  GPUPC_CMG_STOP_MAX_LEVELS
+} GPUPCCMGStopReason;
+PETSC_EXTERN const char *const GPUPCCMGStopReasons[];
+
+typedef struct {
+  GPUPCCMGReduction  red;
+  PetscInt           nlevels;
+  GPUPCCMGLevel     *levels;        /* levels[0] is the reduced Laplacian */
+  GPUPCCMGStopReason stop;
+  PetscBool          coarse_direct; /* last level: dense grounded inverse, else one Jacobi step */
+  PetscInt           coarse_ncomp;  /* connected components (= grounded vertices) of the last level */
+  PetscReal         *coarse_inv;    /* n_last x n_last, zero in grounded rows/columns */
+} GPUPCCMGHierarchy;
+
+PETSC_EXTERN PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGReduction *, GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGClusterSort(PetscInt, PetscInt, const PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *, PetscInt, const PetscInt *, GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactor(const GPUPCCMGLevel *, PetscInt *, PetscReal **);
+PETSC_EXTERN PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
+
+/* the hierarchy on the device */
+typedef struct {
+  GPUPCCMGPrecision    prec;
+  GPUPCCMGMatType      mattype;
+  PetscInt             nlevels;
+  GPUPCCMGDeviceLevel *levels;
+  GPUPCCMGDeviceFold   fold;
+  size_t               bytes; /* device memory held */
+} GPUPCCMGDevice;
+
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, const PetscScalar *, PetscScalar *);
+
+/* the PC's data */
+typedef struct {
+  GPUPCCMGOptions   opts;
+  GPUPCCMGPrecision prec;
+  GPUPCCMGMatType   mattype;
+  GPUPCCMGHierarchy hier;
+  PetscBool         built;
+  GPUPCCMGDevice    dev;
+  PetscInt          nsetups, nreuses;
+} PC_CMG;
+
+/* for tests: the hierarchy a set-up PC cmg holds */
+PETSC_EXTERN PetscErrorCode PCCMGGetHierarchy_Private(PC, const GPUPCCMGHierarchy **);
+
+PETSC_INTERN PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
+PETSC_INTERN PetscErrorCode PCCMGRegisterEvents(void);
+PETSC_INTERN PetscErrorCode PCCreate_CMG(PC);
+
+#endif

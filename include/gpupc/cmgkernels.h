@@ -1,0 +1,105 @@
+/*
+   gpupc/cmgkernels.h - the kernels of the CMG cycle: one declaration, two implementations.
+
+   GPUPCCMGKernelsHost (src/pc/impls/cmg/host) is the plain C reference, GPUPCCMGKernelsCUDA
+   (src/pc/impls/cmg/cuda) the CUDA version; GPUPCGetCMGKernels() picks by backend. All
+   pointers are device pointers (on the host backend: the emulated device buffers). Level
+   data and level vectors are double or float (GPUPCCMGPrecision); the user's vectors are
+   always PetscScalar (double).
+*/
+#ifndef GPUPC_CMGKERNELS_H
+#define GPUPC_CMGKERNELS_H
+
+#include <gpupc/device.h>
+
+typedef enum {
+  GPUPC_CMG_PRECISION_DOUBLE,
+  GPUPC_CMG_PRECISION_SINGLE
+} GPUPCCMGPrecision;
+PETSC_EXTERN const char *const GPUPCCMGPrecisions[];
+
+typedef enum {
+  GPUPC_CMG_MAT_CSR,
+  GPUPC_CMG_MAT_SEGCSR,
+  GPUPC_CMG_MAT_HEC
+} GPUPCCMGMatType;
+PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
+
+#define GPUPC_CMG_LONG_ROW     256
+#define GPUPC_CMG_LONG_CLUSTER 64
+
+/* One level on the device. Scalars (val, invd, dense, b, x, w) are float when prec is single. */
+typedef struct {
+  GPUPCCMGPrecision prec;
+  PetscInt          n, nnz;
+  PetscInt         *rowptr, *col; /* level Laplacian, CSR */
+  void             *val;
+  void             *invd;         /* 1 / (2 diag) */
+  void             *b, *x, *w;    /* right-hand side, iterate, second iterate buffer (Jacobi is out of place) */
+  /* towards the next level */
+  PetscInt          nc;
+  PetscInt         *cluster;      /* c(v), length n: prolongation gather */
+  PetscInt         *cptr, *cperm; /* vertices of cluster C: cperm[cptr[C] .. cptr[C+1]): restriction without atomics */
+  PetscInt          t;
+  /* last level */
+  PetscBool         direct;       /* dense inverse (n x n, row-major, symmetric) or one Jacobi step */
+  void             *dense;
+  /* load balance of the CUDA kernels (the host kernels ignore these): rows with more than GPUPC_CMG_LONG_ROW
+     entries (e.g. the ground vertex, tied to every strictly dominant row) and clusters with more than
+     GPUPC_CMG_LONG_CLUSTER vertices get a thread block each in a separate launch */
+  PetscInt          nlong, nlongc;
+  PetscInt         *longrows;     /* ascending */
+  PetscInt         *longclusters;
+  void             *rlong;        /* residuals of the long rows */
+  /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
+  void             *seg;
+  void             *r;
+} GPUPCCMGDeviceLevel;
+
+/* the map between the user's vectors and level 0 (see GPUPCCMGReduction in gpupc/cmg.h) */
+typedef struct {
+  GPUPCCMGPrecision prec;
+  PetscInt          n, nk, copies, n0;
+  PetscBool         ground;
+  PetscInt         *map;  /* length n: row -> kept index or -1 (Dirichlet row); NULL: identity (nk == n) */
+  PetscScalar      *dinv; /* length n: 1/a_ii on Dirichlet rows; NULL when map is NULL */
+  PetscScalar      *sum;  /* one device scalar: sum of b over the kept rows (ground right-hand side) */
+  PetscInt         *erow, *ecol; /* E = A(kept, Dirichlet) by user row, NULL when empty */
+  PetscScalar      *eval;
+  PetscInt         *trow, *tcol; /* E^T by user row */
+  PetscScalar      *tval;
+} GPUPCCMGDeviceFold;
+
+typedef struct {
+  const char *name;
+  /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i);
+     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0) */
+  PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, void *b0);
+  /* kept rows: x_i = y_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground);
+     Dirichlet rows: x_j = dinv_j b_j (transpose: x_j = dinv_j (b_j - sum_i E_ij y_i)) */
+  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x);
+  /* L->x = invd .* L->b */
+  PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
+  /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */
+  PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout);
+  /* bc[C] = sum_{v in C} (L->b - A L->x)_v (fused residual and restriction, cluster-sorted, no atomics) */
+  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, void *bc);
+  /* L->x[v] += xc[c(v)] */
+  PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
+  /* L->x = dense * L->b (last level) */
+  PetscErrorCode (*dense_solve)(const GPUPCCMGDeviceLevel *L);
+  /* with a level matrix of another format that gave the residual r = b - A x: */
+  /* xout = xin + invd .* r */
+  PetscErrorCode (*update)(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout);
+  /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics) */
+  PetscErrorCode (*cluster_sum)(const GPUPCCMGDeviceLevel *L, const void *r, void *bc);
+} GPUPCCMGKernels;
+
+PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsHost;
+#if defined(GPUPC_HAVE_CUDA)
+PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsCUDA;
+#endif
+
+PETSC_EXTERN PetscErrorCode GPUPCGetCMGKernels(const GPUPCCMGKernels **);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+   PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices.
+   Setup on the host (cmgreduce.c, cmgcluster.c, cmggalerkin.c, cmgcoarse.c, cmghierarchy.c),
+   cycle on the device (cmgdevice.c, cmgcycle.c, kernels in host/ and cuda/).
+*/
+#include <petsc/private/pcimpl.h>
+#include <gpupc/cmg.h>
+
+const char *const GPUPCCMGPrecisions[] = {"double", "single", "GPUPCCMGPrecision", "GPUPC_CMG_PRECISION_", NULL};
+const char *const GPUPCCMGMatTypes[]   = {"csr", "segcsr", "hec", "GPUPCCMGMatType", "GPUPC_CMG_MAT_", NULL};
+
+PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
+
+PetscErrorCode PCCMGRegisterEvents(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("CMGReduce", PC_CLASSID, &PC_CMG_Reduce));
+  PetscCall(PetscLogEventRegister("CMGCluster", PC_CLASSID, &PC_CMG_Cluster));
+  PetscCall(PetscLogEventRegister("CMGGalerkin", PC_CLASSID, &PC_CMG_Galerkin));
+  PetscCall(PetscLogEventRegister("CMGCoarseFactor", PC_CLASSID, &PC_CMG_CoarseFactor));
+  PetscCall(PetscLogEventRegister("CMGUpload", PC_CLASSID, &PC_CMG_Upload));
+  PetscCall(PetscLogEventRegister("CMGCycle", PC_CLASSID, &PC_CMG_Cycle));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCReset_CMG(PC pc)
+{
+  PC_CMG *cmg = (PC_CMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
+  PetscCall(GPUPCCMGHierarchyDestroy(&cmg->hier));
+  cmg->built = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCDestroy_CMG(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_CMG(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetUp_CMG(PC pc)
+{
+  PC_CMG     *cmg = (PC_CMG *)pc->data;
+  PetscMPIInt size;
+  PetscBool   same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_type cmg runs on one MPI rank in this version; use -pc_type bjacobi -sub_pc_type cmg");
+  PetscCheck(cmg->mattype == GPUPC_CMG_MAT_CSR || cmg->mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", GPUPCCMGMatTypes[cmg->mattype]);
+  PetscCheck(cmg->mattype != GPUPC_CMG_MAT_SEGCSR || cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  if (cmg->built && pc->flag == SAME_NONZERO_PATTERN) {
+    PetscCall(GPUPCCMGHierarchyRecompute(pc->pmat, &cmg->opts, &cmg->hier, &same));
+    if (!same) PetscCall(PetscInfo(pc, "CMG: same nonzero pattern, but the reduced Laplacian changed structure (signs or dominance changed); rebuilding the hierarchy\n"));
+    else cmg->nreuses++;
+  }
+  if (!same) {
+    PetscCall(GPUPCCMGHierarchyDestroy(&cmg->hier));
+    cmg->built = PETSC_FALSE;
+    PetscCall(GPUPCCMGHierarchyBuild(pc->pmat, &cmg->opts, &cmg->hier));
+    cmg->built = PETSC_TRUE;
+  }
+  PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
+  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->dev));
+  cmg->nsetups++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApply_CMG_Private(PC pc, PetscBool transpose, Vec b, Vec x)
+{
+  PC_CMG            *cmg = (PC_CMG *)pc->data;
+  const PetscScalar *db;
+  PetscScalar       *dx;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCheck(n == cmg->hier.red.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg: vector of local length %" PetscInt_FMT ", the preconditioner was set up for %" PetscInt_FMT, n, cmg->hier.red.n);
+  PetscCall(VecGPUGetDeviceArrayRead(b, &db));
+  PetscCall(VecGPUGetDeviceArrayWrite(x, &dx));
+  PetscCall(GPUPCCMGDeviceApply(&cmg->dev, transpose, db, dx));
+  PetscCall(VecGPURestoreDeviceArrayWrite(x, &dx));
+  PetscCall(VecGPURestoreDeviceArrayRead(b, &db));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApply_CMG(PC pc, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_CMG_Private(pc, PETSC_FALSE, b, x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApplyTranspose_CMG(PC pc, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApply_CMG_Private(pc, PETSC_TRUE, b, x));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_CMG          *cmg = (PC_CMG *)pc->data;
+  GPUPCCMGOptions *o   = &cmg->opts;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Combinatorial multigrid (cmg) options");
+  PetscCall(PetscOptionsBool("-pc_cmg_check_symmetry", "Check that the matrix is symmetric", "PCCMG", o->check_symmetry, &o->check_symmetry, NULL));
+  PetscCall(PetscOptionsBool("-pc_cmg_dirichlet_rows", "Couplings into rows that hold only a diagonal (eliminated Dirichlet unknowns) go to the ground vertex", "PCCMG", o->dirichlet_rows, &o->dirichlet_rows, NULL));
+  PetscCall(PetscOptionsReal("-pc_cmg_symmetry_tol", "Relative tolerance of the symmetry check", "PCCMG", o->symmetry_tol, &o->symmetry_tol, NULL));
+  PetscCall(PetscOptionsReal("-pc_cmg_dominance_tol", "Relative tolerance of diagonal dominance (excess below it counts as zero)", "PCCMG", o->dominance_tol, &o->dominance_tol, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_positive_offdiag", "Positive off-diagonal entries: reduce through the double cover, or error", "PCCMG", GPUPCCMGPositiveModes, (PetscEnum)o->positive, (PetscEnum *)&o->positive, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_direct_size", "Stop coarsening at this many vertices and factor the last level", "PCCMG", o->direct_size, &o->direct_size, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMG", o->max_levels, &o->max_levels, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
+  PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", GPUPCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(o->direct_size >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_direct_size must be at least 1, got %" PetscInt_FMT, o->direct_size);
+  PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
+  PetscCheck(o->repeat >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat must be 0 (automatic) or positive, got %" PetscInt_FMT, o->repeat);
+  PetscCheck(o->symmetry_tol >= 0 && o->dominance_tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_symmetry_tol and -pc_cmg_dominance_tol must be non-negative");
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
+{
+  PC_CMG                  *cmg = (PC_CMG *)pc->data;
+  const GPUPCCMGHierarchy *H   = &cmg->hier;
+  PetscBool                iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  {
+    const GPUPCCMGKernels *K;
+    PetscCall(GPUPCGetCMGKernels(&K));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", GPUPCCMGPrecisions[cmg->prec], GPUPCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s\n", cmg->opts.direct_size, cmg->opts.max_levels, cmg->opts.repeat > 0 ? "fixed" : "from nonzero ratios",
+                                   GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off"));
+  if (!cmg->built) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 Laplacian of %" PetscInt_FMT " vertices (%s, %s; %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows, %" PetscInt_FMT " Dirichlet rows)\n", H->red.n, H->red.n0,
+                                   H->red.copies == 2 ? "double cover" : "no double cover", H->red.ground ? "ground vertex" : "no ground vertex", H->red.npositive, H->red.nstrict, H->red.ndirichlet));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of which value-only reuses %" PetscInt_FMT "\n", H->nlevels, GPUPCCMGStopReasons[H->stop], cmg->nsetups, cmg->nreuses));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  level       rows        nnz   clusters  ratio  largest  singletons   weak  t_k\n"));
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const GPUPCCMGLevel *L = &H->levels[k];
+    if (k + 1 < H->nlevels)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %6.2f %8" PetscInt_FMT " %11" PetscInt_FMT " %6" PetscInt_FMT " %4" PetscInt_FMT "\n", k, L->n, L->nnz, L->nc, (double)L->n / (double)PetscMax(L->nc, 1), L->maxsize, L->nsingletons, L->nweak, L->t));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT "   (last level)\n", k, L->n, L->nnz));
+  }
+  if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB\n", (double)cmg->dev.bytes / 1048576.0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCCMGGetNumberOfLevels_CMG(PC pc, PetscInt *nlevels)
+{
+  PC_CMG *cmg = (PC_CMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(cmg->built, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PC cmg is not set up; call PCSetUp() or KSPSetUp() first");
+  *nlevels = cmg->hier.nlevels;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCCMGGetLevel_CMG(PC pc, PetscInt k, PetscInt *n, PetscInt *nnz, PetscInt *t)
+{
+  PC_CMG *cmg = (PC_CMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(cmg->built, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PC cmg is not set up; call PCSetUp() or KSPSetUp() first");
+  PetscCheck(k >= 0 && k < cmg->hier.nlevels, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level %" PetscInt_FMT " does not exist; the hierarchy has levels 0..%" PetscInt_FMT, k, cmg->hier.nlevels - 1);
+  if (n) *n = cmg->hier.levels[k].n;
+  if (nnz) *nnz = cmg->hier.levels[k].nnz;
+  if (t) *t = cmg->hier.levels[k].t;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCCMGGetNumberOfLevels - number of levels of a set-up PC cmg
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner
+
+   Output Parameter:
+.  nlevels - levels, the reduced input (level 0) included
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGGetLevel()
+@*/
+PetscErrorCode PCCMGGetNumberOfLevels(PC pc, PetscInt *nlevels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCCMGGetNumberOfLevels_C", (PC, PetscInt *), (pc, nlevels));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCCMGGetLevel - size and recursion count of one level of a set-up PC cmg
+
+   Not Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  k  - the level, 0 (finest) .. nlevels-1
+
+   Output Parameters:
++  n   - vertices (rows) of the level Laplacian (or NULL)
+.  nnz - its stored nonzeros (or NULL)
+-  t   - how many times level k+1 runs per visit of level k (0 on the last level) (or NULL)
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGGetNumberOfLevels()
+@*/
+PetscErrorCode PCCMGGetLevel(PC pc, PetscInt k, PetscInt *n, PetscInt *nnz, PetscInt *t)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCCMGGetLevel_C", (PC, PetscInt, PetscInt *, PetscInt *, PetscInt *), (pc, k, n, nnz, t));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCMG, &is));
+  PetscCheck(is, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PC is not of type cmg");
+  PetscCheck(((PC_CMG *)pc->data)->built, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PC cmg is not set up");
+  *H = &((PC_CMG *)pc->data)->hier;
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   PCCMG - combinatorial multigrid (Koutis, Miller, Tolliver) for symmetric diagonally dominant
+   matrices: graph Laplacians, resistor networks and power grids, diffusion problems. The
+   hierarchy is built on the host; the cycle runs in device kernels (CUDA backend) or in the
+   host reference kernels (host backend).
+
+   Options Database Keys:
++  -pc_cmg_check_symmetry <true>               - check symmetry (error naming the first asymmetric entry)
+.  -pc_cmg_symmetry_tol <1e-10>                - relative tolerance of that check
+.  -pc_cmg_dirichlet_rows <true>               - couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
+.  -pc_cmg_dominance_tol <1e-10>               - rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
+.  -pc_cmg_positive_offdiag <doublecover,error> - positive off-diagonal entries: double cover, or refuse the matrix
+.  -pc_cmg_direct_size <700>                   - stop coarsening at this many vertices; the last level is a dense grounded inverse
+.  -pc_cmg_max_levels <25>                     - most levels
+.  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
+.  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
+.  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
+-  -pc_cmg_monitor                             - print the hierarchy while it is built
+
+   Notes:
+   With -pc_cmg_dirichlet_rows (default) a matrix whose boundary rows hold only a diagonal, while the interior
+   rows keep their couplings to the boundary (nonsymmetric, as PETSc's DMDA examples assemble Dirichlet
+   conditions), is preconditioned through its symmetric part with the boundary unknowns eliminated.
+
+   The matrix is reduced to a Laplacian: strictly dominant rows are tied to one added ground
+   vertex, positive off-diagonals are handled by the double cover (2n unknowns). Matrices that
+   are not symmetric or not diagonally dominant are refused with an error naming the row.
+
+   A pure Laplacian (no strictly dominant row) is singular, with the constant vector on every
+   connected component as null space: solve it with a consistent right-hand side and attach the
+   null space to the matrix (MatSetNullSpace()) so that the Krylov method removes it.
+
+   The operator is symmetric (PCApplyTranspose() = PCApply()), so it can be used with KSPCG.
+   Each level is visited t_k times per visit of the level above (ALGORITHMS.md 2.3).
+   SAME_NONZERO_PATTERN in a new KSPSetOperators() keeps the clustering and recomputes the
+   Galerkin values and the last factor.
+
+   This version runs on one MPI rank; in parallel use -pc_type bjacobi -sub_pc_type cmg.
+
+   Level: intermediate
+
+.seealso: PCCMGGetNumberOfLevels(), PCCMGGetLevel(), PCGAMG, PCHYPRE
+M*/
+PetscErrorCode PCCreate_CMG(PC pc)
+{
+  PC_CMG *cmg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cmg));
+  PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
+  cmg->prec                = GPUPC_CMG_PRECISION_DOUBLE;
+  cmg->mattype             = GPUPC_CMG_MAT_CSR;
+  pc->data                 = (void *)cmg;
+  pc->ops->setup           = PCSetUp_CMG;
+  pc->ops->apply           = PCApply_CMG;
+  pc->ops->applytranspose  = PCApplyTranspose_CMG;
+  pc->ops->reset           = PCReset_CMG;
+  pc->ops->destroy         = PCDestroy_CMG;
+  pc->ops->setfromoptions  = PCSetFromOptions_CMG;
+  pc->ops->view            = PCView_CMG;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", PCCMGGetNumberOfLevels_CMG));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", PCCMGGetLevel_CMG));
+  PetscFunctionReturn(0);
+}

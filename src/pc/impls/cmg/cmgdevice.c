@@ -1,0 +1,214 @@
+/*
+   CMG hierarchy on the device: upload once per setup (structure, values in the chosen
+   precision, cluster-sorted lists, last-level inverse, level vectors) and free.
+*/
+#include <gpupc/cmg.h>
+#include "../../../mat/impls/segcsr/segcsrimpl.h"
+
+/* -L in segmented CSR (the segcsr SpMV y = A x + z then gives the residual b - L x) */
+static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *DL, size_t *bytes)
+{
+  GPUPCCSR          csr;
+  GPUPCSegCSRBlock *blk;
+  PetscScalar      *neg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(L->nnz, 1), &neg));
+  for (PetscInt k = 0; k < L->nnz; k++) neg[k] = -L->val[k];
+  PetscCall(PetscMemzero(&csr, sizeof(csr)));
+  csr.m   = L->n;
+  csr.n   = L->n;
+  csr.nnz = L->nnz;
+  csr.i   = L->rowptr;
+  csr.j   = L->col;
+  csr.a   = neg;
+  PetscCall(PetscNew(&blk));
+  PetscCall(GPUPCSegCSRBlockBuild(&csr, 0, blk));
+  PetscCall(PetscFree(neg));
+  *bytes += (size_t)blk->d.nseg * blk->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(L->n + 1 + blk->d.nseg) * sizeof(PetscInt);
+  DL->seg = blk;
+  PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &DL->r));
+  *bytes += L->n * sizeof(PetscScalar);
+  PetscFunctionReturn(0);
+}
+
+/* copies n reals to a new device buffer in the level precision */
+static PetscErrorCode UploadReals(GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  if (prec == GPUPC_CMG_PRECISION_SINGLE) {
+    float *f;
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
+    for (size_t i = 0; i < n; i++) f[i] = (float)h[i];
+    PetscCall(GPUPCMalloc(n * sizeof(float), d));
+    PetscCall(GPUPCMemcpy(*d, f, n * sizeof(float), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(PetscFree(f));
+    *bytes += n * sizeof(float);
+  } else {
+    PetscCall(GPUPCMalloc(n * sizeof(double), d));
+    PetscCall(GPUPCMemcpy(*d, h, n * sizeof(double), GPUPC_COPY_HOST_TO_DEVICE));
+    *bytes += n * sizeof(double);
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMalloc(n * sizeof(PetscInt), (void **)d));
+  PetscCall(GPUPCMemcpy(*d, h, n * sizeof(PetscInt), GPUPC_COPY_HOST_TO_DEVICE));
+  *bytes += n * sizeof(PetscInt);
+  PetscFunctionReturn(0);
+}
+
+/* Upload the hierarchy. Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole
+   component collapsed to one cluster) gets 0: its value is arbitrary and 0 keeps the cycle symmetric. */
+PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, GPUPCCMGDevice *D)
+{
+  const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+
+  PetscFunctionBegin;
+  PetscCheck(mattype == GPUPC_CMG_MAT_CSR || mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use csr or segcsr", GPUPCCMGMatTypes[mattype]);
+  PetscCheck(mattype != GPUPC_CMG_MAT_SEGCSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  D->prec    = prec;
+  D->mattype = mattype;
+  D->nlevels = H->nlevels;
+  PetscCall(PetscCalloc1(H->nlevels, &D->levels));
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const GPUPCCMGLevel *L  = &H->levels[k];
+    GPUPCCMGDeviceLevel *DL = &D->levels[k];
+    PetscReal           *invd;
+
+    DL->prec = prec;
+    DL->n    = L->n;
+    DL->nnz  = L->nnz;
+    DL->t    = L->t;
+    PetscCall(UploadInts(L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
+    PetscCall(UploadInts(L->nnz, L->col, &DL->col, &D->bytes));
+    PetscCall(UploadReals(prec, L->nnz, L->val, &DL->val, &D->bytes));
+    if (mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
+    PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+    for (PetscInt i = 0; i < L->n; i++) {
+      PetscReal d = 0.0;
+      for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
+        if (L->col[q] == i) d = L->val[q];
+      invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+    }
+    PetscCall(UploadReals(prec, L->n, invd, &DL->invd, &D->bytes));
+    PetscCall(PetscFree(invd));
+    PetscCall(GPUPCMalloc(L->n * es, &DL->b));
+    PetscCall(GPUPCMalloc(L->n * es, &DL->x));
+    PetscCall(GPUPCMalloc(L->n * es, &DL->w));
+    D->bytes += 3 * L->n * es;
+    { /* long rows */
+      PetscInt *list, cnt = 0;
+      for (PetscInt i = 0; i < L->n; i++)
+        if (L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW) cnt++;
+      if (cnt) {
+        PetscCall(PetscMalloc1(cnt, &list));
+        cnt = 0;
+        for (PetscInt i = 0; i < L->n; i++)
+          if (L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW) list[cnt++] = i;
+        PetscCall(UploadInts(cnt, list, &DL->longrows, &D->bytes));
+        PetscCall(GPUPCMalloc(cnt * es, &DL->rlong));
+        D->bytes += cnt * es;
+        PetscCall(PetscFree(list));
+      }
+      DL->nlong = cnt;
+    }
+    if (k + 1 < H->nlevels) {
+      PetscInt *cptr, *cperm, *list, cnt = 0;
+      DL->nc = L->nc;
+      PetscCall(PetscMalloc2(L->nc + 1, &cptr, L->n, &cperm));
+      PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
+      for (PetscInt c = 0; c < L->nc; c++)
+        if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) cnt++;
+      if (cnt) {
+        PetscCall(PetscMalloc1(cnt, &list));
+        cnt = 0;
+        for (PetscInt c = 0; c < L->nc; c++)
+          if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) list[cnt++] = c;
+        PetscCall(UploadInts(cnt, list, &DL->longclusters, &D->bytes));
+        PetscCall(PetscFree(list));
+      }
+      DL->nlongc = cnt;
+      PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
+      PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
+      PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));
+      PetscCall(PetscFree2(cptr, cperm));
+    } else {
+      DL->direct = H->coarse_direct;
+      if (H->coarse_direct) PetscCall(UploadReals(prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
+    }
+  }
+  D->fold.prec   = prec;
+  D->fold.n      = H->red.n;
+  D->fold.copies = H->red.copies;
+  D->fold.n0     = H->red.n0;
+  D->fold.nk     = H->red.nkept;
+  D->fold.ground = H->red.ground;
+  if (H->red.map) {
+    PetscCall(UploadInts(H->red.n, H->red.map, &D->fold.map, &D->bytes));
+    PetscCall(GPUPCMalloc(H->red.n * sizeof(PetscScalar), (void **)&D->fold.dinv));
+    PetscCall(GPUPCMemcpy(D->fold.dinv, H->red.dinv, H->red.n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    D->bytes += H->red.n * sizeof(PetscScalar);
+  }
+  if (H->red.erow) {
+    const PetscInt ne = H->red.ncoupling;
+    PetscCall(UploadInts(H->red.n + 1, H->red.erow, &D->fold.erow, &D->bytes));
+    PetscCall(UploadInts(ne, H->red.ecol, &D->fold.ecol, &D->bytes));
+    PetscCall(UploadInts(H->red.n + 1, H->red.trow, &D->fold.trow, &D->bytes));
+    PetscCall(UploadInts(ne, H->red.tcol, &D->fold.tcol, &D->bytes));
+    PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.eval));
+    PetscCall(GPUPCMemcpy(D->fold.eval, H->red.eval, ne * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.tval));
+    PetscCall(GPUPCMemcpy(D->fold.tval, H->red.tval, ne * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    D->bytes += 2 * ne * sizeof(PetscScalar);
+  }
+  PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
+  D->bytes += sizeof(PetscScalar);
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < D->nlevels; k++) {
+    GPUPCCMGDeviceLevel *DL = &D->levels[k];
+    PetscCall(GPUPCFree(DL->rowptr));
+    PetscCall(GPUPCFree(DL->col));
+    PetscCall(GPUPCFree(DL->val));
+    PetscCall(GPUPCFree(DL->invd));
+    PetscCall(GPUPCFree(DL->b));
+    PetscCall(GPUPCFree(DL->x));
+    PetscCall(GPUPCFree(DL->w));
+    PetscCall(GPUPCFree(DL->cluster));
+    PetscCall(GPUPCFree(DL->cptr));
+    PetscCall(GPUPCFree(DL->cperm));
+    PetscCall(GPUPCFree(DL->dense));
+    PetscCall(GPUPCFree(DL->r));
+    PetscCall(GPUPCFree(DL->longrows));
+    PetscCall(GPUPCFree(DL->longclusters));
+    PetscCall(GPUPCFree(DL->rlong));
+    if (DL->seg) {
+      PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
+      PetscCall(PetscFree(DL->seg));
+    }
+  }
+  PetscCall(PetscFree(D->levels));
+  PetscCall(GPUPCFree(D->fold.sum));
+  PetscCall(GPUPCFree(D->fold.map));
+  PetscCall(GPUPCFree(D->fold.dinv));
+  PetscCall(GPUPCFree(D->fold.erow));
+  PetscCall(GPUPCFree(D->fold.ecol));
+  PetscCall(GPUPCFree(D->fold.eval));
+  PetscCall(GPUPCFree(D->fold.trow));
+  PetscCall(GPUPCFree(D->fold.tcol));
+  PetscCall(GPUPCFree(D->fold.tval));
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  PetscFunctionReturn(0);
+}

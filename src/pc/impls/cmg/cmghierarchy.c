@@ -1,0 +1,238 @@
+/*
+   CMG hierarchy on the host (ALGORITHMS.md 2.2): reduction, clustering and Galerkin levels
+   until a stopping rule holds, recursion counts t_k, factor of the last level; and the
+   value-only recomputation for SAME_NONZERO_PATTERN (same clustering, new values).
+*/
+#include <gpupc/cmg.h>
+
+const char *const GPUPCCMGPositiveModes[] = {"doublecover", "error", "GPUPCCMGPositiveMode", "GPUPC_CMG_POSITIVE_", NULL};
+const char *const GPUPCCMGStopReasons[]   = {"last level small enough (-pc_cmg_direct_size)", "one cluster left", "stagnation: clustering removed fewer than 2 vertices", "stagnation: total nonzeros over 5 nnz(A)", "-pc_cmg_max_levels reached", "GPUPCCMGStopReason", "GPUPC_CMG_STOP_", NULL};
+
+/*@C
+   GPUPCCMGOptionsDefault - the default CMG options
+
+   Not Collective
+
+   Output Parameter:
+.  o - the options
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  o->check_symmetry = PETSC_TRUE;
+  o->dirichlet_rows = PETSC_TRUE;
+  o->symmetry_tol   = 1e-10;
+  o->dominance_tol  = 1e-10;
+  o->positive       = GPUPC_CMG_POSITIVE_DOUBLE_COVER;
+  o->direct_size    = 700;
+  o->max_levels     = 25;
+  o->repeat         = 0;
+  o->monitor        = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* t_k and the last level's factor */
+static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
+{
+  GPUPCCMGLevel *last = &H->levels[H->nlevels - 1];
+
+  PetscFunctionBegin;
+  H->coarse_direct = (H->stop == GPUPC_CMG_STOP_DIRECT_SIZE || H->stop == GPUPC_CMG_STOP_ONE_CLUSTER) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscFree(H->coarse_inv));
+  H->coarse_ncomp = 0;
+  if (H->coarse_direct) PetscCall(GPUPCCMGCoarseFactor(last, &H->coarse_ncomp, &H->coarse_inv));
+  else PetscCall(PetscInfo(NULL, "CMG: hierarchy stopped early (%s) at %" PetscInt_FMT " vertices; the last level is one Jacobi step\n", GPUPCCMGStopReasons[H->stop], last->n));
+  for (PetscInt k = 0; k + 1 < H->nlevels; k++) {
+    PetscReal nnz_next;
+    if (k + 2 == H->nlevels && H->coarse_direct) {
+      PetscReal m = (PetscReal)(last->n - H->coarse_ncomp);
+      nnz_next    = PetscMax(1.0, 0.5 * m * (m + 1));
+    } else nnz_next = (PetscReal)H->levels[k + 1].nnz;
+    H->levels[k].t = opts->repeat > 0 ? opts->repeat : PetscMax((PetscInt)PetscFloorReal(H->levels[k].nnz / nnz_next - 1.0), 1);
+  }
+  last->t = 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Monitor(const GPUPCCMGOptions *opts, const GPUPCCMGLevel *L, PetscInt k)
+{
+  PetscFunctionBegin;
+  if (!opts->monitor) PetscFunctionReturn(0);
+  if (L->nc > 0)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  CMG level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros -> %" PetscInt_FMT " clusters (ratio %.2f, largest %" PetscInt_FMT ", %" PetscInt_FMT " singletons, %" PetscInt_FMT " weak vertices)\n", k, L->n, L->nnz, L->nc,
+                          (double)L->n / (double)PetscMax(L->nc, 1), L->maxsize, L->nsingletons, L->nweak));
+  else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  CMG level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros (last level)\n", k, L->n, L->nnz));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGHierarchyBuild - builds the CMG hierarchy of a symmetric diagonally dominant matrix
+
+   Not Collective (sequential matrix)
+
+   Input Parameters:
++  A    - the matrix
+-  opts - the options
+
+   Output Parameter:
+.  H - the hierarchy; free with GPUPCCMGHierarchyDestroy()
+
+   Level: developer
+
+.seealso: PCCMG, GPUPCCMGReduce(), GPUPCCMGCluster(), GPUPCCMGGalerkin()
+@*/
+PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
+{
+  PetscInt  maxl = PetscMax(opts->max_levels, 1);
+  PetscInt  nnztotal;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(H, sizeof(*H)));
+  PetscCall(PetscCalloc1(maxl, &H->levels));
+  PetscCall(GPUPCCMGReduce(A, opts, &H->red, &H->levels[0]));
+  H->nlevels = 1;
+  nnztotal   = H->levels[0].nnz;
+  if (opts->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG hierarchy of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix (level 0: %" PetscInt_FMT " vertices%s%s)\n", H->red.n, H->red.n, H->red.n0, H->red.copies == 2 ? ", double cover" : "", H->red.ground ? ", ground vertex" : ""));
+  while (1) {
+    GPUPCCMGLevel *L = &H->levels[H->nlevels - 1];
+    GPUPCCMGLevel  C;
+
+    PetscCall(PetscMemzero(&C, sizeof(C)));
+    if (L->n <= 1) {
+      H->stop = GPUPC_CMG_STOP_ONE_CLUSTER;
+      break;
+    }
+    if (L->n <= opts->direct_size) {
+      H->stop = GPUPC_CMG_STOP_DIRECT_SIZE;
+      break;
+    }
+    if (H->nlevels >= maxl) {
+      H->stop = GPUPC_CMG_STOP_MAX_LEVELS;
+      break;
+    }
+    PetscCall(GPUPCCMGCluster(L));
+    if (L->nc >= L->n - 1) {
+      H->stop = GPUPC_CMG_STOP_STAGNATION_SIZE;
+      PetscCall(PetscInfo(A, "CMG stagnation at level %" PetscInt_FMT ": %" PetscInt_FMT " vertices gave %" PetscInt_FMT " clusters\n", H->nlevels - 1, L->n, L->nc));
+    } else {
+      PetscCall(GPUPCCMGGalerkin(L, L->nc, L->cluster, &C));
+      if (nnztotal + C.nnz > 5 * H->levels[0].nnz) {
+        H->stop = GPUPC_CMG_STOP_STAGNATION_NNZ;
+        PetscCall(PetscInfo(A, "CMG stagnation at level %" PetscInt_FMT ": the next level would bring the total nonzeros to %" PetscInt_FMT " > 5 x %" PetscInt_FMT "\n", H->nlevels - 1, nnztotal + C.nnz, H->levels[0].nnz));
+        PetscCall(GPUPCCMGLevelFree(&C));
+      }
+    }
+    if (H->stop == GPUPC_CMG_STOP_STAGNATION_SIZE || H->stop == GPUPC_CMG_STOP_STAGNATION_NNZ) {
+      PetscCall(PetscFree(L->cluster));
+      L->nc = 0;
+      break;
+    }
+    PetscCall(Monitor(opts, L, H->nlevels - 1));
+    H->levels[H->nlevels++] = C;
+    nnztotal += C.nnz;
+  }
+  PetscCall(Monitor(opts, &H->levels[H->nlevels - 1], H->nlevels - 1));
+  PetscCall(Finish(opts, H));
+  if (opts->monitor) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG hierarchy: %" PetscInt_FMT " levels, stopped: %s; last level: %s\n", H->nlevels, GPUPCCMGStopReasons[H->stop], H->coarse_direct ? "dense grounded inverse" : "one Jacobi step (stagnation warning)"));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGHierarchyRecompute - new values for a matrix with the same nonzero pattern: keeps the clustering, recomputes the Galerkin levels and the last factor
+
+   Not Collective
+
+   Input Parameters:
++  A    - the matrix with new values
+.  opts - the options
+-  H    - a hierarchy built for a matrix of the same pattern
+
+   Output Parameter:
+.  same - PETSC_FALSE if the reduced level-0 structure changed (sign pattern or dominance changed); then H is unchanged and must be rebuilt
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H, PetscBool *same)
+{
+  GPUPCCMGReduction red;
+  GPUPCCMGLevel     L0;
+  PetscBool         eq;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCMGReduce(A, opts, &red, &L0));
+  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == H->levels[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
+  if (*same && red.map) {
+    PetscCall(PetscArraycmp(red.map, H->red.map, red.n, &eq));
+    *same = eq;
+  }
+  if (*same) {
+    PetscCall(PetscArraycmp(L0.rowptr, H->levels[0].rowptr, L0.n + 1, &eq));
+    if (eq) PetscCall(PetscArraycmp(L0.col, H->levels[0].col, L0.nnz, &eq));
+    *same = eq;
+  }
+  if (!*same) {
+    PetscCall(GPUPCCMGLevelFree(&L0));
+    PetscCall(GPUPCCMGReductionFree(&red));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(GPUPCCMGReductionFree(&H->red));
+  H->red = red;
+  PetscCall(PetscArraycpy(H->levels[0].val, L0.val, L0.nnz));
+  PetscCall(GPUPCCMGLevelFree(&L0));
+  for (PetscInt k = 0; k + 1 < H->nlevels; k++) {
+    GPUPCCMGLevel *F = &H->levels[k], *Cold = &H->levels[k + 1], C;
+    PetscCall(GPUPCCMGGalerkin(F, F->nc, F->cluster, &C));
+    PetscCheck(C.nnz == Cold->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: recomputed level %" PetscInt_FMT " has %" PetscInt_FMT " nonzeros, was %" PetscInt_FMT, k + 1, C.nnz, Cold->nnz);
+    PetscCall(PetscArraycpy(Cold->val, C.val, C.nnz));
+    PetscCall(GPUPCCMGLevelFree(&C));
+  }
+  PetscCall(Finish(opts, H));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGReductionFree - frees the arrays of a CMG reduction (Dirichlet row map)
+
+   Not Collective
+
+   Input Parameter:
+.  red - the reduction
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *red)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(red->map));
+  PetscCall(PetscFree(red->dinv));
+  PetscCall(PetscFree(red->erow));
+  PetscCall(PetscFree(red->trow));
+  PetscCall(PetscFree4(red->ecol, red->eval, red->tcol, red->tval));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGHierarchyDestroy - frees a CMG hierarchy
+
+   Not Collective
+
+   Input Parameter:
+.  H - the hierarchy
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *H)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(GPUPCCMGLevelFree(&H->levels[k]));
+  PetscCall(PetscFree(H->levels));
+  PetscCall(GPUPCCMGReductionFree(&H->red));
+  PetscCall(PetscFree(H->coarse_inv));
+  PetscCall(PetscMemzero(H, sizeof(*H)));
+  PetscFunctionReturn(0);
+}

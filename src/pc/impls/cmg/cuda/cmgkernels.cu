@@ -1,0 +1,461 @@
+/*
+   CUDA implementation of the CMG cycle kernels (gpupc/cmgkernels.h), templated on the
+   level scalar (double or float).
+
+   Sparse rows are handled by groups of G lanes (G = power of two near the mean row length,
+   2..32): each lane sums a strided part of the row (gather of x inside the kernel), the
+   group reduces with shuffles once at the end, so groups of one warp never diverge on a
+   shuffle. Rows longer than GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly
+   dominant row) and clusters larger than GPUPC_CMG_LONG_CLUSTER get one thread block each in
+   a second launch, so one group never walks them alone. The restriction is fused with the residual and runs one group per cluster over
+   the cluster-sorted vertex list (no atomics). The last level is a dense GEMV, one warp per
+   row (coalesced row-major reads).
+*/
+#include <gpupc/cuda.h>
+#include <gpupc/cmgkernels.h>
+
+#define BLOCK 256
+
+static int GroupSize(PetscInt n, PetscInt nnz)
+{
+  PetscInt mean = n > 0 ? (nnz + n - 1) / n : 1;
+  int      g    = 2;
+  while (g < mean && g < 32) g *= 2;
+  return g;
+}
+
+static unsigned BlocksFor(PetscInt items, int per_item)
+{
+  size_t threads = (size_t)items * (size_t)per_item;
+  return (unsigned)((threads + BLOCK - 1) / BLOCK);
+}
+
+/* ------------------------------------------------------------------ element-wise */
+
+template <typename T>
+__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
+{
+  __shared__ PetscScalar part[BLOCK / 32];
+  PetscScalar            s = 0.0;
+
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
+    const PetscInt m = map ? map[i] : i;
+    if (m < 0) continue;
+    PetscScalar v = b[i];
+    if (erow)
+      for (PetscInt k = erow[i]; k < erow[i + 1]; k++) v -= eval[k] * dinv[ecol[k]] * b[ecol[k]];
+    b0[m] = (T)v;
+    if (copies == 2) b0[nk + m] = (T)(-v);
+    s += v;
+  }
+  if (!want_sum) return;
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    PetscScalar t = 0.0;
+    for (int w = 0; w < BLOCK / 32; w++) t += part[w];
+    atomicAdd(sum, t);
+  }
+}
+
+template <typename T>
+__global__ void GroundKernel(PetscInt g, PetscInt copies, const PetscScalar *sum, T *b0)
+{
+  b0[g] = copies == 1 ? (T)(-sum[0]) : (T)0;
+}
+
+template <typename T>
+__device__ __forceinline__ PetscScalar Folded(PetscInt nk, PetscInt copies, const T *__restrict__ x0, PetscScalar xg, PetscInt m)
+{
+  PetscScalar s = (PetscScalar)x0[m] - xg;
+  if (copies == 2) s = 0.5 * (s - ((PetscScalar)x0[nk + m] - xg));
+  return s;
+}
+
+/* trow != NULL only for the transpose */
+template <typename T>
+__global__ void FoldKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt g, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ dinv, const PetscInt *__restrict__ trow, const PetscInt *__restrict__ tcol, const PetscScalar *__restrict__ tval, const PetscScalar *__restrict__ b, const T *__restrict__ x0, PetscScalar *__restrict__ x)
+{
+  const PetscScalar xg = g >= 0 ? (PetscScalar)x0[g] : 0.0;
+
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
+    const PetscInt m = map ? map[i] : i;
+    if (m >= 0) {
+      x[i] = Folded<T>(nk, copies, x0, xg, m);
+      continue;
+    }
+    PetscScalar v = b[i];
+    if (trow)
+      for (PetscInt k = trow[i]; k < trow[i + 1]; k++) v -= tval[k] * Folded<T>(nk, copies, x0, xg, map[tcol[k]]);
+    x[i] = dinv[i] * v;
+  }
+}
+
+template <typename T>
+__global__ void JacobiKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ b, T *__restrict__ x)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] = invd[i] * b[i];
+}
+
+template <typename T>
+__global__ void ProlongKernel(PetscInt n, const PetscInt *__restrict__ cluster, const T *__restrict__ xc, T *__restrict__ x)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] += xc[cluster[i]];
+}
+
+template <typename T>
+__global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ r, const T *__restrict__ xin, T *__restrict__ xout)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) xout[i] = xin[i] + invd[i] * r[i];
+}
+
+/* block-wide sum, result valid in thread 0 (blockDim.x == BLOCK) */
+template <typename T>
+__device__ T BlockSum(T s)
+{
+  __shared__ T part[BLOCK / 32];
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    s = 0;
+    for (int w = 0; w < BLOCK / 32; w++) s += part[w];
+  }
+  return s;
+}
+
+/* one thread per cluster over the cluster-sorted vertex list; clusters above GPUPC_CMG_LONG_CLUSTER are left to ClusterSumLongKernel */
+template <typename T>
+__global__ void ClusterSumKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
+{
+  for (PetscInt c = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; c < nc; c += (PetscInt)gridDim.x * blockDim.x) {
+    T s = 0;
+    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) continue;
+    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) s += r[cperm[p]];
+    bc[c] = s;
+  }
+}
+
+/* one block per large cluster */
+template <typename T>
+__global__ void ClusterSumLongKernel(const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
+{
+  const PetscInt c = longclusters[blockIdx.x];
+  T              s = 0;
+
+  for (PetscInt p = cptr[c] + threadIdx.x; p < cptr[c + 1]; p += blockDim.x) s += r[cperm[p]];
+  s = BlockSum<T>(s);
+  if (threadIdx.x == 0) bc[c] = s;
+}
+
+/* ------------------------------------------------------------------ sparse rows by groups of G lanes */
+
+template <typename T, int G>
+__device__ __forceinline__ T GroupReduce(T s)
+{
+#pragma unroll
+  for (int off = G / 2; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off, G);
+  return s;
+}
+
+template <typename T, int G>
+__global__ void SmoothKernel(PetscInt n, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, T *__restrict__ xout)
+{
+  const PetscInt row  = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
+  const int      lane = threadIdx.x & (G - 1);
+  T              s    = 0;
+
+  const bool     mine = row < n && rowptr[row + 1] - rowptr[row] <= GPUPC_CMG_LONG_ROW; /* long rows: SmoothLongKernel */
+
+  if (mine)
+    for (PetscInt k = rowptr[row] + lane; k < rowptr[row + 1]; k += G) s += val[k] * xin[col[k]];
+  s = GroupReduce<T, G>(s);
+  if (mine && lane == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
+}
+
+/* (A x)_row for one long row by a whole block, valid in thread 0 */
+template <typename T>
+__device__ T BlockRowDot(PetscInt row, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x)
+{
+  T s = 0;
+  for (PetscInt k = rowptr[row] + threadIdx.x; k < rowptr[row + 1]; k += blockDim.x) s += val[k] * x[col[k]];
+  return BlockSum<T>(s);
+}
+
+template <typename T>
+__global__ void SmoothLongKernel(const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, T *__restrict__ xout)
+{
+  const PetscInt row = longrows[blockIdx.x];
+  const T        s   = BlockRowDot<T>(row, rowptr, col, val, xin);
+  if (threadIdx.x == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
+}
+
+/* rlong[j] = (b - A x)_{longrows[j]} */
+template <typename T>
+__global__ void ResidualLongKernel(const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ rlong)
+{
+  const PetscInt row = longrows[blockIdx.x];
+  const T        s   = BlockRowDot<T>(row, rowptr, col, val, x);
+  if (threadIdx.x == 0) rlong[blockIdx.x] = b[row] - s;
+}
+
+/* residual of vertex v for the restriction: a long row's comes from rlong (binary search in the short sorted list) */
+template <typename T>
+__device__ __forceinline__ T LongResidual(PetscInt v, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong)
+{
+  PetscInt lo = 0, hi = nlong - 1;
+  while (lo < hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (longrows[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return rlong[lo];
+}
+
+/* one block per large cluster: each thread takes vertices of the cluster */
+template <typename T>
+__global__ void ResidualRestrictLongKernel(const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
+{
+  const PetscInt c = longclusters[blockIdx.x];
+  T              s = 0;
+
+  for (PetscInt p = cptr[c] + threadIdx.x; p < cptr[c + 1]; p += blockDim.x) {
+    const PetscInt v = cperm[p];
+    if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) s += LongResidual<T>(v, nlong, longrows, rlong);
+    else {
+      s += b[v];
+      for (PetscInt k = rowptr[v]; k < rowptr[v + 1]; k++) s -= val[k] * x[col[k]];
+    }
+  }
+  s = BlockSum<T>(s);
+  if (threadIdx.x == 0) bc[c] = s;
+}
+
+/* large clusters are left to ResidualRestrictLongKernel; long rows inside a small cluster take their residual from rlong */
+template <typename T, int G>
+__global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
+{
+  const PetscInt c    = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
+  const int      lane = threadIdx.x & (G - 1);
+  const bool     mine = c < nc && cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
+  T              s    = 0;
+
+  if (mine) {
+    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) {
+      const PetscInt v = cperm[p];
+      if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) {
+        if (lane == 0) s += LongResidual<T>(v, nlong, longrows, rlong);
+        continue;
+      }
+      if (lane == 0) s += b[v];
+      for (PetscInt k = rowptr[v] + lane; k < rowptr[v + 1]; k += G) s -= val[k] * x[col[k]];
+    }
+  }
+  s = GroupReduce<T, G>(s);
+  if (mine && lane == 0) bc[c] = s;
+}
+
+template <typename T>
+__global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__restrict__ b, T *__restrict__ x)
+{
+  const PetscInt row  = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / 32;
+  const int      lane = threadIdx.x & 31;
+  T              s    = 0;
+
+  if (row < n)
+    for (PetscInt j = lane; j < n; j += 32) s += D[(size_t)row * n + j] * b[j];
+  s = GroupReduce<T, 32>(s);
+  if (row < n && lane == 0) x[row] = s;
+}
+
+/* ------------------------------------------------------------------ launchers */
+
+template <typename T>
+static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0v)
+{
+  T        *b0       = (T *)b0v;
+  const int want_sum = F->ground && F->copies == 1;
+
+  PetscFunctionBegin;
+  if (want_sum) GPUPCCallCUDA(cudaMemsetAsync(F->sum, 0, sizeof(PetscScalar), GPUPCCUDAStream()));
+  if (F->n > 0) {
+    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, want_sum, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, b0, F->sum);
+    GPUPCCheckLaunch("cmg expand");
+  }
+  if (F->ground) {
+    GroundKernel<T><<<1, 1, 0, GPUPCCUDAStream()>>>(F->copies * F->nk, F->copies, F->sum, b0);
+    GPUPCCheckLaunch("cmg ground");
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (F->n <= 0) PetscFunctionReturn(0);
+  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, transpose ? F->trow : NULL, F->tcol, F->tval, b, (const T *)x0, x);
+  GPUPCCheckLaunch("cmg fold");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Jacobi_T(const GPUPCCMGDeviceLevel *L)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  JacobiKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)L->b, (T *)L->x);
+  GPUPCCheckLaunch("cmg jacobi");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  ProlongKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->cluster, (const T *)xc, (T *)L->x);
+  GPUPCCheckLaunch("cmg prolong");
+  PetscFunctionReturn(0);
+}
+
+template <typename T, int G>
+static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+{
+  PetscFunctionBegin;
+  SmoothKernel<T, G><<<BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
+  GPUPCCheckLaunch("cmg smooth");
+  if (L->nlong) {
+    SmoothLongKernel<T><<<(unsigned)L->nlong, BLOCK, 0, GPUPCCUDAStream()>>>(L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
+    GPUPCCheckLaunch("cmg smooth (long rows)");
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  switch (GroupSize(L->n, L->nnz)) {
+  case 2: PetscCall(LaunchSmooth<T, 2>(L, xin, xout)); break;
+  case 4: PetscCall(LaunchSmooth<T, 4>(L, xin, xout)); break;
+  case 8: PetscCall(LaunchSmooth<T, 8>(L, xin, xout)); break;
+  case 16: PetscCall(LaunchSmooth<T, 16>(L, xin, xout)); break;
+  default: PetscCall(LaunchSmooth<T, 32>(L, xin, xout)); break;
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T, int G>
+static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
+{
+  PetscFunctionBegin;
+  if (L->nlong) {
+    ResidualLongKernel<T><<<(unsigned)L->nlong, BLOCK, 0, GPUPCCUDAStream()>>>(L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, (T *)L->rlong);
+    GPUPCCheckLaunch("cmg residual (long rows)");
+  }
+  ResidualRestrictKernel<T, G><<<BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
+  GPUPCCheckLaunch("cmg residual_restrict");
+  if (L->nlongc) {
+    ResidualRestrictLongKernel<T><<<(unsigned)L->nlongc, BLOCK, 0, GPUPCCUDAStream()>>>(L->longclusters, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
+    GPUPCCheckLaunch("cmg residual_restrict (large clusters)");
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, void *bc)
+{
+  PetscFunctionBegin;
+  if (L->nc <= 0) PetscFunctionReturn(0);
+  switch (GroupSize(L->n, L->nnz)) {
+  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, bc)); break;
+  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, bc)); break;
+  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, bc)); break;
+  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, bc)); break;
+  default: PetscCall(LaunchResidualRestrict<T, 32>(L, bc)); break;
+  }
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  DenseKernel<T><<<BlocksFor(L->n, 32), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
+  GPUPCCheckLaunch("cmg dense_solve");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Update_T(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  UpdateKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)r, (const T *)xin, (T *)xout);
+  GPUPCCheckLaunch("cmg update");
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+{
+  PetscFunctionBegin;
+  if (L->nc <= 0) PetscFunctionReturn(0);
+  ClusterSumKernel<T><<<GPUPCCUDAGridSize(L->nc, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
+  GPUPCCheckLaunch("cmg cluster_sum");
+  if (L->nlongc) {
+    ClusterSumLongKernel<T><<<(unsigned)L->nlongc, BLOCK, 0, GPUPCCUDAStream()>>>(L->longclusters, L->cptr, L->cperm, (const T *)r, (T *)bc);
+    GPUPCCheckLaunch("cmg cluster_sum (large clusters)");
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ table */
+
+#define SINGLE(p) ((p) == GPUPC_CMG_PRECISION_SINGLE)
+
+static PetscErrorCode Expand_CUDA(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0)
+{
+  return SINGLE(F->prec) ? Expand_T<float>(F, transpose, b, b0) : Expand_T<double>(F, transpose, b, b0);
+}
+static PetscErrorCode Fold_CUDA(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)
+{
+  return SINGLE(F->prec) ? Fold_T<float>(F, transpose, b, x0, x) : Fold_T<double>(F, transpose, b, x0, x);
+}
+static PetscErrorCode Jacobi_CUDA(const GPUPCCMGDeviceLevel *L)
+{
+  return SINGLE(L->prec) ? Jacobi_T<float>(L) : Jacobi_T<double>(L);
+}
+static PetscErrorCode Smooth_CUDA(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+{
+  return SINGLE(L->prec) ? Smooth_T<float>(L, xin, xout) : Smooth_T<double>(L, xin, xout);
+}
+static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, void *bc)
+{
+  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, bc) : ResidualRestrict_T<double>(L, bc);
+}
+static PetscErrorCode Prolong_CUDA(const GPUPCCMGDeviceLevel *L, const void *xc)
+{
+  return SINGLE(L->prec) ? Prolong_T<float>(L, xc) : Prolong_T<double>(L, xc);
+}
+static PetscErrorCode DenseSolve_CUDA(const GPUPCCMGDeviceLevel *L)
+{
+  return SINGLE(L->prec) ? DenseSolve_T<float>(L) : DenseSolve_T<double>(L);
+}
+
+static PetscErrorCode Update_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)
+{
+  return SINGLE(L->prec) ? Update_T<float>(L, r, xin, xout) : Update_T<double>(L, r, xin, xout);
+}
+static PetscErrorCode ClusterSum_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+{
+  return SINGLE(L->prec) ? ClusterSum_T<float>(L, r, bc) : ClusterSum_T<double>(L, r, bc);
+}
+
+const GPUPCCMGKernels GPUPCCMGKernelsCUDA = {
+  "cuda", Expand_CUDA, Fold_CUDA, Jacobi_CUDA, Smooth_CUDA, ResidualRestrict_CUDA, Prolong_CUDA, DenseSolve_CUDA, Update_CUDA, ClusterSum_CUDA,
+};

@@ -1,0 +1,98 @@
+static const char help[] = "PC cmg refuses bad input with an error that names the row: non-symmetric, not diagonally dominant,\n"
+                           "positive off-diagonal with -pc_cmg_positive_offdiag error, non-positive diagonal, NaN, a level-matrix type\n"
+                           "that this version lacks, and -pc_type cmg\n"
+                           "on more than one rank. Each case must fail with the expected text in the message.\n";
+
+#include <petscksp.h>
+#include <petscgpupc.h>
+
+/* a 1D Laplacian of n rows with a strictly dominant first row, then one modification */
+static PetscErrorCode Matrix(PetscInt n, const char *bad, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
+  for (PetscInt i = 0; i < n; i++) {
+    if (i > 0) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
+    if (i < n - 1) PetscCall(MatSetValue(*A, i, i + 1, -1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, i, i, (i == 0 || i == n - 1) ? 2.0 : 2.0, INSERT_VALUES));
+  }
+  if (!strcmp(bad, "nonsymmetric")) PetscCall(MatSetValue(*A, 7, 8, -0.5, INSERT_VALUES));
+  else if (!strcmp(bad, "nondominant")) PetscCall(MatSetValue(*A, 11, 11, 1.5, INSERT_VALUES));
+  else if (!strcmp(bad, "positive")) {
+    PetscCall(MatSetValue(*A, 5, 6, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 6, 5, 1.0, INSERT_VALUES));
+  } else if (!strcmp(bad, "zerodiag")) {
+    PetscCall(MatSetValue(*A, 9, 9, 0.0, INSERT_VALUES));
+  } else if (!strcmp(bad, "nan")) PetscCall(MatSetValue(*A, 4, 4, PETSC_MAX_REAL * 10.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* PCSetUp must fail and its message contain expect */
+static PetscErrorCode ExpectFailure(Mat A, const char *opt, const char *expect)
+{
+  PC             pc;
+  PetscErrorCode ierr;
+  const char    *text;
+  char          *msg = NULL, *found = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PetscObjectComm((PetscObject)A), &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCCMG));
+  if (opt) PetscCall(PetscOptionsSetValue(NULL, opt, strstr(opt, "mat_type") ? "hec" : "error"));
+  PetscCall(PCSetFromOptions(pc));
+  if (opt) PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PCSetUp(pc);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC cmg accepted bad input (expected an error containing \"%s\")", expect);
+  PetscCall(PetscErrorMessage(ierr, &text, &msg));
+  PetscCall(PetscStrstr(msg ? msg : "", expect, &found));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refused as expected: %s\n", msg ? msg : "(no message)"));
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "error message \"%s\" does not contain \"%s\"", msg ? msg : "", expect);
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  Mat         A;
+  PetscMPIInt size;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) {
+    Mat      B;
+    PetscInt lo, hi, N = 40;
+    PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, N, N, 3, NULL, 2, NULL, &B));
+    PetscCall(MatGetOwnershipRange(B, &lo, &hi));
+    for (PetscInt i = lo; i < hi; i++) PetscCall(MatSetValue(B, i, i, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(ExpectFailure(B, NULL, "-pc_type bjacobi -sub_pc_type cmg"));
+    PetscCall(MatDestroy(&B));
+  }
+  PetscCall(Matrix(30, "nonsymmetric", &A));
+  PetscCall(ExpectFailure(A, NULL, "row 7 has A(7,8)"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(Matrix(30, "nondominant", &A));
+  PetscCall(ExpectFailure(A, NULL, "row 11 has diagonal"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(Matrix(30, "positive", &A));
+  PetscCall(ExpectFailure(A, "-pc_cmg_positive_offdiag", "row 5 has a positive off-diagonal"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(Matrix(30, "zerodiag", &A));
+  PetscCall(ExpectFailure(A, NULL, "row 9 has diagonal 0"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(Matrix(30, "none", &A));
+  PetscCall(ExpectFailure(A, "-pc_cmg_mat_type", "-pc_cmg_mat_type hec is not available"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(Matrix(30, "nan", &A));
+  PetscCall(ExpectFailure(A, NULL, "entry (4, 4)"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}

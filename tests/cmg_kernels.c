@@ -1,0 +1,300 @@
+static const char help[] = "Each CMG cycle kernel of the active backend's table (host or CUDA), called on the device data of a\n"
+                           "set-up PC cmg with random vectors, against a plain-C reference computed here from the host hierarchy.\n"
+                           "cmgtest.h options select the matrix; -pc_cmg_precision single checks the float kernels.\n";
+
+#include <petsc/private/pcimpl.h>
+#include <gpupc/cmg.h>
+#include "cmgtest.h"
+
+typedef struct {
+  GPUPCCMGPrecision prec;
+  size_t            es;
+  PetscReal         tol;
+  PetscRandom       rnd;
+} Ctx;
+
+/* random host values (rounded to the level precision) copied to the device buffer d */
+static PetscErrorCode Random(Ctx *c, PetscInt n, PetscReal *h, void *d)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar v;
+    PetscCall(PetscRandomGetValue(c->rnd, &v));
+    h[i] = c->prec == GPUPC_CMG_PRECISION_SINGLE ? (PetscReal)(float)v : v;
+  }
+  if (c->prec == GPUPC_CMG_PRECISION_SINGLE) {
+    float *f;
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
+    for (PetscInt i = 0; i < n; i++) f[i] = (float)h[i];
+    PetscCall(GPUPCMemcpy(d, f, n * sizeof(float), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(PetscFree(f));
+  } else PetscCall(GPUPCMemcpy(d, h, n * sizeof(double), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Download(Ctx *c, PetscInt n, const void *d, PetscReal *h)
+{
+  PetscFunctionBegin;
+  if (c->prec == GPUPC_CMG_PRECISION_SINGLE) {
+    float *f;
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
+    PetscCall(GPUPCMemcpy(f, d, n * sizeof(float), GPUPC_COPY_DEVICE_TO_HOST));
+    for (PetscInt i = 0; i < n; i++) h[i] = f[i];
+    PetscCall(PetscFree(f));
+  } else PetscCall(GPUPCMemcpy(h, d, n * sizeof(double), GPUPC_COPY_DEVICE_TO_HOST));
+  PetscFunctionReturn(0);
+}
+
+/* |got - ref| <= tol * scale (scale: sum of the magnitudes of the terms of the entry) */
+static PetscErrorCode Check(Ctx *c, PetscInt n, const PetscReal *got, const PetscReal *ref, const PetscReal *scale, const char *what, PetscInt level)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal e = PetscAbsReal(got[i] - ref[i]);
+    PetscCheck(e <= c->tol * scale[i] + 1e-300 && !PetscIsNanReal(got[i]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s, level %" PetscInt_FMT ", entry %" PetscInt_FMT ": got %.17g, reference %.17g (allowed %g)", what, level, i, (double)got[i], (double)ref[i], (double)(c->tol * scale[i]));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscReal Round(Ctx *c, PetscReal v)
+{
+  return c->prec == GPUPC_CMG_PRECISION_SINGLE ? (PetscReal)(float)v : v;
+}
+
+static PetscReal InvD(Ctx *c, const GPUPCCMGLevel *L, PetscInt i)
+{
+  for (PetscInt e = L->rowptr[i]; e < L->rowptr[i + 1]; e++)
+    if (L->col[e] == i) return L->val[e] > 0 ? Round(c, 1.0 / (2.0 * L->val[e])) : 0.0;
+  return 0.0;
+}
+
+/* (b - A x)_i and the sum of the magnitudes of its terms */
+static void RowResidual(Ctx *c, const GPUPCCMGLevel *L, const PetscReal *b, const PetscReal *x, PetscInt i, PetscReal *r, PetscReal *s)
+{
+  *r = b[i];
+  *s = PetscAbsReal(b[i]);
+  for (PetscInt e = L->rowptr[i]; e < L->rowptr[i + 1]; e++) {
+    PetscReal t = Round(c, L->val[e]) * x[L->col[e]];
+    *r -= t;
+    *s += PetscAbsReal(t);
+  }
+}
+
+static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D, PetscInt k)
+{
+  const GPUPCCMGLevel *L    = &H->levels[k];
+  GPUPCCMGDeviceLevel *DL   = &D->levels[k];
+  const PetscBool      last = (PetscBool)(k == H->nlevels - 1);
+  const PetscInt       n = L->n, nc = last ? 0 : L->nc, m = PetscMax(n, 1) + PetscMax(nc, 1);
+  PetscReal           *b, *x, *r, *xc, *got, *ref, *scale;
+  void                *dr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc7(m, &b, m, &x, m, &r, m, &xc, m, &got, m, &ref, m, &scale));
+  PetscCall(GPUPCMalloc(PetscMax(n, 1) * c->es, &dr));
+  /* jacobi */
+  PetscCall(Random(c, n, b, DL->b));
+  PetscCall(K->jacobi(DL));
+  PetscCall(Download(c, n, DL->x, got));
+  for (PetscInt i = 0; i < n; i++) {
+    ref[i]   = InvD(c, L, i) * b[i];
+    scale[i] = PetscAbsReal(ref[i]);
+  }
+  PetscCall(Check(c, n, got, ref, scale, "jacobi", k));
+  /* smooth: w = x + invD (b - A x) */
+  PetscCall(Random(c, n, x, DL->x));
+  PetscCall(K->smooth(DL, DL->x, DL->w));
+  PetscCall(Download(c, n, DL->w, got));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal rr, ss, d = InvD(c, L, i);
+    RowResidual(c, L, b, x, i, &rr, &ss);
+    ref[i]   = x[i] + d * rr;
+    scale[i] = PetscAbsReal(x[i]) + d * ss;
+  }
+  PetscCall(Check(c, n, got, ref, scale, "smooth", k));
+  /* update: w = x + invD r */
+  PetscCall(Random(c, n, r, dr));
+  PetscCall(K->update(DL, dr, DL->x, DL->w));
+  PetscCall(Download(c, n, DL->w, got));
+  for (PetscInt i = 0; i < n; i++) {
+    ref[i]   = x[i] + InvD(c, L, i) * r[i];
+    scale[i] = PetscAbsReal(x[i]) + PetscAbsReal(InvD(c, L, i) * r[i]);
+  }
+  PetscCall(Check(c, n, got, ref, scale, "update", k));
+  if (!last) {
+    GPUPCCMGDeviceLevel *DC = &D->levels[k + 1];
+    /* residual_restrict and cluster_sum into the next level's b */
+    PetscCall(K->residual_restrict(DL, DC->b));
+    PetscCall(Download(c, nc, DC->b, got));
+    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal rr, ss;
+      RowResidual(c, L, b, x, i, &rr, &ss);
+      ref[L->cluster[i]] += rr;
+      scale[L->cluster[i]] += ss;
+    }
+    PetscCall(Check(c, nc, got, ref, scale, "residual_restrict", k));
+    PetscCall(K->cluster_sum(DL, dr, DC->b));
+    PetscCall(Download(c, nc, DC->b, got));
+    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
+    for (PetscInt i = 0; i < n; i++) {
+      ref[L->cluster[i]] += r[i];
+      scale[L->cluster[i]] += PetscAbsReal(r[i]);
+    }
+    PetscCall(Check(c, nc, got, ref, scale, "cluster_sum", k));
+    /* prolong: x += xc[c(i)] */
+    PetscCall(Random(c, n, x, DL->x));
+    PetscCall(Random(c, nc, xc, DC->x));
+    PetscCall(K->prolong(DL, DC->x));
+    PetscCall(Download(c, n, DL->x, got));
+    for (PetscInt i = 0; i < n; i++) {
+      ref[i]   = x[i] + xc[L->cluster[i]];
+      scale[i] = PetscAbsReal(x[i]) + PetscAbsReal(xc[L->cluster[i]]);
+    }
+    PetscCall(Check(c, n, got, ref, scale, "prolong", k));
+  } else if (H->coarse_direct) {
+    PetscCall(Random(c, n, b, DL->b));
+    PetscCall(K->dense_solve(DL));
+    PetscCall(Download(c, n, DL->x, got));
+    for (PetscInt i = 0; i < n; i++) {
+      ref[i] = scale[i] = 0.0;
+      for (PetscInt j = 0; j < n; j++) {
+        PetscReal t = Round(c, H->coarse_inv[(size_t)i * n + j]) * b[j];
+        ref[i] += t;
+        scale[i] += PetscAbsReal(t);
+      }
+    }
+    PetscCall(Check(c, n, got, ref, scale, "dense_solve", k));
+  }
+  PetscCall(GPUPCFree(dr));
+  PetscCall(PetscFree7(b, x, r, xc, got, ref, scale));
+  PetscFunctionReturn(0);
+}
+
+/* expand and fold (both directions) against the reduction's definition */
+static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D)
+{
+  const GPUPCCMGReduction *R = &H->red;
+  const PetscInt           n = R->n, n0 = R->n0, nk = R->nkept;
+  PetscScalar             *db, *dx;
+  PetscReal               *b, *bk, *x0, *got, *ref, *scale, *sk;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc7(n, &b, n, &bk, n0 + 1, &x0, n0 + n + 1, &got, n0 + n + 1, &ref, n0 + n + 1, &scale, n, &sk));
+  PetscCall(GPUPCMalloc(n * sizeof(PetscScalar), (void **)&db));
+  PetscCall(GPUPCMalloc(n * sizeof(PetscScalar), (void **)&dx));
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscRandomGetValue(c->rnd, &b[i]));
+  PetscCall(GPUPCMemcpy(db, b, n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+  for (PetscInt tr = 0; tr < 2; tr++) {
+    PetscReal sum = 0.0, ssum = 0.0;
+    PetscCall(K->expand(&D->fold, (PetscBool)tr, db, D->levels[0].b));
+    PetscCall(Download(c, n0, D->levels[0].b, got));
+    for (PetscInt i = 0; i < n; i++) {
+      bk[i] = b[i];
+      sk[i] = PetscAbsReal(b[i]);
+      if (R->erow && !tr)
+        for (PetscInt e = R->erow[i]; e < R->erow[i + 1]; e++) {
+          bk[i] -= R->eval[e] * R->dinv[R->ecol[e]] * b[R->ecol[e]];
+          sk[i] += PetscAbsReal(R->eval[e] * R->dinv[R->ecol[e]] * b[R->ecol[e]]);
+        }
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      PetscInt mi = R->map ? R->map[i] : i;
+      if (mi < 0) continue;
+      ref[mi]   = bk[i];
+      scale[mi] = sk[i];
+      if (R->copies == 2) {
+        ref[nk + mi]   = -bk[i];
+        scale[nk + mi] = sk[i];
+      }
+      sum += bk[i];
+      ssum += sk[i];
+    }
+    if (R->ground) {
+      ref[R->copies * nk]   = R->copies == 1 ? -sum : 0.0;
+      scale[R->copies * nk] = ssum;
+    }
+    for (PetscInt i = 0; i < n0; i++) scale[i] += PetscAbsReal(ref[i]); /* rounding to float */
+    PetscCall(Check(c, n0, got, ref, scale, tr ? "expand (transpose)" : "expand", 0));
+    /* fold */
+    PetscCall(Random(c, n0, x0, D->levels[0].x));
+    PetscCall(K->fold(&D->fold, (PetscBool)tr, db, D->levels[0].x, dx));
+    PetscCall(GPUPCMemcpy(got, dx, n * sizeof(PetscScalar), GPUPC_COPY_DEVICE_TO_HOST));
+    {
+      const PetscReal xg = R->ground ? x0[R->copies * nk] : 0.0;
+      for (PetscInt i = 0; i < n; i++) {
+        PetscInt mi = R->map ? R->map[i] : i;
+        if (mi < 0) continue;
+        ref[i]   = R->copies == 2 ? 0.5 * ((x0[mi] - xg) - (x0[nk + mi] - xg)) : x0[mi] - xg;
+        scale[i] = PetscAbsReal(x0[mi]) + PetscAbsReal(xg) + (R->copies == 2 ? PetscAbsReal(x0[nk + mi]) : 0.0);
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        PetscReal v, s;
+        if (!R->map || R->map[i] >= 0) continue;
+        v = b[i];
+        s = PetscAbsReal(b[i]);
+        if (R->trow && tr)
+          for (PetscInt e = R->trow[i]; e < R->trow[i + 1]; e++) {
+            v -= R->tval[e] * ref[R->tcol[e]];
+            s += PetscAbsReal(R->tval[e]) * scale[R->tcol[e]];
+          }
+        ref[i]   = R->dinv[i] * v;
+        scale[i] = R->dinv[i] * s;
+      }
+    }
+    PetscCall(Check(c, n, got, ref, scale, tr ? "fold (transpose)" : "fold", 0));
+  }
+  PetscCall(GPUPCFree(db));
+  PetscCall(GPUPCFree(dx));
+  PetscCall(PetscFree7(b, bk, x0, got, ref, scale, sk));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  CMGTestProblem           p;
+  Mat                      A;
+  PC                       pc;
+  PC_CMG                  *cmg;
+  const GPUPCCMGKernels   *K;
+  const GPUPCCMGHierarchy *H;
+  Ctx                      c;
+  size_t                   mem0, mem1;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCall(CMGTestGetProblem(&p));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
+  PetscCall(CMGTestMatrix(&p, &A));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCCMG));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCCMGGetHierarchy_Private(pc, &H));
+  cmg = (PC_CMG *)pc->data;
+  PetscCall(GPUPCGetCMGKernels(&K));
+  c.prec = cmg->dev.prec;
+  c.es   = c.prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+  c.tol  = c.prec == GPUPC_CMG_PRECISION_SINGLE ? 2e-6 : 1e-14;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &c.rnd));
+  PetscCall(PetscRandomSetInterval(c.rnd, -1.0, 1.0));
+  PetscCall(CheckFold(&c, K, H, &cmg->dev));
+  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckLevel(&c, K, H, &cmg->dev, k));
+  {
+    PetscInt nl = 0, nlc = 0;
+    for (PetscInt k = 0; k < cmg->dev.nlevels; k++) {
+      nl += cmg->dev.levels[k].nlong;
+      nlc += cmg->dev.levels[k].nlongc;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows longer than %d: %" PetscInt_FMT ", clusters larger than %d: %" PetscInt_FMT " (own thread blocks on the GPU)\n", GPUPC_CMG_LONG_ROW, nl, GPUPC_CMG_LONG_CLUSTER, nlc));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth, update, residual_restrict, cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
+  PetscCall(PetscRandomDestroy(&c.rnd));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
+  PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
+  PetscCall(PetscFinalize());
+  return 0;
+}
