@@ -3,7 +3,8 @@
 # bundle carried in .bundle/, then run the named steps; logs go to $OUT.
 #   suite            the whole test suite with -gpupc_backend cuda
 #   vecbench         bench/vecbench at 10^8 doubles (and a sweep of the reduction grid fill)
-#   spmv [args]      bench/spmv
+#   spmv [L...]      bench/spmv (default segment length, then each L)
+#   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -29,6 +30,8 @@ while [ $# -gt 0 ]; do
       echo "--- -mat_segcsr_segment_length $L" | tee -a "$OUT/spmv.txt"
       ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -mat_segcsr_segment_length $L -csv "$OUT/spmv_L$L.csv" 2>&1 | tail -12 | tee -a "$OUT/spmv.txt"
     done; shift $# ;;
+  cmgbench) # cmgbench "<problems>" "<sizes>" [all]
+    ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

@@ -23,6 +23,7 @@ mkdir -p "$stage/rt/lib" "$stage/rt/root" "$stage/tests"
 cp -a lib "$stage/"
 for d in build/tests build/bench build/bin build/tutorials; do [ -d "$d" ] && mkdir -p "$stage/$d" && cp -a "$d/." "$stage/$d/"; done
 cp tests/*.sh tests/TESTS "$stage/tests/"
+mkdir -p "$stage/bench" && cp bench/*.sh "$stage/bench/"
 [ -d tests/data ] && cp -a tests/data "$stage/tests/"
 
 # 2. Open MPI / PMIx package trees, kept at their paths under rt/root (relocated with OPAL_PREFIX)

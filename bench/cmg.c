@@ -1,0 +1,174 @@
+static const char help[] = "PCG + PC cmg on a generated SDD problem: setup by phase, iterations to -rtol, solve time,\n"
+                           "and the time of one cycle (PCApply) against the cycle's bandwidth floor.\n"
+                           "  -problem <randcoef3d>  any gpupc-solve problem (randcoef3d, powergrid, poisson3d, ...)\n"
+                           "  -n <1000000>           unknowns (the generator picks the nearest grid)\n"
+                           "  -rtol <1e-8>           true relative residual of the solve (unpreconditioned norm)\n"
+                           "  -cycles <20>           timed PCApply calls (median reported)\n"
+                           "  -copy_bw <GB/s>        device copy bandwidth for the floor (default: measured here)\n"
+                           "The matrix is segcsr (so PCG's product runs on the device) and vectors are gpu vectors.\n"
+                           "Floor of one cycle: every iteration of level k reads its Laplacian twice (residual after\n"
+                           "the pre-smoothing, post-smoothing) at 12 bytes (8 single) per nonzero and moves 6 vectors\n"
+                           "of its size; the last level reads its dense inverse; level k iterates prod_{j<k} t_j times.\n";
+
+#include <petscksp.h>
+#include <petsctime.h>
+#include <petscgpupc.h>
+#include <gpupc/device.h>
+#include <gpupc/problems.h>
+
+static int CompareDouble(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : (x > y);
+}
+
+/* seconds inside a log event so far (all stages) */
+static PetscErrorCode EventTime(const char *name, PetscLogDouble *t)
+{
+  PetscLogEvent      ev;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  *t = 0.0;
+  PetscCall(PetscLogEventGetId(name, &ev));
+  PetscCall(PetscLogEventGetPerfInfo(0, ev, &info));
+  *t = info.time;
+  PetscFunctionReturn(0);
+}
+
+/* device copy bandwidth (read + write) of 512 MB, median of 10 */
+static PetscErrorCode CopyBandwidth(double *gbs)
+{
+  const size_t n = 64 * 1024 * 1024;
+  double      *a, *b, t[10];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMallocArray(n, &a));
+  PetscCall(GPUPCMallocArray(n, &b));
+  PetscCall(GPUPCMemzero(a, n * sizeof(double)));
+  for (int r = -2; r < 10; r++) {
+    PetscLogDouble t0, t1;
+    PetscCall(GPUPCSynchronize());
+    PetscCall(PetscTime(&t0));
+    PetscCall(GPUPCCopyOnDevice(b, a, n));
+    PetscCall(GPUPCSynchronize());
+    PetscCall(PetscTime(&t1));
+    if (r >= 0) t[r] = t1 - t0;
+  }
+  qsort(t, 10, sizeof(double), CompareDouble);
+  *gbs = 2.0 * n * sizeof(double) / t[5] / 1e9;
+  PetscCall(GPUPCFree(a));
+  PetscCall(GPUPCFree(b));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char               problem[64] = "randcoef3d", prec[16] = "double";
+  PetscInt           n = 1000000, cycles = 20, nlev, its, N, nnz0;
+  PetscReal          rtol = 1e-8, rnorm, bnorm;
+  double             copy_bw = 0.0, *tc, floor_bytes = 0.0, calls = 1.0;
+  PetscLogDouble     t0, t1, tsetup, tsolve, ph[5];
+  const char        *phases[] = {"CMGReduce", "CMGCluster", "CMGGalerkin", "CMGCoarseFactor", "CMGUpload"};
+  Mat                A;
+  Vec                b, x, r;
+  KSP                ksp;
+  PC                 pc;
+  KSPConvergedReason reason;
+  PetscBool          single = PETSC_FALSE;
+  PetscGPUPCBackend  backend;
+  MatInfo            info;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-cycles", &cycles, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-copy_bw", &copy_bw, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_cmg_precision", prec, sizeof(prec), NULL));
+  single = (PetscBool)!strcmp(prec, "single");
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  if (copy_bw <= 0) PetscCall(CopyBandwidth(&copy_bw));
+
+  PetscCall(GPUPCProblemCreate(PETSC_COMM_WORLD, problem, n, 1, &A, &b));
+  PetscCall(MatConvert(A, MATSEGCSR, MAT_INPLACE_MATRIX, &A));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+  nnz0 = (PetscInt)info.nz_used;
+  PetscCall(MatCreateVecs(A, &x, &r));
+  {
+    Vec bg;
+    PetscCall(VecDuplicate(x, &bg));
+    PetscCall(VecCopy(b, bg));
+    PetscCall(VecDestroy(&b));
+    b = bg;
+  }
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCCMG));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED)); /* stop on the true relative residual */
+  PetscCall(KSPSetFromOptions(ksp));
+
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscTime(&t1));
+  tsetup = t1 - t0;
+  for (int p = 0; p < 5; p++) PetscCall(EventTime(phases[p], &ph[p]));
+
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscTime(&t1));
+  tsolve = t1 - t0;
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+
+  /* one cycle: PCApply, synchronised, median */
+  PetscCall(PetscMalloc1(cycles, &tc));
+  for (PetscInt c = -2; c < cycles; c++) {
+    PetscCall(GPUPCSynchronize());
+    PetscCall(PetscTime(&t0));
+    PetscCall(PCApply(pc, b, x));
+    PetscCall(GPUPCSynchronize());
+    PetscCall(PetscTime(&t1));
+    if (c >= 0) tc[c] = t1 - t0;
+  }
+  qsort(tc, cycles, sizeof(double), CompareDouble);
+
+  PetscCall(PCCMGGetNumberOfLevels(pc, &nlev));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "levels (n, nnz, t, iterations per cycle):"));
+  for (PetscInt k = 0; k < nlev; k++) {
+    PetscInt nk, zk, tk;
+    double   vb = single ? 4.0 : 8.0;
+
+    PetscCall(PCCMGGetLevel(pc, k, &nk, &zk, &tk));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, " [%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT " %.0f]", nk, zk, tk, calls));
+    if (k < nlev - 1) floor_bytes += calls * (2.0 * (vb + 4.0) * zk + 6.0 * vb * nk);
+    else floor_bytes += calls * (vb * (double)nk * nk + 2.0 * vb * nk);
+    calls *= (double)PetscMax(tk, 1);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "bench/cmg: problem=%s n=%" PetscInt_FMT " nnz=%" PetscInt_FMT " backend=%s precision=%s levels=%" PetscInt_FMT " its=%" PetscInt_FMT " reason=%s relres=%.2e setup_s=%.3f [reduce %.3f cluster %.3f galerkin %.3f coarse %.3f upload %.3f] solve_s=%.4f cycle_ms=%.4f floor_ms=%.4f cycle/floor=%.2f copy_GBps=%.0f\n",
+                        problem, N, nnz0, backend == PETSC_GPUPC_BACKEND_CUDA ? "cuda" : "host", prec, nlev, its, KSPConvergedReasons[reason], (double)(rnorm / bnorm), tsetup, ph[0], ph[1], ph[2], ph[3], ph[4], tsolve, 1e3 * tc[cycles / 2],
+                        1e3 * floor_bytes / (copy_bw * 1e9), tc[cycles / 2] / (floor_bytes / (copy_bw * 1e9)), copy_bw));
+  PetscCall(PetscFree(tc));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
