@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make demo / tools/demo.sh: set up what is missing, build, and solve the default problem
 # (a power grid of about 10^6 nodes) twice, printing one gpupc-solve summary line for each:
-#   1. GPUPC:  cg + cmg on gpu vectors (cg + jacobi on gpu vectors while PC cmg is not built)
+#   1. GPUPC:  cg + cmg, matrix segcsr, gpu vectors (cg + jacobi while PC cmg is not built)
 #   2. PETSc:  cg + gamg on standard vectors
 # On a fresh Debian 12 machine: as root it installs the missing Debian packages; otherwise it
 # prints the apt-get line and stops.
@@ -22,7 +22,7 @@ run() { if [ "$np" -gt 1 ]; then mpiexec --oversubscribe -n "$np" "$solve" "$@";
 # the GPUPC preconditioner: cmg once it is registered, jacobi until then
 if "$solve" -problem poisson2d -n 100 -ksp_type cg -pc_type cmg >/dev/null 2>&1; then gpc=cmg; else gpc=jacobi; fi
 
-echo "make demo: power grid, about $n nodes, $np rank(s); GPUPC cg+$gpc on gpu vectors beside PETSc cg+gamg"
+echo "make demo: power grid, about $n nodes, $np rank(s); GPUPC cg+$gpc (segcsr matrix, gpu vectors) beside PETSc cg+gamg"
 [ "$gpc" = jacobi ] && echo "  (PC cmg is not in this build yet; GPUPC runs cg+jacobi)"
-run -problem powergrid -n "$n" -ksp_type cg -pc_type "$gpc" -vec_type gpu $extra | grep '^gpupc-solve:'
+run -problem powergrid -n "$n" -ksp_type cg -pc_type "$gpc" -mat_type segcsr $extra | grep '^gpupc-solve:'
 run -problem powergrid -n "$n" -ksp_type cg -pc_type gamg $extra | grep '^gpupc-solve:'
