@@ -31,6 +31,7 @@ PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassRestore(Mat, const GPUPCMatSubclass *);
 PETSC_INTERN PetscBool      GPUPCMatPatternChanged(Mat, const GPUPCMatSubclass *);
 PETSC_INTERN void           GPUPCMatMarkBuilt(Mat, GPUPCMatSubclass *);
+PETSC_INTERN PetscErrorCode GPUPCMatConvertReuse(Mat, MatReuse, Mat *, PetscErrorCode (*)(Mat));
 
 /* ---------------------------------------------------------------- CSR access */
 typedef struct {

@@ -34,3 +34,22 @@ void GPUPCMatMarkBuilt(Mat A, GPUPCMatSubclass *sc)
   sc->built   = PETSC_TRUE;
   sc->nzstate = A->nonzerostate;
 }
+
+/* MatConvert's three reuse modes around a conversion done in place by inplace():
+   MAT_REUSE_MATRIX copies the values into *newmat (same pattern), MAT_INITIAL_MATRIX
+   converts a duplicate of A, MAT_INPLACE_MATRIX converts A itself */
+PetscErrorCode GPUPCMatConvertReuse(Mat A, MatReuse reuse, Mat *newmat, PetscErrorCode (*inplace)(Mat))
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(0);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(inplace(B));
+  *newmat = B;
+  PetscFunctionReturn(0);
+}

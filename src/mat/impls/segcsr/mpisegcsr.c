@@ -345,32 +345,16 @@ static PetscErrorCode MPIAIJToSegCSR_InPlace(Mat B)
 
 PetscErrorCode MatConvert_MPIAIJ_MPISegCSR(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat B;
-
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(0);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
-  PetscCall(MPIAIJToSegCSR_InPlace(B));
-  *newmat = B;
+  PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, MPIAIJToSegCSR_InPlace));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MatConvert_MPISegCSR_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+static PetscErrorCode MPISegCSRToMPIAIJ_InPlace(Mat B)
 {
-  Mat         B;
   Mat_SegCSR *s;
 
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(0);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
   s = (Mat_SegCSR *)B->spptr;
   PetscCall(FreeSegCSR(B));
   PetscCall(GPUPCMatSubclassRestore(B, &s->sc));
@@ -378,7 +362,13 @@ static PetscErrorCode MatConvert_MPISegCSR_MPIAIJ(Mat A, MatType type, MatReuse 
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJ));
-  *newmat = B;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatConvert_MPISegCSR_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, MPISegCSRToMPIAIJ_InPlace));
   PetscFunctionReturn(0);
 }
 

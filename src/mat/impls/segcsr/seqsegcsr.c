@@ -291,33 +291,17 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
 /* MatConvert from SEQAIJ (and from a seqsegcsr, as a copy) to seqsegcsr, all three reuse modes */
 PetscErrorCode MatConvert_SeqAIJ_SeqSegCSR(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat B;
-
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(0);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
-  PetscCall(SeqAIJToSegCSR_InPlace(B));
-  *newmat = B;
+  PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, SeqAIJToSegCSR_InPlace));
   PetscFunctionReturn(0);
 }
 
 /* MatConvert from seqsegcsr back to SEQAIJ, all three reuse modes */
-static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+static PetscErrorCode SeqSegCSRToSeqAIJ_InPlace(Mat B)
 {
-  Mat         B;
   Mat_SegCSR *s;
 
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(0);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
   s = (Mat_SegCSR *)B->spptr;
   PetscCall(GPUPCSegCSRBlockDestroy(&s->diag));
   PetscCall(GPUPCMatSubclassRestore(B, &s->sc));
@@ -329,7 +313,13 @@ static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse 
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
-  *newmat = B;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, SeqSegCSRToSeqAIJ_InPlace));
   PetscFunctionReturn(0);
 }
 
