@@ -6,6 +6,47 @@
 #define GPUPCTEST_H
 
 #include <petscgpupc.h>
+#include <petscmat.h>
+
+/* 5-point (2D) or 7-point (3D) operator on an n^d grid with variable, symmetric edge weights;
+   -conv adds a first-order convection term in x (nonsymmetric, for gmres/bicg); assembled
+   with matrix type mtype, rows split by PETSc */
+static inline PetscErrorCode TestGridOperator(PetscInt dim, PetscInt n, PetscReal conv, MatType mtype, Mat *A)
+{
+  PetscInt N = dim == 2 ? n * n : n * n * n, lo, hi;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
+  PetscCall(MatSetType(*A, mtype));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 2 * dim + 1, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 2 * dim + 1, NULL, 2 * dim, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &lo, &hi));
+  for (PetscInt row = lo; row < hi; row++) {
+    PetscInt    c[3] = {row % n, (row / n) % n, dim == 3 ? row / (n * n) : 0}, cols[7], k = 0, stride = 1;
+    PetscScalar vals[7], diag = 0.0;
+
+    for (PetscInt d = 0; d < dim; d++, stride *= n) {
+      for (PetscInt s = -1; s <= 1; s += 2) {
+        PetscInt    cc = c[d] + s;
+        PetscScalar w  = 1.0 + 0.5 * (PetscMin(row, row + s * stride) % 3); /* symmetric edge weight */
+        diag += w;
+        if (cc >= 0 && cc < n) {
+          cols[k] = row + s * stride;
+          vals[k] = -w + (d == 0 ? s * conv : 0.0);
+          k++;
+        }
+      }
+    }
+    cols[k] = row;
+    vals[k] = diag;
+    k++;
+    PetscCall(MatSetValues(*A, 1, &row, k, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
 
 /* rank 0 writes a text file (e.g. a malformed input); every rank returns once it is there */
 static inline PetscErrorCode TestWriteText(MPI_Comm comm, const char file[], const char text[])

@@ -9,43 +9,6 @@ static const char help[] = "KSP on a 2D/3D Laplacian with gpu vectors against th
 #include <gpupc/device.h>
 #include "gpupctest.h"
 
-/* 5-point (2D) or 7-point (3D) Laplacian with a variable coefficient, assembled in parallel */
-static PetscErrorCode Laplacian(PetscInt dim, PetscInt n, Mat *A)
-{
-  PetscInt N = dim == 2 ? n * n : n * n * n, lo, hi;
-
-  PetscFunctionBegin;
-  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
-  PetscCall(MatSetType(*A, MATAIJ));
-  PetscCall(MatSeqAIJSetPreallocation(*A, 2 * dim + 1, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*A, 2 * dim + 1, NULL, 2 * dim, NULL));
-  PetscCall(MatGetOwnershipRange(*A, &lo, &hi));
-  for (PetscInt row = lo; row < hi; row++) {
-    PetscInt    c[3] = {row % n, (row / n) % n, dim == 3 ? row / (n * n) : 0}, cols[7], k = 0, stride = 1;
-    PetscScalar vals[7], diag = 0.0;
-
-    for (PetscInt d = 0; d < dim; d++, stride *= n) {
-      for (PetscInt s = -1; s <= 1; s += 2) {
-        PetscInt    cc = c[d] + s, nbr = row + s * stride;
-        PetscScalar w  = 1.0 + 0.5 * ((PetscMin(row, nbr) + d) % 3); /* a variable coefficient of the edge keeps A symmetric and non-trivial */
-        diag += w;
-        if (cc >= 0 && cc < n) {
-          cols[k] = nbr;
-          vals[k] = -w;
-          k++;
-        }
-      }
-    }
-    cols[k] = row;
-    vals[k] = diag;
-    k++;
-    PetscCall(MatSetValues(*A, 1, &row, k, cols, vals, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
 
 static PetscErrorCode Solve(Mat A, VecType vtype, Vec bref, Vec *x, PetscInt *its, KSPConvergedReason *reason)
 {
@@ -88,7 +51,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its_tolerance", &its_tol, NULL));
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
-  PetscCall(Laplacian(dim, n, &A));
+  PetscCall(TestGridOperator(dim, n, 0.0, MATAIJ, &A));
   PetscCall(MatCreateVecs(A, NULL, &b));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecSetRandom(b, rnd));
@@ -111,7 +74,9 @@ int main(int argc, char **argv)
   PetscCall(VecAXPY(r, -1.0, b));
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
-  PetscCheck(rn <= 1e-6 * bn, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "true relative residual %g too large", (double)(rn / bn));
+  /* KSP stops on its default norm (preconditioned for CG) at 1e-8; the true residual is a
+     sanity check that the solve means something, within the preconditioner's scaling */
+  PetscCheck(rn <= 1e-5 * bn, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "true relative residual %g too large", (double)(rn / bn));
   {
     PetscBool sym;
     PetscCall(MatIsSymmetric(A, 0.0, &sym));

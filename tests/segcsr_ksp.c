@@ -6,45 +6,6 @@ static const char help[] = "KSP with a segcsr matrix against the same solve with
 #include <petscgpupc.h>
 #include "gpupctest.h"
 
-/* 5-point (2D) or 7-point (3D) nonsymmetric-coefficient operator (convection added when
-   -convection is given, for gmres/bicg), assembled with matrix type mtype */
-static PetscErrorCode Operator(PetscInt dim, PetscInt n, PetscReal conv, MatType mtype, Mat *A)
-{
-  PetscInt N = dim == 2 ? n * n : n * n * n, lo, hi;
-
-  PetscFunctionBegin;
-  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
-  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
-  PetscCall(MatSetType(*A, mtype));
-  PetscCall(MatSeqAIJSetPreallocation(*A, 2 * dim + 1, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*A, 2 * dim + 1, NULL, 2 * dim, NULL));
-  PetscCall(MatGetOwnershipRange(*A, &lo, &hi));
-  for (PetscInt row = lo; row < hi; row++) {
-    PetscInt    c[3] = {row % n, (row / n) % n, dim == 3 ? row / (n * n) : 0}, cols[7], k = 0, stride = 1;
-    PetscScalar vals[7], diag = 0.0;
-
-    for (PetscInt d = 0; d < dim; d++, stride *= n) {
-      for (PetscInt s = -1; s <= 1; s += 2) {
-        PetscInt    cc = c[d] + s;
-        PetscScalar w  = 1.0 + 0.5 * (PetscMin(row, row + s * stride) % 3); /* symmetric edge weight */
-        diag += w;
-        if (cc >= 0 && cc < n) {
-          cols[k] = row + s * stride;
-          vals[k] = -w + (d == 0 ? s * conv : 0.0);
-          k++;
-        }
-      }
-    }
-    cols[k] = row;
-    vals[k] = diag;
-    k++;
-    PetscCall(MatSetValues(*A, 1, &row, k, cols, vals, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode Solve(Mat A, Vec bref, Vec *x, PetscInt *its, KSPConvergedReason *reason)
 {
   KSP ksp;
@@ -85,8 +46,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-convection", &conv, NULL));
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
-  PetscCall(Operator(dim, n, conv, MATAIJ, &A));
-  PetscCall(Operator(dim, n, conv, MATSEGCSR, &S));
+  PetscCall(TestGridOperator(dim, n, conv, MATAIJ, &A));
+  PetscCall(TestGridOperator(dim, n, conv, MATSEGCSR, &S));
   PetscCall(MatGetType(S, &mt));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)S, &ok, MATSEQSEGCSR, MATMPISEGCSR, ""));
   PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatSetType(segcsr) gave %s", mt);
