@@ -172,6 +172,46 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
 }
 
 /* expand and fold (both directions) against the reduction's definition */
+/* the chunk prefix of the long items (rows or clusters) on the device: item j = list[j] of length ptr[j + 1] - ptr[j] has
+   ceil(length / chunk) chunks numbered first[j] .. first[j + 1), and the chunks of all items are numbered 0 .. total */
+static PetscErrorCode CheckChunkPrefix(PetscInt cnt, const PetscInt *dlist, const PetscInt *dfirst, PetscInt total, const PetscInt *ptr, PetscInt chunk, const char *what, PetscInt level)
+{
+  PetscInt *list, *first;
+
+  PetscFunctionBegin;
+  if (!cnt) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(cnt, &list, cnt + 1, &first));
+  PetscCall(GPUPCMemcpy(list, dlist, cnt * sizeof(PetscInt), GPUPC_COPY_DEVICE_TO_HOST));
+  PetscCall(GPUPCMemcpy(first, dfirst, (cnt + 1) * sizeof(PetscInt), GPUPC_COPY_DEVICE_TO_HOST));
+  PetscCheck(first[0] == 0 && first[cnt] == total, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": %s chunk prefix runs %" PetscInt_FMT " .. %" PetscInt_FMT ", expected 0 .. %" PetscInt_FMT, level, what, first[0], first[cnt], total);
+  for (PetscInt j = 0; j < cnt; j++) {
+    const PetscInt len = ptr[list[j] + 1] - ptr[list[j]];
+    PetscCheck(first[j + 1] - first[j] == (len + chunk - 1) / chunk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": %s %" PetscInt_FMT " of length %" PetscInt_FMT " has %" PetscInt_FMT " chunks of %" PetscInt_FMT, level, what, list[j], len, first[j + 1] - first[j], chunk);
+  }
+  PetscCall(PetscFree2(list, first));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckChunks(const GPUPCCMGHierarchy *H, const GPUPCCMGDevice *D, PetscInt k)
+{
+  const GPUPCCMGLevel       *L  = &H->levels[k];
+  const GPUPCCMGDeviceLevel *DL = &D->levels[k];
+  PetscInt                   nlong = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < L->n; i++) nlong += L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW;
+  PetscCheck(nlong == DL->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": %" PetscInt_FMT " rows longer than %d, the device level lists %" PetscInt_FMT, k, nlong, GPUPC_CMG_LONG_ROW, DL->nlong);
+  PetscCall(CheckChunkPrefix(DL->nlong, DL->longrows, DL->rowchunk, DL->nrowchunks, L->rowptr, GPUPC_CMG_LONG_ROW_CHUNK, "long row", k));
+  if (DL->nlongc) {
+    PetscInt *cptr;
+    PetscCall(PetscMalloc1(DL->nc + 1, &cptr));
+    PetscCall(GPUPCMemcpy(cptr, DL->cptr, (DL->nc + 1) * sizeof(PetscInt), GPUPC_COPY_DEVICE_TO_HOST));
+    PetscCall(CheckChunkPrefix(DL->nlongc, DL->longclusters, DL->clusterchunk, DL->nclusterchunks, cptr, GPUPC_CMG_LONG_CLUSTER_CHUNK, "large cluster", k));
+    PetscCall(PetscFree(cptr));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D)
 {
   const GPUPCCMGReduction *R = &H->red;
@@ -281,13 +321,16 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetInterval(c.rnd, -1.0, 1.0));
   PetscCall(CheckFold(&c, K, H, &cmg->dev));
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckLevel(&c, K, H, &cmg->dev, k));
+  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckChunks(H, &cmg->dev, k));
   {
-    PetscInt nl = 0, nlc = 0;
+    PetscInt nl = 0, nlc = 0, nrc = 0, ncc = 0;
     for (PetscInt k = 0; k < cmg->dev.nlevels; k++) {
       nl += cmg->dev.levels[k].nlong;
       nlc += cmg->dev.levels[k].nlongc;
+      nrc += cmg->dev.levels[k].nrowchunks;
+      ncc += cmg->dev.levels[k].nclusterchunks;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows longer than %d: %" PetscInt_FMT ", clusters larger than %d: %" PetscInt_FMT " (own thread blocks on the GPU)\n", GPUPC_CMG_LONG_ROW, nl, GPUPC_CMG_LONG_CLUSTER, nlc));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows longer than %d: %" PetscInt_FMT " (%" PetscInt_FMT " chunks), clusters larger than %d: %" PetscInt_FMT " (%" PetscInt_FMT " chunks) (a thread block per chunk on the GPU)\n", GPUPC_CMG_LONG_ROW, nl, nrc, GPUPC_CMG_LONG_CLUSTER, nlc, ncc));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth, update, residual_restrict, cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
   PetscCall(PetscRandomDestroy(&c.rnd));

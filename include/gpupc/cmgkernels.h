@@ -27,6 +27,10 @@ PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 
 #define GPUPC_CMG_LONG_ROW     256
 #define GPUPC_CMG_LONG_CLUSTER 64
+/* the CUDA kernels split a long row into chunks of this many entries and a large cluster into chunks of this
+   many vertices, one thread block per chunk (partial sums combined with atomicAdd) */
+#define GPUPC_CMG_LONG_ROW_CHUNK     1024
+#define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
 
 /* One level on the device. Scalars (val, invd, dense, b, x, w) are float when prec is single. */
 typedef struct {
@@ -51,6 +55,9 @@ typedef struct {
   PetscInt         *longrows;     /* ascending */
   PetscInt         *longclusters;
   void             *rlong;        /* residuals of the long rows */
+  PetscInt          nrowchunks, nclusterchunks; /* thread blocks of the long-row and large-cluster launches */
+  PetscInt         *rowchunk;     /* nlong + 1: long row j is cut into chunks rowchunk[j] .. rowchunk[j+1) */
+  PetscInt         *clusterchunk; /* nlongc + 1: the same for the large clusters */
   /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
   void             *seg;
   void             *r;

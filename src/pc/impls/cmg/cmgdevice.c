@@ -61,6 +61,25 @@ static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size
   PetscFunctionReturn(0);
 }
 
+/* chunk prefix of the long items list[0..cnt): item j (entries ptr[list[j]] .. ptr[list[j] + 1)) is cut into
+   pieces of at most chunk entries, numbered first[j] .. first[j + 1); one CUDA thread block per piece */
+static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const PetscInt *ptr, PetscInt chunk, PetscInt **d, PetscInt *total, size_t *bytes)
+{
+  PetscInt *first;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(cnt + 1, &first));
+  first[0] = 0;
+  for (PetscInt j = 0; j < cnt; j++) {
+    const PetscInt len = ptr[list[j] + 1] - ptr[list[j]];
+    first[j + 1]       = first[j] + PetscMax((len + chunk - 1) / chunk, 1);
+  }
+  *total = first[cnt];
+  PetscCall(UploadInts(cnt + 1, first, d, bytes));
+  PetscCall(PetscFree(first));
+  PetscFunctionReturn(0);
+}
+
 /* Upload the hierarchy. Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole
    component collapsed to one cluster) gets 0: its value is arbitrary and 0 keeps the cycle symmetric. */
 PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, GPUPCCMGDevice *D)
@@ -114,6 +133,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         PetscCall(UploadInts(cnt, list, &DL->longrows, &D->bytes));
         PetscCall(GPUPCMalloc(cnt * es, &DL->rlong));
         D->bytes += cnt * es;
+        PetscCall(UploadChunks(cnt, list, L->rowptr, GPUPC_CMG_LONG_ROW_CHUNK, &DL->rowchunk, &DL->nrowchunks, &D->bytes));
         PetscCall(PetscFree(list));
       }
       DL->nlong = cnt;
@@ -131,6 +151,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         for (PetscInt c = 0; c < L->nc; c++)
           if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) list[cnt++] = c;
         PetscCall(UploadInts(cnt, list, &DL->longclusters, &D->bytes));
+        PetscCall(UploadChunks(cnt, list, cptr, GPUPC_CMG_LONG_CLUSTER_CHUNK, &DL->clusterchunk, &DL->nclusterchunks, &D->bytes));
         PetscCall(PetscFree(list));
       }
       DL->nlongc = cnt;
@@ -194,6 +215,8 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->longrows));
     PetscCall(GPUPCFree(DL->longclusters));
     PetscCall(GPUPCFree(DL->rlong));
+    PetscCall(GPUPCFree(DL->rowchunk));
+    PetscCall(GPUPCFree(DL->clusterchunk));
     if (DL->seg) {
       PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
       PetscCall(PetscFree(DL->seg));

@@ -6,10 +6,16 @@
    2..32): each lane sums a strided part of the row (gather of x inside the kernel), the
    group reduces with shuffles once at the end, so groups of one warp never diverge on a
    shuffle. Rows longer than GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly
-   dominant row) and clusters larger than GPUPC_CMG_LONG_CLUSTER get one thread block each in
-   a second launch, so one group never walks them alone. The restriction is fused with the residual and runs one group per cluster over
-   the cluster-sorted vertex list (no atomics). The last level is a dense GEMV, one warp per
-   row (coalesced row-major reads).
+   dominant row, ~6 n^(2/3) entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER
+   are cut into chunks (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
+   one thread block per chunk in a separate launch, the block partials combined by atomicAdd:
+   - long rows: rlong is zeroed, then LongRowResidualKernel adds the partials (the first chunk
+     of a row adds b too), so rlong = b - A x; the main smoothing / restriction kernels launched
+     after it on the same stream read it;
+   - large clusters: the main restriction / cluster-sum kernel writes 0 into bc for them, then
+     LongClusterSumKernel adds the partials.
+   Short clusters are restricted by one group each over the cluster-sorted vertex list (no
+   atomics). The last level is a dense GEMV, one warp per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
 #include <gpupc/cmgkernels.h>
@@ -125,28 +131,29 @@ __device__ T BlockSum(T s)
   return s;
 }
 
-/* one thread per cluster over the cluster-sorted vertex list; clusters above GPUPC_CMG_LONG_CLUSTER are left to ClusterSumLongKernel */
+/* one thread per cluster over the cluster-sorted vertex list; clusters above GPUPC_CMG_LONG_CLUSTER get 0 here and
+   their sum from LongClusterSumKernel, launched next */
 template <typename T>
 __global__ void ClusterSumKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
 {
   for (PetscInt c = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; c < nc; c += (PetscInt)gridDim.x * blockDim.x) {
     T s = 0;
-    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) continue;
-    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) s += r[cperm[p]];
+    if (cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER)
+      for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) s += r[cperm[p]];
     bc[c] = s;
   }
 }
 
-/* one block per large cluster */
-template <typename T>
-__global__ void ClusterSumLongKernel(const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
+/* the long item (row or cluster) j that chunk (thread block) blk belongs to: first[j] <= blk < first[j + 1] */
+__device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, const PetscInt *__restrict__ first)
 {
-  const PetscInt c = longclusters[blockIdx.x];
-  T              s = 0;
-
-  for (PetscInt p = cptr[c] + threadIdx.x; p < cptr[c + 1]; p += blockDim.x) s += r[cperm[p]];
-  s = BlockSum<T>(s);
-  if (threadIdx.x == 0) bc[c] = s;
+  PetscInt lo = 0, hi = nitems - 1;
+  while (lo < hi) {
+    PetscInt mid = (lo + hi + 1) / 2;
+    if (first[mid] <= blk) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /* ------------------------------------------------------------------ sparse rows by groups of G lanes */
@@ -159,48 +166,25 @@ __device__ __forceinline__ T GroupReduce(T s)
   return s;
 }
 
-template <typename T, int G>
-__global__ void SmoothKernel(PetscInt n, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, T *__restrict__ xout)
-{
-  const PetscInt row  = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
-  const int      lane = threadIdx.x & (G - 1);
-  T              s    = 0;
-
-  const bool     mine = row < n && rowptr[row + 1] - rowptr[row] <= GPUPC_CMG_LONG_ROW; /* long rows: SmoothLongKernel */
-
-  if (mine)
-    for (PetscInt k = rowptr[row] + lane; k < rowptr[row + 1]; k += G) s += val[k] * xin[col[k]];
-  s = GroupReduce<T, G>(s);
-  if (mine && lane == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
-}
-
-/* (A x)_row for one long row by a whole block, valid in thread 0 */
+/* rlong[j] += (b - A x) over one chunk of long row j = longrows[...] (rlong zeroed before; the first chunk adds b):
+   one thread block per chunk, blocks numbered through the prefix rowchunk */
 template <typename T>
-__device__ T BlockRowDot(PetscInt row, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ x)
+__global__ void LongRowResidualKernel(PetscInt nlong, const PetscInt *__restrict__ rowchunk, const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ rlong)
 {
-  T s = 0;
-  for (PetscInt k = rowptr[row] + threadIdx.x; k < rowptr[row + 1]; k += blockDim.x) s += val[k] * x[col[k]];
-  return BlockSum<T>(s);
+  const PetscInt blk   = blockIdx.x;
+  const PetscInt j     = ChunkOwner(blk, nlong, rowchunk);
+  const PetscInt row   = longrows[j];
+  const PetscInt piece = blk - rowchunk[j];
+  const PetscInt k0    = rowptr[row] + piece * (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK;
+  const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, rowptr[row + 1]);
+  T              s     = 0;
+
+  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += val[k] * x[col[k]];
+  s = BlockSum<T>(s);
+  if (threadIdx.x == 0) atomicAdd(rlong + j, (piece == 0 ? b[row] : (T)0) - s);
 }
 
-template <typename T>
-__global__ void SmoothLongKernel(const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, T *__restrict__ xout)
-{
-  const PetscInt row = longrows[blockIdx.x];
-  const T        s   = BlockRowDot<T>(row, rowptr, col, val, xin);
-  if (threadIdx.x == 0) xout[row] = xin[row] + invd[row] * (b[row] - s);
-}
-
-/* rlong[j] = (b - A x)_{longrows[j]} */
-template <typename T>
-__global__ void ResidualLongKernel(const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ rlong)
-{
-  const PetscInt row = longrows[blockIdx.x];
-  const T        s   = BlockRowDot<T>(row, rowptr, col, val, x);
-  if (threadIdx.x == 0) rlong[blockIdx.x] = b[row] - s;
-}
-
-/* residual of vertex v for the restriction: a long row's comes from rlong (binary search in the short sorted list) */
+/* residual of long row v from rlong (binary search in the short sorted list) */
 template <typename T>
 __device__ __forceinline__ T LongResidual(PetscInt v, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong)
 {
@@ -213,26 +197,49 @@ __device__ __forceinline__ T LongResidual(PetscInt v, PetscInt nlong, const Pets
   return rlong[lo];
 }
 
-/* one block per large cluster: each thread takes vertices of the cluster */
-template <typename T>
-__global__ void ResidualRestrictLongKernel(const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
+/* long rows take their residual from rlong (LongRowResidualKernel, launched before on the same stream) */
+template <typename T, int G>
+__global__ void SmoothKernel(PetscInt n, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ xout)
 {
-  const PetscInt c = longclusters[blockIdx.x];
-  T              s = 0;
+  const PetscInt row    = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
+  const int      lane   = threadIdx.x & (G - 1);
+  const bool     islong = row < n && rowptr[row + 1] - rowptr[row] > GPUPC_CMG_LONG_ROW;
+  T              s      = 0;
 
-  for (PetscInt p = cptr[c] + threadIdx.x; p < cptr[c + 1]; p += blockDim.x) {
+  if (row < n && !islong)
+    for (PetscInt k = rowptr[row] + lane; k < rowptr[row + 1]; k += G) s += val[k] * xin[col[k]];
+  s = GroupReduce<T, G>(s);
+  if (row < n && lane == 0) xout[row] = xin[row] + invd[row] * (islong ? LongResidual<T>(row, nlong, longrows, rlong) : b[row] - s);
+}
+
+/* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (bc[c] zeroed by the kernel before):
+   r given, or (r == NULL) the residual (b - A x)_v, a long row's from rlong. One thread block per chunk, one
+   thread per vertex, blocks numbered through the prefix clusterchunk */
+template <typename T>
+__global__ void LongClusterSumKernel(PetscInt nlongc, const PetscInt *__restrict__ clusterchunk, const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
+{
+  const PetscInt blk = blockIdx.x;
+  const PetscInt j   = ChunkOwner(blk, nlongc, clusterchunk);
+  const PetscInt c   = longclusters[j];
+  const PetscInt p0  = cptr[c] + (blk - clusterchunk[j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
+  const PetscInt p1  = min(p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, cptr[c + 1]);
+  T              s   = 0;
+
+  for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
     const PetscInt v = cperm[p];
-    if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) s += LongResidual<T>(v, nlong, longrows, rlong);
+    if (r) s += r[v];
+    else if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) s += LongResidual<T>(v, nlong, longrows, rlong);
     else {
       s += b[v];
       for (PetscInt k = rowptr[v]; k < rowptr[v + 1]; k++) s -= val[k] * x[col[k]];
     }
   }
   s = BlockSum<T>(s);
-  if (threadIdx.x == 0) bc[c] = s;
+  if (threadIdx.x == 0) atomicAdd(bc + c, s);
 }
 
-/* large clusters are left to ResidualRestrictLongKernel; long rows inside a small cluster take their residual from rlong */
+/* large clusters get 0 here and their sum from LongClusterSumKernel, launched next; long rows inside a small cluster
+   take their residual from rlong */
 template <typename T, int G>
 __global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
 {
@@ -240,6 +247,8 @@ __global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__
   const int      lane = threadIdx.x & (G - 1);
   const bool     mine = c < nc && cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
   T              s    = 0;
+
+  if (c < nc && !mine && lane == 0) bc[c] = 0;
 
   if (mine) {
     for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) {
@@ -320,16 +329,36 @@ static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
   PetscFunctionReturn(0);
 }
 
+/* L->rlong = (b - A x) on the long rows, a thread block per chunk */
+template <typename T>
+static PetscErrorCode LongRowResidual(const GPUPCCMGDeviceLevel *L, const T *x)
+{
+  PetscFunctionBegin;
+  if (!L->nlong) PetscFunctionReturn(0);
+  GPUPCCallCUDA(cudaMemsetAsync(L->rlong, 0, (size_t)L->nlong * sizeof(T), GPUPCCUDAStream()));
+  LongRowResidualKernel<T><<<(unsigned)L->nrowchunks, BLOCK, 0, GPUPCCUDAStream()>>>(L->nlong, L->rowchunk, L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, x, (T *)L->rlong);
+  GPUPCCheckLaunch("cmg residual (long rows)");
+  PetscFunctionReturn(0);
+}
+
+/* bc[c] += sums over the large clusters (of r, or of the residual when r == NULL), a thread block per chunk */
+template <typename T>
+static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T *bc)
+{
+  PetscFunctionBegin;
+  if (!L->nlongc) PetscFunctionReturn(0);
+  LongClusterSumKernel<T><<<(unsigned)L->nclusterchunks, BLOCK, 0, GPUPCCUDAStream()>>>(L->nlongc, L->clusterchunk, L->longclusters, L->cptr, L->cperm, r, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, bc);
+  GPUPCCheckLaunch("cmg cluster sums (large clusters)");
+  PetscFunctionReturn(0);
+}
+
 template <typename T, int G>
 static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
 {
   PetscFunctionBegin;
-  SmoothKernel<T, G><<<BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
+  PetscCall(LongRowResidual<T>(L, (const T *)xin));
+  SmoothKernel<T, G><<<BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, L->nlong, L->longrows, (const T *)L->rlong, (T *)xout);
   GPUPCCheckLaunch("cmg smooth");
-  if (L->nlong) {
-    SmoothLongKernel<T><<<(unsigned)L->nlong, BLOCK, 0, GPUPCCUDAStream()>>>(L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, (T *)xout);
-    GPUPCCheckLaunch("cmg smooth (long rows)");
-  }
   PetscFunctionReturn(0);
 }
 
@@ -352,16 +381,10 @@ template <typename T, int G>
 static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
 {
   PetscFunctionBegin;
-  if (L->nlong) {
-    ResidualLongKernel<T><<<(unsigned)L->nlong, BLOCK, 0, GPUPCCUDAStream()>>>(L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, (T *)L->rlong);
-    GPUPCCheckLaunch("cmg residual (long rows)");
-  }
+  PetscCall(LongRowResidual<T>(L, (const T *)L->x));
   ResidualRestrictKernel<T, G><<<BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
-  if (L->nlongc) {
-    ResidualRestrictLongKernel<T><<<(unsigned)L->nlongc, BLOCK, 0, GPUPCCUDAStream()>>>(L->longclusters, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
-    GPUPCCheckLaunch("cmg residual_restrict (large clusters)");
-  }
+  PetscCall(LongClusterSum<T>(L, NULL, (T *)bc));
   PetscFunctionReturn(0);
 }
 
@@ -407,10 +430,7 @@ static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, 
   if (L->nc <= 0) PetscFunctionReturn(0);
   ClusterSumKernel<T><<<GPUPCCUDAGridSize(L->nc, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
   GPUPCCheckLaunch("cmg cluster_sum");
-  if (L->nlongc) {
-    ClusterSumLongKernel<T><<<(unsigned)L->nlongc, BLOCK, 0, GPUPCCUDAStream()>>>(L->longclusters, L->cptr, L->cperm, (const T *)r, (T *)bc);
-    GPUPCCheckLaunch("cmg cluster_sum (large clusters)");
-  }
+  PetscCall(LongClusterSum<T>(L, (const T *)r, (T *)bc));
   PetscFunctionReturn(0);
 }
 
