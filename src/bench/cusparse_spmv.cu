@@ -26,6 +26,35 @@ static double Median(std::vector<float> &t)
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+/* median time in ms of op() over reps runs on the rank's stream, after `warm` untimed runs,
+   each run between two CUDA events */
+template <class Op>
+static PetscErrorCode TimeMedian(int warm, PetscInt reps, Op op, double *median_ms)
+{
+  cudaEvent_t        e0, e1;
+  cudaStream_t       s = GPUPCCUDAStream();
+  std::vector<float> t;
+
+  PetscFunctionBegin;
+  for (int w = 0; w < warm; w++) PetscCall(op());
+  GPUPCCallCUDA(cudaStreamSynchronize(s));
+  GPUPCCallCUDA(cudaEventCreate(&e0));
+  GPUPCCallCUDA(cudaEventCreate(&e1));
+  for (PetscInt r = 0; r < reps; r++) {
+    float ms;
+    GPUPCCallCUDA(cudaEventRecord(e0, s));
+    PetscCall(op());
+    GPUPCCallCUDA(cudaEventRecord(e1, s));
+    GPUPCCallCUDA(cudaEventSynchronize(e1));
+    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms);
+  }
+  *median_ms = Median(t);
+  GPUPCCallCUDA(cudaEventDestroy(e0));
+  GPUPCCallCUDA(cudaEventDestroy(e1));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, double *median_ms)
 {
   cusparseHandle_t     h;
@@ -41,9 +70,6 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
   void                *buf = NULL;
   size_t               bufsize = 0;
   const double         one = 1.0, zero = 0.0;
-  cudaEvent_t          e0, e1;
-  cudaStream_t         s = GPUPCCUDAStream();
-  std::vector<float>   t;
 
   PetscFunctionBegin;
   PetscCall(RequireCUDA("GPUPCBenchCuSparseSpMV"));
@@ -73,22 +99,13 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
   GPUPCCallCUSPARSE(cusparseCreateDnVec(&vy, m, (void *)dy, CUDA_R_64F));
   GPUPCCallCUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, &bufsize));
   if (bufsize) PetscCall(GPUPCMalloc(bufsize, &buf));
-  GPUPCCallCUDA(cudaEventCreate(&e0));
-  GPUPCCallCUDA(cudaEventCreate(&e1));
-  for (int w = 0; w < 5; w++) GPUPCCallCUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf));
-  GPUPCCallCUDA(cudaStreamSynchronize(s));
-  for (PetscInt r = 0; r < reps; r++) {
-    float ms;
-    GPUPCCallCUDA(cudaEventRecord(e0, s));
-    GPUPCCallCUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf));
-    GPUPCCallCUDA(cudaEventRecord(e1, s));
-    GPUPCCallCUDA(cudaEventSynchronize(e1));
-    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  *median_ms = Median(t);
-  GPUPCCallCUDA(cudaEventDestroy(e0));
-  GPUPCCallCUDA(cudaEventDestroy(e1));
+  PetscCall(TimeMedian(
+    5, reps,
+    [&]() -> PetscErrorCode {
+      GPUPCCallCUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy, CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG1, buf));
+      return 0;
+    },
+    median_ms));
   GPUPCCallCUSPARSE(cusparseDestroySpMat(A));
   GPUPCCallCUSPARSE(cusparseDestroyDnVec(vx));
   GPUPCCallCUSPARSE(cusparseDestroyDnVec(vy));
@@ -103,58 +120,32 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
 
 PetscErrorCode GPUPCBenchTimeMatMult(Mat A, Vec x, Vec y, PetscInt reps, double *median_ms)
 {
-  cudaEvent_t        e0, e1;
-  cudaStream_t       s = GPUPCCUDAStream();
-  std::vector<float> t;
-
   PetscFunctionBegin;
   PetscCall(RequireCUDA("GPUPCBenchTimeMatMult"));
-  for (int w = 0; w < 5; w++) PetscCall(MatMult(A, x, y));
-  PetscCall(GPUPCSynchronize());
-  GPUPCCallCUDA(cudaEventCreate(&e0));
-  GPUPCCallCUDA(cudaEventCreate(&e1));
-  for (PetscInt r = 0; r < reps; r++) {
-    float ms;
-    GPUPCCallCUDA(cudaEventRecord(e0, s));
-    PetscCall(MatMult(A, x, y));
-    GPUPCCallCUDA(cudaEventRecord(e1, s));
-    GPUPCCallCUDA(cudaEventSynchronize(e1));
-    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  *median_ms = Median(t);
-  GPUPCCallCUDA(cudaEventDestroy(e0));
-  GPUPCCallCUDA(cudaEventDestroy(e1));
+  PetscCall(TimeMedian(
+    5, reps, [&]() -> PetscErrorCode { return MatMult(A, x, y); }, median_ms));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs)
 {
   void              *a, *b;
-  cudaEvent_t        e0, e1;
   cudaStream_t       s = GPUPCCUDAStream();
-  std::vector<float> t;
+  double             ms = 0.0;
 
   PetscFunctionBegin;
   PetscCall(RequireCUDA("GPUPCBenchCopyBandwidth"));
   PetscCall(GPUPCMalloc(bytes, &a));
   PetscCall(GPUPCMalloc(bytes, &b));
   PetscCall(GPUPCMemzero(a, bytes));
-  GPUPCCallCUDA(cudaEventCreate(&e0));
-  GPUPCCallCUDA(cudaEventCreate(&e1));
-  for (int w = 0; w < 3; w++) GPUPCCallCUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
-  for (PetscInt r = 0; r < reps; r++) {
-    float ms;
-    GPUPCCallCUDA(cudaEventRecord(e0, s));
-    GPUPCCallCUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
-    GPUPCCallCUDA(cudaEventRecord(e1, s));
-    GPUPCCallCUDA(cudaEventSynchronize(e1));
-    GPUPCCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  *gbs = 2.0 * (double)bytes / (Median(t) * 1e-3) / 1e9;
-  GPUPCCallCUDA(cudaEventDestroy(e0));
-  GPUPCCallCUDA(cudaEventDestroy(e1));
+  PetscCall(TimeMedian(
+    3, reps,
+    [&]() -> PetscErrorCode {
+      GPUPCCallCUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
+      return 0;
+    },
+    &ms));
+  *gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
   PetscCall(GPUPCFree(a));
   PetscCall(GPUPCFree(b));
   PetscFunctionReturn(0);

@@ -57,28 +57,7 @@ static PetscErrorCode MatAssemblyEnd_SeqSegCSR(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode MatMult_SeqSegCSR(Mat A, Vec x, Vec y)
-{
-  Mat_SegCSR               *s;
-  const GPUPCSegCSRKernels *k;
-  const PetscScalar        *dx;
-  PetscScalar              *dy;
-
-  PetscFunctionBegin;
-  PetscCall(SeqSegCSREnsure(A));
-  s = (Mat_SegCSR *)A->spptr;
-  PetscCall(GPUPCGetSegCSRKernels(&k));
-  PetscCall(PetscLogEventBegin(MATSEGCSR_Mult, A, x, y, 0));
-  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
-  PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
-  PetscCall(k->mult(&s->diag.d, dx, NULL, dy));
-  PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
-  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
-  PetscCall(PetscLogFlops(PetscMax(2.0 * s->diag.d.nnz - s->diag.d.m, 0)));
-  PetscCall(PetscLogEventEnd(MATSEGCSR_Mult, A, x, y, 0));
-  PetscFunctionReturn(0);
-}
-
+/* y = A x + z on the device; z may be NULL (y = A x) or equal to y */
 static PetscErrorCode MatMultAdd_SeqSegCSR(Mat A, Vec x, Vec z, Vec y)
 {
   Mat_SegCSR               *s;
@@ -97,15 +76,23 @@ static PetscErrorCode MatMultAdd_SeqSegCSR(Mat A, Vec x, Vec z, Vec y)
     PetscCall(k->mult(&s->diag.d, dx, dy, dy));
     PetscCall(VecGPURestoreDeviceArray(y, &dy));
   } else {
-    PetscCall(VecGPUGetDeviceArrayRead(z, &dz));
+    dz = NULL;
+    if (z) PetscCall(VecGPUGetDeviceArrayRead(z, &dz));
     PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
     PetscCall(k->mult(&s->diag.d, dx, dz, dy));
     PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
-    PetscCall(VecGPURestoreDeviceArrayRead(z, &dz));
+    if (z) PetscCall(VecGPURestoreDeviceArrayRead(z, &dz));
   }
   PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
-  PetscCall(PetscLogFlops(2.0 * s->diag.d.nnz));
+  PetscCall(PetscLogFlops(z ? 2.0 * s->diag.d.nnz : PetscMax(2.0 * s->diag.d.nnz - s->diag.d.m, 0)));
   PetscCall(PetscLogEventEnd(MATSEGCSR_Mult, A, x, y, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatMult_SeqSegCSR(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultAdd_SeqSegCSR(A, x, NULL, y));
   PetscFunctionReturn(0);
 }
 
