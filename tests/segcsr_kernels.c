@@ -47,16 +47,6 @@ static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
     if (bin == GPUPC_SEGCSR_BIN_MEDIUM) h->medrows[nmed++] = r;
     if (bin == GPUPC_SEGCSR_BIN_LONG) h->longrows[nlong++] = r; /* any order is valid */
   }
-  /* irregular layouts: the short rows in a permuted order (here reversed within windows;
-     any permutation is valid), so the kernels' shortperm path is exercised */
-  h->shortperm = NULL;
-  if (nmed + nlong > 0) {
-    PetscCall(PetscMalloc1(c->m, &h->shortperm));
-    for (PetscInt w0 = 0; w0 < c->m; w0 += GPUPC_SEGCSR_SORT_WINDOW) {
-      PetscInt w1 = PetscMin(c->m, w0 + GPUPC_SEGCSR_SORT_WINDOW);
-      for (PetscInt r = w0; r < w1; r++) h->shortperm[r] = w1 - 1 - (r - w0);
-    }
-  }
   PetscFunctionReturn(0);
 }
 
@@ -65,7 +55,6 @@ static PetscErrorCode FreeHost(GPUPCSegCSRDev *h)
   PetscFunctionBegin;
   PetscCall(PetscFree(h->segptr));
   PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
-  PetscCall(PetscFree(h->shortperm));
   PetscFunctionReturn(0);
 }
 
@@ -87,11 +76,6 @@ static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
   PetscCall(GPUPCCopyToDevice(d->val, h->val, ns));
   PetscCall(GPUPCCopyToDevice(d->medrows, h->medrows, h->nmed));
   PetscCall(GPUPCCopyToDevice(d->longrows, h->longrows, h->nlong));
-  d->shortperm = NULL;
-  if (h->shortperm) {
-    PetscCall(GPUPCMallocArray(h->m, &d->shortperm));
-    PetscCall(GPUPCCopyToDevice(d->shortperm, h->shortperm, h->m));
-  }
   PetscFunctionReturn(0);
 }
 
@@ -104,7 +88,6 @@ static PetscErrorCode FreeDevice(GPUPCSegCSRDev *d)
   PetscCall(GPUPCFree(d->val));
   PetscCall(GPUPCFree(d->medrows));
   PetscCall(GPUPCFree(d->longrows));
-  PetscCall(GPUPCFree(d->shortperm));
   PetscFunctionReturn(0);
 }
 

@@ -15,11 +15,6 @@
      medium when longer but s*L <= GPUPC_SEGCSR_LONG_SLOTS: a warp per row, listed in medrows,
      long   otherwise:                             a thread block per row, listed in longrows
                                                    (longest first).
-   Irregular blocks (some medium or long rows) also get shortperm: the short rows are taken in
-   the order of shortperm, which sorts the rows of each window of GPUPC_SEGCSR_SORT_WINDOW
-   consecutive rows by segment count, so the groups of one warp have similar lengths and wait
-   less for each other, while the y writes of a thread block stay within one window
-   (the L2 merges them). Regular blocks keep plain row order (shortperm NULL).
    The bins only decide which lanes work on a row; every kernel computes the same y. The CUDA
    SpMV does all three bins in one launch (long-row blocks first); the host reference walks
    the bins in the same order, so a row missing from the lists shows up in its tests.
@@ -31,8 +26,6 @@
 
 /* a row with more slots than this is a "long row" (a thread block per row on the GPU) */
 #define GPUPC_SEGCSR_LONG_SLOTS 1024
-/* rows of a window sorted by segment count in irregular blocks (see shortperm) */
-#define GPUPC_SEGCSR_SORT_WINDOW 256
 /* a short row (group of L lanes) never has more segments than this (lane iterations) */
 #define GPUPC_SEGCSR_SHORT_MAXSEG 32
 
@@ -76,7 +69,6 @@ typedef struct {
   PetscScalar *val;       /* nseg*L */
   PetscInt    *medrows;   /* nmed, increasing */
   PetscInt    *longrows;  /* nlong, longest first */
-  PetscInt    *shortperm; /* m or NULL: the order in which the short-row groups take rows */
 } GPUPCSegCSRDev;
 
 typedef struct {

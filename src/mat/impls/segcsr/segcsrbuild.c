@@ -36,7 +36,6 @@ PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *b)
   PetscCall(GPUPCFree(b->d.val));
   PetscCall(GPUPCFree(b->d.medrows));
   PetscCall(GPUPCFree(b->d.longrows));
-  PetscCall(GPUPCFree(b->d.shortperm));
   PetscCall(PetscFree(b->h_segptr));
   PetscCall(PetscMemzero(b, sizeof(*b)));
   PetscFunctionReturn(0);
@@ -121,23 +120,6 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
   }
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
   PetscCall(FillValues(csr, b, val));
-  if (nmed + nlong > 0) { /* irregular: sort the rows of each window by segment count, longest first */
-    PetscInt *perm, *key;
-
-    PetscCall(PetscMalloc2(m, &perm, GPUPC_SEGCSR_SORT_WINDOW, &key));
-    for (PetscInt w0 = 0; w0 < m; w0 += GPUPC_SEGCSR_SORT_WINDOW) {
-      const PetscInt w1 = PetscMin(m, w0 + GPUPC_SEGCSR_SORT_WINDOW);
-
-      for (PetscInt i = w0; i < w1; i++) {
-        perm[i]     = i;
-        key[i - w0] = -(b->h_segptr[i + 1] - b->h_segptr[i]);
-      }
-      PetscCall(PetscSortIntWithArray(w1 - w0, key, perm + w0));
-    }
-    PetscCall(GPUPCMallocArray(m, &b->d.shortperm));
-    PetscCall(GPUPCCopyToDevice(b->d.shortperm, perm, m));
-    PetscCall(PetscFree2(perm, key));
-  }
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
   PetscCall(GPUPCMallocArray(nslots, &b->d.col));

@@ -4,11 +4,10 @@
    SpMV: one launch over the three row bins of the build (segcsrkernels.h), one kernel
    template: the first nlong blocks each reduce one long row (longest first, so they start
    first and overlap the rest), the next blocks give each medium row a warp, the remaining
-   blocks give each short row a group of L lanes (L = segment length). Short rows are taken
-   in row order, or for irregular blocks in shortperm order (rows sorted by length within
-   windows of 256 rows, so a warp's groups finish together), and a group skips a row that is
-   not short. Segment-major storage makes a group read consecutive slots and a warp read
-   consecutive segments, so loads coalesce; groups reduce with warp shuffles, blocks through
+   blocks give each short row a group of L lanes (L = segment length), in row order, and a
+   group skips a row that is not short. Segment-major storage makes a group read consecutive
+   slots and a warp read consecutive segments, so loads coalesce (taking the short rows in a
+   length-sorted order lost that coalescing and ran powerlaw 12% slower: bench/NOTES.md); groups reduce with warp shuffles, blocks through
    shared memory. A matrix whose rows are all short (the regular ones) runs exactly the
    group-per-row kernel. Index math is 32-bit: the build refuses matrices with 2^31 or more
    slots.
@@ -59,7 +58,6 @@ typedef struct {
   const PetscScalar *__restrict__    val;
   const PetscInt *__restrict__       medrows;
   const PetscInt *__restrict__       longrows;
-  const PetscInt                    *shortperm;
   const PetscScalar *__restrict__    x;
   const PetscScalar                 *z;
   PetscScalar                       *y;
@@ -115,7 +113,6 @@ static void LaunchMult(const GPUPCSegCSRDev *A, const PetscScalar *x, const Pets
   a.val       = A->val;
   a.medrows   = A->medrows;
   a.longrows  = A->longrows;
-  a.shortperm = A->shortperm;
   a.x         = x;
   a.z         = z;
   a.y         = y;

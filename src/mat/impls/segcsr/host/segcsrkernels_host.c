@@ -15,15 +15,13 @@ static inline void RowProduct(const GPUPCSegCSRDev *A, PetscInt i, const PetscSc
   y[i] = z ? z[i] + sum : sum;
 }
 
-/* the rows in the bin order of the CUDA kernel: long rows, medium rows, short rows (in
-   shortperm order); a row the build left out of its bin list or of shortperm keeps a stale y,
-   which the tests see */
+/* the rows in the bin order of the CUDA kernel: long rows, medium rows, short rows; a row the
+   build left out of its bin list keeps a stale y, which the tests see */
 static PetscErrorCode Mult_Host(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
   for (PetscInt r = 0; r < A->nlong; r++) RowProduct(A, A->longrows[r], x, z, y);
   for (PetscInt r = 0; r < A->nmed; r++) RowProduct(A, A->medrows[r], x, z, y);
-  for (PetscInt t = 0; t < A->m; t++) {
-    const PetscInt i = A->shortperm ? A->shortperm[t] : t;
+  for (PetscInt i = 0; i < A->m; i++) {
     if (GPUPCSegCSRRowBin(A->segptr[i + 1] - A->segptr[i], A->L, A->shortmax) == GPUPC_SEGCSR_BIN_SHORT) RowProduct(A, i, x, z, y);
   }
   return 0;
