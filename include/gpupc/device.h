@@ -38,6 +38,18 @@ PETSC_EXTERN PetscErrorCode GPUPCMemcpy(void *, const void *, size_t, GPUPCCopyK
 PETSC_EXTERN PetscErrorCode GPUPCMemzero(void *, size_t);
 PETSC_EXTERN PetscErrorCode GPUPCSynchronize(void);
 
+/* Recorded device work (src/sys/graph.c): the kernel launches that a piece of code issues on the rank's stream between
+   GPUPCGraphBeginCapture() and GPUPCGraphEndCapture() are recorded, not run, and GPUPCGraphLaunch() replays them with
+   the same arguments (one CUDA graph launch instead of one launch per kernel). Only the cuda backend records
+   (GPUPCGraphAvailable()); code between begin and end may only launch kernels and asynchronous memsets. */
+typedef struct _n_GPUPCGraph *GPUPCGraph;
+PETSC_EXTERN PetscErrorCode GPUPCGraphAvailable(PetscBool *);
+PETSC_EXTERN PetscErrorCode GPUPCGraphBeginCapture(void);
+PETSC_EXTERN PetscErrorCode GPUPCGraphEndCapture(PetscBool, GPUPCGraph *);
+PETSC_EXTERN PetscErrorCode GPUPCGraphLaunch(GPUPCGraph);
+PETSC_EXTERN PetscErrorCode GPUPCGraphGetSize(GPUPCGraph, size_t *);
+PETSC_EXTERN PetscErrorCode GPUPCGraphDestroy(GPUPCGraph *);
+
 /* Typed helpers */
 #define GPUPCMallocArray(n, p)       GPUPCMalloc((size_t)(n) * sizeof(**(p)), (void **)(p))
 #define GPUPCCopyToDevice(d, h, n)   GPUPCMemcpy((d), (h), (size_t)(n) * sizeof(*(h)), GPUPC_COPY_HOST_TO_DEVICE)
@@ -59,6 +71,11 @@ PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCC
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDASetBlocksPerSM(int);
+PETSC_INTERN PetscErrorCode GPUPCCUDAGraphBeginCapture(void);
+PETSC_INTERN PetscErrorCode GPUPCCUDAGraphEndCapture(PetscBool, GPUPCGraph *);
+PETSC_INTERN PetscErrorCode GPUPCCUDAGraphLaunch(GPUPCGraph);
+PETSC_INTERN PetscErrorCode GPUPCCUDAGraphGetSize(GPUPCGraph, size_t *);
+PETSC_INTERN PetscErrorCode GPUPCCUDAGraphDestroy(GPUPCGraph);
 #endif
 
 #endif
