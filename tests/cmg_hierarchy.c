@@ -163,13 +163,16 @@ int main(int argc, char **argv)
   PC                       pc;
   const GPUPCCMGHierarchy *H;
   PetscReal                min_ratio = 2.0;
-  PetscInt                 repeat    = 0;
+  PetscInt                 repeat    = 0, repeat_max = 2, capped = 0;
+  PetscBool                expect_capped = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-min_ratio", &min_ratio, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat", &repeat, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat_max", &repeat_max, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_capped", &expect_capped, NULL));
   PetscCall(CMGTestMatrix(&p, &A));
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
   PetscCall(PCSetOperators(pc, A, A));
@@ -189,10 +192,15 @@ int main(int argc, char **argv)
     {
       PetscReal nnz_next = (k + 2 == H->nlevels && H->coarse_direct) ? 0.5 * (H->levels[k + 1].n - H->coarse_ncomp) * (H->levels[k + 1].n - H->coarse_ncomp + 1.0) : (PetscReal)H->levels[k + 1].nnz;
       PetscInt  t        = repeat > 0 ? repeat : PetscMax((PetscInt)PetscFloorReal(L->nnz / PetscMax(nnz_next, 1.0) - 1.0), 1);
+      if (repeat == 0 && repeat_max > 0 && t > repeat_max) {
+        t = repeat_max; /* -pc_cmg_repeat_max caps the ratio rule */
+        capped++;
+      }
       PetscCheck(L->t == t, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": recursion count %" PetscInt_FMT ", expected %" PetscInt_FMT, k, L->t, t);
     }
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " levels checked\n", H->nlevels));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " levels checked, %" PetscInt_FMT " recursion counts capped by -pc_cmg_repeat_max\n", H->nlevels, capped));
+  PetscCheck(!expect_capped || capped > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-expect_capped: no recursion count reached -pc_cmg_repeat_max %" PetscInt_FMT, repeat_max);
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());

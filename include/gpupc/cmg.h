@@ -30,6 +30,7 @@ typedef struct {
   PetscInt             direct_size;   /* stop when a level has at most this many vertices */
   PetscInt             max_levels;
   PetscInt             repeat;        /* > 0 overrides every t_k */
+  PetscInt             repeat_max;    /* > 0: t_k from the nonzero ratios is at most this */
   PetscBool            monitor;
 } GPUPCCMGOptions;
 
@@ -109,11 +110,14 @@ typedef struct {
   PetscInt             nlevels;
   GPUPCCMGDeviceLevel *levels;
   GPUPCCMGDeviceFold   fold;
-  size_t               bytes; /* device memory held */
+  size_t               bytes;  /* device memory held */
+  GPUPCGraph           graph;  /* the cycle P(b0, 0, 1) recorded once (GPUPCCMGDeviceRecord), NULL: launched kernel by kernel */
+  void                *xcycle; /* with graph: where the recorded cycle leaves level 0's iterate */
 } GPUPCCMGDevice;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, const PetscScalar *, PetscScalar *);
 
 /* the PC's data */
@@ -121,6 +125,7 @@ typedef struct {
   GPUPCCMGOptions   opts;
   GPUPCCMGPrecision prec;
   GPUPCCMGMatType   mattype;
+  PetscBool         graph; /* record the cycle as a CUDA graph (cuda backend) */
   GPUPCCMGHierarchy hier;
   PetscBool         built;
   GPUPCCMGDevice    dev;

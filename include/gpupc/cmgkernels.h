@@ -50,14 +50,22 @@ typedef struct {
   void             *dense;
   /* load balance of the CUDA kernels (the host kernels ignore these): rows with more than GPUPC_CMG_LONG_ROW
      entries (e.g. the ground vertex, tied to every strictly dominant row) and clusters with more than
-     GPUPC_CMG_LONG_CLUSTER vertices get a thread block each in a separate launch */
+     GPUPC_CMG_LONG_CLUSTER vertices are cut into chunks, a thread block each, inside the same launch as the rest */
   PetscInt          nlong, nlongc;
   PetscInt         *longrows;     /* ascending */
   PetscInt         *longclusters;
-  void             *rlong;        /* residuals of the long rows */
-  PetscInt          nrowchunks, nclusterchunks; /* thread blocks of the long-row and large-cluster launches */
+  void             *rlong;        /* residual partial sums of the long rows (zero between kernels) */
+  PetscInt         *rcount;       /* nlong: chunks of each long row finished in the running kernel (zero between kernels) */
+  PetscInt          nrowchunks, nclusterchunks; /* thread blocks of the long rows and of the large clusters */
   PetscInt         *rowchunk;     /* nlong + 1: long row j is cut into chunks rowchunk[j] .. rowchunk[j+1) */
   PetscInt         *clusterchunk; /* nlongc + 1: the same for the large clusters */
+  /* clusters summed by several thread blocks or groups (large ones, and those holding a long row) get a slot: the
+     contributions are added into cacc and counted in ccount; the last of the cneed contributions writes the cluster
+     sum and zeroes the slot again */
+  PetscInt          nslots;
+  PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one group sums it alone */
+  void             *cacc;
+  PetscInt         *ccount, *cneed;
   /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
   void             *seg;
   void             *r;
@@ -89,7 +97,7 @@ typedef struct {
   PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
   /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */
   PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout);
-  /* bc[C] = sum_{v in C} (L->b - A L->x)_v (fused residual and restriction, cluster-sorted, no atomics) */
+  /* bc[C] = sum_{v in C} (L->b - A L->x)_v (fused residual and restriction over the cluster-sorted vertex list) */
   PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, void *bc);
   /* L->x[v] += xc[c(v)] */
   PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);

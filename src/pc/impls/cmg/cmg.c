@@ -68,6 +68,15 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
   }
   PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
   PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->dev));
+  {
+    PetscBool avail;
+    PetscCall(GPUPCGraphAvailable(&avail));
+    if (avail && cmg->graph) {
+      PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
+      PetscCall(GPUPCCMGDeviceRecord(&cmg->dev));
+      PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
+    }
+  }
   cmg->nsetups++;
   PetscFunctionReturn(0);
 }
@@ -119,13 +128,16 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsInt("-pc_cmg_direct_size", "Stop coarsening at this many vertices and factor the last level", "PCCMG", o->direct_size, &o->direct_size, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMG", o->max_levels, &o->max_levels, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_repeat_max", "Largest t_k taken from the nonzero ratios (0: no limit)", "PCCMG", o->repeat_max, &o->repeat_max, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
+  PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", GPUPCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(o->direct_size >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_direct_size must be at least 1, got %" PetscInt_FMT, o->direct_size);
   PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
   PetscCheck(o->repeat >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat must be 0 (automatic) or positive, got %" PetscInt_FMT, o->repeat);
+  PetscCheck(o->repeat_max >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat_max must be 0 (no limit) or positive, got %" PetscInt_FMT, o->repeat_max);
   PetscCheck(o->symmetry_tol >= 0 && o->dominance_tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_symmetry_tol and -pc_cmg_dominance_tol must be non-negative");
   PetscFunctionReturn(0);
 }
@@ -144,8 +156,14 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(GPUPCGetCMGKernels(&K));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", GPUPCCMGPrecisions[cmg->prec], GPUPCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s\n", cmg->opts.direct_size, cmg->opts.max_levels, cmg->opts.repeat > 0 ? "fixed" : "from nonzero ratios",
+  {
+    char recursion[64];
+    if (cmg->opts.repeat > 0) PetscCall(PetscSNPrintf(recursion, sizeof(recursion), "fixed t_k = %" PetscInt_FMT, cmg->opts.repeat));
+    else if (cmg->opts.repeat_max > 0) PetscCall(PetscSNPrintf(recursion, sizeof(recursion), "from nonzero ratios, at most %" PetscInt_FMT, cmg->opts.repeat_max));
+    else PetscCall(PetscStrncpy(recursion, "from nonzero ratios", sizeof(recursion)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s\n", cmg->opts.direct_size, cmg->opts.max_levels, recursion,
                                    GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off"));
+  }
   if (!cmg->built) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 Laplacian of %" PetscInt_FMT " vertices (%s, %s; %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows, %" PetscInt_FMT " Dirichlet rows)\n", H->red.n, H->red.n0,
                                    H->red.copies == 2 ? "double cover" : "no double cover", H->red.ground ? "ground vertex" : "no ground vertex", H->red.npositive, H->red.nstrict, H->red.ndirichlet));
@@ -157,6 +175,11 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %6.2f %8" PetscInt_FMT " %11" PetscInt_FMT " %6" PetscInt_FMT " %4" PetscInt_FMT "\n", k, L->n, L->nnz, L->nc, (double)L->n / (double)PetscMax(L->nc, 1), L->maxsize, L->nsingletons, L->nweak, L->t));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT "   (last level)\n", k, L->n, L->nnz));
   }
+  if (cmg->dev.graph) {
+    size_t nodes;
+    PetscCall(GPUPCGraphGetSize(cmg->dev.graph, &nodes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle recorded as a CUDA graph of %zu kernel launches and memsets, replayed by one launch per application\n", nodes));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle launched kernel by kernel\n"));
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB\n", (double)cmg->dev.bytes / 1048576.0));
@@ -262,7 +285,9 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_direct_size <700>                   - stop coarsening at this many vertices; the last level is a dense grounded inverse
 .  -pc_cmg_max_levels <25>                     - most levels
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
+.  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
 .  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
+.  -pc_cmg_graph <true>                        - on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
 .  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
 -  -pc_cmg_monitor                             - print the hierarchy while it is built
 
@@ -280,7 +305,8 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    null space to the matrix (MatSetNullSpace()) so that the Krylov method removes it.
 
    The operator is symmetric (PCApplyTranspose() = PCApply()), so it can be used with KSPCG.
-   Each level is visited t_k times per visit of the level above (ALGORITHMS.md 2.3).
+   Each level is visited t_k times per visit of the level above (ALGORITHMS.md 2.3), t_k from the nonzero ratios
+   capped at 2 by default (-pc_cmg_repeat_max).
    SAME_NONZERO_PATTERN in a new KSPSetOperators() keeps the clustering and recomputes the
    Galerkin values and the last factor.
 
@@ -299,6 +325,7 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
   cmg->prec                = GPUPC_CMG_PRECISION_DOUBLE;
   cmg->mattype             = GPUPC_CMG_MAT_CSR;
+  cmg->graph               = PETSC_TRUE;
   pc->data                 = (void *)cmg;
   pc->ops->setup           = PCSetUp_CMG;
   pc->ops->apply           = PCApply_CMG;

@@ -13,7 +13,8 @@
    With -pc_cmg_mat_type segcsr the residual comes from the segcsr SpMV (of -A_k, with b as the
    added vector) and is then restricted or applied (two passes instead of one fused pass).
    The finest level runs once per application. No host round trip inside a cycle: the
-   host only launches kernels and swaps the two iterate buffers of a level.
+   host only launches kernels and swaps the two iterate buffers of a level. On the cuda
+   backend the cycle is recorded once as a CUDA graph (GPUPCCMGDeviceRecord) and replayed.
 */
 #include <gpupc/cmg.h>
 #include "../../../mat/impls/segcsr/segcsrimpl.h"
@@ -91,6 +92,29 @@ static PetscLogDouble CycleFlops(const GPUPCCMGDevice *D, PetscInt k, PetscInt m
   return f;
 }
 
+/*
+   GPUPCCMGDeviceRecord - records the cycle P(b0, 0, 1) once as a CUDA graph, so that an application replays it with
+   one launch instead of one launch per kernel (thousands on deep W-cycles). The cycle only reads and writes the
+   level buffers, whose addresses never change, so the recording stays valid until GPUPCCMGDeviceFree; the user's
+   vectors are touched only by expand and fold, outside the recording. The host swaps the two iterate buffers of a
+   level while it records; the replay leaves level 0's iterate where the recording ended (xcycle).
+*/
+PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *D)
+{
+  const GPUPCCMGKernels *K;
+  PetscErrorCode         ierr;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGraphDestroy(&D->graph));
+  PetscCall(GPUPCGetCMGKernels(&K));
+  PetscCall(GPUPCGraphBeginCapture());
+  ierr = Cycle(K, D, 0, 1);
+  PetscCall(GPUPCGraphEndCapture(ierr ? PETSC_FALSE : PETSC_TRUE, &D->graph));
+  PetscCall(ierr);
+  D->xcycle = D->levels[0].x;
+  PetscFunctionReturn(0);
+}
+
 /* x = P b (or P^T b) for the user's vectors (device pointers of length red.n) */
 PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, PetscBool transpose, const PetscScalar *b, PetscScalar *x)
 {
@@ -100,8 +124,9 @@ PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, PetscBool transpose, const
   PetscCall(GPUPCGetCMGKernels(&K));
   PetscCall(PetscLogEventBegin(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscCall(K->expand(&D->fold, transpose, b, D->levels[0].b));
-  PetscCall(Cycle(K, D, 0, 1));
-  PetscCall(K->fold(&D->fold, transpose, b, D->levels[0].x, x));
+  if (D->graph) PetscCall(GPUPCGraphLaunch(D->graph));
+  else PetscCall(Cycle(K, D, 0, 1));
+  PetscCall(K->fold(&D->fold, transpose, b, D->graph ? D->xcycle : D->levels[0].x, x));
   PetscCall(PetscLogFlops(CycleFlops(D, 0, 1)));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscFunctionReturn(0);

@@ -80,6 +80,41 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
   PetscFunctionReturn(0);
 }
 
+/* The cluster slots of the CUDA residual-restriction (gpupc/cmgkernels.h): a cluster larger than
+   GPUPC_CMG_LONG_CLUSTER is summed in chunks (one contribution per chunk), any other cluster by one group (one
+   contribution); each long row (more than GPUPC_CMG_LONG_ROW entries) adds its residual to its cluster once its
+   last chunk is done (one more contribution), and is skipped by the group or chunk that sums its cluster. */
+static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt *cptr, const PetscInt *cperm, GPUPCCMGDeviceLevel *DL, size_t es, size_t *bytes)
+{
+  PetscInt *slot, *need, nslots = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(L->nc, &slot, L->nc, &need));
+  for (PetscInt c = 0; c < L->nc; c++) {
+    const PetscInt size = cptr[c + 1] - cptr[c];
+    PetscInt       nl   = 0;
+    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++)
+      if (L->rowptr[cperm[p] + 1] - L->rowptr[cperm[p]] > GPUPC_CMG_LONG_ROW) nl++;
+    slot[c] = -1;
+    if (size > GPUPC_CMG_LONG_CLUSTER || nl > 0) {
+      need[nslots] = (size > GPUPC_CMG_LONG_CLUSTER ? (size + GPUPC_CMG_LONG_CLUSTER_CHUNK - 1) / GPUPC_CMG_LONG_CLUSTER_CHUNK : 1) + nl;
+      slot[c]      = nslots++;
+    }
+  }
+  DL->nslots = nslots;
+  if (nslots) {
+    PetscCall(UploadInts(L->nc, slot, &DL->cslot, bytes));
+    PetscCall(UploadInts(nslots, need, &DL->cneed, bytes));
+    PetscCall(GPUPCMalloc(nslots * es, &DL->cacc));
+    PetscCall(GPUPCMemzero(DL->cacc, nslots * es));
+    PetscCall(GPUPCMallocArray(nslots, &DL->ccount));
+    PetscCall(GPUPCMemzero(DL->ccount, nslots * sizeof(PetscInt)));
+    *bytes += nslots * (es + sizeof(PetscInt));
+  }
+  PetscCall(PetscFree2(slot, need));
+  PetscFunctionReturn(0);
+}
+
 /* Upload the hierarchy. Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole
    component collapsed to one cluster) gets 0: its value is arbitrary and 0 keeps the cycle symmetric. */
 PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, GPUPCCMGDevice *D)
@@ -132,6 +167,10 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
           if (L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW) list[cnt++] = i;
         PetscCall(UploadInts(cnt, list, &DL->longrows, &D->bytes));
         PetscCall(GPUPCMalloc(cnt * es, &DL->rlong));
+        PetscCall(GPUPCMemzero(DL->rlong, cnt * es)); /* the kernels leave rlong and rcount zeroed again */
+        PetscCall(GPUPCMallocArray(cnt, &DL->rcount));
+        PetscCall(GPUPCMemzero(DL->rcount, cnt * sizeof(PetscInt)));
+        D->bytes += cnt * sizeof(PetscInt);
         D->bytes += cnt * es;
         PetscCall(UploadChunks(cnt, list, L->rowptr, GPUPC_CMG_LONG_ROW_CHUNK, &DL->rowchunk, &DL->nrowchunks, &D->bytes));
         PetscCall(PetscFree(list));
@@ -155,6 +194,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         PetscCall(PetscFree(list));
       }
       DL->nlongc = cnt;
+      PetscCall(UploadClusterSlots(L, cptr, cperm, DL, es, &D->bytes));
       PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
       PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
       PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));
@@ -215,6 +255,11 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->longrows));
     PetscCall(GPUPCFree(DL->longclusters));
     PetscCall(GPUPCFree(DL->rlong));
+    PetscCall(GPUPCFree(DL->rcount));
+    PetscCall(GPUPCFree(DL->cslot));
+    PetscCall(GPUPCFree(DL->cacc));
+    PetscCall(GPUPCFree(DL->ccount));
+    PetscCall(GPUPCFree(DL->cneed));
     PetscCall(GPUPCFree(DL->rowchunk));
     PetscCall(GPUPCFree(DL->clusterchunk));
     if (DL->seg) {
@@ -222,6 +267,7 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
       PetscCall(PetscFree(DL->seg));
     }
   }
+  PetscCall(GPUPCGraphDestroy(&D->graph));
   PetscCall(PetscFree(D->levels));
   PetscCall(GPUPCFree(D->fold.sum));
   PetscCall(GPUPCFree(D->fold.map));

@@ -30,6 +30,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->direct_size    = 700;
   o->max_levels     = 25;
   o->repeat         = 0;
+  o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
   o->monitor        = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -51,7 +52,11 @@ static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
       PetscReal m = (PetscReal)(last->n - H->coarse_ncomp);
       nnz_next    = PetscMax(1.0, 0.5 * m * (m + 1));
     } else nnz_next = (PetscReal)H->levels[k + 1].nnz;
-    H->levels[k].t = opts->repeat > 0 ? opts->repeat : PetscMax((PetscInt)PetscFloorReal(H->levels[k].nnz / nnz_next - 1.0), 1);
+    if (opts->repeat > 0) H->levels[k].t = opts->repeat;
+    else {
+      H->levels[k].t = PetscMax((PetscInt)PetscFloorReal(H->levels[k].nnz / nnz_next - 1.0), 1);
+      if (opts->repeat_max > 0) H->levels[k].t = PetscMin(H->levels[k].t, opts->repeat_max);
+    }
   }
   last->t = 0;
   PetscFunctionReturn(0);

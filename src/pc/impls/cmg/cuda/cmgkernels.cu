@@ -8,14 +8,20 @@
    shuffle. Rows longer than GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly
    dominant row, ~6 n^(2/3) entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER
    are cut into chunks (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
-   one thread block per chunk in a separate launch, the block partials combined by atomicAdd:
-   - long rows: rlong is zeroed, then LongRowResidualKernel adds the partials (the first chunk
-     of a row adds b too), so rlong = b - A x; the main smoothing / restriction kernels launched
-     after it on the same stream read it;
-   - large clusters: the main restriction / cluster-sum kernel writes 0 into bc for them, then
-     LongClusterSumKernel adds the partials.
-   Short clusters are restricted by one group each over the cluster-sorted vertex list (no
-   atomics). The last level is a dense GEMV, one warp per row (coalesced row-major reads).
+   one thread block per chunk, in the SAME launch as the ordinary rows (the chunk blocks come
+   first), so a smoothing step or a residual-restriction is one kernel launch whatever the
+   level holds (what matters in a W-cycle of thousands of launches):
+   - a long row's chunks add their partial residuals into rlong[j] and count themselves in
+     rcount[j]; the last chunk to finish (threadfence + counter, as in a last-block reduction)
+     has the whole residual: it writes the smoothed entry, or adds the residual to the row's
+     cluster, and zeroes rlong[j] and rcount[j] again;
+   - clusters that several blocks or groups contribute to (large clusters, and clusters holding
+     a long row) have a slot (cslot): contributions are added into cacc and counted in ccount,
+     the last of the cneed contributions writes bc[c] and zeroes the slot again.
+   The summation order inside those rows and clusters therefore varies from run to run in the
+   last bits; everything else is deterministic. Small clusters without long rows are summed by
+   one group each over the cluster-sorted vertex list (no atomics). The last level is a dense
+   GEMV, one warp per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
 #include <gpupc/cmgkernels.h>
@@ -166,57 +172,189 @@ __device__ __forceinline__ T GroupReduce(T s)
   return s;
 }
 
-/* rlong[j] += (b - A x) over one chunk of long row j = longrows[...] (rlong zeroed before; the first chunk adds b):
-   one thread block per chunk, blocks numbered through the prefix rowchunk */
-template <typename T>
-__global__ void LongRowResidualKernel(PetscInt nlong, const PetscInt *__restrict__ rowchunk, const PetscInt *__restrict__ longrows, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, T *__restrict__ rlong)
+__device__ __forceinline__ double TakeAndZero(double *p)
 {
-  const PetscInt blk   = blockIdx.x;
-  const PetscInt j     = ChunkOwner(blk, nlong, rowchunk);
-  const PetscInt row   = longrows[j];
-  const PetscInt piece = blk - rowchunk[j];
-  const PetscInt k0    = rowptr[row] + piece * (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK;
-  const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, rowptr[row + 1]);
+  return __longlong_as_double((long long)atomicExch((unsigned long long *)p, 0ull));
+}
+__device__ __forceinline__ float TakeAndZero(float *p)
+{
+  return atomicExch(p, 0.0f);
+}
+
+/* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
+template <typename T>
+struct LevelArgs {
+  PetscInt                     n, nc, nlong, nlongc, nrowchunks, nclusterchunks;
+  const PetscInt *__restrict__ rowptr, *__restrict__ col;
+  const T *__restrict__        val, *__restrict__ invd, *__restrict__ b;
+  const PetscInt *__restrict__ cluster, *__restrict__ cptr, *__restrict__ cperm;
+  const PetscInt *__restrict__ longrows, *__restrict__ rowchunk, *__restrict__ longclusters, *__restrict__ clusterchunk;
+  const PetscInt *__restrict__ cslot, *__restrict__ cneed;
+  T                           *rlong, *cacc;
+  PetscInt                    *rcount, *ccount;
+};
+
+template <typename T>
+static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
+{
+  LevelArgs<T> a;
+  a.n              = L->n;
+  a.nc             = L->nc;
+  a.nlong          = L->nlong;
+  a.nlongc         = L->nlongc;
+  a.nrowchunks     = L->nlong ? L->nrowchunks : 0;
+  a.nclusterchunks = L->nlongc ? L->nclusterchunks : 0;
+  a.rowptr         = L->rowptr;
+  a.col            = L->col;
+  a.val            = (const T *)L->val;
+  a.invd           = (const T *)L->invd;
+  a.b              = (const T *)L->b;
+  a.cluster        = L->cluster;
+  a.cptr           = L->cptr;
+  a.cperm          = L->cperm;
+  a.longrows       = L->longrows;
+  a.rowchunk       = L->rowchunk;
+  a.longclusters   = L->longclusters;
+  a.clusterchunk   = L->clusterchunk;
+  a.cslot          = L->cslot;
+  a.cneed          = L->cneed;
+  a.rlong          = (T *)L->rlong;
+  a.cacc           = (T *)L->cacc;
+  a.rcount         = L->rcount;
+  a.ccount         = L->ccount;
+  return a;
+}
+
+__device__ __forceinline__ bool IsLong(const PetscInt *__restrict__ rowptr, PetscInt v)
+{
+  return rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW;
+}
+
+/* Thread block blk (< nrowchunks) adds its chunk of (b - A x) of long row j into rlong[j] (the first chunk adds b).
+   Call block-uniformly; returns true in thread 0 of the row's last chunk to finish, with the row and its residual
+   (rlong[j] and rcount[j] are zeroed again for the next kernel). */
+template <typename T>
+__device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const T *__restrict__ x, PetscInt *row, T *r)
+{
+  const PetscInt j     = ChunkOwner(blk, a.nlong, a.rowchunk);
+  const PetscInt piece = blk - a.rowchunk[j];
+  const PetscInt v     = a.longrows[j];
+  const PetscInt k0    = a.rowptr[v] + piece * (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK;
+  const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, a.rowptr[v + 1]);
   T              s     = 0;
 
-  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += val[k] * x[col[k]];
+  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += a.val[k] * x[a.col[k]];
   s = BlockSum<T>(s);
-  if (threadIdx.x == 0) atomicAdd(rlong + j, (piece == 0 ? b[row] : (T)0) - s);
+  if (threadIdx.x != 0) return false;
+  atomicAdd(a.rlong + j, (piece == 0 ? a.b[v] : (T)0) - s);
+  __threadfence();
+  if (atomicAdd(a.rcount + j, 1) != a.rowchunk[j + 1] - a.rowchunk[j] - 1) return false;
+  *row        = v;
+  *r          = TakeAndZero(a.rlong + j);
+  a.rcount[j] = 0;
+  return true;
 }
 
-/* residual of long row v from rlong (binary search in the short sorted list) */
+/* adds one of the cneed[s] contributions to cluster c (slot s); the last one writes bc[c] and zeroes the slot */
 template <typename T>
-__device__ __forceinline__ T LongResidual(PetscInt v, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong)
+__device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict__ bc)
 {
-  PetscInt lo = 0, hi = nlong - 1;
-  while (lo < hi) {
-    PetscInt mid = (lo + hi) / 2;
-    if (longrows[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return rlong[lo];
+  const PetscInt s = a.cslot[c];
+
+  atomicAdd(a.cacc + s, v);
+  __threadfence();
+  if (atomicAdd(a.ccount + s, 1) != a.cneed[s] - 1) return;
+  bc[c]       = TakeAndZero(a.cacc + s);
+  a.ccount[s] = 0;
 }
 
-/* long rows take their residual from rlong (LongRowResidualKernel, launched before on the same stream) */
+/* xout = xin + invd .* (b - A xin), one launch: the first nrowchunks blocks do the long rows in chunks (the last
+   chunk of a row writes its entry), the other blocks give every other row a group of G lanes */
 template <typename T, int G>
-__global__ void SmoothKernel(PetscInt n, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ invd, const T *__restrict__ b, const T *__restrict__ xin, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ xout)
+__global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T *__restrict__ xout)
 {
-  const PetscInt row    = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
-  const int      lane   = threadIdx.x & (G - 1);
-  const bool     islong = row < n && rowptr[row + 1] - rowptr[row] > GPUPC_CMG_LONG_ROW;
-  T              s      = 0;
+  PetscInt blk = blockIdx.x;
 
-  if (row < n && !islong)
-    for (PetscInt k = rowptr[row] + lane; k < rowptr[row + 1]; k += G) s += val[k] * xin[col[k]];
-  s = GroupReduce<T, G>(s);
-  if (row < n && lane == 0) xout[row] = xin[row] + invd[row] * (islong ? LongResidual<T>(row, nlong, longrows, rlong) : b[row] - s);
+  if (blk < a.nrowchunks) {
+    PetscInt v;
+    T        r;
+    if (LongRowChunk<T>(a, blk, xin, &v, &r)) xout[v] = xin[v] + a.invd[v] * r;
+    return;
+  }
+  blk -= a.nrowchunks;
+  {
+    const PetscInt row  = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
+    const int      lane = threadIdx.x & (G - 1);
+    const bool     mine = row < a.n && !IsLong(a.rowptr, row);
+    T              s    = 0;
+
+    if (mine)
+      for (PetscInt k = a.rowptr[row] + lane; k < a.rowptr[row + 1]; k += G) s += a.val[k] * xin[a.col[k]];
+    s = GroupReduce<T, G>(s);
+    if (mine && lane == 0) xout[row] = xin[row] + a.invd[row] * (a.b[row] - s);
+  }
 }
 
-/* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (bc[c] zeroed by the kernel before):
-   r given, or (r == NULL) the residual (b - A x)_v, a long row's from rlong. One thread block per chunk, one
-   thread per vertex, blocks numbered through the prefix clusterchunk */
+/* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
+   of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
+   vertices (a thread per vertex), the other blocks give every small cluster a group of G lanes. Long rows are
+   skipped where their cluster is summed. Clusters with a slot are finished by their last contribution. */
+template <typename T, int G>
+__global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict__ x, T *__restrict__ bc)
+{
+  PetscInt blk = blockIdx.x;
+
+  if (blk < a.nrowchunks) {
+    PetscInt v;
+    T        r;
+    if (LongRowChunk<T>(a, blk, x, &v, &r)) Contribute<T>(a, a.cluster[v], r, bc);
+    return;
+  }
+  blk -= a.nrowchunks;
+  if (blk < a.nclusterchunks) {
+    const PetscInt j  = ChunkOwner(blk, a.nlongc, a.clusterchunk);
+    const PetscInt c  = a.longclusters[j];
+    const PetscInt p0 = a.cptr[c] + (blk - a.clusterchunk[j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
+    const PetscInt p1 = min(p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[c + 1]);
+    T              s  = 0;
+
+    for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
+      const PetscInt v = a.cperm[p];
+      if (IsLong(a.rowptr, v)) continue;
+      s += a.b[v];
+      for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x[a.col[k]];
+    }
+    s = BlockSum<T>(s);
+    if (threadIdx.x == 0) Contribute<T>(a, c, s, bc);
+    return;
+  }
+  blk -= a.nclusterchunks;
+  {
+    const PetscInt c    = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
+    const int      lane = threadIdx.x & (G - 1);
+    const bool     mine = c < a.nc && a.cptr[c + 1] - a.cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
+    T              s    = 0;
+
+    if (mine) {
+      for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
+        const PetscInt v = a.cperm[p];
+        if (IsLong(a.rowptr, v)) continue;
+        if (lane == 0) s += a.b[v];
+        for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x[a.col[k]];
+      }
+    }
+    s = GroupReduce<T, G>(s);
+    if (mine && lane == 0) {
+      if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
+      else bc[c] = s;
+    }
+  }
+}
+
+/* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (ClusterSumKernel wrote 0 before): one
+   thread block per chunk, one thread per vertex, blocks numbered through the prefix clusterchunk */
 template <typename T>
-__global__ void LongClusterSumKernel(PetscInt nlongc, const PetscInt *__restrict__ clusterchunk, const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
+__global__ void LongClusterSumKernel(PetscInt nlongc, const PetscInt *__restrict__ clusterchunk, const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
 {
   const PetscInt blk = blockIdx.x;
   const PetscInt j   = ChunkOwner(blk, nlongc, clusterchunk);
@@ -225,44 +363,9 @@ __global__ void LongClusterSumKernel(PetscInt nlongc, const PetscInt *__restrict
   const PetscInt p1  = min(p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, cptr[c + 1]);
   T              s   = 0;
 
-  for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
-    const PetscInt v = cperm[p];
-    if (r) s += r[v];
-    else if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) s += LongResidual<T>(v, nlong, longrows, rlong);
-    else {
-      s += b[v];
-      for (PetscInt k = rowptr[v]; k < rowptr[v + 1]; k++) s -= val[k] * x[col[k]];
-    }
-  }
+  for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[cperm[p]];
   s = BlockSum<T>(s);
   if (threadIdx.x == 0) atomicAdd(bc + c, s);
-}
-
-/* large clusters get 0 here and their sum from LongClusterSumKernel, launched next; long rows inside a small cluster
-   take their residual from rlong */
-template <typename T, int G>
-__global__ void ResidualRestrictKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ col, const T *__restrict__ val, const T *__restrict__ b, const T *__restrict__ x, PetscInt nlong, const PetscInt *__restrict__ longrows, const T *__restrict__ rlong, T *__restrict__ bc)
-{
-  const PetscInt c    = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / G;
-  const int      lane = threadIdx.x & (G - 1);
-  const bool     mine = c < nc && cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
-  T              s    = 0;
-
-  if (c < nc && !mine && lane == 0) bc[c] = 0;
-
-  if (mine) {
-    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) {
-      const PetscInt v = cperm[p];
-      if (rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW) {
-        if (lane == 0) s += LongResidual<T>(v, nlong, longrows, rlong);
-        continue;
-      }
-      if (lane == 0) s += b[v];
-      for (PetscInt k = rowptr[v] + lane; k < rowptr[v + 1]; k += G) s -= val[k] * x[col[k]];
-    }
-  }
-  s = GroupReduce<T, G>(s);
-  if (mine && lane == 0) bc[c] = s;
 }
 
 template <typename T>
@@ -329,25 +432,13 @@ static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
   PetscFunctionReturn(0);
 }
 
-/* L->rlong = (b - A x) on the long rows, a thread block per chunk */
-template <typename T>
-static PetscErrorCode LongRowResidual(const GPUPCCMGDeviceLevel *L, const T *x)
-{
-  PetscFunctionBegin;
-  if (!L->nlong) PetscFunctionReturn(0);
-  GPUPCCallCUDA(cudaMemsetAsync(L->rlong, 0, (size_t)L->nlong * sizeof(T), GPUPCCUDAStream()));
-  LongRowResidualKernel<T><<<(unsigned)L->nrowchunks, BLOCK, 0, GPUPCCUDAStream()>>>(L->nlong, L->rowchunk, L->longrows, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, x, (T *)L->rlong);
-  GPUPCCheckLaunch("cmg residual (long rows)");
-  PetscFunctionReturn(0);
-}
-
-/* bc[c] += sums over the large clusters (of r, or of the residual when r == NULL), a thread block per chunk */
+/* bc[c] += sums of r over the large clusters, a thread block per chunk */
 template <typename T>
 static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T *bc)
 {
   PetscFunctionBegin;
   if (!L->nlongc) PetscFunctionReturn(0);
-  LongClusterSumKernel<T><<<(unsigned)L->nclusterchunks, BLOCK, 0, GPUPCCUDAStream()>>>(L->nlongc, L->clusterchunk, L->longclusters, L->cptr, L->cperm, r, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, bc);
+  LongClusterSumKernel<T><<<(unsigned)L->nclusterchunks, BLOCK, 0, GPUPCCUDAStream()>>>(L->nlongc, L->clusterchunk, L->longclusters, L->cptr, L->cperm, r, bc);
   GPUPCCheckLaunch("cmg cluster sums (large clusters)");
   PetscFunctionReturn(0);
 }
@@ -355,9 +446,10 @@ static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T
 template <typename T, int G>
 static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
 {
+  const LevelArgs<T> a = Args<T>(L);
+
   PetscFunctionBegin;
-  PetscCall(LongRowResidual<T>(L, (const T *)xin));
-  SmoothKernel<T, G><<<BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->rowptr, L->col, (const T *)L->val, (const T *)L->invd, (const T *)L->b, (const T *)xin, L->nlong, L->longrows, (const T *)L->rlong, (T *)xout);
+  SmoothKernel<T, G><<<(unsigned)a.nrowchunks + BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(a, (const T *)xin, (T *)xout);
   GPUPCCheckLaunch("cmg smooth");
   PetscFunctionReturn(0);
 }
@@ -380,11 +472,11 @@ static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, vo
 template <typename T, int G>
 static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
 {
+  const LevelArgs<T> a = Args<T>(L);
+
   PetscFunctionBegin;
-  PetscCall(LongRowResidual<T>(L, (const T *)L->x));
-  ResidualRestrictKernel<T, G><<<BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, L->rowptr, L->col, (const T *)L->val, (const T *)L->b, (const T *)L->x, L->nlong, L->longrows, (const T *)L->rlong, (T *)bc);
+  ResidualRestrictKernel<T, G><<<(unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(a, (const T *)L->x, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
-  PetscCall(LongClusterSum<T>(L, NULL, (T *)bc));
   PetscFunctionReturn(0);
 }
 
