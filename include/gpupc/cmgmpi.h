@@ -9,7 +9,7 @@
      GPUPCCMGMPIHierarchyBuild
                            per level: rank-local clustering of the off-diagonal graph
                            (GPUPCCMGCluster on the rank's diagonal block, volume = all the row's
-                           off-diagonal weight), P = R^T (MPIAIJ, block diagonal by rank),
+                           off-diagonal weight and e), P = R^T (MPIAIJ, block diagonal by rank),
                            A_{k+1} = MatPtAP(A_k, P) with its diagonal reset to the off-diagonal
                            row sum plus the cluster sums of e; global stopping rules; the last
                            level gathered to every rank and factored densely
@@ -17,8 +17,9 @@
    Cycle (device, GPUPCCMGMPIDeviceApply): the shape of ALGORITHMS.md 2.3 with the level
    matrices as rank-local segcsr blocks of -A_k (diagonal block, off-diagonal block) and the
    device halo exchange of gpupc/matgpu.h; restriction, prolongation, smoothing through the
-   CMG kernel table (gpupc/cmgkernels.h); the coarse right-hand side is gathered to every rank
-   (MPI_Allgatherv through host staging) and the dense inverse applied redundantly.
+   CMG kernel table (gpupc/cmgkernels.h); the last level's right-hand side is gathered to every rank
+   (MPI_Allgatherv through host staging) and the one-rank cycle (GPUPCCMGDeviceApply) applied
+   redundantly.
 */
 #ifndef GPUPC_CMGMPI_H
 #define GPUPC_CMGMPI_H
@@ -46,7 +47,6 @@ typedef struct {
   GPUPCCMGDeviceLevel k;  /* what the CMG kernels see (local rows, double) */
   void               *diag, *offd; /* GPUPCSegCSRBlock of -A_k: diagonal and off-diagonal blocks (not on a direct last level) */
   GPUPCHalo           halo;
-  PetscInt            offset;  /* where this rank's part starts in the next level's b and x (the gathered last level: its rstart) */
 } GPUPCCMGMPIDeviceLevel;
 
 struct _n_GPUPCCMGMPI {
@@ -63,15 +63,15 @@ struct _n_GPUPCCMGMPI {
   PetscInt           nlevels;
   GPUPCCMGMPILevel  *levels;
   GPUPCCMGStopReason stop;
-  PetscBool          coarse_direct;
-  PetscBool          coarse_ground;  /* the gathered last level had excess: a ground vertex was added */
-  PetscInt           coarse_ncomp;
-  PetscReal         *coarse_inv;     /* N_last x N_last (ground eliminated) */
+  PetscBool          gathered;       /* the last level is gathered to every rank and solved by the one-rank CMG there */
+  GPUPCCMGHierarchy  seq;            /* that one-rank hierarchy (of the gathered last level) */
   /* device */
   GPUPCCMGMPIDeviceLevel *dlev;
   GPUPCCMGDeviceFold      fold;
   GPUPCHalo               dirhalo;   /* user-vector ghosts at the off-rank Dirichlet columns */
   PetscScalar            *bext;      /* device: [b; ghosts] when nghostdir > 0 */
+  GPUPCCMGDevice          seqdev;    /* the one-rank hierarchy on the device */
+  PetscScalar            *bfull, *xfull;   /* device: the gathered last level's right-hand side and solution */
   PetscScalar            *h_part, *h_full; /* host staging of the coarse right-hand side */
   PetscMPIInt            *counts, *displs;
   size_t                  bytes;

@@ -17,7 +17,7 @@ PetscErrorCode GPUPCCMGMPIDestroy(GPUPCCMGMPI *Mp)
   PetscCall(PetscFree(M->levels));
   PetscCall(GPUPCCMGReductionFree(&M->red));
   PetscCall(PetscFree(M->ghostdir));
-  PetscCall(PetscFree(M->coarse_inv));
+  PetscCall(GPUPCCMGHierarchyDestroy(&M->seq));
   PetscCall(PetscFree(M));
   *Mp = NULL;
   PetscFunctionReturn(0);
@@ -92,9 +92,14 @@ PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %6.2f %9" PetscInt_FMT "..%-9" PetscInt_FMT " %8" PetscInt_FMT " %11" PetscInt_FMT " %6" PetscInt_FMT " %4" PetscInt_FMT "\n", k, L->N, L->nnz, L->NC, (double)L->N / (double)PetscMax(L->NC, 1), L->nmin, L->nmax, L->maxsize, L->nsingletons, L->nweak, L->t));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT "            %16" PetscInt_FMT "..%-9" PetscInt_FMT " (last level)\n", k, L->N, L->nnz, L->nmin, L->nmax));
   }
-  if (M->coarse_direct)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: gathered to every rank (MPI_Allgatherv of the right-hand side through the host), dense inverse grounded at one vertex per component (%" PetscInt_FMT " components%s), applied as a GEMV on every rank\n", M->coarse_ncomp, M->coarse_ground ? ", ground vertex for the excess diagonal" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " rows) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[M->stop], M->levels[M->nlevels - 1].N));
+  if (M->gathered) {
+    const GPUPCCMGHierarchy *S = &M->seq;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: gathered to every rank (MPI_Allgatherv of the right-hand side through the host) and solved redundantly by the one-rank CMG: %" PetscInt_FMT " level%s (", S->nlevels, S->nlevels > 1 ? "s" : ""));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt k = 0; k < S->nlevels; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT, k ? ", " : "rows ", S->levels[k].n));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "), %s\n", S->coarse_direct ? "dense grounded inverse last" : "WARNING: stagnated, Jacobi last"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " rows) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[M->stop], M->levels[M->nlevels - 1].N));
   mb = (double)M->bytes / 1048576.0;
   PetscCall(MPIU_Allreduce(&mb, &lb, 1, MPI_DOUBLE, MPI_MAX, M->comm));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB on the largest rank\n", lb));

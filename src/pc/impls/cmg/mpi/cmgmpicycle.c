@@ -2,7 +2,8 @@
    The distributed CMG cycle (ALGORITHMS.md 2.3 and 2.4), on the device:
 
      P(b, k, m):
-       k last: gather b to every rank, x = dense * b (redundant), or x = invD .* b (stagnation)
+       k last: gather b to every rank, x = P_s b with the one-rank CMG cycle of the gathered level
+               (redundant on every rank; m times as x += P_s (b - A x)), or x = invD .* b (stagnation)
        for j = 1 .. m:
          x = (j == 1) ? invD .* b : x + invD .* (b - A x)
          b_{k+1} = R (b - A x)          rank-local cluster sums (R is block diagonal by rank)
@@ -13,10 +14,11 @@
    b - A x: the segcsr SpMV of the diagonal block of -A_k with b as the added vector, overlapped
    with the device halo exchange of x, then the off-diagonal block's product on the ghosts.
    The host only launches kernels, runs the halo exchange (PetscSF over host staging buffers,
-   gpupc/matgpu.h) and the coarse gather (MPI_Allgatherv of the small last level's right-hand
-   side, staged through the host).
+   gpupc/matgpu.h) and the gather of the last level's right-hand side (MPI_Allgatherv, staged
+   through the host; the last level is small).
 */
 #include <gpupc/cmgmpi.h>
+#include <gpupc/veckernels.h>
 #include "../../../../mat/impls/segcsr/segcsrimpl.h"
 
 /* D->r = D->b - A x */
@@ -48,25 +50,34 @@ static PetscErrorCode Smooth(const GPUPCCMGKernels *K, GPUPCCMGMPIDeviceLevel *D
   PetscFunctionReturn(0);
 }
 
-/* this rank's part of level k's right-hand side and iterate */
-static inline PetscScalar *LocalB(GPUPCCMGMPIDeviceLevel *DL)
-{
-  return (PetscScalar *)DL->k.b + DL->offset;
-}
-static inline PetscScalar *LocalX(GPUPCCMGMPIDeviceLevel *DL)
-{
-  return (PetscScalar *)DL->k.x + DL->offset;
-}
-
-/* the gathered last level: every rank gets the whole right-hand side */
-static PetscErrorCode Gather(GPUPCCMGMPI M, GPUPCCMGMPIDeviceLevel *DL)
+/* the gathered last level: every rank gets the whole vector src (this rank's part of length n) in M->bfull */
+static PetscErrorCode Gather(GPUPCCMGMPI M, const PetscScalar *src)
 {
   const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
 
   PetscFunctionBegin;
-  if (L->n > 0) PetscCall(GPUPCCopyToHost(M->h_part, LocalB(DL), L->n));
+  if (L->n > 0) PetscCall(GPUPCCopyToHost(M->h_part, src, L->n));
   PetscCallMPI(MPI_Allgatherv(M->h_part, M->counts[M->rank], MPIU_SCALAR, M->h_full, M->counts, M->displs, MPIU_SCALAR, M->comm));
-  if (L->N > 0) PetscCall(GPUPCCopyToDevice((PetscScalar *)DL->k.b, M->h_full, L->N));
+  if (L->N > 0) PetscCall(GPUPCCopyToDevice(M->bfull, M->h_full, L->N));
+  PetscFunctionReturn(0);
+}
+
+/* the gathered last level iterates m times with the one-rank cycle P_s of its hierarchy, run redundantly on every rank:
+   x = P_s b, then x += P_s (b - A x); once when P_s is an exact (dense) solve */
+static PetscErrorCode GatheredSolve(GPUPCCMGMPI M, GPUPCCMGMPIDeviceLevel *DL, PetscInt m)
+{
+  const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
+  const GPUPCVecKernels  *V;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetVecKernels(&V));
+  if (M->seq.nlevels == 1 && M->seq.coarse_direct) m = 1;
+  for (PetscInt j = 0; j < m; j++) {
+    if (j > 0) PetscCall(Residual(DL, DL->k.x));
+    PetscCall(Gather(M, j == 0 ? (const PetscScalar *)DL->k.b : (const PetscScalar *)DL->k.r));
+    PetscCall(GPUPCCMGDeviceApply(&M->seqdev, PETSC_FALSE, M->bfull, M->xfull));
+    if (L->n > 0) PetscCall(V->axpby(L->n, 1.0, M->xfull + L->rstart, j == 0 ? 0.0 : 1.0, (PetscScalar *)DL->k.x));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -76,10 +87,8 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGMPI M, PetscInt k,
 
   PetscFunctionBegin;
   if (k == M->nlevels - 1) {
-    if (DL->k.direct) {
-      PetscCall(Gather(M, DL));
-      PetscCall(K->dense_solve(&DL->k));
-    } else PetscCall(K->jacobi(&DL->k));
+    if (M->gathered) PetscCall(GatheredSolve(M, DL, m));
+    else PetscCall(K->jacobi(&DL->k));
     PetscFunctionReturn(0);
   }
   for (PetscInt j = 0; j < m; j++) {
@@ -87,9 +96,9 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGMPI M, PetscInt k,
     if (j == 0) PetscCall(K->jacobi(&DL->k));
     else PetscCall(Smooth(K, DL));
     PetscCall(Residual(DL, DL->k.x));
-    PetscCall(K->cluster_sum(&DL->k, DL->k.r, LocalB(C)));
+    PetscCall(K->cluster_sum(&DL->k, DL->k.r, C->k.b));
     PetscCall(Cycle(K, M, k + 1, DL->k.t));
-    PetscCall(K->prolong(&DL->k, LocalX(C)));
+    PetscCall(K->prolong(&DL->k, C->k.x));
     PetscCall(Smooth(K, DL));
   }
   PetscFunctionReturn(0);
@@ -101,7 +110,7 @@ static PetscLogDouble CycleFlops(const GPUPCCMGMPI M, PetscInt k, PetscInt m)
   const GPUPCCMGDeviceLevel *L = &M->dlev[k].k;
   PetscLogDouble             f = 0.0;
 
-  if (k == M->nlevels - 1) return L->direct ? 2.0 * (PetscLogDouble)L->n * L->n : (PetscLogDouble)L->n;
+  if (k == M->nlevels - 1) return (PetscLogDouble)L->n; /* the one-rank cycle of a gathered level logs its own flops */
   for (PetscInt j = 0; j < m; j++) {
     f += j == 0 ? L->n : 2.0 * L->nnz + 2.0 * L->n;
     f += 2.0 * L->nnz + L->n;
@@ -133,9 +142,9 @@ PetscErrorCode GPUPCCMGMPIDeviceApply(GPUPCCMGMPI M, PetscBool transpose, const 
     if (M->nghostdir > 0) PetscCall(GPUPCCopyOnDevice(M->bext + M->red.n, dg, M->nghostdir));
     bin = M->bext;
   }
-  PetscCall(K->expand(&M->fold, transpose, bin, LocalB(&M->dlev[0])));
+  PetscCall(K->expand(&M->fold, transpose, bin, (PetscScalar *)M->dlev[0].k.b));
   PetscCall(Cycle(K, M, 0, 1));
-  PetscCall(K->fold(&M->fold, transpose, b, LocalX(&M->dlev[0]), x));
+  PetscCall(K->fold(&M->fold, transpose, b, (const PetscScalar *)M->dlev[0].k.x, x));
   PetscCall(PetscLogFlops(CycleFlops(M, 0, 1)));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscFunctionReturn(0);

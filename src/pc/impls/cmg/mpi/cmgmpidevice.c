@@ -1,7 +1,7 @@
 /*
    Distributed CMG on the device: upload of the levels (segcsr blocks of -A_k with their halo
-   plan, smoother weights, cluster-sorted lists, the gathered last level's dense inverse, level
-   vectors, the Dirichlet fold) and free. Double precision.
+   plan, smoother weights, cluster-sorted lists, level vectors), of the one-rank hierarchy of the
+   gathered last level (GPUPCCMGDeviceUpload), of the Dirichlet fold; and free. Double precision.
 */
 #include <gpupc/cmgmpi.h>
 #include "../../../../mat/impls/segcsr/segcsrimpl.h"
@@ -123,24 +123,16 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, GPUPCCMGMPI M)
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscCalloc1(M->nlevels, &M->dlev));
   for (PetscInt k = 0; k < M->nlevels; k++) {
-    const GPUPCCMGMPILevel *L      = &M->levels[k];
-    GPUPCCMGMPIDeviceLevel *DL     = &M->dlev[k];
-    GPUPCCMGDeviceLevel    *D      = &DL->k;
-    const PetscBool         direct = (PetscBool)(k == M->nlevels - 1 && M->coarse_direct);
-    const PetscInt          nv     = direct ? L->N : L->n;
+    const GPUPCCMGMPILevel *L  = &M->levels[k];
+    GPUPCCMGMPIDeviceLevel *DL = &M->dlev[k];
+    GPUPCCMGDeviceLevel    *D  = &DL->k;
 
     D->prec = GPUPC_CMG_PRECISION_DOUBLE;
-    D->n    = nv;
+    D->n    = L->n;
     D->t    = L->t;
-    PetscCall(GPUPCMalloc(nv * sizeof(PetscScalar), &D->b));
-    PetscCall(GPUPCMalloc(nv * sizeof(PetscScalar), &D->x));
-    M->bytes += 2 * nv * sizeof(PetscScalar);
-    DL->offset = direct ? L->rstart : 0;
-    if (direct) {
-      D->direct = PETSC_TRUE;
-      PetscCall(UploadReals((size_t)L->N * L->N, M->coarse_inv, &D->dense, &M->bytes));
-      continue;
-    }
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->b));
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->x));
+    M->bytes += 2 * L->n * sizeof(PetscScalar);
     { /* smoother weights 1 / (2 diag); 0 on an isolated vertex without excess (as on one rank) */
       Vec                d;
       const PetscScalar *da;
@@ -181,9 +173,14 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, GPUPCCMGMPI M)
       PetscCall(PetscFree2(cptr, cperm));
     }
   }
-  if (M->coarse_direct) { /* host staging of the coarse right-hand side gather */
+  if (M->gathered) { /* the one-rank hierarchy of the gathered last level, its vectors, host staging of the gather */
     const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
     PetscMPIInt             nloc;
+    PetscCall(GPUPCCMGDeviceUpload(&M->seq, GPUPC_CMG_PRECISION_DOUBLE, GPUPC_CMG_MAT_CSR, &M->seqdev));
+    M->bytes += M->seqdev.bytes;
+    PetscCall(GPUPCMalloc(L->N * sizeof(PetscScalar), (void **)&M->bfull));
+    PetscCall(GPUPCMalloc(L->N * sizeof(PetscScalar), (void **)&M->xfull));
+    M->bytes += 2 * L->N * sizeof(PetscScalar);
     PetscCall(PetscMalloc2(PetscMax(L->n, 1), &M->h_part, PetscMax(L->N, 1), &M->h_full));
     PetscCall(PetscMalloc2(M->size, &M->counts, M->size, &M->displs));
     PetscCall(PetscMPIIntCast(L->n, &nloc));
@@ -215,7 +212,6 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     PetscCall(GPUPCFree(D->w));
     PetscCall(GPUPCFree(D->r));
     PetscCall(GPUPCFree(D->invd));
-    PetscCall(GPUPCFree(D->dense));
     PetscCall(GPUPCFree(D->cluster));
     PetscCall(GPUPCFree(D->cptr));
     PetscCall(GPUPCFree(D->cperm));
@@ -226,6 +222,10 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
   }
   PetscCall(PetscFree(M->dlev));
+  PetscCall(GPUPCCMGDeviceFree(&M->seqdev));
+  PetscCall(GPUPCFree(M->bfull));
+  PetscCall(GPUPCFree(M->xfull));
+  M->bfull = M->xfull = NULL;
   PetscCall(GPUPCFree(F->map));
   PetscCall(GPUPCFree(F->dinv));
   PetscCall(GPUPCFree(F->erow));
