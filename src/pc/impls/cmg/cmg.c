@@ -301,7 +301,11 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    SAME_NONZERO_PATTERN in a new KSPSetOperators() keeps the clustering and recomputes the
    Galerkin values and the last factor.
 
-   This version runs on one MPI rank; in parallel use -pc_type bjacobi -sub_pc_type cmg.
+   On more than one MPI rank the hierarchy is distributed (ALGORITHMS.md 2.4, docs/cmg.md): clusters never
+   cross ranks, coarse levels are MatPtAP products, strictly dominant rows keep their excess on the diagonal
+   (no ground vertex), and the last level is gathered to every rank and solved there by the one-rank cmg.
+   In parallel the hierarchy is rebuilt at every setup, kept in double precision, and positive off-diagonals
+   are refused (the double cover is one-rank only): run on one rank or use -pc_type bjacobi -sub_pc_type cmg.
 
    Level: intermediate
 
