@@ -92,6 +92,7 @@ typedef struct {
 } GPUPCCMGHierarchy;
 
 PETSC_EXTERN PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *);
+PETSC_EXTERN PetscInt       GPUPCCMGRecursionCount(const GPUPCCMGOptions *, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode GPUPCCMGReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGReduction *, GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGClusterSort(PetscInt, PetscInt, const PetscInt *, PetscInt *, PetscInt *);
@@ -120,6 +121,15 @@ PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, const PetscScalar *, PetscScalar *);
 
+/* distributed CMG (PC on more than one MPI rank): gpupc/cmgmpi.h, src/pc/impls/cmg/mpi */
+typedef struct _n_GPUPCCMGMPI *GPUPCCMGMPI;
+PETSC_INTERN PetscErrorCode PCSetUp_CMG_MPI(PC);
+PETSC_INTERN PetscErrorCode PCApply_CMG_MPI(PC, PetscBool, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCView_CMG_MPI(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode PCReset_CMG_MPI(PC);
+PETSC_INTERN PetscErrorCode PCCMGGetLevel_CMG_MPI(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI, PetscInt *);
+
 /* the PC's data */
 typedef struct {
   GPUPCCMGOptions   opts;
@@ -130,6 +140,7 @@ typedef struct {
   PetscBool         built;
   GPUPCCMGDevice    dev;
   PetscInt          nsetups, nreuses;
+  GPUPCCMGMPI       mpi; /* the distributed hierarchy (more than one rank); NULL on one rank */
 } PC_CMG;
 
 /* for tests: the hierarchy a set-up PC cmg holds */

@@ -30,6 +30,7 @@ static PetscErrorCode PCReset_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
   PetscCall(GPUPCCMGHierarchyDestroy(&cmg->hier));
+  PetscCall(PCReset_CMG_MPI(pc));
   cmg->built = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -52,9 +53,12 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_type cmg runs on one MPI rank in this version; use -pc_type bjacobi -sub_pc_type cmg");
   PetscCheck(cmg->mattype == GPUPC_CMG_MAT_CSR || cmg->mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", GPUPCCMGMatTypes[cmg->mattype]);
   PetscCheck(cmg->mattype != GPUPC_CMG_MAT_SEGCSR || cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  if (size > 1) { /* distributed CMG (src/pc/impls/cmg/mpi) */
+    PetscCall(PCSetUp_CMG_MPI(pc));
+    PetscFunctionReturn(0);
+  }
   if (cmg->built && pc->flag == SAME_NONZERO_PATTERN) {
     PetscCall(GPUPCCMGHierarchyRecompute(pc->pmat, &cmg->opts, &cmg->hier, &same));
     if (!same) PetscCall(PetscInfo(pc, "CMG: same nonzero pattern, but the reduced Laplacian changed structure (signs or dominance changed); rebuilding the hierarchy\n"));
@@ -89,6 +93,10 @@ static PetscErrorCode PCApply_CMG_Private(PC pc, PetscBool transpose, Vec b, Vec
   PetscInt           n;
 
   PetscFunctionBegin;
+  if (cmg->mpi) {
+    PetscCall(PCApply_CMG_MPI(pc, transpose, b, x));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetLocalSize(b, &n));
   PetscCheck(n == cmg->hier.red.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg: vector of local length %" PetscInt_FMT ", the preconditioner was set up for %" PetscInt_FMT, n, cmg->hier.red.n);
   PetscCall(VecGPUGetDeviceArrayRead(b, &db));
@@ -165,6 +173,10 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
                                    GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off"));
   }
   if (!cmg->built) PetscFunctionReturn(0);
+  if (cmg->mpi) {
+    PetscCall(PCView_CMG_MPI(pc, viewer));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 Laplacian of %" PetscInt_FMT " vertices (%s, %s; %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows, %" PetscInt_FMT " Dirichlet rows)\n", H->red.n, H->red.n0,
                                    H->red.copies == 2 ? "double cover" : "no double cover", H->red.ground ? "ground vertex" : "no ground vertex", H->red.npositive, H->red.nstrict, H->red.ndirichlet));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of which value-only reuses %" PetscInt_FMT "\n", H->nlevels, GPUPCCMGStopReasons[H->stop], cmg->nsetups, cmg->nreuses));
@@ -192,7 +204,8 @@ static PetscErrorCode PCCMGGetNumberOfLevels_CMG(PC pc, PetscInt *nlevels)
 
   PetscFunctionBegin;
   PetscCheck(cmg->built, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PC cmg is not set up; call PCSetUp() or KSPSetUp() first");
-  *nlevels = cmg->hier.nlevels;
+  if (cmg->mpi) PetscCall(GPUPCCMGMPIGetNumberOfLevels(cmg->mpi, nlevels));
+  else *nlevels = cmg->hier.nlevels;
   PetscFunctionReturn(0);
 }
 
@@ -202,6 +215,10 @@ static PetscErrorCode PCCMGGetLevel_CMG(PC pc, PetscInt k, PetscInt *n, PetscInt
 
   PetscFunctionBegin;
   PetscCheck(cmg->built, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PC cmg is not set up; call PCSetUp() or KSPSetUp() first");
+  if (cmg->mpi) {
+    PetscCall(PCCMGGetLevel_CMG_MPI(pc, k, n, nnz, t));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(k >= 0 && k < cmg->hier.nlevels, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level %" PetscInt_FMT " does not exist; the hierarchy has levels 0..%" PetscInt_FMT, k, cmg->hier.nlevels - 1);
   if (n) *n = cmg->hier.levels[k].n;
   if (nnz) *nnz = cmg->hier.levels[k].nnz;
@@ -310,7 +327,11 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    SAME_NONZERO_PATTERN in a new KSPSetOperators() keeps the clustering and recomputes the
    Galerkin values and the last factor.
 
-   This version runs on one MPI rank; in parallel use -pc_type bjacobi -sub_pc_type cmg.
+   On more than one MPI rank the hierarchy is distributed (ALGORITHMS.md 2.4, docs/cmg.md): clusters never
+   cross ranks, coarse levels are MatPtAP products, strictly dominant rows keep their excess on the diagonal
+   (no ground vertex), and the last level is gathered to every rank and solved there by the one-rank cmg.
+   In parallel the hierarchy is rebuilt at every setup, kept in double precision, and positive off-diagonals
+   are refused (the double cover is one-rank only): run on one rank or use -pc_type bjacobi -sub_pc_type cmg.
 
    Level: intermediate
 

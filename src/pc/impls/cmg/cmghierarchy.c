@@ -35,6 +35,29 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   GPUPCCMGRecursionCount - how many times a level runs per visit of the level above (ALGORITHMS.md 2.2 item 8)
+
+   Not Collective
+
+   Input Parameters:
++  opts     - -pc_cmg_repeat (fixed count) and -pc_cmg_repeat_max (cap of the ratio rule)
+.  nnz      - nonzeros of level k
+-  nnz_next - nonzeros of level k+1 (for the level above a dense last level: the factor's)
+
+   Output: t_k = max(floor(nnz / nnz_next - 1), 1), at most repeat_max; or repeat when set
+
+   Level: developer
+@*/
+PetscInt GPUPCCMGRecursionCount(const GPUPCCMGOptions *opts, PetscReal nnz, PetscReal nnz_next)
+{
+  PetscInt t;
+
+  if (opts->repeat > 0) return opts->repeat;
+  t = PetscMax((PetscInt)PetscFloorReal(nnz / PetscMax(nnz_next, 1.0) - 1.0), 1);
+  return opts->repeat_max > 0 ? PetscMin(t, opts->repeat_max) : t;
+}
+
 /* t_k and the last level's factor */
 static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
 {
@@ -52,11 +75,7 @@ static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
       PetscReal m = (PetscReal)(last->n - H->coarse_ncomp);
       nnz_next    = PetscMax(1.0, 0.5 * m * (m + 1));
     } else nnz_next = (PetscReal)H->levels[k + 1].nnz;
-    if (opts->repeat > 0) H->levels[k].t = opts->repeat;
-    else {
-      H->levels[k].t = PetscMax((PetscInt)PetscFloorReal(H->levels[k].nnz / nnz_next - 1.0), 1);
-      if (opts->repeat_max > 0) H->levels[k].t = PetscMin(H->levels[k].t, opts->repeat_max);
-    }
+    H->levels[k].t = GPUPCCMGRecursionCount(opts, (PetscReal)H->levels[k].nnz, nnz_next);
   }
   last->t = 0;
   PetscFunctionReturn(0);

@@ -1,0 +1,90 @@
+/*
+   gpupc/cmgmpi.h - private interface of the distributed PC cmg (ALGORITHMS.md 2.4), used when
+   the PC's communicator has more than one rank. Sources: src/pc/impls/cmg/mpi/.
+
+   Setup (host):
+     GPUPCCMGMPIReduce     level 0 = the user's matrix with the Dirichlet rows eliminated, as an
+                           MPIAIJ SDDM matrix L + diag(e) (no ground vertex: the excess e_i >= 0
+                           stays a diagonal term), errors naming the global row;
+     GPUPCCMGMPIHierarchyBuild
+                           per level: rank-local clustering of the off-diagonal graph
+                           (GPUPCCMGCluster on the rank's diagonal block, volume = all the row's
+                           off-diagonal weight and e), P = R^T (MPIAIJ, block diagonal by rank),
+                           A_{k+1} = MatPtAP(A_k, P) with its diagonal reset to the off-diagonal
+                           row sum plus the cluster sums of e; global stopping rules; the last
+                           level gathered to every rank and factored densely
+                           (GPUPCCMGCoarseFactor, with a ground vertex for e).
+   Cycle (device, GPUPCCMGMPIDeviceApply): the shape of ALGORITHMS.md 2.3 with the level
+   matrices as rank-local segcsr blocks of -A_k (diagonal block, off-diagonal block) and the
+   device halo exchange of gpupc/matgpu.h; restriction, prolongation, smoothing through the
+   CMG kernel table (gpupc/cmgkernels.h); the last level's right-hand side is gathered to every rank
+   (MPI_Allgatherv through host staging) and the one-rank cycle (GPUPCCMGDeviceApply) applied
+   redundantly.
+*/
+#ifndef GPUPC_CMGMPI_H
+#define GPUPC_CMGMPI_H
+
+#include <gpupc/cmg.h>
+#include <gpupc/matgpu.h>
+
+/* one level of the distributed hierarchy */
+typedef struct {
+  Mat        A;          /* MPIAIJ: L_k + diag(e_k) */
+  PetscInt   N, n;       /* global and local rows */
+  PetscInt   rstart;     /* first global row of this rank */
+  PetscInt   nnz;        /* global stored nonzeros */
+  PetscInt   nmin, nmax; /* local rows, smallest and largest over the ranks */
+  PetscReal *e;          /* local excess diagonal (length n) */
+  /* towards the next level (unused on the last level) */
+  PetscInt   nc, NC;     /* local and global clusters */
+  PetscInt  *cluster;    /* local c(v) in [0, nc) */
+  PetscInt   t;
+  PetscInt   nweak, nsingletons, maxsize; /* global: sums and largest cluster */
+} GPUPCCMGMPILevel;
+
+/* device side of one level */
+typedef struct {
+  GPUPCCMGDeviceLevel k;  /* what the CMG kernels see (local rows, double) */
+  void               *diag, *offd; /* GPUPCSegCSRBlock of -A_k: diagonal and off-diagonal blocks (not on a direct last level) */
+  GPUPCHalo           halo;
+} GPUPCCMGMPIDeviceLevel;
+
+struct _n_GPUPCCMGMPI {
+  MPI_Comm           comm;
+  PetscMPIInt        size, rank;
+  /* reduction (local): map, dinv (length n + nghostdir), E with columns in [0, n + nghostdir) */
+  GPUPCCMGReduction  red;
+  PetscInt           Nuser, Nkept;                 /* global */
+  PetscInt           gstrict, gdirichlet, gcoupling; /* global counts */
+  PetscBool          offrank_coupling;             /* some E couplings cross ranks (PCApplyTranspose refused) */
+  PetscInt           nghostdir;                    /* off-rank Dirichlet columns of E on this rank */
+  PetscInt          *ghostdir;                     /* their global (user) indices, ascending */
+  /* hierarchy */
+  PetscInt           nlevels;
+  GPUPCCMGMPILevel  *levels;
+  GPUPCCMGStopReason stop;
+  PetscBool          gathered;       /* the last level is gathered to every rank and solved by the one-rank CMG there */
+  GPUPCCMGHierarchy  seq;            /* that one-rank hierarchy (of the gathered last level) */
+  /* device */
+  GPUPCCMGMPIDeviceLevel *dlev;
+  GPUPCCMGDeviceFold      fold;
+  GPUPCHalo               dirhalo;   /* user-vector ghosts at the off-rank Dirichlet columns */
+  PetscScalar            *bext;      /* device: [b; ghosts] when nghostdir > 0 */
+  GPUPCCMGDevice          seqdev;    /* the one-rank hierarchy on the device */
+  PetscScalar            *bfull, *xfull;   /* device: the gathered last level's right-hand side and solution */
+  PetscScalar            *h_part, *h_full; /* host staging of the coarse right-hand side */
+  PetscMPIInt            *counts, *displs;
+  size_t                  bytes;
+};
+
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat, GPUPCCMGMPI);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceApply(GPUPCCMGMPI, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIDestroy(GPUPCCMGMPI *);
+/* a collective error: every rank raises the message of the rank that found the smallest bad row (badrow < 0: none here) */
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIAgreeOnError(MPI_Comm, PetscInt, const char *, PetscInt *, char *, size_t);
+
+#endif

@@ -1,0 +1,126 @@
+/*
+   PC cmg on more than one MPI rank: setup, apply, view and reset of the distributed hierarchy
+   (gpupc/cmgmpi.h). PCSetUp_CMG and friends in ../cmg.c branch here when the PC's communicator
+   has more than one rank; the one-rank path does not come here.
+*/
+#include <petsc/private/pcimpl.h>
+#include <gpupc/cmgmpi.h>
+
+PetscErrorCode GPUPCCMGMPIDestroy(GPUPCCMGMPI *Mp)
+{
+  GPUPCCMGMPI M = *Mp;
+
+  PetscFunctionBegin;
+  if (!M) PetscFunctionReturn(0);
+  PetscCall(GPUPCCMGMPIDeviceFree(M));
+  for (PetscInt k = 0; k < M->nlevels; k++) PetscCall(GPUPCCMGMPILevelFree(&M->levels[k]));
+  PetscCall(PetscFree(M->levels));
+  PetscCall(GPUPCCMGReductionFree(&M->red));
+  PetscCall(PetscFree(M->ghostdir));
+  PetscCall(GPUPCCMGHierarchyDestroy(&M->seq));
+  PetscCall(PetscFree(M));
+  *Mp = NULL;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCReset_CMG_MPI(PC pc)
+{
+  PC_CMG *cmg = (PC_CMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCMGMPIDestroy(&cmg->mpi));
+  PetscFunctionReturn(0);
+}
+
+/* the whole hierarchy is rebuilt at every setup, SAME_NONZERO_PATTERN included (documented) */
+PetscErrorCode PCSetUp_CMG_MPI(PC pc)
+{
+  PC_CMG     *cmg  = (PC_CMG *)pc->data;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  GPUPCCMGMPI M;
+
+  PetscFunctionBegin;
+  PetscCheck(cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, comm, PETSC_ERR_SUP, "PC cmg on more than one MPI rank keeps the hierarchy in double precision; -pc_cmg_precision single works on one rank (or with -pc_type bjacobi -sub_pc_type cmg)");
+  if (cmg->mpi && pc->flag == SAME_NONZERO_PATTERN) PetscCall(PetscInfo(pc, "CMG (parallel): same nonzero pattern, the hierarchy is rebuilt (value-only reuse is a one-rank feature)\n"));
+  PetscCall(GPUPCCMGMPIDestroy(&cmg->mpi));
+  cmg->built = PETSC_FALSE;
+  PetscCall(PetscNew(&M));
+  M->comm = comm;
+  PetscCallMPI(MPI_Comm_size(comm, &M->size));
+  PetscCallMPI(MPI_Comm_rank(comm, &M->rank));
+  cmg->mpi = M; /* PCReset frees what a failed build left */
+  PetscCall(GPUPCCMGMPIHierarchyBuild(pc->pmat, &cmg->opts, M));
+  PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, M));
+  cmg->built = PETSC_TRUE;
+  cmg->nsetups++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCApply_CMG_MPI(PC pc, PetscBool transpose, Vec b, Vec x)
+{
+  PC_CMG            *cmg = (PC_CMG *)pc->data;
+  const PetscScalar *db;
+  PetscScalar       *dx;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCheck(n == cmg->mpi->red.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg: vector of local length %" PetscInt_FMT ", the preconditioner was set up for %" PetscInt_FMT, n, cmg->mpi->red.n);
+  PetscCall(VecGPUGetDeviceArrayRead(b, &db));
+  PetscCall(VecGPUGetDeviceArrayWrite(x, &dx));
+  PetscCall(GPUPCCMGMPIDeviceApply(cmg->mpi, transpose, db, dx));
+  PetscCall(VecGPURestoreDeviceArrayWrite(x, &dx));
+  PetscCall(VecGPURestoreDeviceArrayRead(b, &db));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
+{
+  PC_CMG     *cmg = (PC_CMG *)pc->data;
+  GPUPCCMGMPI M   = cmg->mpi;
+  double      mb, lb = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed CMG on %d MPI ranks: clusters never cross ranks, Galerkin levels by MatPtAP, last level gathered and solved redundantly on every rank\n", (int)M->size));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 of %" PetscInt_FMT " rows (%" PetscInt_FMT " Dirichlet rows eliminated%s, %" PetscInt_FMT " strictly dominant rows keep their excess on the diagonal: levels are L + diag(e))\n", M->Nuser, M->Nkept, M->gdirichlet,
+                                   M->offrank_coupling ? ", some couplings to them cross ranks" : "", M->gstrict));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT " (the parallel hierarchy is rebuilt at every setup)\n", M->nlevels, GPUPCCMGStopReasons[M->stop], cmg->nsetups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  level       rows        nnz   clusters  ratio   rows/rank min..max  largest  singletons   weak  t_k\n"));
+  for (PetscInt k = 0; k < M->nlevels; k++) {
+    const GPUPCCMGMPILevel *L = &M->levels[k];
+    if (k + 1 < M->nlevels)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %6.2f %9" PetscInt_FMT "..%-9" PetscInt_FMT " %8" PetscInt_FMT " %11" PetscInt_FMT " %6" PetscInt_FMT " %4" PetscInt_FMT "\n", k, L->N, L->nnz, L->NC, (double)L->N / (double)PetscMax(L->NC, 1), L->nmin, L->nmax, L->maxsize, L->nsingletons, L->nweak, L->t));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT "            %16" PetscInt_FMT "..%-9" PetscInt_FMT " (last level)\n", k, L->N, L->nnz, L->nmin, L->nmax));
+  }
+  if (M->gathered) {
+    const GPUPCCMGHierarchy *S = &M->seq;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: gathered to every rank (MPI_Allgatherv of the right-hand side through the host) and solved redundantly by the one-rank CMG: %" PetscInt_FMT " level%s (", S->nlevels, S->nlevels > 1 ? "s" : ""));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt k = 0; k < S->nlevels; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT, k ? ", " : "rows ", S->levels[k].n));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "), %s\n", S->coarse_direct ? "dense grounded inverse last" : "WARNING: stagnated, Jacobi last"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " rows) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[M->stop], M->levels[M->nlevels - 1].N));
+  mb = (double)M->bytes / 1048576.0;
+  PetscCall(MPIU_Allreduce(&mb, &lb, 1, MPI_DOUBLE, MPI_MAX, M->comm));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB on the largest rank\n", lb));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCCMGGetLevel_CMG_MPI(PC pc, PetscInt k, PetscInt *n, PetscInt *nnz, PetscInt *t)
+{
+  GPUPCCMGMPI M = ((PC_CMG *)pc->data)->mpi;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= 0 && k < M->nlevels, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level %" PetscInt_FMT " does not exist; the hierarchy has levels 0..%" PetscInt_FMT, k, M->nlevels - 1);
+  if (n) *n = M->levels[k].N;
+  if (nnz) *nnz = M->levels[k].nnz;
+  if (t) *t = M->levels[k].t;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI M, PetscInt *nlevels)
+{
+  PetscFunctionBegin;
+  *nlevels = M->nlevels;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,245 @@
+/*
+   Distributed CMG on the device: upload of the levels (segcsr blocks of -A_k with their halo
+   plan, smoother weights, cluster-sorted lists, level vectors), of the one-rank hierarchy of the
+   gathered last level (GPUPCCMGDeviceUpload), of the Dirichlet fold; and free. Double precision.
+*/
+#include <gpupc/cmgmpi.h>
+#include "../../../../mat/impls/segcsr/segcsrimpl.h"
+
+static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMalloc(n * sizeof(PetscInt), (void **)d));
+  PetscCall(GPUPCMemcpy(*d, h, n * sizeof(PetscInt), GPUPC_COPY_HOST_TO_DEVICE));
+  *bytes += n * sizeof(PetscInt);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UploadReals(size_t n, const PetscReal *h, void **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMalloc(n * sizeof(PetscReal), d));
+  PetscCall(GPUPCMemcpy(*d, h, n * sizeof(PetscReal), GPUPC_COPY_HOST_TO_DEVICE));
+  *bytes += n * sizeof(PetscReal);
+  PetscFunctionReturn(0);
+}
+
+/* -B of a SEQAIJ block in segmented CSR */
+static PetscErrorCode NegatedBlock(Mat B, void **blk, size_t *bytes)
+{
+  GPUPCCSR          c, neg;
+  PetscScalar      *a;
+  GPUPCSegCSRBlock *s;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatGetCSR(B, &c));
+  PetscCall(PetscMalloc1(PetscMax(c.nnz, 1), &a));
+  for (PetscInt k = 0; k < c.nnz; k++) a[k] = -c.a[k];
+  neg   = c;
+  neg.a = a;
+  PetscCall(PetscNew(&s));
+  PetscCall(GPUPCSegCSRBlockBuild(&neg, 0, s));
+  PetscCall(PetscFree(a));
+  PetscCall(GPUPCMatRestoreCSR(&c));
+  *bytes += (size_t)s->d.nseg * s->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(s->d.m + 1 + s->d.nseg) * sizeof(PetscInt);
+  *blk = s;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BlockFree(void **blk)
+{
+  PetscFunctionBegin;
+  if (*blk) {
+    PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)*blk));
+    PetscCall(PetscFree(*blk));
+  }
+  *blk = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* the clusters of more than GPUPC_CMG_LONG_CLUSTER vertices and their chunk prefix (the CUDA cluster sums give them thread blocks) */
+static PetscErrorCode UploadLargeClusters(GPUPCCMGDeviceLevel *D, PetscInt nc, const PetscInt *cptr, size_t *bytes)
+{
+  PetscInt *list, *first, cnt = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < nc; c++)
+    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) cnt++;
+  D->nlongc = cnt;
+  if (!cnt) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(cnt, &list, cnt + 1, &first));
+  cnt      = 0;
+  first[0] = 0;
+  for (PetscInt c = 0; c < nc; c++) {
+    PetscInt len = cptr[c + 1] - cptr[c];
+    if (len <= GPUPC_CMG_LONG_CLUSTER) continue;
+    list[cnt]      = c;
+    first[cnt + 1] = first[cnt] + (len + GPUPC_CMG_LONG_CLUSTER_CHUNK - 1) / GPUPC_CMG_LONG_CLUSTER_CHUNK;
+    cnt++;
+  }
+  D->nclusterchunks = first[cnt];
+  PetscCall(UploadInts(cnt, list, &D->longclusters, bytes));
+  PetscCall(UploadInts(cnt + 1, first, &D->clusterchunk, bytes));
+  PetscCall(PetscFree2(list, first));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UploadFold(GPUPCCMGMPI M)
+{
+  GPUPCCMGDeviceFold      *F   = &M->fold;
+  const GPUPCCMGReduction *red = &M->red;
+
+  PetscFunctionBegin;
+  F->prec   = GPUPC_CMG_PRECISION_DOUBLE;
+  F->n      = red->n;
+  F->nk     = red->nkept;
+  F->copies = 1;
+  F->n0     = red->nkept;
+  F->ground = PETSC_FALSE;
+  if (red->map) {
+    PetscCall(UploadInts(red->n, red->map, &F->map, &M->bytes));
+    PetscCall(UploadReals(red->n + M->nghostdir, red->dinv, (void **)&F->dinv, &M->bytes));
+  }
+  if (red->erow) {
+    const PetscInt ne = red->ncoupling, nt = red->trow[red->n];
+    PetscCall(UploadInts(red->n + 1, red->erow, &F->erow, &M->bytes));
+    PetscCall(UploadInts(ne, red->ecol, &F->ecol, &M->bytes));
+    PetscCall(UploadReals(ne, red->eval, (void **)&F->eval, &M->bytes));
+    PetscCall(UploadInts(red->n + 1, red->trow, &F->trow, &M->bytes));
+    PetscCall(UploadInts(nt, red->tcol, &F->tcol, &M->bytes));
+    PetscCall(UploadReals(nt, red->tval, (void **)&F->tval, &M->bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGMPIDeviceUpload - the distributed hierarchy to the device
+
+   Collective (halo plans)
+*/
+PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, GPUPCCMGMPI M)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscCall(PetscCalloc1(M->nlevels, &M->dlev));
+  for (PetscInt k = 0; k < M->nlevels; k++) {
+    const GPUPCCMGMPILevel *L  = &M->levels[k];
+    GPUPCCMGMPIDeviceLevel *DL = &M->dlev[k];
+    GPUPCCMGDeviceLevel    *D  = &DL->k;
+
+    D->prec = GPUPC_CMG_PRECISION_DOUBLE;
+    D->n    = L->n;
+    D->t    = L->t;
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->b));
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->x));
+    M->bytes += 2 * L->n * sizeof(PetscScalar);
+    { /* smoother weights 1 / (2 diag); 0 on an isolated vertex without excess (as on one rank) */
+      Vec                d;
+      const PetscScalar *da;
+      PetscReal         *invd;
+      PetscCall(MatCreateVecs(L->A, &d, NULL));
+      PetscCall(MatGetDiagonal(L->A, d));
+      PetscCall(VecGetArrayRead(d, &da));
+      PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+      for (PetscInt i = 0; i < L->n; i++) invd[i] = PetscRealPart(da[i]) > 0.0 ? 1.0 / (2.0 * PetscRealPart(da[i])) : 0.0;
+      PetscCall(VecRestoreArrayRead(d, &da));
+      PetscCall(VecDestroy(&d));
+      PetscCall(UploadReals(L->n, invd, &D->invd, &M->bytes));
+      PetscCall(PetscFree(invd));
+    }
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->w));
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->r));
+    M->bytes += 2 * L->n * sizeof(PetscScalar);
+    { /* -A_k: diagonal and off-diagonal blocks, halo plan of the off-diagonal columns */
+      Mat             Ad, Ao;
+      const PetscInt *garray;
+      PetscInt        nghost;
+      PetscCall(GPUPCMatMPIAIJGetSeqAIJ(L->A, &Ad, &Ao, &garray));
+      PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+      PetscCall(NegatedBlock(Ad, &DL->diag, &M->bytes));
+      PetscCall(NegatedBlock(Ao, &DL->offd, &M->bytes));
+      PetscCall(GPUPCHaloCreate(L->A, nghost, garray, &DL->halo));
+      D->nnz = ((GPUPCSegCSRBlock *)DL->diag)->d.nnz + ((GPUPCSegCSRBlock *)DL->offd)->d.nnz;
+    }
+    if (k + 1 < M->nlevels) {
+      PetscInt *cptr, *cperm;
+      D->nc = L->nc;
+      PetscCall(PetscMalloc2(L->nc + 1, &cptr, PetscMax(L->n, 1), &cperm));
+      PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
+      PetscCall(UploadLargeClusters(D, L->nc, cptr, &M->bytes));
+      PetscCall(UploadInts(L->n, L->cluster, &D->cluster, &M->bytes));
+      PetscCall(UploadInts(L->nc + 1, cptr, &D->cptr, &M->bytes));
+      PetscCall(UploadInts(L->n, cperm, &D->cperm, &M->bytes));
+      PetscCall(PetscFree2(cptr, cperm));
+    }
+  }
+  if (M->gathered) { /* the one-rank hierarchy of the gathered last level, its vectors, host staging of the gather */
+    const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
+    PetscMPIInt             nloc;
+    PetscCall(GPUPCCMGDeviceUpload(&M->seq, GPUPC_CMG_PRECISION_DOUBLE, GPUPC_CMG_MAT_CSR, &M->seqdev));
+    M->bytes += M->seqdev.bytes;
+    PetscCall(GPUPCMalloc(L->N * sizeof(PetscScalar), (void **)&M->bfull));
+    PetscCall(GPUPCMalloc(L->N * sizeof(PetscScalar), (void **)&M->xfull));
+    M->bytes += 2 * L->N * sizeof(PetscScalar);
+    PetscCall(PetscMalloc2(PetscMax(L->n, 1), &M->h_part, PetscMax(L->N, 1), &M->h_full));
+    PetscCall(PetscMalloc2(M->size, &M->counts, M->size, &M->displs));
+    PetscCall(PetscMPIIntCast(L->n, &nloc));
+    PetscCallMPI(MPI_Allgather(&nloc, 1, MPI_INT, M->counts, 1, MPI_INT, M->comm));
+    M->displs[0] = 0;
+    for (PetscMPIInt r = 1; r < M->size; r++) M->displs[r] = M->displs[r - 1] + M->counts[r - 1];
+  }
+  PetscCall(UploadFold(M));
+  if (M->gcoupling > 0 && M->offrank_coupling) { /* b at the off-rank Dirichlet columns of E */
+    PetscCall(GPUPCHaloCreate(A, M->nghostdir, M->ghostdir, &M->dirhalo));
+    PetscCall(GPUPCMalloc((M->red.n + M->nghostdir) * sizeof(PetscScalar), (void **)&M->bext));
+    M->bytes += (M->red.n + M->nghostdir) * sizeof(PetscScalar);
+  }
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
+{
+  GPUPCCMGDeviceFold *F = &M->fold;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < M->nlevels && M->dlev; k++) {
+    GPUPCCMGMPIDeviceLevel *DL = &M->dlev[k];
+    GPUPCCMGDeviceLevel    *D  = &DL->k;
+    PetscCall(GPUPCFree(D->b));
+    PetscCall(GPUPCFree(D->x));
+    PetscCall(GPUPCFree(D->w));
+    PetscCall(GPUPCFree(D->r));
+    PetscCall(GPUPCFree(D->invd));
+    PetscCall(GPUPCFree(D->cluster));
+    PetscCall(GPUPCFree(D->cptr));
+    PetscCall(GPUPCFree(D->cperm));
+    PetscCall(GPUPCFree(D->longclusters));
+    PetscCall(GPUPCFree(D->clusterchunk));
+    PetscCall(BlockFree(&DL->diag));
+    PetscCall(BlockFree(&DL->offd));
+    if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
+  }
+  PetscCall(PetscFree(M->dlev));
+  PetscCall(GPUPCCMGDeviceFree(&M->seqdev));
+  PetscCall(GPUPCFree(M->bfull));
+  PetscCall(GPUPCFree(M->xfull));
+  M->bfull = M->xfull = NULL;
+  PetscCall(GPUPCFree(F->map));
+  PetscCall(GPUPCFree(F->dinv));
+  PetscCall(GPUPCFree(F->erow));
+  PetscCall(GPUPCFree(F->ecol));
+  PetscCall(GPUPCFree(F->eval));
+  PetscCall(GPUPCFree(F->trow));
+  PetscCall(GPUPCFree(F->tcol));
+  PetscCall(GPUPCFree(F->tval));
+  PetscCall(PetscMemzero(F, sizeof(*F)));
+  if (M->dirhalo) PetscCall(GPUPCHaloDestroy(&M->dirhalo));
+  PetscCall(GPUPCFree(M->bext));
+  M->bext = NULL;
+  PetscCall(PetscFree2(M->h_part, M->h_full));
+  PetscCall(PetscFree2(M->counts, M->displs));
+  M->bytes = 0;
+  PetscFunctionReturn(0);
+}
