@@ -255,6 +255,17 @@ __device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const T *__res
   return true;
 }
 
+/* the vertices cperm[*p0 .. *p1) of chunk blk (< nclusterchunks) of the large clusters, and their cluster *c */
+template <typename T>
+__device__ __forceinline__ void ClusterChunk(const LevelArgs<T> &a, PetscInt blk, PetscInt *c, PetscInt *p0, PetscInt *p1)
+{
+  const PetscInt j = ChunkOwner(blk, a.nlongc, a.clusterchunk);
+
+  *c  = a.longclusters[j];
+  *p0 = a.cptr[*c] + (blk - a.clusterchunk[j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
+  *p1 = min(*p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[*c + 1]);
+}
+
 /* adds one of the cneed[s] contributions to cluster c (slot s); the last one writes bc[c] and zeroes the slot */
 template <typename T>
 __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict__ bc)
@@ -312,11 +323,10 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict
   }
   blk -= a.nrowchunks;
   if (blk < a.nclusterchunks) {
-    const PetscInt j  = ChunkOwner(blk, a.nlongc, a.clusterchunk);
-    const PetscInt c  = a.longclusters[j];
-    const PetscInt p0 = a.cptr[c] + (blk - a.clusterchunk[j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
-    const PetscInt p1 = min(p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[c + 1]);
-    T              s  = 0;
+    PetscInt c, p0, p1;
+    T        s = 0;
+
+    ClusterChunk<T>(a, blk, &c, &p0, &p1);
 
     for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
       const PetscInt v = a.cperm[p];
@@ -354,16 +364,13 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict
 /* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (ClusterSumKernel wrote 0 before): one
    thread block per chunk, one thread per vertex, blocks numbered through the prefix clusterchunk */
 template <typename T>
-__global__ void LongClusterSumKernel(PetscInt nlongc, const PetscInt *__restrict__ clusterchunk, const PetscInt *__restrict__ longclusters, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
+__global__ void LongClusterSumKernel(const LevelArgs<T> a, const T *__restrict__ r, T *__restrict__ bc)
 {
-  const PetscInt blk = blockIdx.x;
-  const PetscInt j   = ChunkOwner(blk, nlongc, clusterchunk);
-  const PetscInt c   = longclusters[j];
-  const PetscInt p0  = cptr[c] + (blk - clusterchunk[j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
-  const PetscInt p1  = min(p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, cptr[c + 1]);
-  T              s   = 0;
+  PetscInt c, p0, p1;
+  T        s = 0;
 
-  for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[cperm[p]];
+  ClusterChunk<T>(a, blockIdx.x, &c, &p0, &p1);
+  for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[a.cperm[p]];
   s = BlockSum<T>(s);
   if (threadIdx.x == 0) atomicAdd(bc + c, s);
 }
@@ -438,7 +445,7 @@ static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T
 {
   PetscFunctionBegin;
   if (!L->nlongc) PetscFunctionReturn(0);
-  LongClusterSumKernel<T><<<(unsigned)L->nclusterchunks, BLOCK, 0, GPUPCCUDAStream()>>>(L->nlongc, L->clusterchunk, L->longclusters, L->cptr, L->cperm, r, bc);
+  LongClusterSumKernel<T><<<(unsigned)L->nclusterchunks, BLOCK, 0, GPUPCCUDAStream()>>>(Args<T>(L), r, bc);
   GPUPCCheckLaunch("cmg cluster sums (large clusters)");
   PetscFunctionReturn(0);
 }
