@@ -22,6 +22,8 @@ if [ "$(id -u)" = 0 ]; then
 fi
 case "$mpiexec" in *--oversubscribe*) ;; *) $mpiexec --version 2>&1 | grep -q "Open MPI\|OpenRTE" && mpiexec="$mpiexec --oversubscribe";; esac
 export TEST_DATA_DIR=$here/data
+# one BLAS thread per process: the MPI tests already run more ranks than cores
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 
 passed=0; failed=0; failures=()
 log=$(mktemp -d)

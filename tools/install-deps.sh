@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages GPUPC needs to build and test, when they are missing.
 # As root it runs apt-get; otherwise it prints the apt-get line and stops.
 set -eu
-pkgs="petsc-dev libopenmpi-dev openmpi-bin libpetsc3.18-dev-examples make gcc g++ pkg-config"
+# libopenblas0-pthread: an optimized BLAS/LAPACK behind Debian's alternatives (PETSc and the CMG last-level
+# factorization use it; the reference LAPACK takes seconds for a last level of a few thousand vertices)
+pkgs="petsc-dev libopenmpi-dev openmpi-bin libpetsc3.18-dev-examples libopenblas0-pthread make gcc g++ pkg-config"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

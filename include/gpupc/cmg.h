@@ -14,6 +14,12 @@
 #include <petscpc.h>
 #include <gpupc/cmgkernels.h>
 
+/* default -pc_cmg_direct_size: ALGORITHMS.md's reference on the host backend; on the cuda backend measured on an
+   H200 (bench/NOTES.md, "CMG last level"): a dense last level of up to 2500 vertices is one GEMV of at most 50 MB per
+   visit, cheaper than the launches of the levels it replaces */
+#define GPUPC_CMG_DIRECT_SIZE_HOST 700
+#define GPUPC_CMG_DIRECT_SIZE_CUDA 2500
+
 /* what -pc_cmg_... selected */
 typedef enum {
   GPUPC_CMG_POSITIVE_DOUBLE_COVER,
@@ -104,6 +110,22 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *,
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
 
+/* One step of the cycle with its buffers named (the plan of GPUPCCMGDevice lists the steps of P(b0, 0, 1) in launch
+   order; the level's b and its matrix come from the level): */
+typedef enum {
+  GPUPC_CMG_STEP_JACOBI,   /* x = invd .* b                              (first step of an iteration) */
+  GPUPC_CMG_STEP_SMOOTH,   /* y = x + invd .* (b - A x), y != x                                        */
+  GPUPC_CMG_STEP_RESTRICT, /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b                 */
+  GPUPC_CMG_STEP_PROLONG,  /* x[v] += y[c(v)], y = the next level's iterate                           */
+  GPUPC_CMG_STEP_COARSE    /* x = dense * b (last level)                                              */
+} GPUPCCMGStepKind;
+
+typedef struct {
+  GPUPCCMGStepKind kind;
+  PetscInt         level;
+  void            *x, *y; /* device pointers */
+} GPUPCCMGStep;
+
 /* the hierarchy on the device */
 typedef struct {
   GPUPCCMGPrecision    prec;
@@ -112,11 +134,15 @@ typedef struct {
   GPUPCCMGDeviceLevel *levels;
   GPUPCCMGDeviceFold   fold;
   size_t               bytes;  /* device memory held */
-  GPUPCGraph           graph;  /* the cycle P(b0, 0, 1) recorded once (GPUPCCMGDeviceRecord), NULL: launched kernel by kernel */
-  void                *xcycle; /* with graph: where the recorded cycle leaves level 0's iterate */
+  /* the plan: the steps of the cycle P(b0, 0, 1) in launch order with their buffers (GPUPCCMGDevicePlan) */
+  PetscInt             nsteps;
+  GPUPCCMGStep        *steps;
+  void                *xcycle;           /* where the cycle leaves level 0's iterate */
+  GPUPCGraph           graph;            /* the plan recorded once (GPUPCCMGDeviceRecord), NULL: launched step by step */
 } GPUPCCMGDevice;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, const PetscScalar *, PetscScalar *);

@@ -192,6 +192,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(GPUPCGraphGetSize(cmg->dev.graph, &nodes));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle recorded as a CUDA graph of %zu kernel launches and memsets, replayed by one launch per application\n", nodes));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle launched kernel by kernel\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle plan: %" PetscInt_FMT " steps (smoothing, residual-restriction, prolongation, last-level solve) per application\n", cmg->dev.nsteps));
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB\n", (double)cmg->dev.bytes / 1048576.0));
@@ -299,7 +300,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_dirichlet_rows <true>               - couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
 .  -pc_cmg_dominance_tol <1e-10>               - rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
 .  -pc_cmg_positive_offdiag <doublecover,error> - positive off-diagonal entries: double cover, or refuse the matrix
-.  -pc_cmg_direct_size <700>                   - stop coarsening at this many vertices; the last level is a dense grounded inverse
+.  -pc_cmg_direct_size <n>                     - stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
 .  -pc_cmg_max_levels <25>                     - most levels
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
 .  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)

@@ -10,17 +10,103 @@
          x += x_{k+1}[c(.)]               prolongation gather
          x = x + invD .* (b - A x)
 
-   With -pc_cmg_mat_type segcsr the residual comes from the segcsr SpMV (of -A_k, with b as the
-   added vector) and is then restricted or applied (two passes instead of one fused pass).
-   The finest level runs once per application. No host round trip inside a cycle: the
-   host only launches kernels and swaps the two iterate buffers of a level. On the cuda
-   backend the cycle is recorded once as a CUDA graph (GPUPCCMGDeviceRecord) and replayed.
+   At setup the cycle P(b0, 0, 1) is written out once as a plan: its steps in launch order, each
+   with its buffers named (Jacobi smoothing is out of place, so a level's two iterate buffers take
+   turns; the plan settles which one holds the iterate at every step, so an application changes
+   no state). An application walks the plan, a kernel per step; with -pc_cmg_mat_type segcsr the
+   residual comes from the segcsr SpMV and is then restricted or applied (two passes instead of
+   one). No host round trip inside a cycle. On the cuda backend the walk is recorded once as a
+   CUDA graph (GPUPCCMGDeviceRecord) and replayed by one launch. The finest level runs once per
+   application.
 */
 #include <gpupc/cmg.h>
 #include "../../../mat/impls/segcsr/segcsrimpl.h"
 
+/* the plan while it is written: the steps, and each level's iterate buffer and spare buffer */
+typedef struct {
+  GPUPCCMGStep *steps;
+  PetscInt      nsteps, cap;
+  void        **x, **w;
+} PlanWriter;
+
+static PetscErrorCode Emit(PlanWriter *P, GPUPCCMGStepKind kind, PetscInt level, void *x, void *y)
+{
+  PetscFunctionBegin;
+  if (P->nsteps == P->cap) {
+    GPUPCCMGStep *more;
+    P->cap = PetscMax(64, 2 * P->cap);
+    PetscCall(PetscMalloc1(P->cap, &more));
+    if (P->nsteps) PetscCall(PetscArraycpy(more, P->steps, P->nsteps));
+    PetscCall(PetscFree(P->steps));
+    P->steps = more;
+  }
+  P->steps[P->nsteps].kind  = kind;
+  P->steps[P->nsteps].level = level;
+  P->steps[P->nsteps].x     = x;
+  P->steps[P->nsteps].y     = y;
+  P->nsteps++;
+  PetscFunctionReturn(0);
+}
+
+/* x_k = x_k + invD (b_k - A_k x_k), into the spare buffer, which becomes the iterate */
+static PetscErrorCode EmitSmooth(PlanWriter *P, PetscInt k)
+{
+  void *t;
+
+  PetscFunctionBegin;
+  PetscCall(Emit(P, GPUPC_CMG_STEP_SMOOTH, k, P->x[k], P->w[k]));
+  t       = P->x[k];
+  P->x[k] = P->w[k];
+  P->w[k] = t;
+  PetscFunctionReturn(0);
+}
+
+/* the steps of P(b_k, k, m) */
+static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt k, PetscInt m)
+{
+  const GPUPCCMGDeviceLevel *L = &D->levels[k];
+
+  PetscFunctionBegin;
+  if (k == D->nlevels - 1) {
+    PetscCall(Emit(P, L->direct ? GPUPC_CMG_STEP_COARSE : GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt j = 0; j < m; j++) {
+    if (j == 0) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL));
+    else PetscCall(EmitSmooth(P, k));
+    PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b));
+    PetscCall(EmitCycle(D, P, k + 1, L->t));
+    PetscCall(Emit(P, GPUPC_CMG_STEP_PROLONG, k, P->x[k], P->x[k + 1]));
+    PetscCall(EmitSmooth(P, k));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGDevicePlan - writes the cycle P(b0, 0, 1) of the uploaded hierarchy as a plan of steps. Called by
+   GPUPCCMGDeviceUpload.
+*/
+PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
+{
+  PlanWriter P;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&P, sizeof(P)));
+  PetscCall(PetscMalloc2(D->nlevels, &P.x, D->nlevels, &P.w));
+  for (PetscInt k = 0; k < D->nlevels; k++) {
+    P.x[k] = D->levels[k].x;
+    P.w[k] = D->levels[k].w;
+  }
+  PetscCall(EmitCycle(D, &P, 0, 1));
+  D->xcycle = P.x[0];
+  D->steps  = P.steps;
+  D->nsteps = P.nsteps;
+  PetscCall(PetscFree2(P.x, P.w));
+  PetscFunctionReturn(0);
+}
+
 /* L->r = b - A x through the segcsr SpMV of -A (y = (-A) x + b) */
-static PetscErrorCode SegResidual(GPUPCCMGDeviceLevel *L, const void *x)
+static PetscErrorCode SegResidual(const GPUPCCMGDeviceLevel *L, const void *x)
 {
   const GPUPCSegCSRKernels *S;
 
@@ -30,49 +116,44 @@ static PetscErrorCode SegResidual(GPUPCCMGDeviceLevel *L, const void *x)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ResidualRestrict(const GPUPCCMGKernels *K, GPUPCCMGDeviceLevel *L, void *bc)
+/* the step s through the kernel table, on a copy of its level whose iterate is the step's x */
+static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D, const GPUPCCMGStep *s)
 {
+  GPUPCCMGDeviceLevel L = D->levels[s->level];
+
   PetscFunctionBegin;
-  if (L->seg) {
-    PetscCall(SegResidual(L, L->x));
-    PetscCall(K->cluster_sum(L, L->r, bc));
-  } else PetscCall(K->residual_restrict(L, bc));
+  L.x = s->x;
+  switch (s->kind) {
+  case GPUPC_CMG_STEP_JACOBI:
+    PetscCall(K->jacobi(&L));
+    break;
+  case GPUPC_CMG_STEP_SMOOTH:
+    if (L.seg) {
+      PetscCall(SegResidual(&L, s->x));
+      PetscCall(K->update(&L, L.r, s->x, s->y));
+    } else PetscCall(K->smooth(&L, s->x, s->y));
+    break;
+  case GPUPC_CMG_STEP_RESTRICT:
+    if (L.seg) {
+      PetscCall(SegResidual(&L, s->x));
+      PetscCall(K->cluster_sum(&L, L.r, s->y));
+    } else PetscCall(K->residual_restrict(&L, s->y));
+    break;
+  case GPUPC_CMG_STEP_PROLONG:
+    PetscCall(K->prolong(&L, s->y));
+    break;
+  case GPUPC_CMG_STEP_COARSE:
+    PetscCall(K->dense_solve(&L));
+    break;
+  }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Smooth(const GPUPCCMGKernels *K, GPUPCCMGDeviceLevel *L)
+/* the cycle: the plan's steps in order */
+static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGDevice *D)
 {
-  void *t;
-
   PetscFunctionBegin;
-  if (L->seg) {
-    PetscCall(SegResidual(L, L->x));
-    PetscCall(K->update(L, L->r, L->x, L->w));
-  } else PetscCall(K->smooth(L, L->x, L->w));
-  t    = L->x;
-  L->x = L->w;
-  L->w = t;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGDevice *D, PetscInt k, PetscInt m)
-{
-  GPUPCCMGDeviceLevel *L = &D->levels[k];
-
-  PetscFunctionBegin;
-  if (k == D->nlevels - 1) {
-    if (L->direct) PetscCall(K->dense_solve(L));
-    else PetscCall(K->jacobi(L));
-    PetscFunctionReturn(0);
-  }
-  for (PetscInt j = 0; j < m; j++) {
-    if (j == 0) PetscCall(K->jacobi(L));
-    else PetscCall(Smooth(K, L));
-    PetscCall(ResidualRestrict(K, L, D->levels[k + 1].b));
-    PetscCall(Cycle(K, D, k + 1, L->t));
-    PetscCall(K->prolong(L, D->levels[k + 1].x));
-    PetscCall(Smooth(K, L));
-  }
+  for (PetscInt i = 0; i < D->nsteps; i++) PetscCall(StepRun(K, D, &D->steps[i]));
   PetscFunctionReturn(0);
 }
 
@@ -94,10 +175,9 @@ static PetscLogDouble CycleFlops(const GPUPCCMGDevice *D, PetscInt k, PetscInt m
 
 /*
    GPUPCCMGDeviceRecord - records the cycle P(b0, 0, 1) once as a CUDA graph, so that an application replays it with
-   one launch instead of one launch per kernel (thousands on deep W-cycles). The cycle only reads and writes the
-   level buffers, whose addresses never change, so the recording stays valid until GPUPCCMGDeviceFree; the user's
-   vectors are touched only by expand and fold, outside the recording. The host swaps the two iterate buffers of a
-   level while it records; the replay leaves level 0's iterate where the recording ended (xcycle).
+   one launch instead of one launch per kernel (hundreds on W-cycles). The cycle only reads and writes the level
+   buffers and the plan, whose addresses never change, so the recording stays valid until GPUPCCMGDeviceFree; the
+   user's vectors are touched only by expand and fold, outside the recording.
 */
 PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *D)
 {
@@ -108,10 +188,9 @@ PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *D)
   PetscCall(GPUPCGraphDestroy(&D->graph));
   PetscCall(GPUPCGetCMGKernels(&K));
   PetscCall(GPUPCGraphBeginCapture());
-  ierr = Cycle(K, D, 0, 1);
+  ierr = Cycle(K, D);
   PetscCall(GPUPCGraphEndCapture(ierr ? PETSC_FALSE : PETSC_TRUE, &D->graph));
   PetscCall(ierr);
-  D->xcycle = D->levels[0].x;
   PetscFunctionReturn(0);
 }
 
@@ -125,8 +204,8 @@ PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *D, PetscBool transpose, const
   PetscCall(PetscLogEventBegin(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscCall(K->expand(&D->fold, transpose, b, D->levels[0].b));
   if (D->graph) PetscCall(GPUPCGraphLaunch(D->graph));
-  else PetscCall(Cycle(K, D, 0, 1));
-  PetscCall(K->fold(&D->fold, transpose, b, D->graph ? D->xcycle : D->levels[0].x, x));
+  else PetscCall(Cycle(K, D));
+  PetscCall(K->fold(&D->fold, transpose, b, D->xcycle, x));
   PetscCall(PetscLogFlops(CycleFlops(D, 0, 1)));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));
   PetscFunctionReturn(0);

@@ -115,8 +115,9 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
   PetscFunctionReturn(0);
 }
 
-/* Upload the hierarchy. Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole
-   component collapsed to one cluster) gets 0: its value is arbitrary and 0 keeps the cycle symmetric. */
+/* Upload the hierarchy and write the cycle's plan.
+   Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole component collapsed to one cluster) gets
+   0: its value is arbitrary and 0 keeps the cycle symmetric. */
 PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, GPUPCCMGDevice *D)
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
@@ -230,6 +231,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   }
   PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
   D->bytes += sizeof(PetscScalar);
+  PetscCall(GPUPCCMGDevicePlan(D));
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -268,6 +270,7 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     }
   }
   PetscCall(GPUPCGraphDestroy(&D->graph));
+  PetscCall(PetscFree(D->steps));
   PetscCall(PetscFree(D->levels));
   PetscCall(GPUPCFree(D->fold.sum));
   PetscCall(GPUPCFree(D->fold.map));

@@ -9,7 +9,8 @@ const char *const GPUPCCMGPositiveModes[] = {"doublecover", "error", "GPUPCCMGPo
 const char *const GPUPCCMGStopReasons[]   = {"last level small enough (-pc_cmg_direct_size)", "one cluster left", "stagnation: clustering removed fewer than 2 vertices", "stagnation: total nonzeros over 5 nnz(A)", "-pc_cmg_max_levels reached", "GPUPCCMGStopReason", "GPUPC_CMG_STOP_", NULL};
 
 /*@C
-   GPUPCCMGOptionsDefault - the default CMG options
+   GPUPCCMGOptionsDefault - the default CMG options (the last level's size depends on the active backend: a dense
+   GEMV of a few thousand rows costs a GPU about what one more level's launches cost, a CPU core much more)
 
    Not Collective
 
@@ -20,14 +21,17 @@ const char *const GPUPCCMGStopReasons[]   = {"last level small enough (-pc_cmg_d
 @*/
 PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
 {
+  PetscGPUPCBackend backend;
+
   PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(PetscMemzero(o, sizeof(*o)));
   o->check_symmetry = PETSC_TRUE;
   o->dirichlet_rows = PETSC_TRUE;
   o->symmetry_tol   = 1e-10;
   o->dominance_tol  = 1e-10;
   o->positive       = GPUPC_CMG_POSITIVE_DOUBLE_COVER;
-  o->direct_size    = 700;
+  o->direct_size    = backend == PETSC_GPUPC_BACKEND_HOST ? GPUPC_CMG_DIRECT_SIZE_HOST : GPUPC_CMG_DIRECT_SIZE_CUDA;
   o->max_levels     = 25;
   o->repeat         = 0;
   o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
