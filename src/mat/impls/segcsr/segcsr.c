@@ -4,6 +4,8 @@
 */
 #include "segcsrimpl.h"
 
+const char *const MatSegCSRShortModes[] = {"auto", "group", "tile", "MatSegCSRShortMode", "MAT_SEGCSR_SHORT_", NULL};
+
 /*MC
    MATSEGCSR - MATSEGCSR = "segcsr" - segmented-CSR sparse matrix on the device: MATSEQSEGCSR
    on a one-process communicator, MATMPISEGCSR otherwise.

@@ -21,10 +21,12 @@
 
 /* one matrix (block) in segmented CSR: device arrays plus what the host keeps */
 typedef struct {
-  GPUPCSegCSRDev d;
-  PetscInt      *h_segptr; /* host copy of segptr (value re-upload) */
-  PetscInt       segmin, segmax;
-  PetscInt       maxrow;   /* longest row */
+  GPUPCSegCSRDev     d;
+  PetscInt          *h_segptr;  /* host copy of segptr (value re-upload) */
+  PetscInt           segmin, segmax;
+  PetscInt           maxrow;    /* longest row */
+  MatSegCSRShortMode shortreq;  /* short-row mode asked for (d.shortmode is what runs) */
+  PetscReal          groupbusy; /* share of lane iterations a group per short row keeps busy (1: no warp waits) */
 } GPUPCSegCSRBlock;
 
 typedef struct {
@@ -40,6 +42,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);
 PETSC_INTERN PetscInt       GPUPCSegCSRDefaultLength(PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *, PetscInt, GPUPCSegCSRBlock *);
+PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *, PetscInt, MatSegCSRShortMode, GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *, GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *, const char *, PetscBool, PetscViewer);
