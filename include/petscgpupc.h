@@ -67,6 +67,8 @@ typedef enum {
 } MatSegCSRShortMode;
 PETSC_EXTERN const char *const MatSegCSRShortModes[];
 PETSC_EXTERN PetscErrorCode    MatSegCSRSetSegmentLength(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode    MatSegCSRSetShortMode(Mat, MatSegCSRShortMode);
+PETSC_EXTERN PetscErrorCode    MatSegCSRGetShortMode(Mat, MatSegCSRShortMode *, PetscInt *);
 PETSC_EXTERN PetscErrorCode    MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
 
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */

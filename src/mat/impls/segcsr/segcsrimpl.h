@@ -30,13 +30,14 @@ typedef struct {
 } GPUPCSegCSRBlock;
 
 typedef struct {
-  GPUPCMatSubclass  sc;
-  PetscInt          Lopt;        /* requested segment length, 0 = default */
-  PetscObjectState  synced;      /* value version at the last upload */
-  PetscBool         fromassembly;/* the last upload ran inside MatAssemblyEnd */
-  GPUPCSegCSRBlock  diag, offd;  /* seq: diag only */
-  GPUPCHalo         halo;        /* mpi only */
-  PetscInt          uploads, builds; /* counters (view, tests) */
+  GPUPCMatSubclass   sc;
+  PetscInt           Lopt;            /* requested segment length, 0 = default */
+  MatSegCSRShortMode shortopt;        /* requested short-row mode (-mat_segcsr_short), auto by default */
+  PetscObjectState   synced;          /* value version at the last upload */
+  PetscBool          fromassembly;    /* the last upload ran inside MatAssemblyEnd */
+  GPUPCSegCSRBlock   diag, offd;      /* seq: diag only */
+  GPUPCHalo          halo;            /* mpi only */
+  PetscInt           uploads, builds; /* counters (view, tests) */
 } Mat_SegCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);
