@@ -10,7 +10,8 @@ static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR
   "  -copy_mb <1024>        buffer size of the device-to-device copy measurement\n"
   "  -csv <spmv.csv>        CSV output\n"
   "  -check                 also run on the host backend: build the suite, compare segcsr with AIJ, print statistics (no timing)\n"
-  "  -mat_segcsr_segment_length <L> is honoured (default from the mean row length).\n"
+  "  -mat_segcsr_segment_length <L> and -mat_segcsr_short <auto,group,tile> are honoured (MatSetFromOptions on the segcsr\n"
+  "  matrix; the column \"short\" says which short-row mode ran, with the number of tiles in tile mode).\n"
   "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
 
 #include <petscmat.h>
@@ -138,13 +139,15 @@ int main(int argc, char **argv)
 #endif
   if (timing) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs,short_mode,tiles\n"));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10s %11s %8s %7s %3s %6s %9s %9s %8s %8s %6s %6s %7s\n", "matrix", "rows", "nnz", "mean", "maxrow", "L", "pad", "seg ms", "cusp ms", "seg GB/s", "cus GB/s", "seg%cp", "cus%cp", "speedup"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10s %11s %8s %7s %3s %6s %-12s %9s %9s %8s %8s %6s %6s %7s\n", "matrix", "rows", "nnz", "mean", "maxrow", "L", "pad", "short", "seg ms", "cusp ms", "seg GB/s", "cus GB/s", "seg%cp", "cus%cp", "speedup"));
   for (PetscInt p = 0; p < nnames + nfiles; p++) {
-    Mat         A, S;
-    Vec         x, y, yref;
-    PetscInt    m, n, maxrow = 0, L, builds;
+    Mat                A, S;
+    Vec                x, y, yref;
+    MatSegCSRShortMode mode;
+    char               shortdesc[32];
+    PetscInt           m, n, maxrow = 0, L, builds, ntiles;
     PetscReal   mean = 0, rel = 0;
     MatInfo     info;
     double      nnz, floor_bytes, tseg = 0, tcus = 0, pad;
@@ -159,6 +162,9 @@ int main(int argc, char **argv)
     PetscCall(MatConvert(A, MATSEGCSR, MAT_INITIAL_MATRIX, &S));
     PetscCall(MatSetFromOptions(S));
     PetscCall(MatSegCSRGetInfo(S, &L, &builds, NULL));
+    PetscCall(MatSegCSRGetShortMode(S, &mode, &ntiles));
+    if (mode == MAT_SEGCSR_SHORT_TILE) PetscCall(PetscSNPrintf(shortdesc, sizeof(shortdesc), "tile:%" PetscInt_FMT, ntiles));
+    else PetscCall(PetscSNPrintf(shortdesc, sizeof(shortdesc), "%s", MatSegCSRShortModes[mode]));
     {
       /* padding from the layout: slots = L * sum_i max(1, ceil(len_i / L)) */
       const PetscInt *ai;
@@ -189,11 +195,11 @@ int main(int argc, char **argv)
     floor_bytes = 12.0 * nnz + 8.0 * (m + n);
     if (timing) {
       double gseg = floor_bytes / (tseg * 1e-3) / 1e9, gcus = floor_bytes / (tcus * 1e-3) / 1e9, speed = tcus / tseg;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %9.4f %9.4f %8.1f %8.1f %6.1f %6.1f %7.3f\n", name, m, nnz, (double)mean, maxrow, L, pad, tseg, tcus, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed));
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.0f,%.4f,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.6f,%.6f,%.0f,%.2f,%.2f,%.2f,%.2f,%.4f,%.2f\n", name, m, n, nnz, (double)mean, maxrow, L, pad, tseg, tcus, floor_bytes, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed, copygbs));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9.4f %9.4f %8.1f %8.1f %6.1f %6.1f %7.3f\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, tseg, tcus, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.0f,%.4f,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.6f,%.6f,%.0f,%.2f,%.2f,%.2f,%.2f,%.4f,%.2f,%s,%" PetscInt_FMT "\n", name, m, n, nnz, (double)mean, maxrow, L, pad, tseg, tcus, floor_bytes, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed, copygbs, MatSegCSRShortModes[mode], ntiles));
       logsum += PetscLogReal(speed);
     } else {
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %9s %9s %8s %8s %6s %6s %7s  (segcsr == AIJ: rel %.1e)\n", name, m, nnz, (double)mean, maxrow, L, pad, "-", "-", "-", "-", "-", "-", "-", (double)rel));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9s %9s %8s %8s %6s %6s %7s  (segcsr == AIJ: rel %.1e)\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, "-", "-", "-", "-", "-", "-", "-", (double)rel));
     }
     nrun++;
     PetscCall(VecDestroy(&x));

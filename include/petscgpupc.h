@@ -58,8 +58,18 @@ PETSC_EXTERN PetscErrorCode VecGPUGetOffloadMask(Vec, PetscOffloadMask *);
 #define MATSEGCSR    "segcsr"
 #define MATSEQSEGCSR "seqsegcsr"
 #define MATMPISEGCSR "mpisegcsr"
-PETSC_EXTERN PetscErrorCode MatSegCSRSetSegmentLength(Mat, PetscInt);
-PETSC_EXTERN PetscErrorCode MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
+/* how the product computes the short rows (see MATSEGCSR): a group of L lanes per row, or tiles of
+   consecutive rows whose segments are reduced one group per segment; auto picks per block */
+typedef enum {
+  MAT_SEGCSR_SHORT_AUTO,
+  MAT_SEGCSR_SHORT_GROUP,
+  MAT_SEGCSR_SHORT_TILE
+} MatSegCSRShortMode;
+PETSC_EXTERN const char *const MatSegCSRShortModes[];
+PETSC_EXTERN PetscErrorCode    MatSegCSRSetSegmentLength(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode    MatSegCSRSetShortMode(Mat, MatSegCSRShortMode);
+PETSC_EXTERN PetscErrorCode    MatSegCSRGetShortMode(Mat, MatSegCSRShortMode *, PetscInt *);
+PETSC_EXTERN PetscErrorCode    MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
 
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>

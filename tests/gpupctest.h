@@ -93,6 +93,50 @@ static inline PetscErrorCode TestVecDiff(Vec a, Vec b, PetscReal *rel)
   PetscFunctionReturn(0);
 }
 
+/* segcsr matrix S: the short-row mode asked for with -mat_segcsr_short (group or tile) is the
+   one its product runs, and MatView with ::ascii_info says which mode runs and, for tiles, how
+   many (first block printed: rank 0's diagonal block) */
+static inline PetscErrorCode TestCheckSegCSRShortMode(Mat S)
+{
+  MatSegCSRShortMode asked = MAT_SEGCSR_SHORT_AUTO, mode;
+  PetscInt           ntiles;
+  PetscBool          set;
+  PetscMPIInt        rank;
+  PetscViewer        viewer;
+  FILE              *fp;
+  char               want[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_segcsr_short", MatSegCSRShortModes, (PetscEnum *)&asked, &set));
+  PetscCall(MatSegCSRGetShortMode(S, &mode, &ntiles));
+  PetscCheck(mode == MAT_SEGCSR_SHORT_GROUP || mode == MAT_SEGCSR_SHORT_TILE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr runs short-row mode %d, expected group or tile", (int)mode);
+  PetscCheck(asked == MAT_SEGCSR_SHORT_AUTO || mode == asked, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_segcsr_short %s was asked, the matrix runs %s", MatSegCSRShortModes[asked], MatSegCSRShortModes[mode]);
+  PetscCheck(mode == MAT_SEGCSR_SHORT_TILE || ntiles == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group mode with %" PetscInt_FMT " tiles", ntiles);
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)S), &rank));
+  fp = tmpfile();
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "tmpfile() failed");
+  PetscCall(PetscViewerASCIIOpenWithFILE(PetscObjectComm((PetscObject)S), fp, &viewer)); /* rank 0 writes */
+  PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(S, viewer));
+  PetscCall(PetscViewerPopFormat(viewer));
+  PetscCall(PetscViewerDestroy(&viewer)); /* leaves fp open */
+  if (mode == MAT_SEGCSR_SHORT_TILE) PetscCall(PetscSNPrintf(want, sizeof(want), "short rows: tile mode (%s), %" PetscInt_FMT " tiles", asked == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", ntiles));
+  else PetscCall(PetscSNPrintf(want, sizeof(want), "short rows: group mode (%s)", asked == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for"));
+  if (!rank) {
+    char   text[16384];
+    size_t len;
+    char  *found = NULL;
+
+    rewind(fp);
+    len       = fread(text, 1, sizeof(text) - 1, fp);
+    text[len] = 0;
+    PetscCall(PetscStrstr(text, want, &found));
+    PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the ascii_info view does not say \"%s\":\n%s", want, text);
+  }
+  fclose(fp);
+  PetscFunctionReturn(0);
+}
+
 #define TestCheckVec(a, b, tol, what) \
   do { \
     PetscReal rel_ = PETSC_MAX_REAL; \

@@ -1,6 +1,7 @@
 static const char help[] = "segcsr kernels of the active backend against a plain CSR loop (and, on the cuda backend, against the host table).\n"
                            "The segmented layout is built here independently of the library's build code; every segment length 1..32,\n"
-                           "empty rows, rows in all three bins (group, warp and block per row), rectangular shape, a block without columns.\n";
+                           "empty rows, rows in all three bins (group, warp and block per row), rectangular shape, a block without columns;\n"
+                           "short rows in group mode and in tile mode (full tiles, and small tiles of a few segments).\n";
 
 #include <petscsys.h>
 #include <gpupc/segcsrkernels.h>
@@ -17,6 +18,8 @@ static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
   PetscInt nseg = 0, nmed = 0, nlong = 0;
 
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(h, sizeof(*h))); /* group mode, no tiles */
+  h->shortmode = MAT_SEGCSR_SHORT_GROUP;
   h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
   PetscCall(PetscMalloc1(c->m + 1, &h->segptr));
   for (PetscInt r = 0; r < c->m; r++) {
@@ -50,11 +53,39 @@ static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
   PetscFunctionReturn(0);
 }
 
+/* tile mode on host layout h: tiles of consecutive short rows with at most cap segments each
+   (cap <= GPUPC_SEGCSR_TILE_SLOTS / L; a row longer than cap gets a tile of its own), a
+   medium or long row ends a tile */
+static PetscErrorCode Tile(GPUPCSegCSRDev *h, PetscInt cap)
+{
+  PetscInt nt = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(h->tileptr, h->tileend));
+  PetscCall(PetscMalloc2(h->m + 1, &h->tileptr, PetscMax(h->m, 1), &h->tileend)); /* at most one tile per row */
+  for (PetscInt r = 0; r < h->m;) {
+    PetscInt segs = 0, r1 = r;
+    if (GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], h->L, h->shortmax) != GPUPC_SEGCSR_BIN_SHORT) {
+      r++;
+      continue;
+    }
+    while (r1 < h->m && GPUPCSegCSRRowBin(h->segptr[r1 + 1] - h->segptr[r1], h->L, h->shortmax) == GPUPC_SEGCSR_BIN_SHORT && (r1 == r || segs + h->segptr[r1 + 1] - h->segptr[r1] <= cap)) segs += h->segptr[r1 + 1] - h->segptr[r1], r1++;
+    h->tileptr[nt]   = r;
+    h->tileend[nt++] = r1;
+    r                = r1;
+  }
+  h->tileptr[nt] = h->m;
+  h->ntiles      = nt;
+  h->shortmode   = MAT_SEGCSR_SHORT_TILE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode FreeHost(GPUPCSegCSRDev *h)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(h->segptr));
   PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
+  PetscCall(PetscFree2(h->tileptr, h->tileend));
   PetscFunctionReturn(0);
 }
 
@@ -70,12 +101,18 @@ static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
   PetscCall(GPUPCMallocArray(ns, &d->val));
   PetscCall(GPUPCMallocArray(h->nmed, &d->medrows));
   PetscCall(GPUPCMallocArray(h->nlong, &d->longrows));
+  PetscCall(GPUPCMallocArray(h->tileptr ? h->ntiles + 1 : 0, &d->tileptr));
+  PetscCall(GPUPCMallocArray(h->tileptr ? h->ntiles : 0, &d->tileend));
   PetscCall(GPUPCCopyToDevice(d->segptr, h->segptr, h->m + 1));
   PetscCall(GPUPCCopyToDevice(d->segrow, h->segrow, h->nseg));
   PetscCall(GPUPCCopyToDevice(d->col, h->col, ns));
   PetscCall(GPUPCCopyToDevice(d->val, h->val, ns));
   PetscCall(GPUPCCopyToDevice(d->medrows, h->medrows, h->nmed));
   PetscCall(GPUPCCopyToDevice(d->longrows, h->longrows, h->nlong));
+  if (h->tileptr) {
+    PetscCall(GPUPCCopyToDevice(d->tileptr, h->tileptr, h->ntiles + 1));
+    PetscCall(GPUPCCopyToDevice(d->tileend, h->tileend, h->ntiles));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -88,6 +125,8 @@ static PetscErrorCode FreeDevice(GPUPCSegCSRDev *d)
   PetscCall(GPUPCFree(d->val));
   PetscCall(GPUPCFree(d->medrows));
   PetscCall(GPUPCFree(d->longrows));
+  PetscCall(GPUPCFree(d->tileptr));
+  PetscCall(GPUPCFree(d->tileend));
   PetscFunctionReturn(0);
 }
 
@@ -185,31 +224,35 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
   }
   for (PetscInt L = 1; L <= 32; L *= 2) {
     GPUPCSegCSRDev h, d;
-    char           what[128];
     PetscCall(Layout(&c, L, &h));
-    PetscCall(Upload(&h, &d));
-    PetscCall(Run(k, &d, x, z, xt, y, yz, yt, dg));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "%s kernels %" PetscInt_FMT "x%" PetscInt_FMT, k->name, m, n));
-    PetscCall(Compare(m, y, ry, 1e-13, what, L));
-    PetscCall(Compare(m, yz, ryz, 1e-13, what, L));
-    PetscCall(Compare(n, yt, ryt, 1e-13, what, L));
-    PetscCall(Compare(m, dg, rd, 0.0, what, L));
-    if (backend == PETSC_GPUPC_BACKEND_CUDA) { /* the host table on host copies of the same layout */
-      PetscScalar *hy, *hyz, *hyt, *hdg;
-      PetscCall(PetscMalloc4(PetscMax(m, 1), &hy, PetscMax(m, 1), &hyz, PetscMax(n, 1), &hyt, PetscMax(m, 1), &hdg));
-      for (PetscInt t = 0; t < m; t++) hyz[t] = z[t];
-      for (PetscInt t = 0; t < n; t++) hyt[t] = x[t];
-      PetscCall(kh->mult(&h, x, NULL, hy));
-      PetscCall(kh->mult(&h, x, hyz, hyz));
-      PetscCall(kh->multtransposeadd(&h, xt, hyt));
-      PetscCall(kh->getdiagonal(&h, 0, hdg));
-      PetscCall(Compare(m, y, hy, 1e-13, "cuda vs host table", L));
-      PetscCall(Compare(m, yz, hyz, 1e-13, "cuda vs host table", L));
-      PetscCall(Compare(n, yt, hyt, 1e-13, "cuda vs host table", L));
-      PetscCall(Compare(m, dg, hdg, 0.0, "cuda vs host table", L));
-      PetscCall(PetscFree4(hy, hyz, hyt, hdg));
+    for (PetscInt v = 0; v < 3; v++) { /* group mode; tile mode with full tiles; tile mode with tiles of <= 3 segments */
+      char what[128];
+      if (v) PetscCall(Tile(&h, v == 1 ? GPUPC_SEGCSR_TILE_SLOTS / L : 3));
+      PetscCall(Upload(&h, &d));
+      PetscCall(Run(k, &d, x, z, xt, y, yz, yt, dg));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s kernels %" PetscInt_FMT "x%" PetscInt_FMT ", %s mode (%" PetscInt_FMT " tiles)", k->name, m, n, MatSegCSRShortModes[h.shortmode], h.ntiles));
+      PetscCall(Compare(m, y, ry, 1e-13, what, L));
+      PetscCall(Compare(m, yz, ryz, 1e-13, what, L));
+      PetscCall(Compare(n, yt, ryt, 1e-13, what, L));
+      PetscCall(Compare(m, dg, rd, 0.0, what, L));
+      if (backend == PETSC_GPUPC_BACKEND_CUDA) { /* the host table on host copies of the same layout */
+        PetscScalar *hy, *hyz, *hyt, *hdg;
+        PetscCall(PetscMalloc4(PetscMax(m, 1), &hy, PetscMax(m, 1), &hyz, PetscMax(n, 1), &hyt, PetscMax(m, 1), &hdg));
+        for (PetscInt t = 0; t < m; t++) hyz[t] = z[t];
+        for (PetscInt t = 0; t < n; t++) hyt[t] = x[t];
+        PetscCall(kh->mult(&h, x, NULL, hy));
+        PetscCall(kh->mult(&h, x, hyz, hyz));
+        PetscCall(kh->multtransposeadd(&h, xt, hyt));
+        PetscCall(kh->getdiagonal(&h, 0, hdg));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "cuda vs host table, %s mode (%" PetscInt_FMT " tiles)", MatSegCSRShortModes[h.shortmode], h.ntiles));
+        PetscCall(Compare(m, y, hy, 1e-13, what, L));
+        PetscCall(Compare(m, yz, hyz, 1e-13, what, L));
+        PetscCall(Compare(n, yt, hyt, 1e-13, what, L));
+        PetscCall(Compare(m, dg, hdg, 0.0, what, L));
+        PetscCall(PetscFree4(hy, hyz, hyt, hdg));
+      }
+      PetscCall(FreeDevice(&d));
     }
-    PetscCall(FreeDevice(&d));
     PetscCall(FreeHost(&h));
   }
   PetscCall(PetscFree4(x, z, xt, ry));

@@ -1,5 +1,5 @@
 static const char help[] = "KSP with a segcsr matrix against the same solve with AIJ.\n"
-                           "  -dim <2,3> -n <points per direction>; KSP and PC from the options.\n"
+                           "  -dim <2,3> -n <points per direction>; KSP and PC from the options; segcsr options (-mat_segcsr_short ...) apply.\n"
                            "Checks: segcsr type, gpu work vectors, same iteration count and reason, solutions agree.\n";
 
 #include <petscksp.h>
@@ -48,6 +48,8 @@ int main(int argc, char **argv)
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
   PetscCall(TestGridOperator(dim, n, conv, MATAIJ, &A));
   PetscCall(TestGridOperator(dim, n, conv, MATSEGCSR, &S));
+  PetscCall(MatSetFromOptions(S)); /* assembled: a segcsr option re-lays it out */
+  PetscCall(TestCheckSegCSRShortMode(S));
   PetscCall(MatGetType(S, &mt));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)S, &ok, MATSEQSEGCSR, MATMPISEGCSR, ""));
   PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatSetType(segcsr) gave %s", mt);

@@ -1,7 +1,8 @@
 static const char help[] = "segcsr products, conversions, value updates and value-changing ops against AIJ.\n"
                            "  -m <global rows> -n <global columns> -maxlen <longest ordinary row> -long <length of one very long row, 0 = none>\n"
                            "  -powerlaw: heavy-tailed row lengths (Pareto, exponent 1.5, lengths 2..200) instead of uniform ones up to maxlen\n"
-                           "  The last rank owns no rows when run on more than one rank. Every segment length 1..32 is tested.\n";
+                           "  The last rank owns no rows when run on more than one rank. Every segment length 1..32 is tested.\n"
+                           "  -mat_segcsr_short <auto,group,tile>: the short-row mode of the directly assembled matrix (checked with the view).\n";
 
 #include <petscmat.h>
 #include <petscgpupc.h>
@@ -197,6 +198,7 @@ int main(int argc, char **argv)
     PetscCall(MatSegCSRSetSegmentLength(S, Ls[k]));
     PetscCall(MatSegCSRGetInfo(S, &L, NULL, NULL));
     PetscCheck(L == Ls[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "segment length %" PetscInt_FMT " was asked, %" PetscInt_FMT " is used", Ls[k], L);
+    PetscCall(TestCheckSegCSRShortMode(S)); /* the mode survives the re-layout */
     PetscCall(PetscSNPrintf(what, sizeof(what), "assembled segcsr, L = %" PetscInt_FMT, L));
     PetscCall(CompareProducts(S, A, VECGPU, what));
     PetscCall(CompareProducts(S, A, VECSTANDARD, what));
@@ -210,6 +212,14 @@ int main(int argc, char **argv)
     ierr = MatSegCSRSetSegmentLength(S, 3);
     PetscCall(PetscPopErrorHandler());
     PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segment length 3 was not refused (error %d)", (int)ierr);
+  }
+  /* an invalid short-row mode is refused (a bad -mat_segcsr_short value: tests/segcsr_badoption.sh) */
+  {
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatSegCSRSetShortMode(S, (MatSegCSRShortMode)7);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "short-row mode 7 was not refused (error %d)", (int)ierr);
   }
 
   /* same pattern, new values: value upload only */

@@ -4,6 +4,7 @@
 #   suite            the whole test suite with -gpupc_backend cuda
 #   vecbench         bench/vecbench at 10^8 doubles (and a sweep of the reduction grid fill)
 #   spmv [L...]      bench/spmv (default segment length, then each L)
+#   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   cmd <command>    any command inside the bundle's environment
 set -u
@@ -30,6 +31,11 @@ while [ $# -gt 0 ]; do
       echo "--- -mat_segcsr_segment_length $L" | tee -a "$OUT/spmv.txt"
       ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -mat_segcsr_segment_length $L -csv "$OUT/spmv_L$L.csv" 2>&1 | tail -12 | tee -a "$OUT/spmv.txt"
     done; shift $# ;;
+  spmvshort) # the suite with each short-row mode forced (default L)
+    for mode in group tile; do
+      echo "--- -mat_segcsr_short $mode" | tee -a "$OUT/spmv.txt"
+      ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -mat_segcsr_short $mode -csv "$OUT/spmv_$mode.csv" 2>&1 | tail -9 | tee -a "$OUT/spmv.txt"
+    done ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)

@@ -36,8 +36,8 @@ static PetscErrorCode MPISegCSRSync(Mat A, PetscBool inassembly)
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
   if (GPUPCMatPatternChanged(A, &s->sc)) {
-    PetscCall(GPUPCSegCSRBlockBuild(&cd, s->Lopt, &s->diag));
-    PetscCall(GPUPCSegCSRBlockBuild(&co, s->Lopt, &s->offd));
+    PetscCall(GPUPCSegCSRBlockBuildWithMode(&cd, s->Lopt, s->shortopt, &s->diag));
+    PetscCall(GPUPCSegCSRBlockBuildWithMode(&co, s->Lopt, s->shortopt, &s->offd));
     PetscCall(GPUPCHaloDestroy(&s->halo));
     PetscCall(GPUPCHaloCreate(A, co.n, garray, &s->halo));
     s->builds++;
@@ -214,6 +214,7 @@ static PetscErrorCode MatDuplicate_MPISegCSR(Mat A, MatDuplicateOption op, Mat *
   } else {
     Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
     sb->Lopt       = s->Lopt;
+    sb->shortopt   = s->shortopt;
     if ((*B)->assembled) PetscCall(MPISegCSRSync(*B, PETSC_FALSE));
   }
   PetscFunctionReturn(0);
@@ -272,6 +273,8 @@ static PetscErrorCode FreeSegCSR(Mat A)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpisegcsr_mpiaij_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_mpiaij_mpisegcsr_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRSetSegmentLength_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRSetShortMode_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRGetShortMode_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRGetInfo_C", NULL));
   PetscFunctionReturn(0);
 }
@@ -298,6 +301,29 @@ static PetscErrorCode MatSegCSRSetSegmentLength_MPISegCSR(Mat A, PetscInt L)
   s->Lopt     = L;
   s->sc.built = PETSC_FALSE;
   if (A->assembled) PetscCall(MPISegCSRSync(A, PETSC_FALSE)); /* collective: L is logically collective */
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRSetShortMode_MPISegCSR(Mat A, MatSegCSRShortMode mode)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (mode == s->shortopt) PetscFunctionReturn(0);
+  s->shortopt = mode;
+  s->sc.built = PETSC_FALSE;
+  if (A->assembled) PetscCall(MPISegCSRSync(A, PETSC_FALSE)); /* collective: the mode is logically collective */
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRGetShortMode_MPISegCSR(Mat A, MatSegCSRShortMode *mode, PetscInt *ntiles)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (A->assembled) PetscCall(MPISegCSREnsure(A));
+  if (mode) *mode = s->diag.d.shortmode;
+  if (ntiles) *ntiles = s->diag.d.ntiles;
   PetscFunctionReturn(0);
 }
 
@@ -338,6 +364,8 @@ static PetscErrorCode MPIAIJToSegCSR_InPlace(Mat B)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpisegcsr_mpiaij_C", MatConvert_MPISegCSR_MPIAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpisegcsr_C", MatConvert_MPIAIJ_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", MatSegCSRSetSegmentLength_MPISegCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", MatSegCSRSetShortMode_MPISegCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", MatSegCSRGetShortMode_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_MPISegCSR));
   if (B->assembled) PetscCall(MPISegCSRSync(B, PETSC_FALSE));
   PetscFunctionReturn(0);
@@ -384,7 +412,8 @@ static PetscErrorCode MatConvert_MPISegCSR_MPIAIJ(Mat A, MatType type, MatReuse 
 
    Options Database Keys:
 +  -mat_type segcsr - sets the type (mpisegcsr on more than one rank) with MatSetFromOptions()
--  -mat_segcsr_segment_length <L> - segment length of both blocks (default: each block's own mean row length)
+.  -mat_segcsr_segment_length <L> - segment length of both blocks (default: each block's own mean row length)
+-  -mat_segcsr_short <auto,group,tile> - short-row mode of both blocks (auto: each block decides; MatSegCSRSetShortMode())
 
    Level: beginner
 

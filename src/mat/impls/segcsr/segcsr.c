@@ -4,13 +4,16 @@
 */
 #include "segcsrimpl.h"
 
+const char *const MatSegCSRShortModes[] = {"auto", "group", "tile", "MatSegCSRShortMode", "MAT_SEGCSR_SHORT_", NULL};
+
 /*MC
    MATSEGCSR - MATSEGCSR = "segcsr" - segmented-CSR sparse matrix on the device: MATSEQSEGCSR
    on a one-process communicator, MATMPISEGCSR otherwise.
 
    Options Database Keys:
 +  -mat_type segcsr - sets the type with MatSetFromOptions()
--  -mat_segcsr_segment_length <L> - segment length (power of two 1..32; default from the mean row length)
+.  -mat_segcsr_segment_length <L> - segment length (power of two 1..32; default from the mean row length)
+-  -mat_segcsr_short <auto,group,tile> - how the short rows are computed (see MatSegCSRSetShortMode())
 
    Level: beginner
 
@@ -21,18 +24,21 @@
    cuSPARSE; the measurements are in bench/NOTES.md.
 
    Rows are put in three bins when the layout is built: short rows (at most twice the mean
-   number of segments per row, at most 32 segments) get a group of L lanes each, in row order
-   (or, when the matrix has longer rows, sorted by length within windows of 256 rows);
-   longer rows of up to 1024 slots a warp each; longer ones a thread block each. All bins run
-   in one kernel launch, so irregular row lengths (power-law graphs) no longer leave a warp
-   waiting for its longest row, and regular matrices run the plain group-per-row kernel.
-   MatView() with -mat_view ::ascii_info shows the bins.
+   number of segments per row, at most 32 segments), medium rows of up to 1024 slots (a warp
+   each) and long rows (a thread block each). The short rows run in one of two modes
+   (-mat_segcsr_short): group, a group of L lanes per row in row order; or tile, runs of
+   consecutive short rows of at most 1024 slots, a thread block each, whose groups of L lanes
+   reduce one segment each before each row adds up its segment sums, so a warp never waits for
+   the longest row among its groups. auto (the default) takes tiles when the group mode would
+   keep fewer than 2/3 of its lane iterations busy (power-law graphs), groups otherwise (the
+   Laplacians keep the group kernel). All bins run in one kernel launch. MatView() with
+   -mat_view ::ascii_info shows the bins, the short-row mode and the number of tiles.
 
    Assembly is exactly as for MATAIJ (use MatXAIJSetPreallocation() or the SEQ/MPI AIJ
    preallocation calls). MatConvert() from and to MATAIJ works with all three MatReuse modes.
    The default vector type of the matrix is VECGPU.
 
-.seealso: MATSEQSEGCSR, MATMPISEGCSR, MatSegCSRSetSegmentLength(), MATAIJ
+.seealso: MATSEQSEGCSR, MATMPISEGCSR, MatSegCSRSetSegmentLength(), MatSegCSRSetShortMode(), MATAIJ
 M*/
 PetscErrorCode MatCreate_SegCSR(Mat A)
 {
@@ -49,17 +55,20 @@ PetscErrorCode MatCreate_SegCSR(Mat A)
 
 PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOptionsObject, Mat_SegCSR *s)
 {
-  PetscInt  L = s->Lopt;
-  PetscBool set;
+  PetscInt           L    = s->Lopt;
+  MatSegCSRShortMode mode = s->shortopt;
+  PetscBool          set, modeset;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Segmented CSR (segcsr) options");
   PetscCall(PetscOptionsInt("-mat_segcsr_segment_length", "Segment length: 1, 2, 4, 8, 16 or 32 (0 = largest power of two <= mean row length / 3, clamped to 1..8)", "MatSegCSRSetSegmentLength", L, &L, &set));
+  PetscCall(PetscOptionsEnum("-mat_segcsr_short", "Short rows: a group of L lanes per row (group), thread blocks over tiles of consecutive rows (tile), or tile where groups would leave lanes idle (auto)", "MatSegCSRSetShortMode", MatSegCSRShortModes, (PetscEnum)mode, (PetscEnum *)&mode, &modeset));
   PetscOptionsHeadEnd();
   if (set) {
     if (L) PetscCall(GPUPCSegCSRCheckLength(L, "-mat_segcsr_segment_length"));
     PetscCall(MatSegCSRSetSegmentLength(A, L));
   }
+  if (modeset) PetscCall(MatSegCSRSetShortMode(A, mode));
   PetscFunctionReturn(0);
 }
 
@@ -89,6 +98,65 @@ PetscErrorCode MatSegCSRSetSegmentLength(Mat A, PetscInt L)
   PetscValidLogicalCollectiveInt(A, L, 2);
   if (L) PetscCall(GPUPCSegCSRCheckLength(L, "MatSegCSRSetSegmentLength"));
   PetscTryMethod(A, "MatSegCSRSetSegmentLength_C", (Mat, PetscInt), (A, L));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   MatSegCSRSetShortMode - sets how the product of a segcsr matrix computes its short rows
+
+   Logically Collective on A
+
+   Input Parameters:
++  A - the matrix (MATSEQSEGCSR or MATMPISEGCSR; other types ignore the call)
+-  mode - MAT_SEGCSR_SHORT_GROUP: a group of L lanes (L = segment length) per short row, rows in
+          order; MAT_SEGCSR_SHORT_TILE: tiles of consecutive short rows of at most 1024 slots, a
+          thread block each, whose groups reduce one segment each, then each row adds up its
+          segment sums; MAT_SEGCSR_SHORT_AUTO (default): tile for a block where groups would keep
+          fewer than 2/3 of their lane iterations busy (irregular short rows), group otherwise
+
+   Options Database Key:
+.  -mat_segcsr_short <auto,group,tile> - the same from the options database
+
+   Level: intermediate
+
+   Notes:
+   Both modes compute the same product (up to rounding) with the same layout; only the work
+   split changes. An assembled matrix is re-laid out at once. For MATMPISEGCSR the mode applies
+   to the diagonal and the off-diagonal block, and auto decides for each block.
+
+.seealso: MATSEGCSR, MatSegCSRGetShortMode(), MatSegCSRSetSegmentLength()
+@*/
+PetscErrorCode MatSegCSRSetShortMode(Mat A, MatSegCSRShortMode mode)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, mode, 2);
+  PetscCheck(mode >= MAT_SEGCSR_SHORT_AUTO && mode <= MAT_SEGCSR_SHORT_TILE, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "MatSegCSRSetShortMode: mode %d is invalid; use MAT_SEGCSR_SHORT_AUTO, _GROUP or _TILE", (int)mode);
+  PetscTryMethod(A, "MatSegCSRSetShortMode_C", (Mat, MatSegCSRShortMode), (A, mode));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   MatSegCSRGetShortMode - the short-row mode the product of a segcsr matrix runs
+
+   Not Collective (collective for a MATMPISEGCSR whose device copy must be rebuilt)
+
+   Input Parameter:
+.  A - a MATSEQSEGCSR or MATMPISEGCSR matrix
+
+   Output Parameters:
++  mode - MAT_SEGCSR_SHORT_GROUP or MAT_SEGCSR_SHORT_TILE (auto resolved) of the diagonal block, or NULL
+-  ntiles - number of tiles of the diagonal block (0 in group mode), or NULL
+
+   Level: developer
+
+.seealso: MATSEGCSR, MatSegCSRSetShortMode()
+@*/
+PetscErrorCode MatSegCSRGetShortMode(Mat A, MatSegCSRShortMode *mode, PetscInt *ntiles)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscUseMethod(A, "MatSegCSRGetShortMode_C", (Mat, MatSegCSRShortMode *, PetscInt *), (A, mode, ntiles));
   PetscFunctionReturn(0);
 }
 

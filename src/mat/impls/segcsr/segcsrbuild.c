@@ -36,6 +36,8 @@ PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *b)
   PetscCall(GPUPCFree(b->d.val));
   PetscCall(GPUPCFree(b->d.medrows));
   PetscCall(GPUPCFree(b->d.longrows));
+  PetscCall(GPUPCFree(b->d.tileptr));
+  PetscCall(GPUPCFree(b->d.tileend));
   PetscCall(PetscFree(b->h_segptr));
   PetscCall(PetscMemzero(b, sizeof(*b)));
   PetscFunctionReturn(0);
@@ -58,10 +60,116 @@ static PetscErrorCode FillValues(const GPUPCCSR *csr, const GPUPCSegCSRBlock *b,
   PetscFunctionReturn(0);
 }
 
+/* auto short-row mode: tiles when a group of L lanes per short row would keep fewer than this
+   share of its lane iterations busy. Not measured yet; on the bench/spmv suite at the default L
+   the Laplacians and elast3d have >= 0.98, powergrid 0.83, powerlaw 0.45 (bench/NOTES.md). */
+#define GPUPC_SEGCSR_AUTO_TILE_BUSY 0.67
+
+/* share of the lane iterations of the group-per-row short bin that do work: a warp holds the
+   groups of 32/L consecutive rows and runs as long as its longest short row (the groups of
+   medium and long rows leave at once) */
+static PetscReal GroupBusy(const GPUPCSegCSRBlock *b)
+{
+  const PetscInt m = b->d.m, L = b->d.L, groups = 32 / L;
+  PetscInt64     busy = 0, held = 0;
+
+  for (PetscInt w = 0; w < m; w += groups) {
+    PetscInt longest = 0;
+
+    for (PetscInt i = w; i < PetscMin(m, w + groups); i++) {
+      const PetscInt s = b->h_segptr[i + 1] - b->h_segptr[i];
+
+      if (GPUPCSegCSRRowBin(s, L, b->d.shortmax) != GPUPC_SEGCSR_BIN_SHORT) continue;
+      busy += s;
+      longest = PetscMax(longest, s);
+    }
+    held += (PetscInt64)longest * PetscMin(groups, m - w);
+  }
+  return held ? (PetscReal)busy / (PetscReal)held : 1.0;
+}
+
+/* the mode that runs: the one asked for, or for auto tiles when groups would leave lanes idle */
+static MatSegCSRShortMode ResolveShortMode(MatSegCSRShortMode mode, PetscReal groupbusy)
+{
+  if (mode != MAT_SEGCSR_SHORT_AUTO) return mode;
+  return groupbusy < GPUPC_SEGCSR_AUTO_TILE_BUSY ? MAT_SEGCSR_SHORT_TILE : MAT_SEGCSR_SHORT_GROUP;
+}
+
+/* cuts the short rows into tiles (segcsrkernels.h): runs of consecutive short rows of at most
+   GPUPC_SEGCSR_TILE_SLOTS / L segments, ended by a medium or long row. Returns the number of
+   tiles; fills tileptr (ntiles+1) and tileend (ntiles) unless they are NULL (counting pass). */
+static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt *tileend)
+{
+  const PetscInt m = b->d.m, cap = GPUPC_SEGCSR_TILE_SLOTS / b->d.L;
+  PetscInt       ntiles = 0, segs = 0;
+  PetscBool      open = PETSC_FALSE;
+
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt  s       = b->h_segptr[i + 1] - b->h_segptr[i];
+    const PetscBool isshort = (PetscBool)(GPUPCSegCSRRowBin(s, b->d.L, b->d.shortmax) == GPUPC_SEGCSR_BIN_SHORT);
+
+    if (open && (!isshort || segs + s > cap)) { /* close the open tile before row i */
+      if (tileend) tileend[ntiles - 1] = i;
+      open = PETSC_FALSE;
+    }
+    if (!isshort) continue;
+    if (!open) { /* row i starts a tile; it fits: a short row has <= shortmax <= cap segments */
+      if (tileptr) tileptr[ntiles] = i;
+      ntiles++;
+      segs = 0;
+      open = PETSC_TRUE;
+    }
+    segs += s;
+  }
+  if (open && tileend) tileend[ntiles - 1] = m;
+  if (tileptr) tileptr[ntiles] = m;
+  return ntiles;
+}
+
+/* tile mode: the tiles of block b (h_segptr, L and shortmax set) on the device */
+static PetscErrorCode BuildTiles(GPUPCSegCSRBlock *b)
+{
+  PetscInt *tileptr, *tileend;
+
+  PetscFunctionBegin;
+  b->d.ntiles = CutTiles(b, NULL, NULL);
+  PetscCall(PetscMalloc2(b->d.ntiles + 1, &tileptr, b->d.ntiles, &tileend));
+  PetscCheck(CutTiles(b, tileptr, tileend) == b->d.ntiles, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr tiles: the two passes disagree");
+  PetscCall(GPUPCMallocArray(b->d.ntiles + 1, &b->d.tileptr));
+  PetscCall(GPUPCMallocArray(b->d.ntiles, &b->d.tileend));
+  PetscCall(GPUPCCopyToDevice(b->d.tileptr, tileptr, b->d.ntiles + 1));
+  PetscCall(GPUPCCopyToDevice(b->d.tileend, tileend, b->d.ntiles));
+  PetscCall(PetscFree2(tileptr, tileend));
+  PetscFunctionReturn(0);
+}
+
+/* the short-row mode of block b (bins set): records what was asked, resolves auto, builds tiles */
+static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
+{
+  PetscFunctionBegin;
+  b->shortreq    = mode;
+  b->groupbusy   = GroupBusy(b);
+  b->d.shortmode = ResolveShortMode(mode, b->groupbusy);
+  if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(BuildTiles(b));
+  PetscFunctionReturn(0);
+}
+
 /*
-   GPUPCSegCSRBlockBuild - (re)builds block b from CSR with segment length L (0: default)
+   GPUPCSegCSRBlockBuild - (re)builds block b from CSR with segment length L (0: default) and the
+   auto short-row mode (the CMG level matrices build their blocks this way)
 */
 PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCSRBlock *b)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCSegCSRBlockBuildWithMode(csr, L, MAT_SEGCSR_SHORT_AUTO, b));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCSegCSRBlockBuildWithMode - (re)builds block b from CSR with segment length L (0: default)
+   and short-row mode (auto, group or tile: segcsrkernels.h)
+*/
+PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
 {
   const PetscInt m = csr->m;
   PetscInt64     nseg = 0, nslots;
@@ -69,6 +177,7 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
   PetscScalar   *val;
 
   PetscFunctionBegin;
+  PetscCheck(mode >= MAT_SEGCSR_SHORT_AUTO && mode <= MAT_SEGCSR_SHORT_TILE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "segcsr short-row mode %d is invalid; use auto, group or tile (-mat_segcsr_short)", (int)mode);
   PetscCall(PetscLogEventBegin(MATSEGCSR_Build, 0, 0, 0, 0));
   PetscCall(GPUPCSegCSRBlockDestroy(b));
   if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, m);
@@ -119,6 +228,7 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
     }
   }
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
+  PetscCall(SetUpShortRows(mode, b));
   PetscCall(FillValues(csr, b, val));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
@@ -169,5 +279,7 @@ PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *b, const char *name, Petsc
   PetscCall(print(viewer, "%s: segments per row min %" PetscInt_FMT " mean %.3g max %" PetscInt_FMT "; longest row %" PetscInt_FMT "\n", name, b->segmin, b->d.m ? (double)b->d.nseg / (double)b->d.m : 0.0, b->segmax, b->maxrow));
   PetscCall(print(viewer, "%s: row bins: %" PetscInt_FMT " short (<= %" PetscInt_FMT " segments, %" PetscInt_FMT " lanes per row), %" PetscInt_FMT " medium (a warp per row), %" PetscInt_FMT " long (> %d slots, a thread block per row)\n", name, b->d.m - b->d.nmed - b->d.nlong, b->d.shortmax, b->d.L, b->d.nmed,
                   b->d.nlong, GPUPC_SEGCSR_LONG_SLOTS));
+  if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(print(viewer, "%s: short rows: tile mode (%s), %" PetscInt_FMT " tiles of <= %d slots, a thread block each; a group per row would keep %.0f%% of its lanes busy\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.ntiles, GPUPC_SEGCSR_TILE_SLOTS, 100.0 * (double)b->groupbusy));
+  else PetscCall(print(viewer, "%s: short rows: group mode (%s), a group of %" PetscInt_FMT " lanes per row keeps %.0f%% of its lanes busy\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.L, 100.0 * (double)b->groupbusy));
   PetscFunctionReturn(0);
 }

@@ -21,25 +21,29 @@
 
 /* one matrix (block) in segmented CSR: device arrays plus what the host keeps */
 typedef struct {
-  GPUPCSegCSRDev d;
-  PetscInt      *h_segptr; /* host copy of segptr (value re-upload) */
-  PetscInt       segmin, segmax;
-  PetscInt       maxrow;   /* longest row */
+  GPUPCSegCSRDev     d;
+  PetscInt          *h_segptr;  /* host copy of segptr (value re-upload) */
+  PetscInt           segmin, segmax;
+  PetscInt           maxrow;    /* longest row */
+  MatSegCSRShortMode shortreq;  /* short-row mode asked for (d.shortmode is what runs) */
+  PetscReal          groupbusy; /* share of lane iterations a group per short row keeps busy (1: no warp waits) */
 } GPUPCSegCSRBlock;
 
 typedef struct {
-  GPUPCMatSubclass  sc;
-  PetscInt          Lopt;        /* requested segment length, 0 = default */
-  PetscObjectState  synced;      /* value version at the last upload */
-  PetscBool         fromassembly;/* the last upload ran inside MatAssemblyEnd */
-  GPUPCSegCSRBlock  diag, offd;  /* seq: diag only */
-  GPUPCHalo         halo;        /* mpi only */
-  PetscInt          uploads, builds; /* counters (view, tests) */
+  GPUPCMatSubclass   sc;
+  PetscInt           Lopt;            /* requested segment length, 0 = default */
+  MatSegCSRShortMode shortopt;        /* requested short-row mode (-mat_segcsr_short), auto by default */
+  PetscObjectState   synced;          /* value version at the last upload */
+  PetscBool          fromassembly;    /* the last upload ran inside MatAssemblyEnd */
+  GPUPCSegCSRBlock   diag, offd;      /* seq: diag only */
+  GPUPCHalo          halo;            /* mpi only */
+  PetscInt           uploads, builds; /* counters (view, tests) */
 } Mat_SegCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);
 PETSC_INTERN PetscInt       GPUPCSegCSRDefaultLength(PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *, PetscInt, GPUPCSegCSRBlock *);
+PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *, PetscInt, MatSegCSRShortMode, GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *, GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *, const char *, PetscBool, PetscViewer);

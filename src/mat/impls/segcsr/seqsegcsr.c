@@ -21,10 +21,10 @@ static PetscErrorCode SeqSegCSRSync(Mat A, PetscBool inassembly)
   PetscFunctionBegin;
   PetscCall(GPUPCMatGetCSR(A, &csr));
   if (GPUPCMatPatternChanged(A, &s->sc)) {
-    PetscCall(GPUPCSegCSRBlockBuild(&csr, s->Lopt, &s->diag));
+    PetscCall(GPUPCSegCSRBlockBuildWithMode(&csr, s->Lopt, s->shortopt, &s->diag));
     s->builds++;
     GPUPCMatMarkBuilt(A, &s->sc);
-    PetscCall(PetscInfo(A, "built segcsr: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT "\n", s->diag.d.m, s->diag.d.nnz, s->diag.d.L));
+    PetscCall(PetscInfo(A, "built segcsr: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", short rows in %s mode (%" PetscInt_FMT " tiles)\n", s->diag.d.m, s->diag.d.nnz, s->diag.d.L, MatSegCSRShortModes[s->diag.d.shortmode], s->diag.d.ntiles));
   } else {
     PetscCall(GPUPCSegCSRBlockUploadValues(&csr, &s->diag));
     s->uploads++;
@@ -163,6 +163,7 @@ static PetscErrorCode MatDuplicate_SeqSegCSR(Mat A, MatDuplicateOption op, Mat *
   } else {
     Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
     sb->Lopt       = s->Lopt;
+    sb->shortopt   = s->shortopt;
     if ((*B)->assembled) PetscCall(SeqSegCSRSync(*B, PETSC_FALSE));
   }
   PetscFunctionReturn(0);
@@ -211,6 +212,8 @@ static PetscErrorCode MatDestroy_SeqSegCSR(Mat A)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqsegcsr_seqaij_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatConvert_seqaij_seqsegcsr_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRSetSegmentLength_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRSetShortMode_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRGetShortMode_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSegCSRGetInfo_C", NULL));
   PetscCall(destroy(A));
   PetscFunctionReturn(0);
@@ -226,6 +229,29 @@ static PetscErrorCode MatSegCSRSetSegmentLength_SeqSegCSR(Mat A, PetscInt L)
   s->Lopt     = L;
   s->sc.built = PETSC_FALSE; /* re-layout at the next use */
   if (A->assembled) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRSetShortMode_SeqSegCSR(Mat A, MatSegCSRShortMode mode)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (mode == s->shortopt) PetscFunctionReturn(0);
+  s->shortopt = mode;
+  s->sc.built = PETSC_FALSE; /* re-layout at the next use */
+  if (A->assembled) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRGetShortMode_SeqSegCSR(Mat A, MatSegCSRShortMode *mode, PetscInt *ntiles)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (A->assembled) PetscCall(SeqSegCSREnsure(A));
+  if (mode) *mode = s->diag.d.shortmode;
+  if (ntiles) *ntiles = s->diag.d.ntiles;
   PetscFunctionReturn(0);
 }
 
@@ -270,6 +296,8 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqsegcsr_seqaij_C", MatConvert_SeqSegCSR_SeqAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqsegcsr_C", MatConvert_SeqAIJ_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", MatSegCSRSetSegmentLength_SeqSegCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", MatSegCSRSetShortMode_SeqSegCSR));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", MatSegCSRGetShortMode_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_SeqSegCSR));
   if (B->assembled) PetscCall(SeqSegCSRSync(B, PETSC_FALSE));
   PetscFunctionReturn(0);
@@ -296,6 +324,8 @@ static PetscErrorCode SeqSegCSRToSeqAIJ_InPlace(Mat B)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqsegcsr_seqaij_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqsegcsr_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", NULL));
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
@@ -323,16 +353,18 @@ static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse 
    operations (MatScale, MatShift, MatDiagonalScale, MatZeroEntries, MatCopy, MatAXPY, ...)
    run on the host AIJ and the values are re-uploaded at the next device operation.
    MatMultTranspose uses an atomic scatter (no transposed copy; summation order varies).
-   The product gives short rows a group of L lanes, medium rows a warp and long rows a thread
-   block, in one launch (see MATSEGCSR).
+   The product gives short rows a group of L lanes each or thread blocks over tiles of
+   consecutive rows (-mat_segcsr_short), medium rows a warp and long rows a thread block, in
+   one launch (see MATSEGCSR).
 
    Options Database Keys:
 +  -mat_type segcsr - sets the type (seqsegcsr on one rank) with MatSetFromOptions()
--  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..8 (see MATSEGCSR; deviates from ALGORITHMS.md 1.1)
+.  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..8 (see MATSEGCSR; deviates from ALGORITHMS.md 1.1)
+-  -mat_segcsr_short <auto,group,tile> - short rows by groups or by tiles (MatSegCSRSetShortMode())
 
    Level: beginner
 
-.seealso: MATSEGCSR, MATMPISEGCSR, MatSegCSRSetSegmentLength(), MATSEQAIJ
+.seealso: MATSEGCSR, MATMPISEGCSR, MatSegCSRSetSegmentLength(), MatSegCSRSetShortMode(), MATSEQAIJ
 M*/
 PetscErrorCode MatCreate_SeqSegCSR(Mat A)
 {

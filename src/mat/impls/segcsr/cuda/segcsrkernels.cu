@@ -4,13 +4,17 @@
    SpMV: one launch over the three row bins of the build (segcsrkernels.h), one kernel
    template: the first nlong blocks each reduce one long row (longest first, so they start
    first and overlap the rest), the next blocks give each medium row a warp, the remaining
-   blocks give each short row a group of L lanes (L = segment length), in row order, and a
-   group skips a row that is not short. Segment-major storage makes a group read consecutive
-   slots and a warp read consecutive segments, so loads coalesce (taking the short rows in a
-   length-sorted order lost that coalescing and ran powerlaw 12% slower: bench/NOTES.md); groups reduce with warp shuffles, blocks through
-   shared memory. A matrix whose rows are all short (the regular ones) runs exactly the
-   group-per-row kernel. Index math is 32-bit: the build refuses matrices with 2^31 or more
-   slots.
+   blocks do the short rows. Group mode: a group of L lanes (L = segment length) per short
+   row, in row order; a group skips a row that is not short. Tile mode: a block per tile of
+   consecutive short rows; its groups of L lanes reduce one segment each (segment g0 + group,
+   + BLOCK/L, ...), leave the sums in shared memory, and the block's threads then add up the
+   segment sums of the tile's rows, so no warp waits for the longest row of its groups.
+   Segment-major storage makes a group read consecutive slots and a warp read consecutive
+   segments, so loads coalesce in both modes (taking the short rows in a length-sorted order
+   lost that coalescing and ran powerlaw 12% slower: bench/NOTES.md); groups reduce with warp
+   shuffles, blocks through shared memory. A matrix in group mode whose rows are all short (the
+   regular ones) runs the plain group-per-row kernel. Index math is 32-bit: the build refuses
+   matrices with 2^31 or more slots.
 
    Transpose: one thread per slot, atomicAdd into y (non-deterministic summation order;
    no transposed copy is stored, so it costs no memory but atomics on y). Slot-parallel, so
@@ -22,6 +26,32 @@
 #define BLOCK 256
 #define WARPS (BLOCK / 32)
 
+static_assert(GPUPC_SEGCSR_TILE_SLOTS % BLOCK == 0, "a tile must give every thread the same number of slots");
+
+/* slot k's term of the product: a(k) x(col(k)) */
+__device__ __forceinline__ PetscScalar SlotProduct(int k, const PetscInt *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x)
+{
+  return __ldg(val + k) * __ldg(x + __ldg(col + k));
+}
+
+/* the lanes of the calling thread's group of G lanes (G <= 32 divides 32) in its warp */
+template <int G>
+__device__ __forceinline__ unsigned GroupMask(void)
+{
+  return G == 32 ? 0xffffffffu : (((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1)));
+}
+
+/* the sum of v over a group of W lanes (W <= 32 divides 32, all of them in mask); its first lane gets it */
+template <int W>
+__device__ __forceinline__ PetscScalar GroupReduce(PetscScalar v, unsigned mask)
+{
+  if (W > 1) {
+#pragma unroll
+    for (int off = W / 2; off > 0; off >>= 1) v += __shfl_down_sync(mask, v, off, W);
+  }
+  return v;
+}
+
 /* the product row of A with x over slots [k0, ke), split over G lanes (lane = 0..G-1, stride
    G); G <= 32: reduced with shuffles over the G lanes in mask, lane 0 gets the sum; G = BLOCK:
    reduced over the block through shared memory, thread 0 gets it (call block-uniformly) */
@@ -32,36 +62,75 @@ __device__ __forceinline__ PetscScalar RowSum(int k0, int ke, int lane, unsigned
   PetscScalar   sum = 0.0;
 
 #pragma unroll 4
-  for (int k = k0 + lane; k < ke; k += G) sum += __ldg(val + k) * __ldg(x + __ldg(col + k));
-  if (W > 1) {
-#pragma unroll
-    for (int off = W / 2; off > 0; off >>= 1) sum += __shfl_down_sync(mask, sum, off, W);
-  }
+  for (int k = k0 + lane; k < ke; k += G) sum += SlotProduct(k, col, val, x);
+  sum = GroupReduce<W>(sum, mask);
   if (G > 32) {
     __shared__ PetscScalar part[WARPS];
     if ((lane & 31) == 0) part[lane / 32] = sum;
     __syncthreads();
     sum = 0.0;
-    if (lane < 32) {
-      sum = lane < WARPS ? part[lane] : 0.0;
-#pragma unroll
-      for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
-    }
+    if (lane < 32) sum = GroupReduce<32>(lane < WARPS ? part[lane] : 0.0, 0xffffffffu);
   }
   return sum;
 }
 
 typedef struct {
-  int                                m, shortmax, nmed, nlong, medblocks;
+  int                                m, shortmax, nmed, nlong, medblocks, tiled;
   const PetscInt *__restrict__       segptr;
   const PetscInt *__restrict__       col;
   const PetscScalar *__restrict__    val;
   const PetscInt *__restrict__       medrows;
   const PetscInt *__restrict__       longrows;
+  const PetscInt *__restrict__       tileptr;
+  const PetscInt *__restrict__       tileend;
   const PetscScalar *__restrict__    x;
   const PetscScalar                 *z;
   PetscScalar                       *y;
 } SegCSRMultArgs;
+
+/* tile mode: the block computes tile t (call block-uniformly). Its segments [g0, g1) are
+   contiguous; in each of ROUNDS rounds the group of L lanes q takes segment g0 + q + round *
+   BLOCK/L (a warp reads consecutive segments; the rounds' loads are independent, so they are
+   in flight together), reduces it and leaves the sum in shared memory; then the threads take
+   the tile's rows (stride BLOCK) and add up their segment sums. A row of length 0 owns one
+   padding segment (sum 0): y = z or 0. The segment sums live in dynamic shared memory
+   (TileSharedBytes<L>() at the launch), so a launch in group mode keeps its L1 cache. */
+template <int L>
+__device__ __forceinline__ void TileMult(const SegCSRMultArgs &a, int t)
+{
+  constexpr int                 GROUPS = BLOCK / L, ROUNDS = GPUPC_SEGCSR_TILE_SLOTS / BLOCK;
+  extern __shared__ PetscScalar segsum[]; /* GPUPC_SEGCSR_TILE_SLOTS / L */
+  const int                     r0 = __ldg(a.tileptr + t), r1 = __ldg(a.tileend + t), g0 = __ldg(a.segptr + r0), g1 = __ldg(a.segptr + r1);
+  const int                     lane = (int)(threadIdx.x & (L - 1)), group = (int)(threadIdx.x / L);
+  const unsigned                mask = GroupMask<L>();
+  PetscScalar                   term[ROUNDS];
+
+#pragma unroll
+  for (int q = 0; q < ROUNDS; q++) { /* a group's lanes agree on g, so each group reduces whole */
+    const int g = g0 + group + q * GROUPS;
+    term[q]     = g < g1 ? SlotProduct(g * L + lane, a.col, a.val, a.x) : 0.0;
+  }
+#pragma unroll
+  for (int q = 0; q < ROUNDS; q++) {
+    const PetscScalar sum = GroupReduce<L>(term[q], mask);
+    if (lane == 0 && g0 + group + q * GROUPS < g1) segsum[group + q * GROUPS] = sum;
+  }
+  __syncthreads();
+  for (int row = r0 + (int)threadIdx.x; row < r1; row += BLOCK) {
+    const int   s1  = __ldg(a.segptr + row + 1) - g0;
+    PetscScalar sum = 0.0;
+
+    for (int s = __ldg(a.segptr + row) - g0; s < s1; s++) sum += segsum[s];
+    a.y[row] = a.z ? a.z[row] + sum : sum;
+  }
+}
+
+/* dynamic shared memory of a tile-mode launch: the segment sums of one tile */
+template <int L>
+static constexpr size_t TileSharedBytes(void)
+{
+  return (size_t)(GPUPC_SEGCSR_TILE_SLOTS / L) * sizeof(PetscScalar);
+}
 
 template <int L>
 __global__ void __launch_bounds__(BLOCK) SegCSRMultKernel(const SegCSRMultArgs a)
@@ -84,10 +153,14 @@ __global__ void __launch_bounds__(BLOCK) SegCSRMultKernel(const SegCSRMultArgs a
     return;
   }
   b -= a.medblocks;
+  if (a.tiled) { /* short rows by tiles: a block each */
+    TileMult<L>(a, b);
+    return;
+  }
   { /* short rows in order: a group of L lanes each */
     const int      lane = (int)(threadIdx.x & (L - 1));
     const int      row  = b * (BLOCK / L) + (int)(threadIdx.x / L);
-    const unsigned mask = (L == 32) ? 0xffffffffu : (((1u << L) - 1u) << ((threadIdx.x & 31) & ~(L - 1)));
+    const unsigned mask = GroupMask<L>();
 
     if (row >= a.m) return; /* whole groups leave together: L divides 32 */
     const int g0 = __ldg(a.segptr + row), g1 = __ldg(a.segptr + row + 1);
@@ -101,8 +174,10 @@ template <int L>
 static void LaunchMult(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
   SegCSRMultArgs a;
-  const int      shortblocks = (int)((A->m + BLOCK / L - 1) / (BLOCK / L));
+  const int      tiled       = A->shortmode == MAT_SEGCSR_SHORT_TILE;
+  const int      shortblocks = tiled ? (int)A->ntiles : (int)((A->m + BLOCK / L - 1) / (BLOCK / L));
 
+  a.tiled     = tiled;
   a.m         = (int)A->m;
   a.shortmax  = (int)A->shortmax;
   a.nmed      = (int)A->nmed;
@@ -113,10 +188,12 @@ static void LaunchMult(const GPUPCSegCSRDev *A, const PetscScalar *x, const Pets
   a.val       = A->val;
   a.medrows   = A->medrows;
   a.longrows  = A->longrows;
+  a.tileptr   = A->tileptr;
+  a.tileend   = A->tileend;
   a.x         = x;
   a.z         = z;
   a.y         = y;
-  SegCSRMultKernel<L><<<a.nlong + a.medblocks + shortblocks, BLOCK, 0, GPUPCCUDAStream()>>>(a);
+  SegCSRMultKernel<L><<<a.nlong + a.medblocks + shortblocks, BLOCK, tiled ? TileSharedBytes<L>() : 0, GPUPCCUDAStream()>>>(a);
 }
 
 static PetscErrorCode Mult_CUDA(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)

@@ -15,16 +15,48 @@ static inline void RowProduct(const GPUPCSegCSRDev *A, PetscInt i, const PetscSc
   y[i] = z ? z[i] + sum : sum;
 }
 
-/* the rows in the bin order of the CUDA kernel: long rows, medium rows, short rows; a row the
-   build left out of its bin list keeps a stale y, which the tests see */
+/* tile mode: tile t as the CUDA kernel does it: the sum of each of its segments (slots in
+   order), then each row's segment sums in order */
+static PetscErrorCode TileProduct(const GPUPCSegCSRDev *A, PetscInt t, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
+{
+  const PetscInt r0 = A->tileptr[t], r1 = A->tileend[t], g0 = A->segptr[r0], g1 = A->segptr[r1], L = A->L;
+  PetscScalar    segsum[GPUPC_SEGCSR_TILE_SLOTS];
+
+  PetscFunctionBegin;
+  PetscCheck(g1 - g0 <= GPUPC_SEGCSR_TILE_SLOTS / L, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr tile %" PetscInt_FMT " (rows %" PetscInt_FMT "..%" PetscInt_FMT ") has %" PetscInt_FMT " segments, more than %d / L = %" PetscInt_FMT, t, r0, r1 - 1, g1 - g0, GPUPC_SEGCSR_TILE_SLOTS, GPUPC_SEGCSR_TILE_SLOTS / L);
+  for (PetscInt g = g0; g < g1; g++) {
+    PetscScalar sum = 0.0;
+
+    if (A->n > 0) { /* a block without columns reads no x */
+      for (size_t k = (size_t)g * L; k < (size_t)(g + 1) * L; k++) sum += A->val[k] * x[A->col[k]];
+    }
+    segsum[g - g0] = sum;
+  }
+  for (PetscInt i = r0; i < r1; i++) {
+    PetscScalar sum = 0.0;
+
+    for (PetscInt g = A->segptr[i]; g < A->segptr[i + 1]; g++) sum += segsum[g - g0];
+    y[i] = z ? z[i] + sum : sum;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the rows in the bin order of the CUDA kernel: long rows, medium rows, short rows (by tiles in
+   tile mode); a row the build left out of its bin list or of the tiles keeps a stale y, which
+   the tests see */
 static PetscErrorCode Mult_Host(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
+  PetscFunctionBegin;
   for (PetscInt r = 0; r < A->nlong; r++) RowProduct(A, A->longrows[r], x, z, y);
   for (PetscInt r = 0; r < A->nmed; r++) RowProduct(A, A->medrows[r], x, z, y);
-  for (PetscInt i = 0; i < A->m; i++) {
-    if (GPUPCSegCSRRowBin(A->segptr[i + 1] - A->segptr[i], A->L, A->shortmax) == GPUPC_SEGCSR_BIN_SHORT) RowProduct(A, i, x, z, y);
+  if (A->shortmode == MAT_SEGCSR_SHORT_TILE) {
+    for (PetscInt t = 0; t < A->ntiles; t++) PetscCall(TileProduct(A, t, x, z, y));
+  } else {
+    for (PetscInt i = 0; i < A->m; i++) {
+      if (GPUPCSegCSRRowBin(A->segptr[i + 1] - A->segptr[i], A->L, A->shortmax) == GPUPC_SEGCSR_BIN_SHORT) RowProduct(A, i, x, z, y);
+    }
   }
-  return 0;
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode MultTransposeAdd_Host(const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y)
