@@ -50,6 +50,11 @@ static inline PetscErrorCode CMGTestGetProblem(CMGTestProblem *p)
   p->n        = 32;
   p->spread   = 6.0;
   p->positive = 0.0;
+  { /* the same hierarchies on every backend: the host backend's default last-level size unless a test sets one */
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_cmg_direct_size", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-pc_cmg_direct_size", "700"));
+  }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", p->problem, sizeof(p->problem), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ground", p->ground, sizeof(p->ground), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &p->dim, NULL));

@@ -60,10 +60,14 @@ static PetscErrorCode FillValues(const GPUPCCSR *csr, const GPUPCSegCSRBlock *b,
   PetscFunctionReturn(0);
 }
 
-/* auto short-row mode: tiles when a group of L lanes per short row would keep fewer than this
-   share of its lane iterations busy. Not measured yet; on the bench/spmv suite at the default L
-   the Laplacians and elast3d have >= 0.98, powergrid 0.83, powerlaw 0.45 (bench/NOTES.md). */
-#define GPUPC_SEGCSR_AUTO_TILE_BUSY 0.67
+/* auto short-row mode: tiles when a group of L lanes per short row would keep fewer than
+   GPUPC_SEGCSR_AUTO_TILE_BUSY of its lane iterations busy AND the tiles would be at least
+   GPUPC_SEGCSR_AUTO_TILE_FILL full (a block per tile idles where medium rows cut the tiles short).
+   Measured on the H200 (bench/NOTES.md, bench/spmv): powergrid (busy 0.83, full tiles) 1.40x ->
+   1.49x cuSPARSE in tile mode; powerlaw (busy 0.45, tiles ~15% full: medium rows every ~24 rows)
+   0.80x -> 0.36x; the Laplacians and elast3d (busy >= 0.99) lose 0-25% in tile mode. */
+#define GPUPC_SEGCSR_AUTO_TILE_BUSY 0.9
+#define GPUPC_SEGCSR_AUTO_TILE_FILL 0.5
 
 /* share of the lane iterations of the group-per-row short bin that do work: a warp holds the
    groups of 32/L consecutive rows and runs as long as its longest short row (the groups of
@@ -89,10 +93,22 @@ static PetscReal GroupBusy(const GPUPCSegCSRBlock *b)
 }
 
 /* the mode that runs: the one asked for, or for auto tiles when groups would leave lanes idle */
-static MatSegCSRShortMode ResolveShortMode(MatSegCSRShortMode mode, PetscReal groupbusy)
+static PetscInt CutTiles(const GPUPCSegCSRBlock *, PetscInt *, PetscInt *);
+
+/* the short-row mode to run: mode, or for auto the rule above */
+static MatSegCSRShortMode ResolveShortMode(const GPUPCSegCSRBlock *b, MatSegCSRShortMode mode, PetscReal groupbusy)
 {
+  PetscInt64 shortsegs = 0;
+  PetscInt   ntiles;
+
   if (mode != MAT_SEGCSR_SHORT_AUTO) return mode;
-  return groupbusy < GPUPC_SEGCSR_AUTO_TILE_BUSY ? MAT_SEGCSR_SHORT_TILE : MAT_SEGCSR_SHORT_GROUP;
+  if (groupbusy >= GPUPC_SEGCSR_AUTO_TILE_BUSY) return MAT_SEGCSR_SHORT_GROUP;
+  ntiles = CutTiles(b, NULL, NULL);
+  for (PetscInt i = 0; i < b->d.m; i++) {
+    const PetscInt s = b->h_segptr[i + 1] - b->h_segptr[i];
+    if (GPUPCSegCSRRowBin(s, b->d.L, b->d.shortmax) == GPUPC_SEGCSR_BIN_SHORT) shortsegs += s;
+  }
+  return ntiles > 0 && (PetscReal)shortsegs >= GPUPC_SEGCSR_AUTO_TILE_FILL * ntiles * (GPUPC_SEGCSR_TILE_SLOTS / b->d.L) ? MAT_SEGCSR_SHORT_TILE : MAT_SEGCSR_SHORT_GROUP;
 }
 
 /* cuts the short rows into tiles (segcsrkernels.h): runs of consecutive short rows of at most
@@ -149,7 +165,7 @@ static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, GPUPCSegCSRBlock *
   PetscFunctionBegin;
   b->shortreq    = mode;
   b->groupbusy   = GroupBusy(b);
-  b->d.shortmode = ResolveShortMode(mode, b->groupbusy);
+  b->d.shortmode = ResolveShortMode(b, mode, b->groupbusy);
   if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(BuildTiles(b));
   PetscFunctionReturn(0);
 }
