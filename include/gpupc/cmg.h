@@ -113,10 +113,9 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
 /* One step of the cycle with its buffers named (the plan of GPUPCCMGDevice lists the steps of P(b0, 0, 1) in launch
    order; the level's b and its matrix come from the level): */
 typedef enum {
-  GPUPC_CMG_STEP_JACOBI,         /* x = invd .* b (last level without a dense inverse)             */
-  GPUPC_CMG_STEP_SMOOTH,         /* y = x + invd .* (b - A x), y != x                              */
-  GPUPC_CMG_STEP_RESTRICT,       /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b       */
-  GPUPC_CMG_STEP_FIRST_RESTRICT, /* x = invd .* b, then RESTRICT (first step of a level iteration) */
+  GPUPC_CMG_STEP_JACOBI,   /* x = invd .* b                              (first step of an iteration) */
+  GPUPC_CMG_STEP_SMOOTH,   /* y = x + invd .* (b - A x), y != x                                        */
+  GPUPC_CMG_STEP_RESTRICT, /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b                 */
   GPUPC_CMG_STEP_PROLONG,  /* x[v] += y[c(v)], y = the next level's iterate                           */
   GPUPC_CMG_STEP_COARSE    /* x = dense * b (last level)                                              */
 } GPUPCCMGStepKind;

@@ -97,10 +97,8 @@ typedef struct {
   PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
   /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */
   PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout);
-  /* bc[C] = sum_{v in C} (L->b - A x)_v (fused residual and restriction over the cluster-sorted vertex list) with
-     x = L->x, or, when first, x = invd .* L->b, which is also stored in L->x (the first Jacobi step of a level
-     iteration fused in) */
-  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc);
+  /* bc[C] = sum_{v in C} (L->b - A L->x)_v (fused residual and restriction over the cluster-sorted vertex list) */
+  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, void *bc);
   /* L->x[v] += xc[c(v)] */
   PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
   /* L->x = dense * L->b (last level) */

@@ -5,8 +5,7 @@
        k last: x = dense * b (or x = invD .* b when the hierarchy stagnated)
        for j = 1 .. m:
          x = (j == 1) ? invD .* b : x + invD .* (b - A x)
-         b_{k+1} = R (b - A x)            fused residual + cluster-sorted restriction (for j = 1
-                                          with the Jacobi step: one launch, x computed on the fly)
+         b_{k+1} = R (b - A x)            fused residual + cluster-sorted restriction
          x_{k+1} = P(b_{k+1}, k+1, t_k)
          x += x_{k+1}[c(.)]               prolongation gather
          x = x + invD .* (b - A x)
@@ -73,11 +72,9 @@ static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt
     PetscFunctionReturn(0);
   }
   for (PetscInt j = 0; j < m; j++) {
-    if (j == 0) PetscCall(Emit(P, GPUPC_CMG_STEP_FIRST_RESTRICT, k, P->x[k], D->levels[k + 1].b));
-    else {
-      PetscCall(EmitSmooth(P, k));
-      PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b));
-    }
+    if (j == 0) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL));
+    else PetscCall(EmitSmooth(P, k));
+    PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b));
     PetscCall(EmitCycle(D, P, k + 1, L->t));
     PetscCall(Emit(P, GPUPC_CMG_STEP_PROLONG, k, P->x[k], P->x[k + 1]));
     PetscCall(EmitSmooth(P, k));
@@ -137,12 +134,10 @@ static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D,
     } else PetscCall(K->smooth(&L, s->x, s->y));
     break;
   case GPUPC_CMG_STEP_RESTRICT:
-  case GPUPC_CMG_STEP_FIRST_RESTRICT:
     if (L.seg) {
-      if (s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT) PetscCall(K->jacobi(&L));
       PetscCall(SegResidual(&L, s->x));
       PetscCall(K->cluster_sum(&L, L.r, s->y));
-    } else PetscCall(K->residual_restrict(&L, (PetscBool)(s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT), s->y));
+    } else PetscCall(K->residual_restrict(&L, s->y));
     break;
   case GPUPC_CMG_STEP_PROLONG:
     PetscCall(K->prolong(&L, s->y));

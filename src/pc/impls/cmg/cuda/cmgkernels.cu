@@ -230,24 +230,11 @@ __device__ __forceinline__ bool IsLong(const PetscInt *__restrict__ rowptr, Pets
   return rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW;
 }
 
-/* how a kernel reads the iterate x_j: stored (Stored), or the first Jacobi step x = invd .* b computed on the fly
-   (FirstJacobi: the residual-restriction that starts a level's iteration, so that step needs no launch of its own) */
-template <typename T>
-struct Stored {
-  const T *__restrict__ x;
-  __device__ T operator()(PetscInt j) const { return x[j]; }
-};
-template <typename T>
-struct FirstJacobi {
-  const T *__restrict__ invd, *__restrict__ b;
-  __device__ T operator()(PetscInt j) const { return invd[j] * b[j]; }
-};
-
 /* Thread block blk (< nrowchunks) adds its chunk of (b - A x) of long row j into rlong[j] (the first chunk adds b).
    Call block-uniformly; returns true in thread 0 of the row's last chunk to finish, with the row and its residual
    (rlong[j] and rcount[j] are zeroed again for the next kernel). */
-template <typename T, typename X>
-__device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const X &x, PetscInt *row, T *r)
+template <typename T>
+__device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const T *__restrict__ x, PetscInt *row, T *r)
 {
   const PetscInt j     = ChunkOwner(blk, a.nlong, a.rowchunk);
   const PetscInt piece = blk - a.rowchunk[j];
@@ -256,7 +243,7 @@ __device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const X &x, Pe
   const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, a.rowptr[v + 1]);
   T              s     = 0;
 
-  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += a.val[k] * x(a.col[k]);
+  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += a.val[k] * x[a.col[k]];
   s = BlockSum<T>(s);
   if (threadIdx.x != 0) return false;
   atomicAdd(a.rlong + j, (piece == 0 ? a.b[v] : (T)0) - s);
@@ -302,7 +289,7 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T 
   if (blk < a.nrowchunks) {
     PetscInt v;
     T        r;
-    if (LongRowChunk<T>(a, blk, Stored<T>{xin}, &v, &r)) xout[v] = xin[v] + a.invd[v] * r;
+    if (LongRowChunk<T>(a, blk, xin, &v, &r)) xout[v] = xin[v] + a.invd[v] * r;
     return;
   }
   blk -= a.nrowchunks;
@@ -322,11 +309,9 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T 
 /* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
    of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
    vertices (a thread per vertex), the other blocks give every small cluster a group of G lanes. Long rows are
-   skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
-   X reads the iterate; with FirstJacobi the iterate is invd .* b, which the cluster passes also store in xw (every
-   vertex is in exactly one cluster, so each x_v is written once). */
-template <typename T, int G, typename X>
-__global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__restrict__ xw, T *__restrict__ bc)
+   skipped where their cluster is summed. Clusters with a slot are finished by their last contribution. */
+template <typename T, int G>
+__global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict__ x, T *__restrict__ bc)
 {
   PetscInt blk = blockIdx.x;
 
@@ -345,10 +330,9 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
 
     for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
       const PetscInt v = a.cperm[p];
-      if (xw) xw[v] = x(v);
       if (IsLong(a.rowptr, v)) continue;
       s += a.b[v];
-      for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x(a.col[k]);
+      for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x[a.col[k]];
     }
     s = BlockSum<T>(s);
     if (threadIdx.x == 0) Contribute<T>(a, c, s, bc);
@@ -364,10 +348,9 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
     if (mine) {
       for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
         const PetscInt v = a.cperm[p];
-        if (xw && lane == 0) xw[v] = x(v);
         if (IsLong(a.rowptr, v)) continue;
         if (lane == 0) s += a.b[v];
-        for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x(a.col[k]);
+        for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x[a.col[k]];
       }
     }
     s = GroupReduce<T, G>(s);
@@ -494,29 +477,27 @@ static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, vo
 }
 
 template <typename T, int G>
-static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
 {
-  const LevelArgs<T> a    = Args<T>(L);
-  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(L->nc, G);
+  const LevelArgs<T> a = Args<T>(L);
 
   PetscFunctionBegin;
-  if (first) ResidualRestrictKernel<T, G, FirstJacobi<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
-  else ResidualRestrictKernel<T, G, Stored<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Stored<T>{(const T *)L->x}, NULL, (T *)bc);
+  ResidualRestrictKernel<T, G><<<(unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(a, (const T *)L->x, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
   PetscFunctionReturn(0);
 }
 
 template <typename T>
-static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, void *bc)
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
   switch (GroupSize(L->n, L->nnz)) {
-  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, first, bc)); break;
-  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, first, bc)); break;
-  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, first, bc)); break;
-  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, first, bc)); break;
-  default: PetscCall(LaunchResidualRestrict<T, 32>(L, first, bc)); break;
+  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, bc)); break;
+  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, bc)); break;
+  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, bc)); break;
+  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, bc)); break;
+  default: PetscCall(LaunchResidualRestrict<T, 32>(L, bc)); break;
   }
   PetscFunctionReturn(0);
 }
@@ -572,9 +553,9 @@ static PetscErrorCode Smooth_CUDA(const GPUPCCMGDeviceLevel *L, const void *xin,
 {
   return SINGLE(L->prec) ? Smooth_T<float>(L, xin, xout) : Smooth_T<double>(L, xin, xout);
 }
-static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, void *bc)
 {
-  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, first, bc) : ResidualRestrict_T<double>(L, first, bc);
+  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, bc) : ResidualRestrict_T<double>(L, bc);
 }
 static PetscErrorCode Prolong_CUDA(const GPUPCCMGDeviceLevel *L, const void *xc)
 {

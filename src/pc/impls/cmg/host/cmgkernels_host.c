@@ -46,9 +46,8 @@ static PetscErrorCode Smooth_Host(const GPUPCCMGDeviceLevel *L, const void *xin,
   return 0;
 }
 
-static PetscErrorCode ResidualRestrict_Host(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode ResidualRestrict_Host(const GPUPCCMGDeviceLevel *L, void *bc)
 {
-  if (first) Jacobi_Host(L); /* the reference: the Jacobi step, then the residual-restriction of its iterate */
   if (SINGLE(L->prec)) ResidualRestrict_S(L, (float *)bc);
   else ResidualRestrict_D(L, (double *)bc);
   return 0;
