@@ -79,7 +79,7 @@ PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOp
 
    Input Parameters:
 +  A - the matrix (MATSEQSEGCSR or MATMPISEGCSR; other types ignore the call)
--  L - 1, 2, 4, 8, 16 or 32; 0 picks the default (smallest power of two >= the mean row length, capped at 32)
+-  L - 1, 2, 4, 8, 16 or 32; 0 picks the default (the largest power of two <= mean row length / 3, clamped to 1..8; see MATSEGCSR)
 
    Options Database Key:
 .  -mat_segcsr_segment_length <L> - the same from the options database
