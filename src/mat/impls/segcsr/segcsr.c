@@ -30,8 +30,9 @@ const char *const MatSegCSRShortModes[] = {"auto", "group", "tile", "MatSegCSRSh
    consecutive short rows of at most 1024 slots, a thread block each, whose groups of L lanes
    reduce one segment each before each row adds up its segment sums, so a warp never waits for
    the longest row among its groups. auto (the default) takes tiles when the group mode would
-   keep fewer than 2/3 of its lane iterations busy (power-law graphs), groups otherwise (the
-   Laplacians keep the group kernel). All bins run in one kernel launch. MatView() with
+   keep fewer than 90% of its lane iterations busy AND the tiles come out at least half full
+   (medium rows end tiles: on a power-law graph they cut tiles short and tile mode is slower),
+   groups otherwise (the Laplacians keep the group kernel); measurements in bench/NOTES.md. All bins run in one kernel launch. MatView() with
    -mat_view ::ascii_info shows the bins, the short-row mode and the number of tiles.
 
    Assembly is exactly as for MATAIJ (use MatXAIJSetPreallocation() or the SEQ/MPI AIJ
@@ -62,7 +63,7 @@ PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOp
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Segmented CSR (segcsr) options");
   PetscCall(PetscOptionsInt("-mat_segcsr_segment_length", "Segment length: 1, 2, 4, 8, 16 or 32 (0 = largest power of two <= mean row length / 3, clamped to 1..8)", "MatSegCSRSetSegmentLength", L, &L, &set));
-  PetscCall(PetscOptionsEnum("-mat_segcsr_short", "Short rows: a group of L lanes per row (group), thread blocks over tiles of consecutive rows (tile), or tile where groups would leave lanes idle (auto)", "MatSegCSRSetShortMode", MatSegCSRShortModes, (PetscEnum)mode, (PetscEnum *)&mode, &modeset));
+  PetscCall(PetscOptionsEnum("-mat_segcsr_short", "Short rows: a group of L lanes per row (group), thread blocks over tiles of consecutive rows (tile), or tile where groups would leave lanes idle and the tiles are full (auto)", "MatSegCSRSetShortMode", MatSegCSRShortModes, (PetscEnum)mode, (PetscEnum *)&mode, &modeset));
   PetscOptionsHeadEnd();
   if (set) {
     if (L) PetscCall(GPUPCSegCSRCheckLength(L, "-mat_segcsr_segment_length"));
@@ -112,7 +113,8 @@ PetscErrorCode MatSegCSRSetSegmentLength(Mat A, PetscInt L)
           order; MAT_SEGCSR_SHORT_TILE: tiles of consecutive short rows of at most 1024 slots, a
           thread block each, whose groups reduce one segment each, then each row adds up its
           segment sums; MAT_SEGCSR_SHORT_AUTO (default): tile for a block where groups would keep
-          fewer than 2/3 of their lane iterations busy (irregular short rows), group otherwise
+          fewer than 90% of their lane iterations busy and the tiles are at least half full,
+          group otherwise (see MATSEGCSR)
 
    Options Database Key:
 .  -mat_segcsr_short <auto,group,tile> - the same from the options database

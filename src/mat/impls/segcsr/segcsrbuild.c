@@ -92,32 +92,15 @@ static PetscReal GroupBusy(const GPUPCSegCSRBlock *b)
   return held ? (PetscReal)busy / (PetscReal)held : 1.0;
 }
 
-/* the mode that runs: the one asked for, or for auto tiles when groups would leave lanes idle */
-static PetscInt CutTiles(const GPUPCSegCSRBlock *, PetscInt *, PetscInt *);
-
-/* the short-row mode to run: mode, or for auto the rule above */
-static MatSegCSRShortMode ResolveShortMode(const GPUPCSegCSRBlock *b, MatSegCSRShortMode mode, PetscReal groupbusy)
-{
-  PetscInt64 shortsegs = 0;
-  PetscInt   ntiles;
-
-  if (mode != MAT_SEGCSR_SHORT_AUTO) return mode;
-  if (groupbusy >= GPUPC_SEGCSR_AUTO_TILE_BUSY) return MAT_SEGCSR_SHORT_GROUP;
-  ntiles = CutTiles(b, NULL, NULL);
-  for (PetscInt i = 0; i < b->d.m; i++) {
-    const PetscInt s = b->h_segptr[i + 1] - b->h_segptr[i];
-    if (GPUPCSegCSRRowBin(s, b->d.L, b->d.shortmax) == GPUPC_SEGCSR_BIN_SHORT) shortsegs += s;
-  }
-  return ntiles > 0 && (PetscReal)shortsegs >= GPUPC_SEGCSR_AUTO_TILE_FILL * ntiles * (GPUPC_SEGCSR_TILE_SLOTS / b->d.L) ? MAT_SEGCSR_SHORT_TILE : MAT_SEGCSR_SHORT_GROUP;
-}
-
 /* cuts the short rows into tiles (segcsrkernels.h): runs of consecutive short rows of at most
    GPUPC_SEGCSR_TILE_SLOTS / L segments, ended by a medium or long row. Returns the number of
-   tiles; fills tileptr (ntiles+1) and tileend (ntiles) unless they are NULL (counting pass). */
-static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt *tileend)
+   tiles; fills tileptr (ntiles+1) and tileend (ntiles) unless they are NULL (counting pass) and
+   the segments the tiles hold in all (*tiledsegs) unless it is NULL. */
+static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt *tileend, PetscInt64 *tiledsegs)
 {
   const PetscInt m = b->d.m, cap = GPUPC_SEGCSR_TILE_SLOTS / b->d.L;
   PetscInt       ntiles = 0, segs = 0;
+  PetscInt64     all = 0;
   PetscBool      open = PETSC_FALSE;
 
   for (PetscInt i = 0; i < m; i++) {
@@ -136,10 +119,24 @@ static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt 
       open = PETSC_TRUE;
     }
     segs += s;
+    all += s;
   }
   if (open && tileend) tileend[ntiles - 1] = m;
   if (tileptr) tileptr[ntiles] = m;
+  if (tiledsegs) *tiledsegs = all;
   return ntiles;
+}
+
+/* the short-row mode to run: the one asked for, or for auto the rule above */
+static MatSegCSRShortMode ResolveShortMode(const GPUPCSegCSRBlock *b, MatSegCSRShortMode mode, PetscReal groupbusy)
+{
+  PetscInt64 tiledsegs;
+  PetscInt   ntiles;
+
+  if (mode != MAT_SEGCSR_SHORT_AUTO) return mode;
+  if (groupbusy >= GPUPC_SEGCSR_AUTO_TILE_BUSY) return MAT_SEGCSR_SHORT_GROUP;
+  ntiles = CutTiles(b, NULL, NULL, &tiledsegs);
+  return ntiles > 0 && (PetscReal)tiledsegs >= GPUPC_SEGCSR_AUTO_TILE_FILL * ntiles * (GPUPC_SEGCSR_TILE_SLOTS / b->d.L) ? MAT_SEGCSR_SHORT_TILE : MAT_SEGCSR_SHORT_GROUP;
 }
 
 /* tile mode: the tiles of block b (h_segptr, L and shortmax set) on the device */
@@ -148,9 +145,9 @@ static PetscErrorCode BuildTiles(GPUPCSegCSRBlock *b)
   PetscInt *tileptr, *tileend;
 
   PetscFunctionBegin;
-  b->d.ntiles = CutTiles(b, NULL, NULL);
+  b->d.ntiles = CutTiles(b, NULL, NULL, NULL);
   PetscCall(PetscMalloc2(b->d.ntiles + 1, &tileptr, b->d.ntiles, &tileend));
-  PetscCheck(CutTiles(b, tileptr, tileend) == b->d.ntiles, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr tiles: the two passes disagree");
+  PetscCheck(CutTiles(b, tileptr, tileend, NULL) == b->d.ntiles, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr tiles: the two passes disagree");
   PetscCall(GPUPCMallocArray(b->d.ntiles + 1, &b->d.tileptr));
   PetscCall(GPUPCMallocArray(b->d.ntiles, &b->d.tileend));
   PetscCall(GPUPCCopyToDevice(b->d.tileptr, tileptr, b->d.ntiles + 1));
