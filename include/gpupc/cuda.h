@@ -54,4 +54,15 @@ PETSC_EXTERN PetscErrorCode GPUPCCUDAGetPinnedResult(size_t, void **);
 /* Grid size for grid-stride kernels: enough blocks to fill every SM */
 PETSC_EXTERN int GPUPCCUDAGridSize(PetscInt n, int block);
 
+/* The sum of v over the aligned group of W lanes (W a power of two, 1..32) that holds the calling lane; the group's
+   first lane gets it. mask names the lanes that take part (at least the whole group). The warp-level reduction of
+   every sparse kernel (segcsr rows and segments, CMG rows, clusters and blocks). */
+template <typename T, int W>
+__device__ __forceinline__ T GPUPCGroupSum(T v, unsigned mask = 0xffffffffu)
+{
+#pragma unroll
+  for (int off = W / 2; off > 0; off >>= 1) v += __shfl_down_sync(mask, v, off, W);
+  return v;
+}
+
 #endif

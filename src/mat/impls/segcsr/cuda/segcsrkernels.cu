@@ -41,17 +41,6 @@ __device__ __forceinline__ unsigned GroupMask(void)
   return G == 32 ? 0xffffffffu : (((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1)));
 }
 
-/* the sum of v over a group of W lanes (W <= 32 divides 32, all of them in mask); its first lane gets it */
-template <int W>
-__device__ __forceinline__ PetscScalar GroupReduce(PetscScalar v, unsigned mask)
-{
-  if (W > 1) {
-#pragma unroll
-    for (int off = W / 2; off > 0; off >>= 1) v += __shfl_down_sync(mask, v, off, W);
-  }
-  return v;
-}
-
 /* the product row of A with x over slots [k0, ke), split over G lanes (lane = 0..G-1, stride
    G); G <= 32: reduced with shuffles over the G lanes in mask, lane 0 gets the sum; G = BLOCK:
    reduced over the block through shared memory, thread 0 gets it (call block-uniformly) */
@@ -63,13 +52,13 @@ __device__ __forceinline__ PetscScalar RowSum(int k0, int ke, int lane, unsigned
 
 #pragma unroll 4
   for (int k = k0 + lane; k < ke; k += G) sum += SlotProduct(k, col, val, x);
-  sum = GroupReduce<W>(sum, mask);
+  sum = GPUPCGroupSum<PetscScalar, W>(sum, mask);
   if (G > 32) {
     __shared__ PetscScalar part[WARPS];
     if ((lane & 31) == 0) part[lane / 32] = sum;
     __syncthreads();
     sum = 0.0;
-    if (lane < 32) sum = GroupReduce<32>(lane < WARPS ? part[lane] : 0.0, 0xffffffffu);
+    if (lane < 32) sum = GPUPCGroupSum<PetscScalar, 32>(lane < WARPS ? part[lane] : 0.0);
   }
   return sum;
 }
@@ -112,7 +101,7 @@ __device__ __forceinline__ void TileMult(const SegCSRMultArgs &a, int t)
   }
 #pragma unroll
   for (int q = 0; q < ROUNDS; q++) {
-    const PetscScalar sum = GroupReduce<L>(term[q], mask);
+    const PetscScalar sum = GPUPCGroupSum<PetscScalar, L>(term[q], mask);
     if (lane == 0 && g0 + group + q * GROUPS < g1) segsum[group + q * GROUPS] = sum;
   }
   __syncthreads();

@@ -44,11 +44,25 @@ static unsigned BlocksFor(PetscInt items, int per_item)
 
 /* ------------------------------------------------------------------ element-wise */
 
+/* block-wide sum, result valid in thread 0 (blockDim.x == BLOCK) */
+template <typename T>
+__device__ T BlockSum(T s)
+{
+  __shared__ T part[BLOCK / 32];
+  s = GPUPCGroupSum<T, 32>(s);
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    s = 0;
+    for (int w = 0; w < BLOCK / 32; w++) s += part[w];
+  }
+  return s;
+}
+
 template <typename T>
 __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
 {
-  __shared__ PetscScalar part[BLOCK / 32];
-  PetscScalar            s = 0.0;
+  PetscScalar s = 0.0;
 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
     const PetscInt m = map ? map[i] : i;
@@ -61,14 +75,8 @@ __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_
     s += v;
   }
   if (!want_sum) return;
-  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    PetscScalar t = 0.0;
-    for (int w = 0; w < BLOCK / 32; w++) t += part[w];
-    atomicAdd(sum, t);
-  }
+  s = BlockSum<PetscScalar>(s);
+  if (threadIdx.x == 0) atomicAdd(sum, s);
 }
 
 template <typename T>
@@ -122,21 +130,6 @@ __global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) xout[i] = xin[i] + invd[i] * r[i];
 }
 
-/* block-wide sum, result valid in thread 0 (blockDim.x == BLOCK) */
-template <typename T>
-__device__ T BlockSum(T s)
-{
-  __shared__ T part[BLOCK / 32];
-  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    s = 0;
-    for (int w = 0; w < BLOCK / 32; w++) s += part[w];
-  }
-  return s;
-}
-
 /* one thread per cluster over the cluster-sorted vertex list; clusters above GPUPC_CMG_LONG_CLUSTER get 0 here and
    their sum from LongClusterSumKernel, launched next */
 template <typename T>
@@ -163,14 +156,6 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 }
 
 /* ------------------------------------------------------------------ sparse rows by groups of G lanes */
-
-template <typename T, int G>
-__device__ __forceinline__ T GroupReduce(T s)
-{
-#pragma unroll
-  for (int off = G / 2; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off, G);
-  return s;
-}
 
 __device__ __forceinline__ double TakeAndZero(double *p)
 {
@@ -301,7 +286,7 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T 
 
     if (mine)
       for (PetscInt k = a.rowptr[row] + lane; k < a.rowptr[row + 1]; k += G) s += a.val[k] * xin[a.col[k]];
-    s = GroupReduce<T, G>(s);
+    s = GPUPCGroupSum<T, G>(s);
     if (mine && lane == 0) xout[row] = xin[row] + a.invd[row] * (a.b[row] - s);
   }
 }
@@ -353,7 +338,7 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict
         for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x[a.col[k]];
       }
     }
-    s = GroupReduce<T, G>(s);
+    s = GPUPCGroupSum<T, G>(s);
     if (mine && lane == 0) {
       if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
       else bc[c] = s;
@@ -384,7 +369,7 @@ __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__rest
 
   if (row < n)
     for (PetscInt j = lane; j < n; j += 32) s += D[(size_t)row * n + j] * b[j];
-  s = GroupReduce<T, 32>(s);
+  s = GPUPCGroupSum<T, 32>(s);
   if (row < n && lane == 0) x[row] = s;
 }
 
