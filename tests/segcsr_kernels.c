@@ -1,7 +1,7 @@
 static const char help[] = "segcsr kernels of the active backend against a plain CSR loop (and, on the cuda backend, against the host table).\n"
                            "The segmented layout is built here independently of the library's build code; every segment length 1..32,\n"
                            "empty rows, rows in all three bins (group, warp and block per row), rectangular shape, a block without columns;\n"
-                           "short rows in group mode and in tile mode (full tiles, and small tiles of a few segments).\n";
+                           "short rows in group mode and in tile mode (full tiles with short and medium rows, and small tiles of a few segments).\n";
 
 #include <petscsys.h>
 #include <gpupc/segcsrkernels.h>
@@ -53,9 +53,9 @@ static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
   PetscFunctionReturn(0);
 }
 
-/* tile mode on host layout h: tiles of consecutive short rows with at most cap segments each
-   (cap <= GPUPC_SEGCSR_TILE_SLOTS / L; a row longer than cap gets a tile of its own), a
-   medium or long row ends a tile */
+/* tile mode on host layout h: tiles of consecutive rows that are not long (short and medium)
+   with at most cap segments each (cap <= GPUPC_SEGCSR_TILE_SLOTS / L; a row longer than cap gets
+   a tile of its own), a long row ends a tile; the medium rows lose their warps (nmed = 0) */
 static PetscErrorCode Tile(GPUPCSegCSRDev *h, PetscInt cap)
 {
   PetscInt nt = 0;
@@ -65,17 +65,18 @@ static PetscErrorCode Tile(GPUPCSegCSRDev *h, PetscInt cap)
   PetscCall(PetscMalloc2(h->m + 1, &h->tileptr, PetscMax(h->m, 1), &h->tileend)); /* at most one tile per row */
   for (PetscInt r = 0; r < h->m;) {
     PetscInt segs = 0, r1 = r;
-    if (GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], h->L, h->shortmax) != GPUPC_SEGCSR_BIN_SHORT) {
+    if (GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], h->L, h->shortmax) == GPUPC_SEGCSR_BIN_LONG) {
       r++;
       continue;
     }
-    while (r1 < h->m && GPUPCSegCSRRowBin(h->segptr[r1 + 1] - h->segptr[r1], h->L, h->shortmax) == GPUPC_SEGCSR_BIN_SHORT && (r1 == r || segs + h->segptr[r1 + 1] - h->segptr[r1] <= cap)) segs += h->segptr[r1 + 1] - h->segptr[r1], r1++;
+    while (r1 < h->m && GPUPCSegCSRRowBin(h->segptr[r1 + 1] - h->segptr[r1], h->L, h->shortmax) != GPUPC_SEGCSR_BIN_LONG && (r1 == r || segs + h->segptr[r1 + 1] - h->segptr[r1] <= cap)) segs += h->segptr[r1 + 1] - h->segptr[r1], r1++;
     h->tileptr[nt]   = r;
     h->tileend[nt++] = r1;
     r                = r1;
   }
   h->tileptr[nt] = h->m;
   h->ntiles      = nt;
+  h->nmed        = 0;
   h->shortmode   = MAT_SEGCSR_SHORT_TILE;
   PetscFunctionReturn(0);
 }

@@ -20,14 +20,17 @@
    the bins in the same order, so a row missing from the lists shows up in its tests.
 
    Short-row mode (shortmode, chosen at build: MatSegCSRShortMode, auto resolved per block):
-     group: as above, a group of L lanes per short row, rows in order;
-     tile:  the short rows are cut into tiles: runs of consecutive short rows (a medium or long
-            row ends a tile and belongs to none) of at most GPUPC_SEGCSR_TILE_SLOTS / L segments
-            in all. Tile t holds rows tileptr[t] .. tileend[t]-1, so its segments
+     group: the three bins above: a group of L lanes per short row (rows in order), a warp per
+            medium row, a block per long row;
+     tile:  the rows that are not long (short and medium) are cut into tiles: runs of consecutive
+            such rows (a long row ends a tile and belongs to none) of at most
+            GPUPC_SEGCSR_TILE_SLOTS / L segments in all; there are no medium-row warps (nmed = 0,
+            medrows unused). Tile t holds rows tileptr[t] .. tileend[t]-1, so its segments
             segptr[tileptr[t]] .. segptr[tileend[t]]-1 are contiguous. A thread block per tile:
             groups of L lanes reduce one segment each (a warp reads consecutive segments), then
-            each row adds up its segment sums (a segmented reduction over segptr). A warp no
-            longer waits for the longest row of its groups, which irregular short rows made it do.
+            each row adds up its segment sums (a lane per short row, a warp per medium row). A
+            warp no longer waits for the longest row of its groups, which irregular short rows
+            made it do, and medium rows do not cut the tiles short.
 */
 #ifndef GPUPC_SEGCSRKERNELS_H
 #define GPUPC_SEGCSRKERNELS_H
@@ -38,8 +41,8 @@
 #define GPUPC_SEGCSR_LONG_SLOTS 1024
 /* a short row (group of L lanes) never has more segments than this (lane iterations) */
 #define GPUPC_SEGCSR_SHORT_MAXSEG 32
-/* tile mode: a tile of short rows has at most this many slots (GPUPC_SEGCSR_TILE_SLOTS / L
-   segments); a short row never has more (GPUPCSegCSRShortMax), so every tile holds a row */
+/* tile mode: a tile has at most this many slots (GPUPC_SEGCSR_TILE_SLOTS / L segments); a row
+   that is not long never has more, so every tile holds a row */
 #define GPUPC_SEGCSR_TILE_SLOTS GPUPC_SEGCSR_LONG_SLOTS
 
 typedef enum {
@@ -74,7 +77,7 @@ typedef struct {
   PetscInt           nseg;      /* segments (>= m) */
   PetscInt           nnz;       /* stored entries (without padding) */
   PetscInt           shortmax;  /* rows with at most this many segments are short */
-  PetscInt           nmed;      /* medium rows (a warp each) */
+  PetscInt           nmed;      /* medium rows with a warp each (group mode; 0 in tile mode, where the tiles hold them) */
   PetscInt           nlong;     /* long rows (a thread block each) */
   PetscInt          *segptr;    /* m+1 */
   PetscInt          *segrow;    /* nseg */
@@ -83,7 +86,7 @@ typedef struct {
   PetscInt          *medrows;   /* nmed, increasing */
   PetscInt          *longrows;  /* nlong, longest first */
   MatSegCSRShortMode shortmode; /* short rows: MAT_SEGCSR_SHORT_GROUP or MAT_SEGCSR_SHORT_TILE (never auto) */
-  PetscInt           ntiles;    /* tile mode: tiles of short rows; 0 in group mode */
+  PetscInt           ntiles;    /* tile mode: tiles of short and medium rows; 0 in group mode */
   PetscInt          *tileptr;   /* tile mode: ntiles+1, first row of each tile (increasing), tileptr[ntiles] = m; NULL in group mode */
   PetscInt          *tileend;   /* tile mode: ntiles, one past the last row of each tile (<= tileptr[t+1]); NULL in group mode */
 } GPUPCSegCSRDev;

@@ -26,13 +26,14 @@ const char *const MatSegCSRShortModes[] = {"auto", "group", "tile", "MatSegCSRSh
    Rows are put in three bins when the layout is built: short rows (at most twice the mean
    number of segments per row, at most 32 segments), medium rows of up to 1024 slots (a warp
    each) and long rows (a thread block each). The short rows run in one of two modes
-   (-mat_segcsr_short): group, a group of L lanes per row in row order; or tile, runs of
-   consecutive short rows of at most 1024 slots, a thread block each, whose groups of L lanes
-   reduce one segment each before each row adds up its segment sums, so a warp never waits for
-   the longest row among its groups. auto (the default) takes tiles when the group mode would
-   keep fewer than 90% of its lane iterations busy AND the tiles come out at least half full
-   (medium rows end tiles: on a power-law graph they cut tiles short and tile mode is slower),
-   groups otherwise (the Laplacians keep the group kernel); measurements in bench/NOTES.md. All bins run in one kernel launch. MatView() with
+   (-mat_segcsr_short): group, a group of L lanes per row in row order (and a warp per medium
+   row); or tile, runs of consecutive short and medium rows of at most 1024 slots (a long row
+   ends a run), a thread block each, whose groups of L lanes reduce one segment each before the
+   rows add up their segment sums (a lane per short row, a warp per medium row), so a warp never
+   waits for the longest row among its groups. auto (the default) takes tiles when the group
+   mode would keep fewer than 90% of its lane iterations busy AND the tiles come out at least
+   half full, groups otherwise (the Laplacians keep the group kernel); measurements in
+   bench/NOTES.md. All bins run in one kernel launch. MatView() with
    -mat_view ::ascii_info shows the bins, the short-row mode and the number of tiles.
 
    Assembly is exactly as for MATAIJ (use MatXAIJSetPreallocation() or the SEQ/MPI AIJ
@@ -110,9 +111,9 @@ PetscErrorCode MatSegCSRSetSegmentLength(Mat A, PetscInt L)
    Input Parameters:
 +  A - the matrix (MATSEQSEGCSR or MATMPISEGCSR; other types ignore the call)
 -  mode - MAT_SEGCSR_SHORT_GROUP: a group of L lanes (L = segment length) per short row, rows in
-          order; MAT_SEGCSR_SHORT_TILE: tiles of consecutive short rows of at most 1024 slots, a
-          thread block each, whose groups reduce one segment each, then each row adds up its
-          segment sums; MAT_SEGCSR_SHORT_AUTO (default): tile for a block where groups would keep
+          order; MAT_SEGCSR_SHORT_TILE: tiles of consecutive short and medium rows of at most
+          1024 slots, a thread block each, whose groups reduce one segment each, then each row
+          adds up its segment sums; MAT_SEGCSR_SHORT_AUTO (default): tile for a block where groups would keep
           fewer than 90% of their lane iterations busy and the tiles are at least half full,
           group otherwise (see MATSEGCSR)
 

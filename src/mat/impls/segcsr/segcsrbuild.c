@@ -64,8 +64,9 @@ static PetscErrorCode FillValues(const GPUPCCSR *csr, const GPUPCSegCSRBlock *b,
    GPUPC_SEGCSR_AUTO_TILE_BUSY of its lane iterations busy AND the tiles would be at least
    GPUPC_SEGCSR_AUTO_TILE_FILL full (a block per tile idles where medium rows cut the tiles short).
    Measured on the H200 (bench/NOTES.md, bench/spmv): powergrid (busy 0.83, full tiles) 1.40x ->
-   1.49x cuSPARSE in tile mode; powerlaw (busy 0.45, tiles ~15% full: medium rows every ~24 rows)
-   0.80x -> 0.36x; the Laplacians and elast3d (busy >= 0.99) lose 0-25% in tile mode. */
+   1.49x cuSPARSE in tile mode; the Laplacians and elast3d (busy >= 0.99) lose 0-25% in tile
+   mode. (When medium rows still ended a tile, powerlaw's tiles came out ~15% full and ran 0.36x;
+   since tiles take the medium rows in, only long rows cut them short.) */
 #define GPUPC_SEGCSR_AUTO_TILE_BUSY 0.9
 #define GPUPC_SEGCSR_AUTO_TILE_FILL 0.5
 
@@ -92,10 +93,11 @@ static PetscReal GroupBusy(const GPUPCSegCSRBlock *b)
   return held ? (PetscReal)busy / (PetscReal)held : 1.0;
 }
 
-/* cuts the short rows into tiles (segcsrkernels.h): runs of consecutive short rows of at most
-   GPUPC_SEGCSR_TILE_SLOTS / L segments, ended by a medium or long row. Returns the number of
-   tiles; fills tileptr (ntiles+1) and tileend (ntiles) unless they are NULL (counting pass) and
-   the segments the tiles hold in all (*tiledsegs) unless it is NULL. */
+/* cuts the rows of at most GPUPC_SEGCSR_TILE_SLOTS slots (short and medium: every row that is
+   not long) into tiles (segcsrkernels.h): runs of consecutive such rows of at most
+   GPUPC_SEGCSR_TILE_SLOTS / L segments, ended by a long row or by the next row not fitting.
+   Returns the number of tiles; fills tileptr (ntiles+1) and tileend (ntiles) unless they are
+   NULL (counting pass) and the segments the tiles hold in all (*tiledsegs) unless it is NULL. */
 static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt *tileend, PetscInt64 *tiledsegs)
 {
   const PetscInt m = b->d.m, cap = GPUPC_SEGCSR_TILE_SLOTS / b->d.L;
@@ -104,15 +106,15 @@ static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt 
   PetscBool      open = PETSC_FALSE;
 
   for (PetscInt i = 0; i < m; i++) {
-    const PetscInt  s       = b->h_segptr[i + 1] - b->h_segptr[i];
-    const PetscBool isshort = (PetscBool)(GPUPCSegCSRRowBin(s, b->d.L, b->d.shortmax) == GPUPC_SEGCSR_BIN_SHORT);
+    const PetscInt  s      = b->h_segptr[i + 1] - b->h_segptr[i];
+    const PetscBool intile = (PetscBool)(GPUPCSegCSRRowBin(s, b->d.L, b->d.shortmax) != GPUPC_SEGCSR_BIN_LONG);
 
-    if (open && (!isshort || segs + s > cap)) { /* close the open tile before row i */
+    if (open && (!intile || segs + s > cap)) { /* close the open tile before row i */
       if (tileend) tileend[ntiles - 1] = i;
       open = PETSC_FALSE;
     }
-    if (!isshort) continue;
-    if (!open) { /* row i starts a tile; it fits: a short row has <= shortmax <= cap segments */
+    if (!intile) continue;
+    if (!open) { /* row i starts a tile; it fits: a row that is not long has <= cap segments */
       if (tileptr) tileptr[ntiles] = i;
       ntiles++;
       segs = 0;
@@ -188,6 +190,7 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscInt64     nseg = 0, nslots;
   PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0;
   PetscScalar   *val;
+  PetscBool      listmed;
 
   PetscFunctionBegin;
   PetscCheck(mode >= MAT_SEGCSR_SHORT_AUTO && mode <= MAT_SEGCSR_SHORT_TILE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "segcsr short-row mode %d is invalid; use auto, group or tile (-mat_segcsr_short)", (int)mode);
@@ -220,8 +223,12 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
     if (bin == GPUPC_SEGCSR_BIN_MEDIUM) nmed++;
     else if (bin == GPUPC_SEGCSR_BIN_LONG) nlong++;
   }
-  b->d.nmed  = nmed;
+  b->nmedium = nmed;
   b->d.nlong = nlong;
+  PetscCall(SetUpShortRows(mode, b));
+  listmed   = (PetscBool)(b->d.shortmode != MAT_SEGCSR_SHORT_TILE); /* tile mode: the medium rows are in the tiles */
+  nmed      = listmed ? nmed : 0;
+  b->d.nmed = nmed;
   PetscCall(PetscMalloc4(nseg, &segrow, nslots, &col, nslots, &val, nmed, &medrows));
   PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
   nmed = nlong = 0;
@@ -234,14 +241,13 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
     for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
     PetscCall(PetscArraycpy(c, csr->j + csr->i[i], len));
     for (PetscInt k = len; k < (g1 - g0) * L; k++) c[k] = pad;
-    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) medrows[nmed++] = i;
+    if (bin == GPUPC_SEGCSR_BIN_MEDIUM && listmed) medrows[nmed++] = i;
     else if (bin == GPUPC_SEGCSR_BIN_LONG) {
       longkey[nlong]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
       longrows[nlong++] = i;
     }
   }
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
-  PetscCall(SetUpShortRows(mode, b));
   PetscCall(FillValues(csr, b, val));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
@@ -290,9 +296,8 @@ PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *b, const char *name, Petsc
   PetscCall(print(viewer, "%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", %" PetscInt64_FMT " slots, padding overhead %.3g\n", name, b->d.m, b->d.n, b->d.nnz, b->d.L, slots,
                                    b->d.nnz ? (double)(slots - b->d.nnz) / (double)b->d.nnz : 0.0));
   PetscCall(print(viewer, "%s: segments per row min %" PetscInt_FMT " mean %.3g max %" PetscInt_FMT "; longest row %" PetscInt_FMT "\n", name, b->segmin, b->d.m ? (double)b->d.nseg / (double)b->d.m : 0.0, b->segmax, b->maxrow));
-  PetscCall(print(viewer, "%s: row bins: %" PetscInt_FMT " short (<= %" PetscInt_FMT " segments, %" PetscInt_FMT " lanes per row), %" PetscInt_FMT " medium (a warp per row), %" PetscInt_FMT " long (> %d slots, a thread block per row)\n", name, b->d.m - b->d.nmed - b->d.nlong, b->d.shortmax, b->d.L, b->d.nmed,
-                  b->d.nlong, GPUPC_SEGCSR_LONG_SLOTS));
-  if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(print(viewer, "%s: short rows: tile mode (%s), %" PetscInt_FMT " tiles of <= %d slots, a thread block each; a group per row would keep %.0f%% of its lanes busy\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.ntiles, GPUPC_SEGCSR_TILE_SLOTS, 100.0 * (double)b->groupbusy));
-  else PetscCall(print(viewer, "%s: short rows: group mode (%s), a group of %" PetscInt_FMT " lanes per row keeps %.0f%% of its lanes busy\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.L, 100.0 * (double)b->groupbusy));
+  PetscCall(print(viewer, "%s: row bins: %" PetscInt_FMT " short (<= %" PetscInt_FMT " segments), %" PetscInt_FMT " medium (<= %d slots), %" PetscInt_FMT " long (> %d slots, a thread block per row)\n", name, b->d.m - b->nmedium - b->d.nlong, b->d.shortmax, b->nmedium, GPUPC_SEGCSR_LONG_SLOTS, b->d.nlong, GPUPC_SEGCSR_LONG_SLOTS));
+  if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(print(viewer, "%s: short rows: tile mode (%s), %" PetscInt_FMT " tiles of <= %d slots holding the short and medium rows, a thread block each; a group of %" PetscInt_FMT " lanes per row would keep %.0f%% of its lanes busy\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.ntiles, GPUPC_SEGCSR_TILE_SLOTS, b->d.L, 100.0 * (double)b->groupbusy));
+  else PetscCall(print(viewer, "%s: short rows: group mode (%s), a group of %" PetscInt_FMT " lanes per row keeps %.0f%% of its lanes busy; a warp per medium row\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.L, 100.0 * (double)b->groupbusy));
   PetscFunctionReturn(0);
 }

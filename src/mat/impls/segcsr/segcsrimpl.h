@@ -25,6 +25,7 @@ typedef struct {
   PetscInt          *h_segptr;  /* host copy of segptr (value re-upload) */
   PetscInt           segmin, segmax;
   PetscInt           maxrow;    /* longest row */
+  PetscInt           nmedium;   /* rows in the medium bin: d.nmed = nmedium in group mode (a warp each), 0 in tile mode (the tiles hold them) */
   MatSegCSRShortMode shortreq;  /* short-row mode asked for (d.shortmode is what runs) */
   PetscReal          groupbusy; /* share of lane iterations a group per short row keeps busy (1: no warp waits) */
 } GPUPCSegCSRBlock;

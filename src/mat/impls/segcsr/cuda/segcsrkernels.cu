@@ -5,10 +5,11 @@
    template: the first nlong blocks each reduce one long row (longest first, so they start
    first and overlap the rest), the next blocks give each medium row a warp, the remaining
    blocks do the short rows. Group mode: a group of L lanes (L = segment length) per short
-   row, in row order; a group skips a row that is not short. Tile mode: a block per tile of
-   consecutive short rows; its groups of L lanes reduce one segment each (segment g0 + group,
-   + BLOCK/L, ...), leave the sums in shared memory, and the block's threads then add up the
-   segment sums of the tile's rows, so no warp waits for the longest row of its groups.
+   row, in row order; a group skips a row that is not short. Tile mode: no medium-row warps; a
+   block per tile of consecutive short and medium rows; its groups of L lanes reduce one segment
+   each (segment g0 + group, + BLOCK/L, ...), leave the sums in shared memory, and the block then
+   adds up the segment sums of the tile's rows (a lane per short row, a warp per medium row), so
+   no warp waits for the longest row of its groups.
    Segment-major storage makes a group read consecutive slots and a warp read consecutive
    segments, so loads coalesce in both modes (taking the short rows in a length-sorted order
    lost that coalescing and ran powerlaw 12% slower: bench/NOTES.md); groups reduce with warp
@@ -80,10 +81,13 @@ typedef struct {
 /* tile mode: the block computes tile t (call block-uniformly). Its segments [g0, g1) are
    contiguous; in each of ROUNDS rounds the group of L lanes q takes segment g0 + q + round *
    BLOCK/L (a warp reads consecutive segments; the rounds' loads are independent, so they are
-   in flight together), reduces it and leaves the sum in shared memory; then the threads take
-   the tile's rows (stride BLOCK) and add up their segment sums. A row of length 0 owns one
-   padding segment (sum 0): y = z or 0. The segment sums live in dynamic shared memory
-   (TileSharedBytes<L>() at the launch), so a launch in group mode keeps its L1 cache. */
+   in flight together), reduces it and leaves the sum in shared memory. Then each warp takes 32
+   consecutive rows of the tile at a time: a short row (<= shortmax segments) is added up by its
+   own lane, a medium row (up to GPUPC_SEGCSR_TILE_SLOTS / L segments) by the whole warp, one
+   such row after the other (found with a ballot), so no lane walks a long list of segment sums
+   alone. A row of length 0 owns one padding segment (sum 0): y = z or 0. The segment sums live
+   in dynamic shared memory (TileSharedBytes<L>() at the launch), so a launch in group mode
+   keeps its L1 cache. */
 template <int L>
 __device__ __forceinline__ void TileMult(const SegCSRMultArgs &a, int t)
 {
@@ -91,6 +95,7 @@ __device__ __forceinline__ void TileMult(const SegCSRMultArgs &a, int t)
   extern __shared__ PetscScalar segsum[]; /* GPUPC_SEGCSR_TILE_SLOTS / L */
   const int                     r0 = __ldg(a.tileptr + t), r1 = __ldg(a.tileend + t), g0 = __ldg(a.segptr + r0), g1 = __ldg(a.segptr + r1);
   const int                     lane = (int)(threadIdx.x & (L - 1)), group = (int)(threadIdx.x / L);
+  const int                     wlane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x / 32);
   const unsigned                mask = GroupMask<L>();
   PetscScalar                   term[ROUNDS];
 
@@ -105,12 +110,29 @@ __device__ __forceinline__ void TileMult(const SegCSRMultArgs &a, int t)
     if (lane == 0 && g0 + group + q * GROUPS < g1) segsum[group + q * GROUPS] = sum;
   }
   __syncthreads();
-  for (int row = r0 + (int)threadIdx.x; row < r1; row += BLOCK) {
-    const int   s1  = __ldg(a.segptr + row + 1) - g0;
-    PetscScalar sum = 0.0;
+  for (int base = r0 + 32 * warp; base < r1; base += BLOCK) { /* warp-uniform trip count */
+    const int row = base + wlane;
+    int       s0 = 0, s1 = 0;
 
-    for (int s = __ldg(a.segptr + row) - g0; s < s1; s++) sum += segsum[s];
-    a.y[row] = a.z ? a.z[row] + sum : sum;
+    if (row < r1) {
+      s0 = __ldg(a.segptr + row) - g0;
+      s1 = __ldg(a.segptr + row + 1) - g0;
+    }
+    const bool wide = s1 - s0 > a.shortmax;
+    if (row < r1 && !wide) {
+      PetscScalar sum = 0.0;
+
+      for (int s = s0; s < s1; s++) sum += segsum[s];
+      a.y[row] = a.z ? a.z[row] + sum : sum;
+    }
+    for (unsigned w = __ballot_sync(0xffffffffu, wide); w; w &= w - 1) { /* the warp's medium rows, one at a time */
+      const int   src = __ffs(w) - 1, ws0 = __shfl_sync(0xffffffffu, s0, src), ws1 = __shfl_sync(0xffffffffu, s1, src);
+      PetscScalar sum = 0.0;
+
+      for (int s = ws0 + wlane; s < ws1; s += 32) sum += segsum[s];
+      sum = GPUPCGroupSum<PetscScalar, 32>(sum);
+      if (wlane == 0) a.y[base + src] = a.z ? a.z[base + src] + sum : sum;
+    }
   }
 }
 
