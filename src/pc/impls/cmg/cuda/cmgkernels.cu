@@ -2,12 +2,15 @@
    CUDA implementation of the CMG cycle kernels (gpupc/cmgkernels.h), templated on the
    level scalar (double or float).
 
-   Sparse rows are handled by groups of G lanes (G = power of two near the mean row length,
-   2..32): each lane sums a strided part of the row (gather of x inside the kernel), the
-   group reduces with shuffles once at the end, so groups of one warp never diverge on a
-   shuffle. Rows longer than GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly
-   dominant row, ~6 n^(2/3) entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER
-   are cut into chunks (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
+   Sparse rows are handled by groups of G lanes (G from the mean row length and the level's
+   size: GroupSize): each lane sums a strided part of the row, a few entries unrolled so their
+   loads are in flight together (gather of x inside the kernel), the group reduces with shuffles
+   once at the end, so groups of one warp never diverge on a shuffle. Element-wise kernels take
+   one item per thread (a grid-stride loop over one resident wave left each thread a chain of
+   dependent loads); the expansion, which also sums b for the ground vertex with one atomic per
+   block, keeps one wave and loads four items per thread before it stores any. Rows longer than
+   GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly dominant row, ~6 n^(2/3)
+   entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
    one thread block per chunk, in the SAME launch as the ordinary rows (the chunk blocks come
    first), so a smoothing step or a residual-restriction is one kernel launch whatever the
    level holds (what matters in a W-cycle of thousands of launches):
@@ -28,11 +31,23 @@
 
 #define BLOCK 256
 
+/* lanes per row (and per small cluster) on a level of n rows and nnz stored entries. A level of at least
+   GPUPC_CMG_STREAM_NNZ entries streams >= ~100 MB per pass and is bound by bandwidth: there each lane keeps several
+   entries of its row in flight and few lanes idle (the largest power of two <= a third of the mean row length, the
+   rule segcsr measured best for its segment length). A smaller level is bound by the latency of its rows: there a
+   row takes few steps (the smallest power of two >= the mean row length). Both 2..32. On the H200 (bench/NOTES.md):
+   the bandwidth rule ran poisson3d 7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up
+   to 20% slower than the latency rule. */
+#define GPUPC_CMG_STREAM_NNZ 8000000
 static int GroupSize(PetscInt n, PetscInt nnz)
 {
-  PetscInt mean = n > 0 ? (nnz + n - 1) / n : 1;
-  int      g    = 2;
-  while (g < mean && g < 32) g *= 2;
+  const double mean = n > 0 ? (double)nnz / (double)n : 1.0;
+  int          g    = 2;
+
+  if (nnz >= GPUPC_CMG_STREAM_NNZ)
+    while (g < 32 && 2.0 * g <= mean / 3.0) g *= 2;
+  else
+    while (g < 32 && g < mean) g *= 2;
   return g;
 }
 
@@ -59,20 +74,35 @@ __device__ T BlockSum(T s)
   return s;
 }
 
+/* b0 = the expanded right-hand side; a grid-stride loop over one resident wave (sum: one atomic per block), each
+   thread loading EXPAND_ILP items (map and b) before it stores any, so their loads are in flight together */
+#define EXPAND_ILP 4
 template <typename T>
 __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
 {
-  PetscScalar s = 0.0;
+  const PetscInt stride = (PetscInt)gridDim.x * blockDim.x;
+  PetscScalar    s      = 0.0;
 
-  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
-    const PetscInt m = map ? map[i] : i;
-    if (m < 0) continue;
-    PetscScalar v = b[i];
-    if (erow)
-      for (PetscInt k = erow[i]; k < erow[i + 1]; k++) v -= eval[k] * dinv[ecol[k]] * b[ecol[k]];
-    b0[m] = (T)v;
-    if (copies == 2) b0[nk + m] = (T)(-v);
-    s += v;
+  for (PetscInt i0 = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i0 < n; i0 += EXPAND_ILP * stride) {
+    PetscInt    m[EXPAND_ILP];
+    PetscScalar v[EXPAND_ILP];
+
+#pragma unroll
+    for (int q = 0; q < EXPAND_ILP; q++) {
+      const PetscInt i = i0 + q * stride;
+      m[q]             = i < n ? (map ? map[i] : i) : -1;
+      v[q]             = i < n ? b[i] : 0.0;
+    }
+#pragma unroll
+    for (int q = 0; q < EXPAND_ILP; q++) {
+      const PetscInt i = i0 + q * stride;
+      if (m[q] < 0) continue;
+      if (erow)
+        for (PetscInt k = erow[i]; k < erow[i + 1]; k++) v[q] -= eval[k] * dinv[ecol[k]] * b[ecol[k]];
+      b0[m[q]] = (T)v[q];
+      if (copies == 2) b0[nk + m[q]] = (T)(-v[q]);
+      s += v[q];
+    }
   }
   if (!want_sum) return;
   s = BlockSum<PetscScalar>(s);
@@ -284,8 +314,10 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T 
     const bool     mine = row < a.n && !IsLong(a.rowptr, row);
     T              s    = 0;
 
-    if (mine)
+    if (mine) {
+#pragma unroll 4
       for (PetscInt k = a.rowptr[row] + lane; k < a.rowptr[row + 1]; k += G) s += a.val[k] * xin[a.col[k]];
+    }
     s = GPUPCGroupSum<T, G>(s);
     if (mine && lane == 0) xout[row] = xin[row] + a.invd[row] * (a.b[row] - s);
   }
@@ -335,6 +367,7 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict
         const PetscInt v = a.cperm[p];
         if (IsLong(a.rowptr, v)) continue;
         if (lane == 0) s += a.b[v];
+#pragma unroll 4
         for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x[a.col[k]];
       }
     }
@@ -399,7 +432,7 @@ static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
 {
   PetscFunctionBegin;
   if (F->n <= 0) PetscFunctionReturn(0);
-  FoldKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, transpose ? F->trow : NULL, F->tcol, F->tval, b, (const T *)x0, x);
+  FoldKernel<T><<<BlocksFor(F->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, transpose ? F->trow : NULL, F->tcol, F->tval, b, (const T *)x0, x);
   GPUPCCheckLaunch("cmg fold");
   PetscFunctionReturn(0);
 }
@@ -409,7 +442,7 @@ static PetscErrorCode Jacobi_T(const GPUPCCMGDeviceLevel *L)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  JacobiKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)L->b, (T *)L->x);
+  JacobiKernel<T><<<BlocksFor(L->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)L->b, (T *)L->x);
   GPUPCCheckLaunch("cmg jacobi");
   PetscFunctionReturn(0);
 }
@@ -419,7 +452,7 @@ static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  ProlongKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->cluster, (const T *)xc, (T *)L->x);
+  ProlongKernel<T><<<BlocksFor(L->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->cluster, (const T *)xc, (T *)L->x);
   GPUPCCheckLaunch("cmg prolong");
   PetscFunctionReturn(0);
 }
@@ -502,7 +535,7 @@ static PetscErrorCode Update_T(const GPUPCCMGDeviceLevel *L, const void *r, cons
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  UpdateKernel<T><<<GPUPCCUDAGridSize(L->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)r, (const T *)xin, (T *)xout);
+  UpdateKernel<T><<<BlocksFor(L->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)r, (const T *)xin, (T *)xout);
   GPUPCCheckLaunch("cmg update");
   PetscFunctionReturn(0);
 }
@@ -512,7 +545,7 @@ static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, 
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
-  ClusterSumKernel<T><<<GPUPCCUDAGridSize(L->nc, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
+  ClusterSumKernel<T><<<BlocksFor(L->nc, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
   GPUPCCheckLaunch("cmg cluster_sum");
   PetscCall(LongClusterSum<T>(L, (const T *)r, (T *)bc));
   PetscFunctionReturn(0);
