@@ -103,7 +103,7 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
   PetscCall(Check(c, n, got, ref, scale, "jacobi", k));
   /* smooth: w = x + invD (b - A x) */
   PetscCall(Random(c, n, x, DL->x));
-  PetscCall(K->smooth(DL, DL->x, DL->w));
+  PetscCall(K->smooth(DL, DL->x, NULL, DL->w));
   PetscCall(Download(c, n, DL->w, got));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal rr, ss, d = InvD(c, L, i);
@@ -124,7 +124,7 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
   if (!last) {
     GPUPCCMGDeviceLevel *DC = &D->levels[k + 1];
     /* residual_restrict and cluster_sum into the next level's b */
-    PetscCall(K->residual_restrict(DL, DC->b));
+    PetscCall(K->residual_restrict(DL, PETSC_FALSE, DC->b));
     PetscCall(Download(c, nc, DC->b, got));
     for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
     for (PetscInt i = 0; i < n; i++) {
@@ -134,6 +134,22 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
       scale[L->cluster[i]] += ss;
     }
     PetscCall(Check(c, nc, got, ref, scale, "residual_restrict", k));
+    /* with the first Jacobi step fused in: x = invd .* b (stored), then the same */
+    PetscCall(Random(c, n, got, DL->x)); /* overwritten by the kernel */
+    PetscCall(K->residual_restrict(DL, PETSC_TRUE, DC->b));
+    for (PetscInt i = 0; i < n; i++) x[i] = Round(c, InvD(c, L, i) * b[i]);
+    PetscCall(Download(c, n, DL->x, got));
+    for (PetscInt i = 0; i < n; i++) scale[i] = PetscAbsReal(x[i]);
+    PetscCall(Check(c, n, got, x, scale, "residual_restrict (first: stored iterate)", k));
+    PetscCall(Download(c, nc, DC->b, got));
+    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal rr, ss;
+      RowResidual(c, L, b, x, i, &rr, &ss);
+      ref[L->cluster[i]] += rr;
+      scale[L->cluster[i]] += ss;
+    }
+    PetscCall(Check(c, nc, got, ref, scale, "residual_restrict (first)", k));
     PetscCall(K->cluster_sum(DL, dr, DC->b));
     PetscCall(Download(c, nc, DC->b, got));
     for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
@@ -152,6 +168,29 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
       scale[i] = PetscAbsReal(x[i]) + PetscAbsReal(xc[L->cluster[i]]);
     }
     PetscCall(Check(c, n, got, ref, scale, "prolong", k));
+    { /* smooth with the prolongation fused in: w = x' + invD (b - A x'), x' = x + xc[c(.)], x unchanged */
+      PetscReal *xp, *xabs;
+      PetscCall(PetscMalloc2(n, &xp, n, &xabs));
+      PetscCall(Random(c, n, x, DL->x));
+      for (PetscInt i = 0; i < n; i++) {
+        xp[i]   = x[i] + xc[L->cluster[i]];
+        xabs[i] = PetscAbsReal(x[i]) + PetscAbsReal(xc[L->cluster[i]]);
+      }
+      PetscCall(K->smooth(DL, DL->x, DC->x, DL->w));
+      PetscCall(Download(c, n, DL->w, got));
+      for (PetscInt i = 0; i < n; i++) {
+        PetscReal rr, ss, d = InvD(c, L, i);
+        RowResidual(c, L, b, xp, i, &rr, &ss);
+        ref[i] = xp[i] + d * rr;
+        RowResidual(c, L, b, xabs, i, &rr, &ss); /* rounding of x' is relative to |x| + |xc|, not to |x'| */
+        scale[i] = xabs[i] + d * ss;
+      }
+      PetscCall(Check(c, n, got, ref, scale, "smooth (prolongation fused in)", k));
+      PetscCall(Download(c, n, DL->x, got));
+      for (PetscInt i = 0; i < n; i++) scale[i] = PetscAbsReal(x[i]);
+      PetscCall(Check(c, n, got, x, scale, "smooth (prolongation fused in) leaves x", k));
+      PetscCall(PetscFree2(xp, xabs));
+    }
   } else if (H->coarse_direct) {
     PetscCall(Random(c, n, b, DL->b));
     PetscCall(K->dense_solve(DL));
@@ -332,7 +371,7 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows longer than %d: %" PetscInt_FMT " (%" PetscInt_FMT " chunks), clusters larger than %d: %" PetscInt_FMT " (%" PetscInt_FMT " chunks) (a thread block per chunk on the GPU)\n", GPUPC_CMG_LONG_ROW, nl, nrc, GPUPC_CMG_LONG_CLUSTER, nlc, ncc));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth, update, residual_restrict, cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth (also with the prolongation fused in), update, residual_restrict (also with the first Jacobi step), cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
   PetscCall(PetscRandomDestroy(&c.rnd));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));

@@ -37,6 +37,7 @@ typedef struct {
   PetscInt             max_levels;
   PetscInt             repeat;        /* > 0 overrides every t_k */
   PetscInt             repeat_max;    /* > 0: t_k from the nonzero ratios is at most this */
+  PetscInt             fuse_nnz;      /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
   PetscBool            monitor;
 } GPUPCCMGOptions;
 
@@ -113,17 +114,19 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
 /* One step of the cycle with its buffers named (the plan of GPUPCCMGDevice lists the steps of P(b0, 0, 1) in launch
    order; the level's b and its matrix come from the level): */
 typedef enum {
-  GPUPC_CMG_STEP_JACOBI,   /* x = invd .* b                              (first step of an iteration) */
-  GPUPC_CMG_STEP_SMOOTH,   /* y = x + invd .* (b - A x), y != x                                        */
-  GPUPC_CMG_STEP_RESTRICT, /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b                 */
-  GPUPC_CMG_STEP_PROLONG,  /* x[v] += y[c(v)], y = the next level's iterate                           */
-  GPUPC_CMG_STEP_COARSE    /* x = dense * b (last level)                                              */
+  GPUPC_CMG_STEP_JACOBI,         /* x = invd .* b (first step of an iteration on a large level; last level without a dense inverse) */
+  GPUPC_CMG_STEP_SMOOTH,         /* y = x + invd .* (b - A x), y != x                                                               */
+  GPUPC_CMG_STEP_RESTRICT,       /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b                                        */
+  GPUPC_CMG_STEP_FIRST_RESTRICT, /* x = invd .* b, then RESTRICT (first step of an iteration on a small level: one launch)          */
+  GPUPC_CMG_STEP_PROLONG,        /* x[v] += xc[c(v)], xc = the next level's iterate                                                  */
+  GPUPC_CMG_STEP_PROLONG_SMOOTH, /* y = x' + invd .* (b - A x'), x' = x + xc[c(.)] (PROLONG then SMOOTH on a small level: one launch) */
+  GPUPC_CMG_STEP_COARSE          /* x = dense * b (last level)                                                                      */
 } GPUPCCMGStepKind;
 
 typedef struct {
   GPUPCCMGStepKind kind;
   PetscInt         level;
-  void            *x, *y; /* device pointers */
+  void            *x, *y, *xc; /* device pointers: the iterate, the output (SMOOTH, RESTRICT), the next level's iterate (PROLONG*) */
 } GPUPCCMGStep;
 
 /* the hierarchy on the device */
@@ -138,10 +141,11 @@ typedef struct {
   PetscInt             nsteps;
   GPUPCCMGStep        *steps;
   void                *xcycle;           /* where the cycle leaves level 0's iterate */
+  PetscInt             fusennz;          /* the plan fuses steps on levels with fewer stored entries */
   GPUPCGraph           graph;            /* the plan recorded once (GPUPCCMGDeviceRecord), NULL: launched step by step */
 } GPUPCCMGDevice;
 
-PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, PetscInt, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *);

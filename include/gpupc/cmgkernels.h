@@ -32,6 +32,14 @@ PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 #define GPUPC_CMG_LONG_ROW_CHUNK     1024
 #define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
 
+/* a level with at least this many stored entries streams >= ~100 MB per pass and is bound by bandwidth; a smaller
+   one is bound by the latency of its rows (bench/NOTES.md, H200): the CUDA kernels choose their lanes per row by it */
+#define GPUPC_CMG_STREAM_NNZ 8000000
+/* default of -pc_cmg_fuse_nnz: the cycle plan fuses the first Jacobi step into the residual-restriction and the
+   prolongation into the smoothing on levels with fewer stored entries, where a launch saved is worth an extra
+   gather per entry (H200 sweep of 0, 3e5, 1e6, 3e6 in bench/NOTES.md: 1e6 was best or within 1% everywhere) */
+#define GPUPC_CMG_FUSE_NNZ 1000000
+
 /* One level on the device. Scalars (val, invd, dense, b, x, w) are float when prec is single. */
 typedef struct {
   GPUPCCMGPrecision prec;
@@ -95,10 +103,13 @@ typedef struct {
   PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x);
   /* L->x = invd .* L->b */
   PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
-  /* xout = xin + invd .* (L->b - A xin), xout != xin (fused residual and smoothing) */
-  PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout);
-  /* bc[C] = sum_{v in C} (L->b - A L->x)_v (fused residual and restriction over the cluster-sorted vertex list) */
-  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, void *bc);
+  /* xout = x + invd .* (L->b - A x), xout != xin (fused residual and smoothing) with x = xin, or, when xc is given
+     (the next level's iterate), x = xin + xc[c(.)] (the prolongation fused in: x is read on the fly, xin unchanged) */
+  PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout);
+  /* bc[C] = sum_{v in C} (L->b - A x)_v (fused residual and restriction over the cluster-sorted vertex list) with
+     x = L->x, or, when first, x = invd .* L->b, which is also stored in L->x (the first Jacobi step of a level
+     iteration fused in) */
+  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc);
   /* L->x[v] += xc[c(v)] */
   PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
   /* L->x = dense * L->b (last level) */

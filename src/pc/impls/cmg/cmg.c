@@ -71,7 +71,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     cmg->built = PETSC_TRUE;
   }
   PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
-  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->dev));
+  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, cmg->opts.fuse_nnz, &cmg->dev));
   {
     PetscBool avail;
     PetscCall(GPUPCGraphAvailable(&avail));
@@ -137,6 +137,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMG", o->max_levels, &o->max_levels, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat_max", "Largest t_k taken from the nonzero ratios (0: no limit)", "PCCMG", o->repeat_max, &o->repeat_max, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_fuse_nnz", "Levels with fewer stored entries run the first Jacobi step inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer; 0: never)", "PCCMG", o->fuse_nnz, &o->fuse_nnz, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
@@ -146,6 +147,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
   PetscCheck(o->repeat >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat must be 0 (automatic) or positive, got %" PetscInt_FMT, o->repeat);
   PetscCheck(o->repeat_max >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat_max must be 0 (no limit) or positive, got %" PetscInt_FMT, o->repeat_max);
+  PetscCheck(o->fuse_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_fuse_nnz must be 0 (never fuse) or positive, got %" PetscInt_FMT, o->fuse_nnz);
   PetscCheck(o->symmetry_tol >= 0 && o->dominance_tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_symmetry_tol and -pc_cmg_dominance_tol must be non-negative");
   PetscFunctionReturn(0);
 }
@@ -192,7 +194,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(GPUPCGraphGetSize(cmg->dev.graph, &nodes));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle recorded as a CUDA graph of %zu kernel launches and memsets, replayed by one launch per application\n", nodes));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle launched kernel by kernel\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle plan: %" PetscInt_FMT " steps (smoothing, residual-restriction, prolongation, last-level solve) per application\n", cmg->dev.nsteps));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle plan: %" PetscInt_FMT " steps (smoothing, residual-restriction, prolongation, last-level solve) per application; levels of fewer than %" PetscInt_FMT " entries fuse the first Jacobi step into the residual-restriction and the prolongation into the smoothing\n", cmg->dev.nsteps, cmg->dev.fusennz));
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB\n", (double)cmg->dev.bytes / 1048576.0));
@@ -304,6 +306,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_max_levels <25>                     - most levels
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
 .  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
+.  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step runs inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer, an extra gather per entry: worth it where launches, not bandwidth, bound the level); 0 never fuses
 .  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
 .  -pc_cmg_graph <true>                        - on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
 .  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet

@@ -5,10 +5,11 @@
        k last: x = dense * b (or x = invD .* b when the hierarchy stagnated)
        for j = 1 .. m:
          x = (j == 1) ? invD .* b : x + invD .* (b - A x)
-         b_{k+1} = R (b - A x)            fused residual + cluster-sorted restriction
+         b_{k+1} = R (b - A x)            fused residual + cluster-sorted restriction (for j = 1
+                                          on a small level with the Jacobi step: one launch)
          x_{k+1} = P(b_{k+1}, k+1, t_k)
-         x += x_{k+1}[c(.)]               prolongation gather
-         x = x + invD .* (b - A x)
+         x += x_{k+1}[c(.)]               prolongation gather (on a small level fused into the
+         x = x + invD .* (b - A x)        smoothing: one launch, x + x_{k+1}[c(.)] read on the fly)
 
    At setup the cycle P(b0, 0, 1) is written out once as a plan: its steps in launch order, each
    with its buffers named (Jacobi smoothing is out of place, so a level's two iterate buffers take
@@ -29,7 +30,7 @@ typedef struct {
   void        **x, **w;
 } PlanWriter;
 
-static PetscErrorCode Emit(PlanWriter *P, GPUPCCMGStepKind kind, PetscInt level, void *x, void *y)
+static PetscErrorCode Emit(PlanWriter *P, GPUPCCMGStepKind kind, PetscInt level, void *x, void *y, void *xc)
 {
   PetscFunctionBegin;
   if (P->nsteps == P->cap) {
@@ -44,40 +45,54 @@ static PetscErrorCode Emit(PlanWriter *P, GPUPCCMGStepKind kind, PetscInt level,
   P->steps[P->nsteps].level = level;
   P->steps[P->nsteps].x     = x;
   P->steps[P->nsteps].y     = y;
+  P->steps[P->nsteps].xc    = xc;
   P->nsteps++;
   PetscFunctionReturn(0);
 }
 
-/* x_k = x_k + invD (b_k - A_k x_k), into the spare buffer, which becomes the iterate */
-static PetscErrorCode EmitSmooth(PlanWriter *P, PetscInt k)
+/* x_k = x_k + invD (b_k - A_k x_k) into the spare buffer, which becomes the iterate; with xc (the next level's
+   iterate) the prolongation x_k += xc[c(.)] is fused in front (PROLONG_SMOOTH) */
+static PetscErrorCode EmitSmooth(PlanWriter *P, PetscInt k, void *xc)
 {
   void *t;
 
   PetscFunctionBegin;
-  PetscCall(Emit(P, GPUPC_CMG_STEP_SMOOTH, k, P->x[k], P->w[k]));
+  PetscCall(Emit(P, xc ? GPUPC_CMG_STEP_PROLONG_SMOOTH : GPUPC_CMG_STEP_SMOOTH, k, P->x[k], P->w[k], xc));
   t       = P->x[k];
   P->x[k] = P->w[k];
   P->w[k] = t;
   PetscFunctionReturn(0);
 }
 
-/* the steps of P(b_k, k, m) */
+/* the steps of P(b_k, k, m). On a level of fewer than D->fusennz entries (-pc_cmg_fuse_nnz, default
+   GPUPC_CMG_FUSE_NNZ: bound by launch latency, not bandwidth)
+   the first Jacobi step is fused into the residual-restriction and the prolongation into the smoothing after it: two
+   launches fewer per iteration for an extra gather of invd and b, or of the cluster and xc, at every entry; on the
+   large levels those gathers cost more than the launch (bench/NOTES.md). */
 static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt k, PetscInt m)
 {
   const GPUPCCMGDeviceLevel *L = &D->levels[k];
+  PetscBool                  fuse;
 
   PetscFunctionBegin;
   if (k == D->nlevels - 1) {
-    PetscCall(Emit(P, L->direct ? GPUPC_CMG_STEP_COARSE : GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL));
+    PetscCall(Emit(P, L->direct ? GPUPC_CMG_STEP_COARSE : GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL, NULL));
     PetscFunctionReturn(0);
   }
+  fuse = (PetscBool)(!L->seg && L->nnz < D->fusennz);
   for (PetscInt j = 0; j < m; j++) {
-    if (j == 0) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL));
-    else PetscCall(EmitSmooth(P, k));
-    PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b));
+    if (j == 0 && fuse) PetscCall(Emit(P, GPUPC_CMG_STEP_FIRST_RESTRICT, k, P->x[k], D->levels[k + 1].b, NULL));
+    else {
+      if (j == 0) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL, NULL));
+      else PetscCall(EmitSmooth(P, k, NULL));
+      PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b, NULL));
+    }
     PetscCall(EmitCycle(D, P, k + 1, L->t));
-    PetscCall(Emit(P, GPUPC_CMG_STEP_PROLONG, k, P->x[k], P->x[k + 1]));
-    PetscCall(EmitSmooth(P, k));
+    if (fuse) PetscCall(EmitSmooth(P, k, P->x[k + 1]));
+    else {
+      PetscCall(Emit(P, GPUPC_CMG_STEP_PROLONG, k, P->x[k], NULL, P->x[k + 1]));
+      PetscCall(EmitSmooth(P, k, NULL));
+    }
   }
   PetscFunctionReturn(0);
 }
@@ -128,19 +143,23 @@ static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D,
     PetscCall(K->jacobi(&L));
     break;
   case GPUPC_CMG_STEP_SMOOTH:
+  case GPUPC_CMG_STEP_PROLONG_SMOOTH:
     if (L.seg) {
+      if (s->kind == GPUPC_CMG_STEP_PROLONG_SMOOTH) PetscCall(K->prolong(&L, s->xc));
       PetscCall(SegResidual(&L, s->x));
       PetscCall(K->update(&L, L.r, s->x, s->y));
-    } else PetscCall(K->smooth(&L, s->x, s->y));
+    } else PetscCall(K->smooth(&L, s->x, s->kind == GPUPC_CMG_STEP_PROLONG_SMOOTH ? s->xc : NULL, s->y));
     break;
   case GPUPC_CMG_STEP_RESTRICT:
+  case GPUPC_CMG_STEP_FIRST_RESTRICT:
     if (L.seg) {
+      if (s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT) PetscCall(K->jacobi(&L));
       PetscCall(SegResidual(&L, s->x));
       PetscCall(K->cluster_sum(&L, L.r, s->y));
-    } else PetscCall(K->residual_restrict(&L, s->y));
+    } else PetscCall(K->residual_restrict(&L, (PetscBool)(s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT), s->y));
     break;
   case GPUPC_CMG_STEP_PROLONG:
-    PetscCall(K->prolong(&L, s->y));
+    PetscCall(K->prolong(&L, s->xc));
     break;
   case GPUPC_CMG_STEP_COARSE:
     PetscCall(K->dense_solve(&L));

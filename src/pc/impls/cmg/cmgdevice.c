@@ -118,7 +118,7 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
 /* Upload the hierarchy and write the cycle's plan.
    Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole component collapsed to one cluster) gets
    0: its value is arbitrary and 0 keeps the cycle symmetric. */
-PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, GPUPCCMGDevice *D)
+PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, PetscInt fusennz, GPUPCCMGDevice *D)
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
 
@@ -129,6 +129,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   PetscCall(PetscMemzero(D, sizeof(*D)));
   D->prec    = prec;
   D->mattype = mattype;
+  D->fusennz = fusennz;
   D->nlevels = H->nlevels;
   PetscCall(PetscCalloc1(H->nlevels, &D->levels));
   for (PetscInt k = 0; k < H->nlevels; k++) {

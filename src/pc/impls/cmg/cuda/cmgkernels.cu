@@ -32,13 +32,11 @@
 #define BLOCK 256
 
 /* lanes per row (and per small cluster) on a level of n rows and nnz stored entries. A level of at least
-   GPUPC_CMG_STREAM_NNZ entries streams >= ~100 MB per pass and is bound by bandwidth: there each lane keeps several
-   entries of its row in flight and few lanes idle (the largest power of two <= a third of the mean row length, the
-   rule segcsr measured best for its segment length). A smaller level is bound by the latency of its rows: there a
-   row takes few steps (the smallest power of two >= the mean row length). Both 2..32. On the H200 (bench/NOTES.md):
-   the bandwidth rule ran poisson3d 7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up
-   to 20% slower than the latency rule. */
-#define GPUPC_CMG_STREAM_NNZ 8000000
+   GPUPC_CMG_STREAM_NNZ entries is bound by bandwidth: there each lane keeps several entries of its row in flight and
+   few lanes idle (the largest power of two <= a third of the mean row length, the rule segcsr measured best for its
+   segment length). A smaller level is bound by the latency of its rows: there a row takes few steps (the smallest
+   power of two >= the mean row length). Both 2..32. On the H200 (bench/NOTES.md): the bandwidth rule ran poisson3d
+   7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up to 20% slower than the latency rule. */
 static int GroupSize(PetscInt n, PetscInt nnz)
 {
   const double mean = n > 0 ? (double)nnz / (double)n : 1.0;
@@ -245,11 +243,31 @@ __device__ __forceinline__ bool IsLong(const PetscInt *__restrict__ rowptr, Pets
   return rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW;
 }
 
+/* how a kernel reads the iterate x_j: stored (Stored), the first Jacobi step x = invd .* b computed on the fly
+   (FirstJacobi: the residual-restriction that starts a level's iteration, so that step needs no launch of its own),
+   or the prolonged iterate x + xc[c(j)] (Prolonged: the smoothing after the prolongation, likewise) */
+template <typename T>
+struct Stored {
+  const T *__restrict__ x;
+  __device__ T operator()(PetscInt j) const { return x[j]; }
+};
+template <typename T>
+struct FirstJacobi {
+  const T *__restrict__ invd, *__restrict__ b;
+  __device__ T operator()(PetscInt j) const { return invd[j] * b[j]; }
+};
+template <typename T>
+struct Prolonged {
+  const T *__restrict__        x, *__restrict__ xc;
+  const PetscInt *__restrict__ cluster;
+  __device__ T operator()(PetscInt j) const { return x[j] + xc[cluster[j]]; }
+};
+
 /* Thread block blk (< nrowchunks) adds its chunk of (b - A x) of long row j into rlong[j] (the first chunk adds b).
    Call block-uniformly; returns true in thread 0 of the row's last chunk to finish, with the row and its residual
    (rlong[j] and rcount[j] are zeroed again for the next kernel). */
-template <typename T>
-__device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const T *__restrict__ x, PetscInt *row, T *r)
+template <typename T, typename X>
+__device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const X &x, PetscInt *row, T *r)
 {
   const PetscInt j     = ChunkOwner(blk, a.nlong, a.rowchunk);
   const PetscInt piece = blk - a.rowchunk[j];
@@ -258,7 +276,7 @@ __device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const T *__res
   const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, a.rowptr[v + 1]);
   T              s     = 0;
 
-  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += a.val[k] * x[a.col[k]];
+  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += a.val[k] * x(a.col[k]);
   s = BlockSum<T>(s);
   if (threadIdx.x != 0) return false;
   atomicAdd(a.rlong + j, (piece == 0 ? a.b[v] : (T)0) - s);
@@ -294,17 +312,18 @@ __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict
   a.ccount[s] = 0;
 }
 
-/* xout = xin + invd .* (b - A xin), one launch: the first nrowchunks blocks do the long rows in chunks (the last
-   chunk of a row writes its entry), the other blocks give every other row a group of G lanes */
-template <typename T, int G>
-__global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T *__restrict__ xout)
+/* xout = x + invd .* (b - A x), one launch: the first nrowchunks blocks do the long rows in chunks (the last
+   chunk of a row writes its entry), the other blocks give every other row a group of G lanes. X reads the iterate x
+   (Stored, or Prolonged: the prolongation fused in). */
+template <typename T, int G, typename X>
+__global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xout)
 {
   PetscInt blk = blockIdx.x;
 
   if (blk < a.nrowchunks) {
     PetscInt v;
     T        r;
-    if (LongRowChunk<T>(a, blk, xin, &v, &r)) xout[v] = xin[v] + a.invd[v] * r;
+    if (LongRowChunk<T>(a, blk, x, &v, &r)) xout[v] = x(v) + a.invd[v] * r;
     return;
   }
   blk -= a.nrowchunks;
@@ -316,19 +335,21 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const T *__restrict__ xin, T 
 
     if (mine) {
 #pragma unroll 4
-      for (PetscInt k = a.rowptr[row] + lane; k < a.rowptr[row + 1]; k += G) s += a.val[k] * xin[a.col[k]];
+      for (PetscInt k = a.rowptr[row] + lane; k < a.rowptr[row + 1]; k += G) s += a.val[k] * x(a.col[k]);
     }
     s = GPUPCGroupSum<T, G>(s);
-    if (mine && lane == 0) xout[row] = xin[row] + a.invd[row] * (a.b[row] - s);
+    if (mine && lane == 0) xout[row] = x(row) + a.invd[row] * (a.b[row] - s);
   }
 }
 
 /* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
    of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
    vertices (a thread per vertex), the other blocks give every small cluster a group of G lanes. Long rows are
-   skipped where their cluster is summed. Clusters with a slot are finished by their last contribution. */
-template <typename T, int G>
-__global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict__ x, T *__restrict__ bc)
+   skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
+   X reads the iterate; with FirstJacobi the iterate is invd .* b, which the cluster passes also store in xw (every
+   vertex is in exactly one cluster, so each x_v is written once). */
+template <typename T, int G, typename X>
+__global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__restrict__ xw, T *__restrict__ bc)
 {
   PetscInt blk = blockIdx.x;
 
@@ -347,9 +368,10 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict
 
     for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
       const PetscInt v = a.cperm[p];
+      if (xw) xw[v] = x(v);
       if (IsLong(a.rowptr, v)) continue;
       s += a.b[v];
-      for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x[a.col[k]];
+      for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x(a.col[k]);
     }
     s = BlockSum<T>(s);
     if (threadIdx.x == 0) Contribute<T>(a, c, s, bc);
@@ -365,10 +387,11 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const T *__restrict
     if (mine) {
       for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
         const PetscInt v = a.cperm[p];
+        if (xw && lane == 0) xw[v] = x(v);
         if (IsLong(a.rowptr, v)) continue;
         if (lane == 0) s += a.b[v];
 #pragma unroll 4
-        for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x[a.col[k]];
+        for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x(a.col[k]);
       }
     }
     s = GPUPCGroupSum<T, G>(s);
@@ -469,53 +492,57 @@ static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T
 }
 
 template <typename T, int G>
-static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
 {
-  const LevelArgs<T> a = Args<T>(L);
+  const LevelArgs<T> a    = Args<T>(L);
+  const unsigned     grid = (unsigned)a.nrowchunks + BlocksFor(L->n, G);
 
   PetscFunctionBegin;
-  SmoothKernel<T, G><<<(unsigned)a.nrowchunks + BlocksFor(L->n, G), BLOCK, 0, GPUPCCUDAStream()>>>(a, (const T *)xin, (T *)xout);
+  if (xc) SmoothKernel<T, G, Prolonged<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Prolonged<T>{(const T *)xin, (const T *)xc, L->cluster}, (T *)xout);
+  else SmoothKernel<T, G, Stored<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Stored<T>{(const T *)xin}, (T *)xout);
   GPUPCCheckLaunch("cmg smooth");
   PetscFunctionReturn(0);
 }
 
 template <typename T>
-static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
   switch (GroupSize(L->n, L->nnz)) {
-  case 2: PetscCall(LaunchSmooth<T, 2>(L, xin, xout)); break;
-  case 4: PetscCall(LaunchSmooth<T, 4>(L, xin, xout)); break;
-  case 8: PetscCall(LaunchSmooth<T, 8>(L, xin, xout)); break;
-  case 16: PetscCall(LaunchSmooth<T, 16>(L, xin, xout)); break;
-  default: PetscCall(LaunchSmooth<T, 32>(L, xin, xout)); break;
+  case 2: PetscCall(LaunchSmooth<T, 2>(L, xin, xc, xout)); break;
+  case 4: PetscCall(LaunchSmooth<T, 4>(L, xin, xc, xout)); break;
+  case 8: PetscCall(LaunchSmooth<T, 8>(L, xin, xc, xout)); break;
+  case 16: PetscCall(LaunchSmooth<T, 16>(L, xin, xc, xout)); break;
+  default: PetscCall(LaunchSmooth<T, 32>(L, xin, xc, xout)); break;
   }
   PetscFunctionReturn(0);
 }
 
 template <typename T, int G>
-static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, void *bc)
+static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
-  const LevelArgs<T> a = Args<T>(L);
+  const LevelArgs<T> a    = Args<T>(L);
+  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(L->nc, G);
 
   PetscFunctionBegin;
-  ResidualRestrictKernel<T, G><<<(unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(L->nc, G), BLOCK, 0, GPUPCCUDAStream()>>>(a, (const T *)L->x, (T *)bc);
+  if (first) ResidualRestrictKernel<T, G, FirstJacobi<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
+  else ResidualRestrictKernel<T, G, Stored<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Stored<T>{(const T *)L->x}, NULL, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
   PetscFunctionReturn(0);
 }
 
 template <typename T>
-static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, void *bc)
+static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
   switch (GroupSize(L->n, L->nnz)) {
-  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, bc)); break;
-  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, bc)); break;
-  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, bc)); break;
-  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, bc)); break;
-  default: PetscCall(LaunchResidualRestrict<T, 32>(L, bc)); break;
+  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, first, bc)); break;
+  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, first, bc)); break;
+  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, first, bc)); break;
+  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, first, bc)); break;
+  default: PetscCall(LaunchResidualRestrict<T, 32>(L, first, bc)); break;
   }
   PetscFunctionReturn(0);
 }
@@ -567,13 +594,13 @@ static PetscErrorCode Jacobi_CUDA(const GPUPCCMGDeviceLevel *L)
 {
   return SINGLE(L->prec) ? Jacobi_T<float>(L) : Jacobi_T<double>(L);
 }
-static PetscErrorCode Smooth_CUDA(const GPUPCCMGDeviceLevel *L, const void *xin, void *xout)
+static PetscErrorCode Smooth_CUDA(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
 {
-  return SINGLE(L->prec) ? Smooth_T<float>(L, xin, xout) : Smooth_T<double>(L, xin, xout);
+  return SINGLE(L->prec) ? Smooth_T<float>(L, xin, xc, xout) : Smooth_T<double>(L, xin, xc, xout);
 }
-static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, void *bc)
+static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
-  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, bc) : ResidualRestrict_T<double>(L, bc);
+  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, first, bc) : ResidualRestrict_T<double>(L, first, bc);
 }
 static PetscErrorCode Prolong_CUDA(const GPUPCCMGDeviceLevel *L, const void *xc)
 {

@@ -68,6 +68,12 @@ static void CMG_NAME(Jacobi)(const GPUPCCMGDeviceLevel *L)
   for (PetscInt i = 0; i < L->n; i++) x[i] = invd[i] * b[i];
 }
 
+/* xp = x + xc[c(.)] (the prolonged iterate, into a buffer of its own) */
+static void CMG_NAME(Prolonged)(const GPUPCCMGDeviceLevel *L, const CMG_T *x, const CMG_T *xc, CMG_T *xp)
+{
+  for (PetscInt i = 0; i < L->n; i++) xp[i] = x[i] + xc[L->cluster[i]];
+}
+
 static void CMG_NAME(Smooth)(const GPUPCCMGDeviceLevel *L, const CMG_T *xin, CMG_T *xout)
 {
   const CMG_T *invd = (const CMG_T *)L->invd, *b = (const CMG_T *)L->b, *val = (const CMG_T *)L->val;
