@@ -35,6 +35,11 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceFinalize(void);
 PETSC_EXTERN PetscErrorCode GPUPCMalloc(size_t, void **);
 PETSC_EXTERN PetscErrorCode GPUPCFree(void *);
 PETSC_EXTERN PetscErrorCode GPUPCMemcpy(void *, const void *, size_t, GPUPCCopyKind);
+/* host memory that the device copies to and from at full speed (page-locked on the cuda backend, where a copy from
+   pageable memory goes through a staging buffer at a fraction of the link's speed); *pinned says whether it is, and
+   must be passed to GPUPCHostFree. On the host backend this is PetscMalloc (*pinned false). */
+PETSC_EXTERN PetscErrorCode GPUPCHostMalloc(size_t, void **, PetscBool *);
+PETSC_EXTERN PetscErrorCode GPUPCHostFree(void *, PetscBool);
 PETSC_EXTERN PetscErrorCode GPUPCMemzero(void *, size_t);
 PETSC_EXTERN PetscErrorCode GPUPCSynchronize(void);
 
@@ -67,6 +72,8 @@ PETSC_INTERN PetscErrorCode GPUPCCUDASetUp(int, GPUPCDeviceInfo *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAFinalize(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMalloc(size_t, void **);
 PETSC_INTERN PetscErrorCode GPUPCCUDAFree(void *);
+PETSC_INTERN PetscErrorCode GPUPCCUDAHostMalloc(size_t, void **);
+PETSC_INTERN PetscErrorCode GPUPCCUDAHostFree(void *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCCopyKind);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);

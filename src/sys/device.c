@@ -287,6 +287,39 @@ PetscErrorCode GPUPCFree(void *ptr)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode GPUPCHostMalloc(size_t bytes, void **ptr, PetscBool *pinned)
+{
+  PetscFunctionBegin;
+  *ptr    = NULL;
+  *pinned = PETSC_FALSE;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall(GPUPCDeviceSetUp());
+#if defined(GPUPC_HAVE_CUDA)
+  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) {
+    PetscCall(GPUPCCUDAHostMalloc(bytes, ptr));
+    *pinned = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+#endif
+  PetscCall(PetscMallocA(1, PETSC_FALSE, __LINE__, PETSC_FUNCTION_NAME, __FILE__, bytes, ptr));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHostFree(void *ptr, PetscBool pinned)
+{
+  PetscFunctionBegin;
+  if (!ptr) PetscFunctionReturn(0);
+#if defined(GPUPC_HAVE_CUDA)
+  if (pinned) {
+    PetscCall(GPUPCCUDAHostFree(ptr));
+    PetscFunctionReturn(0);
+  }
+#endif
+  PetscCheck(!pinned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pinned host memory in a build without CUDA");
+  PetscCall(PetscFreeA(1, __LINE__, PETSC_FUNCTION_NAME, __FILE__, &ptr));
+  PetscFunctionReturn(0);
+}
+
 /* Copies in stream order; a copy to the host returns when the data is there. */
 PetscErrorCode GPUPCMemcpy(void *dst, const void *src, size_t bytes, GPUPCCopyKind kind)
 {

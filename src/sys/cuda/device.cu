@@ -136,6 +136,27 @@ PetscErrorCode GPUPCCUDAFree(void *ptr)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode GPUPCCUDAHostMalloc(size_t bytes, void **ptr)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  err = cudaMallocHost(ptr, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Cannot page-lock %zu bytes (%.3f GiB) of host memory for a gpu vector's host copy; raise the locked-memory limit (ulimit -l) or use -vec_pinned_memory_min with a larger size (-1: never pin)", bytes, bytes / 1073741824.0);
+  }
+  GPUPCCallCUDA(err);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAHostFree(void *ptr)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaFreeHost(ptr));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCCUDAMemcpy(void *dst, const void *src, size_t bytes, GPUPCCopyKind kind)
 {
   cudaMemcpyKind k = kind == GPUPC_COPY_HOST_TO_DEVICE ? cudaMemcpyHostToDevice : (kind == GPUPC_COPY_DEVICE_TO_HOST ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice);

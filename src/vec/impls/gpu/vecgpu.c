@@ -16,7 +16,10 @@ static PetscErrorCode VecGPUEnsureHost(Vec v)
 
   PetscFunctionBegin;
   if (!d->array && v->map->n > 0) {
-    PetscCall(PetscMalloc1(v->map->n, &d->array_allocated));
+    const size_t bytes = (size_t)v->map->n * sizeof(PetscScalar);
+
+    if (d->pinnedmin >= 0 && bytes >= (size_t)d->pinnedmin) PetscCall(GPUPCHostMalloc(bytes, (void **)&d->array_allocated, &d->pinned));
+    else PetscCall(PetscMalloc1(v->map->n, &d->array_allocated));
     d->array = d->array_allocated;
   }
   PetscFunctionReturn(0);
@@ -141,7 +144,8 @@ static PetscErrorCode VecReplaceArray_GPU(Vec v, const PetscScalar *a)
   Vec_GPU *d = (Vec_GPU *)v->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree(d->array_allocated));
+  PetscCall(GPUPCHostFree(d->array_allocated, d->pinned));
+  d->pinned          = PETSC_FALSE; /* the caller's array, from PetscMalloc */
   d->array_allocated = d->array = (PetscScalar *)a;
   v->offloadmask                = PETSC_OFFLOAD_CPU;
   PetscFunctionReturn(0);
@@ -281,7 +285,7 @@ static PetscErrorCode VecDestroy_GPU(Vec v)
   if (!d) PetscFunctionReturn(0);
   PetscCall(GPUPCFree(d->d_array));
   PetscCall(VecDestroy(&d->companion));
-  PetscCall(PetscFree(d->array_allocated));
+  PetscCall(GPUPCHostFree(d->array_allocated, d->pinned));
   PetscCall(PetscFree(v->data));
   PetscFunctionReturn(0);
 }
@@ -315,6 +319,8 @@ static PetscErrorCode VecGPUCreate_Private(Vec v, PetscBool mpi)
   v->data        = d;
   v->petscnative = PETSC_FALSE; /* host data is reached only through the getarray ops */
   PetscCall(GPUPCGetVecKernels(&d->k));
+  d->pinnedmin = 0; /* as PETSc's VECCUDA: every host mirror page-locked unless -vec_pinned_memory_min says otherwise */
+  PetscCall(PetscOptionsGetInt(((PetscObject)v)->options, ((PetscObject)v)->prefix, "-vec_pinned_memory_min", &d->pinnedmin, NULL));
   PetscCall(GPUPCMallocArray(v->map->n, &d->d_array));
   PetscCall(GPUPCMemzero(d->d_array, (size_t)v->map->n * sizeof(PetscScalar)));
   v->offloadmask = PETSC_OFFLOAD_GPU;
@@ -358,10 +364,13 @@ static PetscErrorCode VecGPUCreate_Private(Vec v, PetscBool mpi)
    first host access and kept in sync lazily. Every arithmetic VecOp that PETSc's Krylov
    methods and PCJACOBI use runs on the device; VecGetArray() and friends copy to the host
    only when the host copy is stale. VecSetValues(), VecGetValues() and VecSetRandom() work on
-   the host mirror with PETSc's own semantics.
+   the host mirror with PETSc's own semantics. On the cuda backend the host mirror is
+   page-locked (pinned) memory, as for PETSc's VECCUDA, so that uploads of data computed on the
+   host (a right-hand side, say) run at the link's speed instead of through a staging buffer.
 
-   Options Database Key:
-.  -vec_type seqgpu - sets the type in VecSetFromOptions()
+   Options Database Keys:
++  -vec_type seqgpu - sets the type in VecSetFromOptions()
+-  -vec_pinned_memory_min <bytes> - page-lock host mirrors of at least this size (default 0: all; -1: never), read when the vector is created
 
    Level: beginner
 

@@ -10,7 +10,8 @@
    dependent loads); the expansion, which also sums b for the ground vertex with one atomic per
    block, keeps one wave and loads four items per thread before it stores any. Rows longer than
    GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly dominant row, ~6 n^(2/3)
-   entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
+   entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks
+   (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
    one thread block per chunk, in the SAME launch as the ordinary rows (the chunk blocks come
    first), so a smoothing step or a residual-restriction is one kernel launch whatever the
    level holds (what matters in a W-cycle of thousands of launches):
