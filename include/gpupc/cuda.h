@@ -49,7 +49,8 @@ typedef enum {
   GPUPC_SCRATCH_SLOTS
 } GPUPCScratchSlot;
 PETSC_EXTERN PetscErrorCode GPUPCCUDAGetScratch(GPUPCScratchSlot, size_t, void **, PetscBool *);
-/* Pinned host staging area for small reduction results */
+/* Page-locked host buffer for small reduction results, mapped into the device's address space (unified addressing:
+   the returned pointer is valid in kernels too, which write the results there directly) */
 PETSC_EXTERN PetscErrorCode GPUPCCUDAGetPinnedResult(size_t, void **);
 /* Grid size for grid-stride kernels: enough blocks to fill every SM */
 PETSC_EXTERN int GPUPCCUDAGridSize(PetscInt n, int block);

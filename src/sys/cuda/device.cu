@@ -205,7 +205,7 @@ PetscErrorCode GPUPCCUDAGetPinnedResult(size_t bytes, void **ptr)
   PetscFunctionBegin;
   if (bytes > pinned_bytes) {
     if (pinned) GPUPCCallCUDA(cudaFreeHost(pinned));
-    GPUPCCallCUDA(cudaMallocHost(&pinned, bytes));
+    GPUPCCallCUDA(cudaHostAlloc(&pinned, bytes, cudaHostAllocMapped));
     pinned_bytes = bytes;
   }
   *ptr = pinned;

@@ -283,12 +283,14 @@ __global__ void __launch_bounds__(BLOCK) ReduceKernel(PetscInt n, F f, double *p
   }
 }
 
-/* Runs one reduction and returns its K results on the host (waits for the device). */
+/* Runs one reduction and returns its K results on the host (waits for the device). The last block writes the results
+   straight into page-locked host memory (mapped into the device's address space), so the stream holds the kernel
+   only and no device-to-host copy: at n = 10^5 on the H200 a VecDot took 19 us with that copy. */
 template <int K, class F>
 static PetscErrorCode Reduce(const char *name, PetscInt n, const F &f, double *out)
 {
   const int            grid         = GPUPCCUDAGridSize(n, BLOCK);
-  const size_t         counter_off  = 0, result_off = 256, partial_off = 256 + GPUPC_MAX_MULTI * sizeof(double);
+  const size_t         counter_off  = 0, partial_off = 256;
   const size_t         bytes        = partial_off + (size_t)K * grid * sizeof(double);
   void                *scratch, *pinned;
   char                *base;
@@ -297,12 +299,11 @@ static PetscErrorCode Reduce(const char *name, PetscInt n, const F &f, double *o
   PetscFunctionBegin;
   /* the counter sits at the start of the scratch buffer; zero it whenever the buffer is new */
   PetscCall(GPUPCCUDAGetScratch(GPUPC_SCRATCH_REDUCTION, bytes, &scratch, &fresh));
-  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, result_off, GPUPCCUDAStream()));
+  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, partial_off, GPUPCCUDAStream()));
   base = (char *)scratch;
-  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + partial_off), (double *)(base + result_off), (unsigned int *)(base + counter_off));
-  GPUPCCheckLaunch(name);
   PetscCall(GPUPCCUDAGetPinnedResult(K * sizeof(double), &pinned));
-  GPUPCCallCUDA(cudaMemcpyAsync(pinned, base + result_off, K * sizeof(double), cudaMemcpyDeviceToHost, GPUPCCUDAStream()));
+  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + partial_off), (double *)pinned, (unsigned int *)(base + counter_off));
+  GPUPCCheckLaunch(name);
   GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
   for (int k = 0; k < K; k++) out[k] = ((double *)pinned)[k];
   PetscFunctionReturn(0);
