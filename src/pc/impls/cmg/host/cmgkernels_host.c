@@ -39,23 +39,11 @@ static PetscErrorCode Jacobi_Host(const GPUPCCMGDeviceLevel *L)
   return 0;
 }
 
-/* the reference of the fused prolongation: the prolonged iterate xin + xc[c(.)] in a buffer of its own, then the
-   smoothing of it */
 static PetscErrorCode Smooth_Host(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
 {
-  void *xp = NULL;
-
-  PetscFunctionBegin;
-  if (xc) {
-    PetscCall(PetscMalloc((size_t)L->n * (SINGLE(L->prec) ? sizeof(float) : sizeof(double)), &xp));
-    if (SINGLE(L->prec)) Prolonged_S(L, (const float *)xin, (const float *)xc, (float *)xp);
-    else Prolonged_D(L, (const double *)xin, (const double *)xc, (double *)xp);
-    xin = xp;
-  }
-  if (SINGLE(L->prec)) Smooth_S(L, (const float *)xin, (float *)xout);
-  else Smooth_D(L, (const double *)xin, (double *)xout);
-  PetscCall(PetscFree(xp));
-  PetscFunctionReturn(0);
+  if (SINGLE(L->prec)) Smooth_S(L, (const float *)xin, (const float *)xc, (float *)xout);
+  else Smooth_D(L, (const double *)xin, (const double *)xc, (double *)xout);
+  return 0;
 }
 
 static PetscErrorCode ResidualRestrict_Host(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)

@@ -3,12 +3,18 @@
    with CMG_T (float or double) and CMG_NAME(f) (suffixes the function names) defined.
 */
 
-/* (b - A x)_i for row i */
-static inline CMG_T CMG_NAME(RowResidual)(const GPUPCCMGDeviceLevel *L, const CMG_T *b, const CMG_T *x, const CMG_T *val, PetscInt i)
+/* the iterate at vertex j: x_j, or with xc (the next level's iterate, the prolongation fused in) x_j + xc[c(j)] */
+static inline CMG_T CMG_NAME(Iterate)(const GPUPCCMGDeviceLevel *L, const CMG_T *x, const CMG_T *xc, PetscInt j)
+{
+  return xc ? x[j] + xc[L->cluster[j]] : x[j];
+}
+
+/* (b - A x)_i for row i, x read through Iterate */
+static inline CMG_T CMG_NAME(RowResidual)(const GPUPCCMGDeviceLevel *L, const CMG_T *b, const CMG_T *x, const CMG_T *xc, const CMG_T *val, PetscInt i)
 {
   CMG_T s = b[i];
 
-  for (PetscInt k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) s -= val[k] * x[L->col[k]];
+  for (PetscInt k = L->rowptr[i]; k < L->rowptr[i + 1]; k++) s -= val[k] * CMG_NAME(Iterate)(L, x, xc, L->col[k]);
   return s;
 }
 
@@ -68,17 +74,12 @@ static void CMG_NAME(Jacobi)(const GPUPCCMGDeviceLevel *L)
   for (PetscInt i = 0; i < L->n; i++) x[i] = invd[i] * b[i];
 }
 
-/* xp = x + xc[c(.)] (the prolonged iterate, into a buffer of its own) */
-static void CMG_NAME(Prolonged)(const GPUPCCMGDeviceLevel *L, const CMG_T *x, const CMG_T *xc, CMG_T *xp)
-{
-  for (PetscInt i = 0; i < L->n; i++) xp[i] = x[i] + xc[L->cluster[i]];
-}
-
-static void CMG_NAME(Smooth)(const GPUPCCMGDeviceLevel *L, const CMG_T *xin, CMG_T *xout)
+/* xout = x + invd .* (b - A x), x = xin, or xin + xc[c(.)] when xc is given (xin unchanged) */
+static void CMG_NAME(Smooth)(const GPUPCCMGDeviceLevel *L, const CMG_T *xin, const CMG_T *xc, CMG_T *xout)
 {
   const CMG_T *invd = (const CMG_T *)L->invd, *b = (const CMG_T *)L->b, *val = (const CMG_T *)L->val;
 
-  for (PetscInt i = 0; i < L->n; i++) xout[i] = xin[i] + invd[i] * CMG_NAME(RowResidual)(L, b, xin, val, i);
+  for (PetscInt i = 0; i < L->n; i++) xout[i] = CMG_NAME(Iterate)(L, xin, xc, i) + invd[i] * CMG_NAME(RowResidual)(L, b, xin, xc, val, i);
 }
 
 static void CMG_NAME(ResidualRestrict)(const GPUPCCMGDeviceLevel *L, CMG_T *bc)
@@ -87,7 +88,7 @@ static void CMG_NAME(ResidualRestrict)(const GPUPCCMGDeviceLevel *L, CMG_T *bc)
 
   for (PetscInt c = 0; c < L->nc; c++) {
     CMG_T s = 0;
-    for (PetscInt k = L->cptr[c]; k < L->cptr[c + 1]; k++) s += CMG_NAME(RowResidual)(L, b, x, val, L->cperm[k]);
+    for (PetscInt k = L->cptr[c]; k < L->cptr[c + 1]; k++) s += CMG_NAME(RowResidual)(L, b, x, NULL, val, L->cperm[k]);
     bc[c] = s;
   }
 }
