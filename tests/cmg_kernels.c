@@ -80,6 +80,18 @@ static void RowResidual(Ctx *c, const GPUPCCMGLevel *L, const PetscReal *b, cons
   }
 }
 
+/* bc[C] = sum_{v in C} (b - A x)_v and its scale (the same sums of magnitudes) */
+static void RestrictedResidual(Ctx *c, const GPUPCCMGLevel *L, const PetscReal *b, const PetscReal *x, PetscReal *bc, PetscReal *scale)
+{
+  for (PetscInt C = 0; C < L->nc; C++) bc[C] = scale[C] = 0.0;
+  for (PetscInt i = 0; i < L->n; i++) {
+    PetscReal rr, ss;
+    RowResidual(c, L, b, x, i, &rr, &ss);
+    bc[L->cluster[i]] += rr;
+    scale[L->cluster[i]] += ss;
+  }
+}
+
 static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D, PetscInt k)
 {
   const GPUPCCMGLevel *L    = &H->levels[k];
@@ -126,13 +138,7 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
     /* residual_restrict and cluster_sum into the next level's b */
     PetscCall(K->residual_restrict(DL, PETSC_FALSE, DC->b));
     PetscCall(Download(c, nc, DC->b, got));
-    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
-    for (PetscInt i = 0; i < n; i++) {
-      PetscReal rr, ss;
-      RowResidual(c, L, b, x, i, &rr, &ss);
-      ref[L->cluster[i]] += rr;
-      scale[L->cluster[i]] += ss;
-    }
+    RestrictedResidual(c, L, b, x, ref, scale);
     PetscCall(Check(c, nc, got, ref, scale, "residual_restrict", k));
     /* with the first Jacobi step fused in: x = invd .* b (stored), then the same */
     PetscCall(Random(c, n, got, DL->x)); /* overwritten by the kernel */
@@ -142,13 +148,7 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
     for (PetscInt i = 0; i < n; i++) scale[i] = PetscAbsReal(x[i]);
     PetscCall(Check(c, n, got, x, scale, "residual_restrict (first: stored iterate)", k));
     PetscCall(Download(c, nc, DC->b, got));
-    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
-    for (PetscInt i = 0; i < n; i++) {
-      PetscReal rr, ss;
-      RowResidual(c, L, b, x, i, &rr, &ss);
-      ref[L->cluster[i]] += rr;
-      scale[L->cluster[i]] += ss;
-    }
+    RestrictedResidual(c, L, b, x, ref, scale);
     PetscCall(Check(c, nc, got, ref, scale, "residual_restrict (first)", k));
     PetscCall(K->cluster_sum(DL, dr, DC->b));
     PetscCall(Download(c, nc, DC->b, got));
