@@ -38,6 +38,7 @@ typedef struct {
   PetscInt             repeat;        /* > 0 overrides every t_k */
   PetscInt             repeat_max;    /* > 0: t_k from the nonzero ratios is at most this */
   PetscInt             fuse_nnz;      /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
+  PetscInt             pack_nnz;      /* CUDA residual-restriction: levels with fewer stored entries give each vertex a thread, clusters packed into warps */
   PetscBool            monitor;
 } GPUPCCMGOptions;
 
@@ -142,10 +143,11 @@ typedef struct {
   GPUPCCMGStep        *steps;
   void                *xcycle;           /* where the cycle leaves level 0's iterate */
   PetscInt             fusennz;          /* the plan fuses steps on levels with fewer stored entries */
+  PetscInt             packnnz;          /* levels with fewer stored entries have a warp packing of their clusters */
   GPUPCGraph           graph;            /* the plan recorded once (GPUPCCMGDeviceRecord), NULL: launched step by step */
 } GPUPCCMGDevice;
 
-PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, PetscInt, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *);

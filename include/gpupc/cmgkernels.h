@@ -26,14 +26,16 @@ typedef enum {
 PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 
 #define GPUPC_CMG_LONG_ROW     256
-#define GPUPC_CMG_LONG_CLUSTER 64
+/* at most a warp: the CUDA residual-restriction packs whole clusters of latency-bound levels into warps */
+#define GPUPC_CMG_LONG_CLUSTER 32
 /* the CUDA kernels split a long row into chunks of this many entries and a large cluster into chunks of this
    many vertices, one thread block per chunk (partial sums combined with atomicAdd) */
 #define GPUPC_CMG_LONG_ROW_CHUNK     1024
 #define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
 
 /* a level with at least this many stored entries streams >= ~100 MB per pass and is bound by bandwidth; a smaller
-   one is bound by the latency of its rows (bench/NOTES.md, H200): the CUDA kernels choose their lanes per row by it */
+   one is bound by the latency of its rows (bench/NOTES.md, H200): the CUDA kernels choose their lanes per row by it,
+   and on a smaller level the residual-restriction gives each vertex a thread, clusters packed into warps (wrange) */
 #define GPUPC_CMG_STREAM_NNZ 8000000
 /* default of -pc_cmg_fuse_nnz: the cycle plan fuses the first Jacobi step into the residual-restriction and the
    prolongation into the smoothing on levels with fewer stored entries, where a launch saved is worth an extra
@@ -74,6 +76,11 @@ typedef struct {
   PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one group sums it alone */
   void             *cacc;
   PetscInt         *ccount, *cneed;
+  /* latency-bound levels (fewer than GPUPC_CMG_STREAM_NNZ entries): the residual-restriction gives each vertex of the
+     clusters of at most GPUPC_CMG_LONG_CLUSTER vertices a thread, whole clusters packed into warps: warp w takes the
+     cluster-sorted positions wrange[2w] .. wrange[2w+1) of cperm (NULL, nwarps 0: a group of lanes per cluster) */
+  PetscInt          nwarps;
+  PetscInt         *wrange;
   /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
   void             *seg;
   void             *r;
@@ -86,7 +93,8 @@ typedef struct {
   PetscBool         ground;
   PetscInt         *map;  /* length n: row -> kept index or -1 (Dirichlet row); NULL: identity (nk == n) */
   PetscScalar      *dinv; /* length n: 1/a_ii on Dirichlet rows; NULL when map is NULL */
-  PetscScalar      *sum;  /* one device scalar: sum of b over the kept rows (ground right-hand side) */
+  PetscScalar      *sum;  /* one device scalar: sum of b over the kept rows (ground right-hand side); zero between applications */
+  PetscInt         *done; /* one device counter: blocks of the CUDA expansion finished (zero between applications) */
   PetscInt         *erow, *ecol; /* E = A(kept, Dirichlet) by user row, NULL when empty */
   PetscScalar      *eval;
   PetscInt         *trow, *tcol; /* E^T by user row */

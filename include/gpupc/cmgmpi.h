@@ -80,7 +80,7 @@ struct _n_GPUPCCMGMPI {
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
-PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat, PetscInt, GPUPCCMGMPI);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceApply(GPUPCCMGMPI, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDestroy(GPUPCCMGMPI *);

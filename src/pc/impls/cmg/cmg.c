@@ -71,7 +71,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     cmg->built = PETSC_TRUE;
   }
   PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
-  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, cmg->opts.fuse_nnz, &cmg->dev));
+  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->opts, &cmg->dev));
   {
     PetscBool avail;
     PetscCall(GPUPCGraphAvailable(&avail));
@@ -138,6 +138,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat_max", "Largest t_k taken from the nonzero ratios (0: no limit)", "PCCMG", o->repeat_max, &o->repeat_max, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_fuse_nnz", "Levels with fewer stored entries run the first Jacobi step inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer; 0: never)", "PCCMG", o->fuse_nnz, &o->fuse_nnz, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_pack_nnz", "Levels with fewer stored entries: the CUDA residual-restriction gives each vertex a thread, whole clusters packed into warps (larger levels: a group of lanes per cluster; 0: never)", "PCCMG", o->pack_nnz, &o->pack_nnz, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
@@ -148,6 +149,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCheck(o->repeat >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat must be 0 (automatic) or positive, got %" PetscInt_FMT, o->repeat);
   PetscCheck(o->repeat_max >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat_max must be 0 (no limit) or positive, got %" PetscInt_FMT, o->repeat_max);
   PetscCheck(o->fuse_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_fuse_nnz must be 0 (never fuse) or positive, got %" PetscInt_FMT, o->fuse_nnz);
+  PetscCheck(o->pack_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_pack_nnz must be 0 (never pack) or positive, got %" PetscInt_FMT, o->pack_nnz);
   PetscCheck(o->symmetry_tol >= 0 && o->dominance_tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_symmetry_tol and -pc_cmg_dominance_tol must be non-negative");
   PetscFunctionReturn(0);
 }
@@ -195,6 +197,12 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle recorded as a CUDA graph of %zu kernel launches and memsets, replayed by one launch per application\n", nodes));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle launched kernel by kernel\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle plan: %" PetscInt_FMT " steps (smoothing, residual-restriction, prolongation, last-level solve) per application; levels of fewer than %" PetscInt_FMT " entries fuse the first Jacobi step into the residual-restriction and the prolongation into the smoothing\n", cmg->dev.nsteps, cmg->dev.fusennz));
+  if (cmg->mattype == GPUPC_CMG_MAT_CSR) {
+    PetscInt npacked = 0;
+    for (PetscInt k = 0; k < cmg->dev.nlevels; k++)
+      if (cmg->dev.levels[k].nwarps > 0) npacked++;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  residual-restriction (cuda kernels): on %" PetscInt_FMT " levels (fewer than %" PetscInt_FMT " entries) a thread per vertex, clusters packed into warps; on the others a group of lanes per cluster\n", npacked, cmg->dev.packnnz));
+  }
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB\n", (double)cmg->dev.bytes / 1048576.0));
@@ -307,6 +315,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
 .  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
 .  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step runs inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer, an extra gather per entry: worth it where launches, not bandwidth, bound the level); 0 never fuses
+.  -pc_cmg_pack_nnz <8000000>                  - on levels with fewer stored entries the CUDA residual-restriction gives each vertex a thread, whole clusters packed into warps and summed with a segmented shuffle sum (latency-bound levels); on larger ones a group of lanes walks each cluster's rows; 0 never packs
 .  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
 .  -pc_cmg_graph <true>                        - on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
 .  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet

@@ -115,10 +115,34 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
   PetscFunctionReturn(0);
 }
 
+/* Warp packing of a latency-bound level's clusters for the CUDA residual-restriction (GPUPCCMGDeviceLevel.wrange): in
+   cluster-sorted order, whole clusters of at most GPUPC_CMG_LONG_CLUSTER vertices fill a warp of 32 threads until the
+   next one does not fit; a large cluster (summed in chunks) ends the warp before it. */
+static PetscErrorCode UploadWarpPacking(PetscInt nc, const PetscInt *cptr, GPUPCCMGDeviceLevel *DL, size_t *bytes)
+{
+  PetscInt *wrange, nw = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(2 * PetscMax(nc, 1), &wrange));
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscInt size = cptr[c + 1] - cptr[c];
+    if (size > GPUPC_CMG_LONG_CLUSTER) continue;
+    if (nw == 0 || wrange[2 * nw - 1] != cptr[c] || cptr[c + 1] - wrange[2 * nw - 2] > 32) {
+      wrange[2 * nw] = cptr[c];
+      nw++;
+    }
+    wrange[2 * nw - 1] = cptr[c + 1];
+  }
+  DL->nwarps = nw;
+  if (nw) PetscCall(UploadInts(2 * nw, wrange, &DL->wrange, bytes));
+  PetscCall(PetscFree(wrange));
+  PetscFunctionReturn(0);
+}
+
 /* Upload the hierarchy and write the cycle's plan.
    Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole component collapsed to one cluster) gets
    0: its value is arbitrary and 0 keeps the cycle symmetric. */
-PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, PetscInt fusennz, GPUPCCMGDevice *D)
+PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, const GPUPCCMGOptions *opts, GPUPCCMGDevice *D)
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
 
@@ -129,7 +153,8 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   PetscCall(PetscMemzero(D, sizeof(*D)));
   D->prec    = prec;
   D->mattype = mattype;
-  D->fusennz = fusennz;
+  D->fusennz = opts->fuse_nnz;
+  D->packnnz = opts->pack_nnz;
   D->nlevels = H->nlevels;
   PetscCall(PetscCalloc1(H->nlevels, &D->levels));
   for (PetscInt k = 0; k < H->nlevels; k++) {
@@ -197,6 +222,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
       }
       DL->nlongc = cnt;
       PetscCall(UploadClusterSlots(L, cptr, cperm, DL, es, &D->bytes));
+      if (L->nnz < opts->pack_nnz) PetscCall(UploadWarpPacking(L->nc, cptr, DL, &D->bytes));
       PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
       PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
       PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));
@@ -231,7 +257,10 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     D->bytes += 2 * ne * sizeof(PetscScalar);
   }
   PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
-  D->bytes += sizeof(PetscScalar);
+  PetscCall(GPUPCMemzero(D->fold.sum, sizeof(PetscScalar)));
+  PetscCall(GPUPCMallocArray(1, &D->fold.done));
+  PetscCall(GPUPCMemzero(D->fold.done, sizeof(PetscInt)));
+  D->bytes += sizeof(PetscScalar) + sizeof(PetscInt);
   PetscCall(GPUPCCMGDevicePlan(D));
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
@@ -265,6 +294,7 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->cneed));
     PetscCall(GPUPCFree(DL->rowchunk));
     PetscCall(GPUPCFree(DL->clusterchunk));
+    PetscCall(GPUPCFree(DL->wrange));
     if (DL->seg) {
       PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
       PetscCall(PetscFree(DL->seg));
@@ -274,6 +304,7 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
   PetscCall(PetscFree(D->steps));
   PetscCall(PetscFree(D->levels));
   PetscCall(GPUPCFree(D->fold.sum));
+  PetscCall(GPUPCFree(D->fold.done));
   PetscCall(GPUPCFree(D->fold.map));
   PetscCall(GPUPCFree(D->fold.dinv));
   PetscCall(GPUPCFree(D->fold.erow));

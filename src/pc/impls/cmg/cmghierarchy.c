@@ -32,6 +32,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->dominance_tol  = 1e-10;
   o->positive       = GPUPC_CMG_POSITIVE_DOUBLE_COVER;
   o->fuse_nnz       = GPUPC_CMG_FUSE_NNZ;
+  o->pack_nnz       = GPUPC_CMG_STREAM_NNZ;
   o->direct_size    = backend == PETSC_GPUPC_BACKEND_HOST ? GPUPC_CMG_DIRECT_SIZE_HOST : GPUPC_CMG_DIRECT_SIZE_CUDA;
   o->max_levels     = 25;
   o->repeat         = 0;

@@ -23,9 +23,12 @@
      a long row) have a slot (cslot): contributions are added into cacc and counted in ccount,
      the last of the cneed contributions writes bc[c] and zeroes the slot again.
    The summation order inside those rows and clusters therefore varies from run to run in the
-   last bits; everything else is deterministic. Small clusters without long rows are summed by
-   one group each over the cluster-sorted vertex list (no atomics). The last level is a dense
-   GEMV, one warp per row (coalesced row-major reads).
+   last bits; everything else is deterministic. Small clusters without long rows are summed
+   without atomics over the cluster-sorted vertex list: on bandwidth-bound levels by one group
+   of lanes each, walking the cluster's rows; on latency-bound levels (below GPUPC_CMG_STREAM_NNZ
+   entries) by a thread per vertex, whole clusters packed into warps and summed with a segmented
+   shuffle sum, so no thread walks a cluster's rows one after the other. The last level is a
+   dense GEMV, a thread block per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
 #include <gpupc/cmgkernels.h>
@@ -73,14 +76,27 @@ __device__ T BlockSum(T s)
   return s;
 }
 
-/* b0 = the expanded right-hand side; a grid-stride loop over one resident wave (sum: one atomic per block), each
-   thread loading EXPAND_ILP items (map and b) before it stores any, so their loads are in flight together */
+__device__ __forceinline__ double TakeAndZero(double *p)
+{
+  return __longlong_as_double((long long)atomicExch((unsigned long long *)p, 0ull));
+}
+__device__ __forceinline__ float TakeAndZero(float *p)
+{
+  return atomicExch(p, 0.0f);
+}
+
+/* b0 = the expanded right-hand side; a grid-stride loop over one resident wave, each thread loading EXPAND_ILP items
+   (map and b) before it stores any, so their loads are in flight together. With a ground vertex at index ground >= 0
+   every block adds its part of sum b' into *sum and counts itself in *done; the last block to finish writes
+   b0[ground] = -sum (0 for the double cover) and zeroes the sum again (the counter wraps to 0), so the expansion is
+   one launch: no memset and no kernel of its own for the ground entry */
 #define EXPAND_ILP 4
 template <typename T>
-__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_sum, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum)
+__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt ground, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum, PetscInt *done)
 {
-  const PetscInt stride = (PetscInt)gridDim.x * blockDim.x;
-  PetscScalar    s      = 0.0;
+  const PetscInt  stride = (PetscInt)gridDim.x * blockDim.x;
+  PetscScalar     s      = 0.0;
+  __shared__ bool last;
 
   for (PetscInt i0 = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i0 < n; i0 += EXPAND_ILP * stride) {
     PetscInt    m[EXPAND_ILP];
@@ -103,15 +119,18 @@ __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, int want_
       s += v[q];
     }
   }
-  if (!want_sum) return;
+  if (ground < 0) return;
   s = BlockSum<PetscScalar>(s);
-  if (threadIdx.x == 0) atomicAdd(sum, s);
-}
-
-template <typename T>
-__global__ void GroundKernel(PetscInt g, PetscInt copies, const PetscScalar *sum, T *b0)
-{
-  b0[g] = copies == 1 ? (T)(-sum[0]) : (T)0;
+  if (threadIdx.x == 0) {
+    if (copies == 1) atomicAdd(sum, s);
+    __threadfence();
+    last = atomicInc((unsigned int *)done, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    __threadfence();
+    b0[ground] = (T)(-TakeAndZero(sum));
+  }
 }
 
 template <typename T>
@@ -186,14 +205,6 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 
 /* ------------------------------------------------------------------ sparse rows by groups of G lanes */
 
-__device__ __forceinline__ double TakeAndZero(double *p)
-{
-  return __longlong_as_double((long long)atomicExch((unsigned long long *)p, 0ull));
-}
-__device__ __forceinline__ float TakeAndZero(float *p)
-{
-  return atomicExch(p, 0.0f);
-}
 
 /* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
 template <typename T>
@@ -204,6 +215,8 @@ struct LevelArgs {
   const PetscInt *__restrict__ cluster, *__restrict__ cptr, *__restrict__ cperm;
   const PetscInt *__restrict__ longrows, *__restrict__ rowchunk, *__restrict__ longclusters, *__restrict__ clusterchunk;
   const PetscInt *__restrict__ cslot, *__restrict__ cneed;
+  PetscInt                     nwarps;
+  const PetscInt *__restrict__ wrange;
   T                           *rlong, *cacc;
   PetscInt                    *rcount, *ccount;
 };
@@ -232,6 +245,8 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   a.clusterchunk   = L->clusterchunk;
   a.cslot          = L->cslot;
   a.cneed          = L->cneed;
+  a.nwarps         = L->nwarps;
+  a.wrange         = L->wrange;
   a.rlong          = (T *)L->rlong;
   a.cacc           = (T *)L->cacc;
   a.rcount         = L->rcount;
@@ -343,10 +358,74 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xo
   }
 }
 
+/* the small clusters of ResidualRestrictKernel, a group of G lanes per cluster walking its vertices (bandwidth-bound
+   levels: each row's entries are read by G lanes together) */
+template <typename T, int G, typename X>
+__device__ void GroupClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, T *__restrict__ xw, T *__restrict__ bc)
+{
+  const PetscInt c    = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
+  const int      lane = threadIdx.x & (G - 1);
+  const bool     mine = c < a.nc && a.cptr[c + 1] - a.cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
+  T              s    = 0;
+
+  if (mine) {
+    for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
+      const PetscInt v = a.cperm[p];
+      if (xw && lane == 0) xw[v] = x(v);
+      if (IsLong(a.rowptr, v)) continue;
+      if (lane == 0) s += a.b[v];
+#pragma unroll 4
+      for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x(a.col[k]);
+    }
+  }
+  s = GPUPCGroupSum<T, G>(s);
+  if (mine && lane == 0) {
+    if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
+    else bc[c] = s;
+  }
+}
+
+/* the small clusters of ResidualRestrictKernel on a latency-bound level, packed into warps (wrange): a thread per
+   vertex computes its residual, so the vertices of a cluster are not walked one after the other, and a segmented sum
+   over the lanes (a cluster's vertices are consecutive) leaves the cluster's sum in its last lane */
+template <typename T, typename X>
+__device__ void PackedClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, T *__restrict__ xw, T *__restrict__ bc)
+{
+  const PetscInt w    = (blk * (PetscInt)blockDim.x + threadIdx.x) / 32;
+  const int      lane = threadIdx.x & 31;
+  PetscInt       c    = -1, cnext;
+  T              s    = 0;
+
+  if (w >= a.nwarps) return; /* the whole warp */
+  {
+    const PetscInt p = a.wrange[2 * w] + lane;
+    if (p < a.wrange[2 * w + 1]) {
+      const PetscInt v = a.cperm[p];
+      c                = a.cluster[v];
+      if (xw) xw[v] = x(v);
+      if (!IsLong(a.rowptr, v)) {
+        s = a.b[v];
+#pragma unroll 4
+        for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x(a.col[k]);
+      }
+    }
+  }
+  for (int off = 1; off < 32; off *= 2) {
+    const T        o  = __shfl_up_sync(0xffffffffu, s, off);
+    const PetscInt oc = __shfl_up_sync(0xffffffffu, c, off);
+    if (lane >= off && oc == c) s += o;
+  }
+  cnext = __shfl_down_sync(0xffffffffu, c, 1);
+  if (c >= 0 && (lane == 31 || cnext != c)) {
+    if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
+    else bc[c] = s;
+  }
+}
+
 /* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
    of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
-   vertices (a thread per vertex), the other blocks give every small cluster a group of G lanes. Long rows are
-   skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
+   vertices (a thread per vertex), the other blocks the small clusters (GroupClusters, or PackedClusters on a level with
+   a warp packing). Long rows are skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
    X reads the iterate; with FirstJacobi the iterate is invd .* b, which the cluster passes also store in xw (every
    vertex is in exactly one cluster, so each x_v is written once). */
 template <typename T, int G, typename X>
@@ -379,28 +458,8 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
     return;
   }
   blk -= a.nclusterchunks;
-  {
-    const PetscInt c    = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
-    const int      lane = threadIdx.x & (G - 1);
-    const bool     mine = c < a.nc && a.cptr[c + 1] - a.cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
-    T              s    = 0;
-
-    if (mine) {
-      for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
-        const PetscInt v = a.cperm[p];
-        if (xw && lane == 0) xw[v] = x(v);
-        if (IsLong(a.rowptr, v)) continue;
-        if (lane == 0) s += a.b[v];
-#pragma unroll 4
-        for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x(a.col[k]);
-      }
-    }
-    s = GPUPCGroupSum<T, G>(s);
-    if (mine && lane == 0) {
-      if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
-      else bc[c] = s;
-    }
-  }
+  if (a.wrange) PackedClusters<T>(a, blk, x, xw, bc);
+  else GroupClusters<T, G>(a, blk, x, xw, bc);
 }
 
 /* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (ClusterSumKernel wrote 0 before): one
@@ -417,37 +476,31 @@ __global__ void LongClusterSumKernel(const LevelArgs<T> a, const T *__restrict__
   if (threadIdx.x == 0) atomicAdd(bc + c, s);
 }
 
+/* x = D b, a thread block per row: with a warp per row a last level of ~1200-2500 rows left ~10 warps per SM with one
+   load in flight each (1.3 TB/s on the H200) */
 template <typename T>
 __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__restrict__ b, T *__restrict__ x)
 {
-  const PetscInt row  = (blockIdx.x * (PetscInt)blockDim.x + threadIdx.x) / 32;
-  const int      lane = threadIdx.x & 31;
-  T              s    = 0;
+  const T *__restrict__ row = D + (size_t)blockIdx.x * n;
+  T                     s   = 0;
 
-  if (row < n)
-    for (PetscInt j = lane; j < n; j += 32) s += D[(size_t)row * n + j] * b[j];
-  s = GPUPCGroupSum<T, 32>(s);
-  if (row < n && lane == 0) x[row] = s;
+#pragma unroll 4
+  for (PetscInt j = threadIdx.x; j < n; j += blockDim.x) s += row[j] * b[j];
+  s = BlockSum<T>(s);
+  if (threadIdx.x == 0) x[blockIdx.x] = s;
 }
 
 /* ------------------------------------------------------------------ launchers */
 
 template <typename T>
-static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0v)
+static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0)
 {
-  T        *b0       = (T *)b0v;
-  const int want_sum = F->ground && F->copies == 1;
+  const unsigned grid = (unsigned)PetscMax(GPUPCCUDAGridSize(F->n, BLOCK), 1);
 
   PetscFunctionBegin;
-  if (want_sum) GPUPCCallCUDA(cudaMemsetAsync(F->sum, 0, sizeof(PetscScalar), GPUPCCUDAStream()));
-  if (F->n > 0) {
-    ExpandKernel<T><<<GPUPCCUDAGridSize(F->n, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, want_sum, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, b0, F->sum);
-    GPUPCCheckLaunch("cmg expand");
-  }
-  if (F->ground) {
-    GroundKernel<T><<<1, 1, 0, GPUPCCUDAStream()>>>(F->copies * F->nk, F->copies, F->sum, b0);
-    GPUPCCheckLaunch("cmg ground");
-  }
+  if (F->n <= 0 && !F->ground) PetscFunctionReturn(0);
+  ExpandKernel<T><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, F->sum, F->done);
+  GPUPCCheckLaunch("cmg expand");
   PetscFunctionReturn(0);
 }
 
@@ -524,7 +577,7 @@ template <typename T, int G>
 static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
   const LevelArgs<T> a    = Args<T>(L);
-  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(L->nc, G);
+  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + (a.wrange ? BlocksFor(a.nwarps, 32) : BlocksFor(L->nc, G));
 
   PetscFunctionBegin;
   if (first) ResidualRestrictKernel<T, G, FirstJacobi<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
@@ -553,7 +606,7 @@ static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  DenseKernel<T><<<BlocksFor(L->n, 32), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
+  DenseKernel<T><<<(unsigned)L->n, BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
   GPUPCCheckLaunch("cmg dense_solve");
   PetscFunctionReturn(0);
 }

@@ -35,7 +35,6 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
   }
   if (F->ground) {
     if (F->copies == 2) sum = 0.0;
-    F->sum[0]             = sum;
     b0[F->copies * F->nk] = (CMG_T)(-sum);
   }
 }

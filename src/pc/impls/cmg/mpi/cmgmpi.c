@@ -50,7 +50,7 @@ PetscErrorCode PCSetUp_CMG_MPI(PC pc)
   PetscCallMPI(MPI_Comm_rank(comm, &M->rank));
   cmg->mpi = M; /* PCReset frees what a failed build left */
   PetscCall(GPUPCCMGMPIHierarchyBuild(pc->pmat, &cmg->opts, M));
-  PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, cmg->opts.fuse_nnz, M));
+  PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, &cmg->opts, M));
   cmg->built = PETSC_TRUE;
   cmg->nsetups++;
   PetscFunctionReturn(0);

@@ -117,7 +117,7 @@ static PetscErrorCode UploadFold(GPUPCCMGMPI M)
 
    Collective (halo plans)
 */
-PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, PetscInt fusennz, GPUPCCMGMPI M)
+PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI M)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
@@ -176,7 +176,7 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, PetscInt fusennz, GPUPCCMGMPI M)
   if (M->gathered) { /* the one-rank hierarchy of the gathered last level, its vectors, host staging of the gather */
     const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
     PetscMPIInt             nloc;
-    PetscCall(GPUPCCMGDeviceUpload(&M->seq, GPUPC_CMG_PRECISION_DOUBLE, GPUPC_CMG_MAT_CSR, fusennz, &M->seqdev));
+    PetscCall(GPUPCCMGDeviceUpload(&M->seq, GPUPC_CMG_PRECISION_DOUBLE, GPUPC_CMG_MAT_CSR, opts, &M->seqdev));
     M->bytes += M->seqdev.bytes;
     PetscCall(GPUPCMalloc(L->N * sizeof(PetscScalar), (void **)&M->bfull));
     PetscCall(GPUPCMalloc(L->N * sizeof(PetscScalar), (void **)&M->xfull));
