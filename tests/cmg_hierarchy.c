@@ -1,7 +1,7 @@
 static const char help[] = "Properties of the CMG hierarchy on SDD test matrices (cmgtest.h options):\n"
                            "  level 0 reproduces A (A x = first n rows of L0 [x; -x; 0]), every level is a symmetric Laplacian,\n"
                            "  every cluster is connected with diameter <= 6, coarsening ratio >= -min_ratio, level k+1 = R A_k R^T\n"
-                           "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1), 1).\n";
+                           "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1/2), 1).\n";
 
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
     PetscCall(CheckGalerkin(L, &H->levels[k + 1], k));
     {
       PetscReal nnz_next = (k + 2 == H->nlevels && H->coarse_direct) ? 0.5 * (H->levels[k + 1].n - H->coarse_ncomp) * (H->levels[k + 1].n - H->coarse_ncomp + 1.0) : (PetscReal)H->levels[k + 1].nnz;
-      PetscInt  t        = repeat > 0 ? repeat : PetscMax((PetscInt)PetscFloorReal(L->nnz / PetscMax(nnz_next, 1.0) - 1.0), 1);
+      PetscInt  t        = repeat > 0 ? repeat : PetscMax((PetscInt)PetscFloorReal(L->nnz / PetscMax(nnz_next, 1.0) - 0.5), 1);
       if (repeat == 0 && repeat_max > 0 && t > repeat_max) {
         t = repeat_max; /* -pc_cmg_repeat_max caps the ratio rule */
         capped++;

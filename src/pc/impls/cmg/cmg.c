@@ -312,7 +312,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_positive_offdiag <doublecover,error> - positive off-diagonal entries: double cover, or refuse the matrix
 .  -pc_cmg_direct_size <n>                     - stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
 .  -pc_cmg_max_levels <25>                     - most levels
-.  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1), 1)
+.  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
 .  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
 .  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step runs inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer, an extra gather per entry: worth it where launches, not bandwidth, bound the level); 0 never fuses
 .  -pc_cmg_pack_nnz <8000000>                  - on levels with fewer stored entries the CUDA residual-restriction gives each vertex a thread, whole clusters packed into warps and summed with a segmented shuffle sum (latency-bound levels); on larger ones a group of lanes walks each cluster's rows; 0 never packs
