@@ -55,6 +55,46 @@ PETSC_EXTERN PetscErrorCode GPUPCCUDAGetPinnedResult(size_t, void **);
 /* Grid size for grid-stride kernels: enough blocks to fill every SM */
 PETSC_EXTERN int GPUPCCUDAGridSize(PetscInt n, int block);
 
+/* Programmatic dependent launch (compute capability >= 9.0, -gpupc_cuda_dependent_launch): a kernel launched with
+   GPUPCLaunchDependent may start while the kernel before it in the stream is still running. Before the wait it may
+   only read data that no kernel of the stream writes (matrix structure and values); GPUPCWaitPrevious() returns once
+   the kernel before it has finished and its writes are visible; after it the kernel may read anything and write.
+   GPUPCLetNextLaunch() (called after the wait) allows the next such kernel to start its own part before the wait. */
+PETSC_EXTERN int GPUPCCUDADependentLaunch(void);
+
+__device__ __forceinline__ void GPUPCWaitPrevious(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void GPUPCLetNextLaunch(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* kernel<<<grid, block, 0, GPUPCCUDAStream()>>>(args...), with programmatic stream serialization when it is on:
+   the kernel must call GPUPCWaitPrevious() before it reads what earlier work wrote or writes anything */
+template <typename... KArgs, typename... Args>
+static inline cudaError_t GPUPCLaunchDependent(unsigned grid, unsigned block, void (*kernel)(KArgs...), Args &&...args)
+{
+  cudaLaunchConfig_t  cfg = {};
+  cudaLaunchAttribute attr;
+
+  attr.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.gridDim                                     = dim3(grid);
+  cfg.blockDim                                    = dim3(block);
+  cfg.dynamicSmemBytes                            = 0;
+  cfg.stream                                      = GPUPCCUDAStream();
+  cfg.attrs                                       = &attr;
+  cfg.numAttrs                                    = GPUPCCUDADependentLaunch() ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, kernel, static_cast<Args &&>(args)...);
+}
+
 /* The sum of v over the aligned group of W lanes (W a power of two, 1..32) that holds the calling lane; the group's
    first lane gets it. mask names the lanes that take part (at least the whole group). The warp-level reduction of
    every sparse kernel (segcsr rows and segments, CMG rows, clusters and blocks). */

@@ -78,6 +78,7 @@ PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCC
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDASetBlocksPerSM(int);
+PETSC_INTERN PetscErrorCode GPUPCCUDASetDependentLaunch(PetscBool);
 PETSC_INTERN PetscErrorCode GPUPCCUDAGraphBeginCapture(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDAGraphEndCapture(PetscBool, GPUPCGraph *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAGraphLaunch(GPUPCGraph);

@@ -23,6 +23,7 @@ static GPUPCBackendRequest requested      = GPUPC_WANT_AUTO;
 static PetscBool           require_device = PETSC_FALSE;
 static PetscInt            forced_device  = -1;
 static PetscInt            blocks_per_sm  = 0;
+static PetscBool           dependent_launch = PETSC_TRUE;
 static PetscMPIInt         node_rank      = 0;
 static PetscBool           device_ready   = PETSC_FALSE;
 static GPUPCDeviceInfo     device_info;
@@ -147,6 +148,7 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceReadOptions(void)
   PetscCall(PetscOptionsEnum("-gpupc_backend", "Where GPUPC kernels run: auto (CUDA when a usable device exists), cuda or host", "PetscGPUPCGetBackend", GPUPCBackendRequests, (PetscEnum)requested, (PetscEnum *)&requested, NULL));
   PetscCall(PetscOptionsBool("-gpupc_require_device", "Make a missing or unusable GPU an error instead of falling back to the host backend", "PetscGPUPCGetBackend", require_device, &require_device, NULL));
   PetscCall(PetscOptionsInt("-gpupc_device", "CUDA device ordinal to use (default: node-local rank modulo the device count)", "PetscGPUPCGetBackend", forced_device, &forced_device, NULL));
+  PetscCall(PetscOptionsBool("-gpupc_cuda_dependent_launch", "Let a kernel of the CMG cycle start while the kernel before it finishes (programmatic dependent launch, compute capability 9.0 and newer)", "PetscGPUPCGetBackend", dependent_launch, &dependent_launch, NULL));
   PetscCall(PetscOptionsInt("-gpupc_cuda_blocks_per_sm", "Thread blocks per SM of persistent kernels such as reductions (0: fill the SM)", "PetscGPUPCGetBackend", blocks_per_sm, &blocks_per_sm, NULL));
   PetscOptionsEnd();
   PetscCall(GPUPCNodeRank(&node_rank));
@@ -180,6 +182,7 @@ PetscErrorCode GPUPCDeviceSetUp(void)
       PetscCheck(dev < count, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gpupc_device %d but this node has %d CUDA devices (ordinals 0..%d)", dev, count, count - 1);
       PetscCall(GPUPCCUDASetUp(dev, &device_info));
       PetscCall(GPUPCCUDASetBlocksPerSM((int)blocks_per_sm));
+      PetscCall(GPUPCCUDASetDependentLaunch(dependent_launch));
       device_info.backend = PETSC_GPUPC_BACKEND_CUDA;
     } else {
       PetscCheck(requested != GPUPC_WANT_CUDA && !require_device, PETSC_COMM_SELF, PETSC_ERR_GPU, "-gpupc_backend cuda or -gpupc_require_device given, but no usable CUDA device: %s", why);

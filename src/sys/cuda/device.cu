@@ -30,6 +30,8 @@ PetscErrorCode GPUPCCUDADeviceCount(int *count, const char **why)
   PetscFunctionReturn(0);
 }
 
+static int cc_major = 0, dependent_launch = 0; /* compute capability; programmatic dependent launch on */
+
 PetscErrorCode GPUPCCUDASetUp(int dev, GPUPCDeviceInfo *info)
 {
   cudaDeviceProp prop;
@@ -43,6 +45,7 @@ PetscErrorCode GPUPCCUDASetUp(int dev, GPUPCDeviceInfo *info)
   info->l2_bytes         = (size_t)prop.l2CacheSize;
   info->shared_per_block = prop.sharedMemPerBlock;
   sm_count               = prop.multiProcessorCount;
+  cc_major               = prop.major;
   PetscCall(PetscSNPrintf(info->name, sizeof(info->name), "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name, prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0));
   PetscFunctionReturn(0);
 }
@@ -70,6 +73,19 @@ PetscErrorCode GPUPCCUDAFinalize(void)
 cudaStream_t GPUPCCUDAStream(void)
 {
   return stream;
+}
+
+/* programmatic dependent launch: -gpupc_cuda_dependent_launch, on devices of compute capability 9.0 and newer */
+PetscErrorCode GPUPCCUDASetDependentLaunch(PetscBool on)
+{
+  PetscFunctionBegin;
+  dependent_launch = on && cc_major >= 9;
+  PetscFunctionReturn(0);
+}
+
+int GPUPCCUDADependentLaunch(void)
+{
+  return dependent_launch;
 }
 
 /* blocks per SM of persistent (grid-stride) kernels; -gpupc_cuda_blocks_per_sm */

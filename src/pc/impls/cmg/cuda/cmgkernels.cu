@@ -53,6 +53,10 @@ static int GroupSize(PetscInt n, PetscInt nnz)
   return g;
 }
 
+/* every kernel of this file is launched as a dependent launch (gpupc/cuda.h): it waits for the previous kernel before
+   it reads vectors or writes */
+#define GPUPCLaunch(grid, ...) GPUPCCallCUDA(GPUPCLaunchDependent((unsigned)(grid), BLOCK, __VA_ARGS__))
+
 static unsigned BlocksFor(PetscInt items, int per_item)
 {
   size_t threads = (size_t)items * (size_t)per_item;
@@ -98,6 +102,8 @@ __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt 
   PetscScalar     s      = 0.0;
   __shared__ bool last;
 
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   for (PetscInt i0 = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i0 < n; i0 += EXPAND_ILP * stride) {
     PetscInt    m[EXPAND_ILP];
     PetscScalar v[EXPAND_ILP];
@@ -145,6 +151,8 @@ __device__ __forceinline__ PetscScalar Folded(PetscInt nk, PetscInt copies, cons
 template <typename T>
 __global__ void FoldKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt g, const PetscInt *__restrict__ map, const PetscScalar *__restrict__ dinv, const PetscInt *__restrict__ trow, const PetscInt *__restrict__ tcol, const PetscScalar *__restrict__ tval, const PetscScalar *__restrict__ b, const T *__restrict__ x0, PetscScalar *__restrict__ x)
 {
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   const PetscScalar xg = g >= 0 ? (PetscScalar)x0[g] : 0.0;
 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
@@ -163,18 +171,24 @@ __global__ void FoldKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt g,
 template <typename T>
 __global__ void JacobiKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ b, T *__restrict__ x)
 {
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] = invd[i] * b[i];
 }
 
 template <typename T>
 __global__ void ProlongKernel(PetscInt n, const PetscInt *__restrict__ cluster, const T *__restrict__ xc, T *__restrict__ x)
 {
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] += xc[cluster[i]];
 }
 
 template <typename T>
 __global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ r, const T *__restrict__ xin, T *__restrict__ xout)
 {
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) xout[i] = xin[i] + invd[i] * r[i];
 }
 
@@ -183,6 +197,8 @@ __global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__
 template <typename T>
 __global__ void ClusterSumKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
 {
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   for (PetscInt c = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; c < nc; c += (PetscInt)gridDim.x * blockDim.x) {
     T s = 0;
     if (cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER)
@@ -339,6 +355,8 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xo
   if (blk < a.nrowchunks) {
     PetscInt v;
     T        r;
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
     if (LongRowChunk<T>(a, blk, x, &v, &r)) xout[v] = x(v) + a.invd[v] * r;
     return;
   }
@@ -346,12 +364,21 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xo
   {
     const PetscInt row  = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
     const int      lane = threadIdx.x & (G - 1);
-    const bool     mine = row < a.n && !IsLong(a.rowptr, row);
-    T              s    = 0;
+    const PetscInt k0   = row < a.n ? a.rowptr[row] : 0, k1 = row < a.n ? a.rowptr[row + 1] : 0;
+    const bool     mine = row < a.n && k1 - k0 <= GPUPC_CMG_LONG_ROW;
+    PetscInt       k    = k0 + lane, c0 = -1;
+    T              s    = 0, v0 = 0;
 
+    if (mine && k < k1) { /* the lane's first entry: matrix data, read before the previous kernel has finished */
+      c0 = a.col[k];
+      v0 = a.val[k];
+    }
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
+    if (c0 >= 0) s = v0 * x(c0);
     if (mine) {
 #pragma unroll 4
-      for (PetscInt k = a.rowptr[row] + lane; k < a.rowptr[row + 1]; k += G) s += a.val[k] * x(a.col[k]);
+      for (k += G; k < k1; k += G) s += a.val[k] * x(a.col[k]);
     }
     s = GPUPCGroupSum<T, G>(s);
     if (mine && lane == 0) xout[row] = x(row) + a.invd[row] * (a.b[row] - s);
@@ -368,6 +395,8 @@ __device__ void GroupClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, T
   const bool     mine = c < a.nc && a.cptr[c + 1] - a.cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
   T              s    = 0;
 
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   if (mine) {
     for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
       const PetscInt v = a.cperm[p];
@@ -385,6 +414,9 @@ __device__ void GroupClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, T
   }
 }
 
+/* entries of its row a thread of PackedClusters reads before the previous kernel has finished */
+#define PACK_PRELOAD 4
+
 /* the small clusters of ResidualRestrictKernel on a latency-bound level, packed into warps (wrange): a thread per
    vertex computes its residual, so the vertices of a cluster are not walked one after the other, and a segmented sum
    over the lanes (a cluster's vertices are consecutive) leaves the cluster's sum in its last lane */
@@ -398,16 +430,32 @@ __device__ void PackedClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, 
 
   if (w >= a.nwarps) return; /* the whole warp */
   {
-    const PetscInt p = a.wrange[2 * w] + lane;
-    if (p < a.wrange[2 * w + 1]) {
-      const PetscInt v = a.cperm[p];
-      c                = a.cluster[v];
-      if (xw) xw[v] = x(v);
-      if (!IsLong(a.rowptr, v)) {
-        s = a.b[v];
+    const PetscInt p  = a.wrange[2 * w] + lane;
+    const bool     in = p < a.wrange[2 * w + 1];
+    const PetscInt v  = in ? a.cperm[p] : 0;
+    const PetscInt k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
+    const bool     sum = in && k1 - k0 <= GPUPC_CMG_LONG_ROW;
+    PetscInt       cc[PACK_PRELOAD];
+    T              vv[PACK_PRELOAD];
+
+    /* matrix data, read before the previous kernel has finished: the cluster and the row's first entries */
+    if (in) c = a.cluster[v];
+#pragma unroll
+    for (int q = 0; q < PACK_PRELOAD; q++) {
+      const bool has = sum && k0 + q < k1;
+      cc[q]          = has ? a.col[k0 + q] : -1;
+      vv[q]          = has ? a.val[k0 + q] : (T)0;
+    }
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
+    if (in && xw) xw[v] = x(v);
+    if (sum) {
+      s = a.b[v];
+#pragma unroll
+      for (int q = 0; q < PACK_PRELOAD; q++)
+        if (cc[q] >= 0) s -= vv[q] * x(cc[q]);
 #pragma unroll 4
-        for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x(a.col[k]);
-      }
+      for (PetscInt k = k0 + PACK_PRELOAD; k < k1; k++) s -= a.val[k] * x(a.col[k]);
     }
   }
   for (int off = 1; off < 32; off *= 2) {
@@ -436,6 +484,8 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
   if (blk < a.nrowchunks) {
     PetscInt v;
     T        r;
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
     if (LongRowChunk<T>(a, blk, x, &v, &r)) Contribute<T>(a, a.cluster[v], r, bc);
     return;
   }
@@ -445,7 +495,8 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
     T        s = 0;
 
     ClusterChunk<T>(a, blk, &c, &p0, &p1);
-
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
     for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
       const PetscInt v = a.cperm[p];
       if (xw) xw[v] = x(v);
@@ -471,10 +522,16 @@ __global__ void LongClusterSumKernel(const LevelArgs<T> a, const T *__restrict__
   T        s = 0;
 
   ClusterChunk<T>(a, blockIdx.x, &c, &p0, &p1);
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
   for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[a.cperm[p]];
   s = BlockSum<T>(s);
   if (threadIdx.x == 0) atomicAdd(bc + c, s);
 }
+
+/* entries of its row a thread of DenseKernel reads before the previous kernel has finished (all of a 2500-row
+   inverse with 256 threads per row) */
+#define DENSE_PRELOAD 10
 
 /* x = D b, a thread block per row: with a warp per row a last level of ~1200-2500 rows left ~10 warps per SM with one
    load in flight each (1.3 TB/s on the H200) */
@@ -482,10 +539,22 @@ template <typename T>
 __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__restrict__ b, T *__restrict__ x)
 {
   const T *__restrict__ row = D + (size_t)blockIdx.x * n;
-  T                     s   = 0;
+  T                     s   = 0, d[DENSE_PRELOAD];
 
+#pragma unroll
+  for (int q = 0; q < DENSE_PRELOAD; q++) { /* the inverse, read before the previous kernel has finished */
+    const PetscInt j = threadIdx.x + q * (PetscInt)blockDim.x;
+    d[q]             = j < n ? row[j] : (T)0;
+  }
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
+#pragma unroll
+  for (int q = 0; q < DENSE_PRELOAD; q++) {
+    const PetscInt j = threadIdx.x + q * (PetscInt)blockDim.x;
+    if (j < n) s += d[q] * b[j];
+  }
 #pragma unroll 4
-  for (PetscInt j = threadIdx.x; j < n; j += blockDim.x) s += row[j] * b[j];
+  for (PetscInt j = threadIdx.x + DENSE_PRELOAD * (PetscInt)blockDim.x; j < n; j += blockDim.x) s += row[j] * b[j];
   s = BlockSum<T>(s);
   if (threadIdx.x == 0) x[blockIdx.x] = s;
 }
@@ -499,7 +568,7 @@ static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose,
 
   PetscFunctionBegin;
   if (F->n <= 0 && !F->ground) PetscFunctionReturn(0);
-  ExpandKernel<T><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, F->sum, F->done);
+  GPUPCLaunch(grid, ExpandKernel<T>, F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, F->sum, F->done);
   GPUPCCheckLaunch("cmg expand");
   PetscFunctionReturn(0);
 }
@@ -509,7 +578,7 @@ static PetscErrorCode Fold_T(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
 {
   PetscFunctionBegin;
   if (F->n <= 0) PetscFunctionReturn(0);
-  FoldKernel<T><<<BlocksFor(F->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, transpose ? F->trow : NULL, F->tcol, F->tval, b, (const T *)x0, x);
+  GPUPCLaunch(BlocksFor(F->n, 1), FoldKernel<T>, F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, F->dinv, transpose ? F->trow : NULL, F->tcol, F->tval, b, (const T *)x0, x);
   GPUPCCheckLaunch("cmg fold");
   PetscFunctionReturn(0);
 }
@@ -519,7 +588,7 @@ static PetscErrorCode Jacobi_T(const GPUPCCMGDeviceLevel *L)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  JacobiKernel<T><<<BlocksFor(L->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)L->b, (T *)L->x);
+  GPUPCLaunch(BlocksFor(L->n, 1), JacobiKernel<T>, L->n, (const T *)L->invd, (const T *)L->b, (T *)L->x);
   GPUPCCheckLaunch("cmg jacobi");
   PetscFunctionReturn(0);
 }
@@ -529,7 +598,7 @@ static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  ProlongKernel<T><<<BlocksFor(L->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, L->cluster, (const T *)xc, (T *)L->x);
+  GPUPCLaunch(BlocksFor(L->n, 1), ProlongKernel<T>, L->n, L->cluster, (const T *)xc, (T *)L->x);
   GPUPCCheckLaunch("cmg prolong");
   PetscFunctionReturn(0);
 }
@@ -540,7 +609,7 @@ static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T
 {
   PetscFunctionBegin;
   if (!L->nlongc) PetscFunctionReturn(0);
-  LongClusterSumKernel<T><<<(unsigned)L->nclusterchunks, BLOCK, 0, GPUPCCUDAStream()>>>(Args<T>(L), r, bc);
+  GPUPCLaunch(L->nclusterchunks, LongClusterSumKernel<T>, Args<T>(L), r, bc);
   GPUPCCheckLaunch("cmg cluster sums (large clusters)");
   PetscFunctionReturn(0);
 }
@@ -552,8 +621,8 @@ static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin
   const unsigned     grid = (unsigned)a.nrowchunks + BlocksFor(L->n, G);
 
   PetscFunctionBegin;
-  if (xc) SmoothKernel<T, G, Prolonged<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Prolonged<T>{(const T *)xin, (const T *)xc, L->cluster}, (T *)xout);
-  else SmoothKernel<T, G, Stored<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Stored<T>{(const T *)xin}, (T *)xout);
+  if (xc) GPUPCLaunch(grid, SmoothKernel<T, G, Prolonged<T>>, a, Prolonged<T>{(const T *)xin, (const T *)xc, L->cluster}, (T *)xout);
+  else GPUPCLaunch(grid, SmoothKernel<T, G, Stored<T>>, a, Stored<T>{(const T *)xin}, (T *)xout);
   GPUPCCheckLaunch("cmg smooth");
   PetscFunctionReturn(0);
 }
@@ -580,8 +649,8 @@ static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, Petsc
   const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + (a.wrange ? BlocksFor(a.nwarps, 32) : BlocksFor(L->nc, G));
 
   PetscFunctionBegin;
-  if (first) ResidualRestrictKernel<T, G, FirstJacobi<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
-  else ResidualRestrictKernel<T, G, Stored<T>><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(a, Stored<T>{(const T *)L->x}, NULL, (T *)bc);
+  if (first) GPUPCLaunch(grid, ResidualRestrictKernel<T, G, FirstJacobi<T>>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
+  else GPUPCLaunch(grid, ResidualRestrictKernel<T, G, Stored<T>>, a, Stored<T>{(const T *)L->x}, (T *)NULL, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
   PetscFunctionReturn(0);
 }
@@ -606,7 +675,7 @@ static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  DenseKernel<T><<<(unsigned)L->n, BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
+  GPUPCLaunch(L->n, DenseKernel<T>, L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
   GPUPCCheckLaunch("cmg dense_solve");
   PetscFunctionReturn(0);
 }
@@ -616,7 +685,7 @@ static PetscErrorCode Update_T(const GPUPCCMGDeviceLevel *L, const void *r, cons
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  UpdateKernel<T><<<BlocksFor(L->n, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->n, (const T *)L->invd, (const T *)r, (const T *)xin, (T *)xout);
+  GPUPCLaunch(BlocksFor(L->n, 1), UpdateKernel<T>, L->n, (const T *)L->invd, (const T *)r, (const T *)xin, (T *)xout);
   GPUPCCheckLaunch("cmg update");
   PetscFunctionReturn(0);
 }
@@ -626,7 +695,7 @@ static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, 
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
-  ClusterSumKernel<T><<<BlocksFor(L->nc, 1), BLOCK, 0, GPUPCCUDAStream()>>>(L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
+  GPUPCLaunch(BlocksFor(L->nc, 1), ClusterSumKernel<T>, L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
   GPUPCCheckLaunch("cmg cluster_sum");
   PetscCall(LongClusterSum<T>(L, (const T *)r, (T *)bc));
   PetscFunctionReturn(0);
