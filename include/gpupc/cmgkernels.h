@@ -35,7 +35,8 @@ PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 
 /* a level with at least this many stored entries streams >= ~100 MB per pass and is bound by bandwidth; a smaller
    one is bound by the latency of its rows (bench/NOTES.md, H200): the CUDA kernels choose their lanes per row by it,
-   and on a smaller level the residual-restriction gives each vertex a thread, clusters packed into warps (wrange) */
+   (the default of -pc_cmg_pack_nnz, below which the residual-restriction gives each vertex a thread, clusters packed
+   into warps, and above which it is the residual by rows and then the cluster sums) */
 #define GPUPC_CMG_STREAM_NNZ 8000000
 /* default of -pc_cmg_fuse_nnz: the cycle plan fuses the first Jacobi step into the residual-restriction and the
    prolongation into the smoothing on levels with fewer stored entries, where a launch saved is worth an extra
@@ -81,7 +82,8 @@ typedef struct {
      cluster-sorted positions wrange[2w] .. wrange[2w+1) of cperm (NULL, nwarps 0: a group of lanes per cluster) */
   PetscInt          nwarps;
   PetscInt         *wrange;
-  /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer */
+  /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer r; with
+     csr, r is the residual of the two-launch residual-restriction of a level without a warp packing */
   void             *seg;
   void             *r;
 } GPUPCCMGDeviceLevel;

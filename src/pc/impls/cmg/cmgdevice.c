@@ -145,11 +145,13 @@ static PetscErrorCode UploadWarpPacking(PetscInt nc, const PetscInt *cptr, GPUPC
 PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, const GPUPCCMGOptions *opts, GPUPCCMGDevice *D)
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+  PetscGPUPCBackend backend;
 
   PetscFunctionBegin;
   PetscCheck(mattype == GPUPC_CMG_MAT_CSR || mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use csr or segcsr", GPUPCCMGMatTypes[mattype]);
   PetscCheck(mattype != GPUPC_CMG_MAT_SEGCSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(PetscMemzero(D, sizeof(*D)));
   D->prec    = prec;
   D->mattype = mattype;
@@ -223,6 +225,10 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
       DL->nlongc = cnt;
       PetscCall(UploadClusterSlots(L, cptr, cperm, DL, es, &D->bytes));
       if (L->nnz < opts->pack_nnz) PetscCall(UploadWarpPacking(L->nc, cptr, DL, &D->bytes));
+      else if (mattype == GPUPC_CMG_MAT_CSR && backend == PETSC_GPUPC_BACKEND_CUDA) { /* the CUDA residual-restriction of this level: residual, then cluster sums */
+        PetscCall(GPUPCMalloc(L->n * es, &DL->r));
+        D->bytes += L->n * es;
+      }
       PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
       PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
       PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));

@@ -24,11 +24,13 @@
      the last of the cneed contributions writes bc[c] and zeroes the slot again.
    The summation order inside those rows and clusters therefore varies from run to run in the
    last bits; everything else is deterministic. Small clusters without long rows are summed
-   without atomics over the cluster-sorted vertex list: on bandwidth-bound levels by one group
-   of lanes each, walking the cluster's rows; on latency-bound levels (below GPUPC_CMG_STREAM_NNZ
-   entries) by a thread per vertex, whole clusters packed into warps and summed with a segmented
-   shuffle sum, so no thread walks a cluster's rows one after the other. The last level is a
-   dense GEMV, a thread block per row (coalesced row-major reads).
+   without atomics over the cluster-sorted vertex list. On latency-bound levels (below
+   -pc_cmg_pack_nnz entries) the residual-restriction is one launch: a thread per vertex, whole
+   clusters packed into warps and summed with a segmented shuffle sum, so no thread walks a
+   cluster's rows one after the other. On bandwidth-bound levels it is two: the residual by rows
+   in storage order (RowKernel, coalesced), then the cluster sums (walking the rows of a cluster
+   in cluster order ran at half the bandwidth). The last level is a dense GEMV, a thread block
+   per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
 #include <gpupc/cmgkernels.h>
@@ -39,8 +41,10 @@
    GPUPC_CMG_STREAM_NNZ entries is bound by bandwidth: there each lane keeps several entries of its row in flight and
    few lanes idle (the largest power of two <= a third of the mean row length, the rule segcsr measured best for its
    segment length). A smaller level is bound by the latency of its rows: there a row takes few steps (the smallest
-   power of two >= the mean row length). Both 2..32. On the H200 (bench/NOTES.md): the bandwidth rule ran poisson3d
-   7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up to 20% slower than the latency rule. */
+   power of two >= half the mean row length). Both 2..32. On the H200 (bench/NOTES.md): the bandwidth rule ran
+   poisson3d 7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up to 20% slower than the latency
+   rule; with half instead of all of the mean row length the latency rule gained 6-11% at 1M and 3-8% at 7.2M (a
+   level of 16.02 entries per row got 32 lanes, half of them idle) and stayed within 1% at 97k. */
 static int GroupSize(PetscInt n, PetscInt nnz)
 {
   const double mean = n > 0 ? (double)nnz / (double)n : 1.0;
@@ -49,7 +53,7 @@ static int GroupSize(PetscInt n, PetscInt nnz)
   if (nnz >= GPUPC_CMG_STREAM_NNZ)
     while (g < 32 && 2.0 * g <= mean / 3.0) g *= 2;
   else
-    while (g < 32 && g < mean) g *= 2;
+    while (g < 32 && 2.0 * g < mean) g *= 2;
   return g;
 }
 
@@ -344,11 +348,23 @@ __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict
   a.ccount[s] = 0;
 }
 
-/* xout = x + invd .* (b - A x), one launch: the first nrowchunks blocks do the long rows in chunks (the last
-   chunk of a row writes its entry), the other blocks give every other row a group of G lanes. X reads the iterate x
-   (Stored, or Prolonged: the prolongation fused in). */
-template <typename T, int G, typename X>
-__global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xout)
+/* what RowKernel writes for row v with residual r */
+template <typename T, bool RES, typename X>
+__device__ __forceinline__ void RowOut(const LevelArgs<T> &a, const X &x, PetscInt v, T r, T *__restrict__ out, T *__restrict__ xw)
+{
+  if (!RES) out[v] = x(v) + a.invd[v] * r;
+  else {
+    out[v] = r;
+    if (xw) xw[v] = x(v);
+  }
+}
+
+/* By rows, one launch: out = x + invd .* (b - A x) (smoothing), or with RES out = b - A x (the residual, and x stored
+   in xw when given). The first nrowchunks blocks do the long rows in chunks (the last chunk of a row writes its
+   entry), the other blocks give every other row a group of G lanes. X reads the iterate x (Stored, FirstJacobi, or
+   Prolonged: the prolongation fused in). */
+template <typename T, int G, typename X, bool RES>
+__global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, T *__restrict__ xw)
 {
   PetscInt blk = blockIdx.x;
 
@@ -357,7 +373,7 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xo
     T        r;
     GPUPCWaitPrevious();
     GPUPCLetNextLaunch();
-    if (LongRowChunk<T>(a, blk, x, &v, &r)) xout[v] = x(v) + a.invd[v] * r;
+    if (LongRowChunk<T>(a, blk, x, &v, &r)) RowOut<T, RES>(a, x, v, r, out, xw);
     return;
   }
   blk -= a.nrowchunks;
@@ -381,36 +397,7 @@ __global__ void SmoothKernel(const LevelArgs<T> a, const X x, T *__restrict__ xo
       for (k += G; k < k1; k += G) s += a.val[k] * x(a.col[k]);
     }
     s = GPUPCGroupSum<T, G>(s);
-    if (mine && lane == 0) xout[row] = x(row) + a.invd[row] * (a.b[row] - s);
-  }
-}
-
-/* the small clusters of ResidualRestrictKernel, a group of G lanes per cluster walking its vertices (bandwidth-bound
-   levels: each row's entries are read by G lanes together) */
-template <typename T, int G, typename X>
-__device__ void GroupClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, T *__restrict__ xw, T *__restrict__ bc)
-{
-  const PetscInt c    = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
-  const int      lane = threadIdx.x & (G - 1);
-  const bool     mine = c < a.nc && a.cptr[c + 1] - a.cptr[c] <= GPUPC_CMG_LONG_CLUSTER;
-  T              s    = 0;
-
-  GPUPCWaitPrevious();
-  GPUPCLetNextLaunch();
-  if (mine) {
-    for (PetscInt p = a.cptr[c]; p < a.cptr[c + 1]; p++) {
-      const PetscInt v = a.cperm[p];
-      if (xw && lane == 0) xw[v] = x(v);
-      if (IsLong(a.rowptr, v)) continue;
-      if (lane == 0) s += a.b[v];
-#pragma unroll 4
-      for (PetscInt k = a.rowptr[v] + lane; k < a.rowptr[v + 1]; k += G) s -= a.val[k] * x(a.col[k]);
-    }
-  }
-  s = GPUPCGroupSum<T, G>(s);
-  if (mine && lane == 0) {
-    if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
-    else bc[c] = s;
+    if (mine && lane == 0) RowOut<T, RES>(a, x, row, a.b[row] - s, out, xw);
   }
 }
 
@@ -472,11 +459,11 @@ __device__ void PackedClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, 
 
 /* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
    of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
-   vertices (a thread per vertex), the other blocks the small clusters (GroupClusters, or PackedClusters on a level with
-   a warp packing). Long rows are skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
+   vertices (a thread per vertex), the other blocks the small clusters packed into warps (PackedClusters; levels with a
+   warp packing only: LaunchResidualRestrict). Long rows are skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
    X reads the iterate; with FirstJacobi the iterate is invd .* b, which the cluster passes also store in xw (every
    vertex is in exactly one cluster, so each x_v is written once). */
-template <typename T, int G, typename X>
+template <typename T, typename X>
 __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__restrict__ xw, T *__restrict__ bc)
 {
   PetscInt blk = blockIdx.x;
@@ -509,8 +496,7 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
     return;
   }
   blk -= a.nclusterchunks;
-  if (a.wrange) PackedClusters<T>(a, blk, x, xw, bc);
-  else GroupClusters<T, G>(a, blk, x, xw, bc);
+  PackedClusters<T>(a, blk, x, xw, bc);
 }
 
 /* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (ClusterSumKernel wrote 0 before): one
@@ -621,8 +607,8 @@ static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin
   const unsigned     grid = (unsigned)a.nrowchunks + BlocksFor(L->n, G);
 
   PetscFunctionBegin;
-  if (xc) GPUPCLaunch(grid, SmoothKernel<T, G, Prolonged<T>>, a, Prolonged<T>{(const T *)xin, (const T *)xc, L->cluster}, (T *)xout);
-  else GPUPCLaunch(grid, SmoothKernel<T, G, Stored<T>>, a, Stored<T>{(const T *)xin}, (T *)xout);
+  if (xc) GPUPCLaunch(grid, RowKernel<T, G, Prolonged<T>, false>, a, Prolonged<T>{(const T *)xin, (const T *)xc, L->cluster}, (T *)xout, (T *)NULL);
+  else GPUPCLaunch(grid, RowKernel<T, G, Stored<T>, false>, a, Stored<T>{(const T *)xin}, (T *)xout, (T *)NULL);
   GPUPCCheckLaunch("cmg smooth");
   PetscFunctionReturn(0);
 }
@@ -642,15 +628,30 @@ static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, co
   PetscFunctionReturn(0);
 }
 
+template <typename T>
+static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *, const void *, void *);
+
+/* On a level with a warp packing (latency-bound) one fused launch; on the others (bandwidth-bound) the residual by rows
+   in storage order into L->r, then the cluster sums: there the fused kernel's walk of each cluster's rows, in
+   cluster order, ran at ~1.8 TB/s on the H200 against ~3.3 TB/s for a pass by rows (bench/NOTES.md) */
 template <typename T, int G>
 static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
   const LevelArgs<T> a    = Args<T>(L);
-  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + (a.wrange ? BlocksFor(a.nwarps, 32) : BlocksFor(L->nc, G));
+  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(a.nwarps, 32);
 
   PetscFunctionBegin;
-  if (first) GPUPCLaunch(grid, ResidualRestrictKernel<T, G, FirstJacobi<T>>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
-  else GPUPCLaunch(grid, ResidualRestrictKernel<T, G, Stored<T>>, a, Stored<T>{(const T *)L->x}, (T *)NULL, (T *)bc);
+  if (!a.wrange) {
+    const unsigned rgrid = (unsigned)a.nrowchunks + BlocksFor(L->n, G);
+    PetscCheck(L->r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG level without a warp packing has no residual buffer");
+    if (first) GPUPCLaunch(rgrid, RowKernel<T, G, FirstJacobi<T>, true>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->r, (T *)L->x);
+    else GPUPCLaunch(rgrid, RowKernel<T, G, Stored<T>, true>, a, Stored<T>{(const T *)L->x}, (T *)L->r, (T *)NULL);
+    GPUPCCheckLaunch("cmg residual");
+    PetscCall(ClusterSum_T<T>(L, L->r, bc));
+    PetscFunctionReturn(0);
+  }
+  if (first) GPUPCLaunch(grid, ResidualRestrictKernel<T, FirstJacobi<T>>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
+  else GPUPCLaunch(grid, ResidualRestrictKernel<T, Stored<T>>, a, Stored<T>{(const T *)L->x}, (T *)NULL, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
   PetscFunctionReturn(0);
 }
