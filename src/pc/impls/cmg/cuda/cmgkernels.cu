@@ -225,7 +225,6 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 
 /* ------------------------------------------------------------------ sparse rows by groups of G lanes */
 
-
 /* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
 template <typename T>
 struct LevelArgs {
@@ -460,7 +459,8 @@ __device__ void PackedClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, 
 /* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
    of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
    vertices (a thread per vertex), the other blocks the small clusters packed into warps (PackedClusters; levels with a
-   warp packing only: LaunchResidualRestrict). Long rows are skipped where their cluster is summed. Clusters with a slot are finished by their last contribution.
+   warp packing only: LaunchResidualRestrict). Long rows are skipped where their cluster is summed. Clusters with a
+   slot are finished by their last contribution.
    X reads the iterate; with FirstJacobi the iterate is invd .* b, which the cluster passes also store in xw (every
    vertex is in exactly one cluster, so each x_v is written once). */
 template <typename T, typename X>
