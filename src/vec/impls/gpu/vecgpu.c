@@ -306,6 +306,19 @@ static PetscErrorCode VecDuplicate_GPU(Vec v, Vec *w)
   PetscFunctionReturn(0);
 }
 
+/* -vec_pinned_memory_min in VecSetFromOptions() (so that -help lists it); creation reads it too, for vectors made by
+   VecSetType() or VecDuplicate() alone */
+static PetscErrorCode VecSetFromOptions_GPU(Vec v, PetscOptionItems *PetscOptionsObject)
+{
+  Vec_GPU *d = (Vec_GPU *)v->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "GPU vector (VECSEQGPU, VECMPIGPU) options");
+  PetscCall(PetscOptionsInt("-vec_pinned_memory_min", "Page-lock host mirrors of at least this many bytes (0: all, -1: never); applies to host mirrors allocated afterwards", "VECSEQGPU", d->pinnedmin, &d->pinnedmin, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode VecGPUCreate_Private(Vec v, PetscBool mpi)
 {
   Vec_GPU *d;
@@ -352,6 +365,7 @@ static PetscErrorCode VecGPUCreate_Private(Vec v, PetscBool mpi)
   v->ops->getvalues           = VecGetValues_GPU;
   v->ops->setoption           = VecSetOption_GPU;
   v->ops->setrandom           = VecSetRandom_GPU;
+  v->ops->setfromoptions      = VecSetFromOptions_GPU;
   PetscCall(VecGPUSetOps_Private(v));
   PetscCall(PetscObjectChangeTypeName((PetscObject)v, mpi ? VECMPIGPU : VECSEQGPU));
   PetscFunctionReturn(0);
@@ -370,7 +384,7 @@ static PetscErrorCode VecGPUCreate_Private(Vec v, PetscBool mpi)
 
    Options Database Keys:
 +  -vec_type seqgpu - sets the type in VecSetFromOptions()
--  -vec_pinned_memory_min <bytes> - page-lock host mirrors of at least this size (default 0: all; -1: never), read when the vector is created
+-  -vec_pinned_memory_min <bytes> - page-lock host mirrors of at least this size (default 0: all; -1: never), read when the vector is created and in VecSetFromOptions()
 
    Level: beginner
 
