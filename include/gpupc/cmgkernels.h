@@ -70,11 +70,11 @@ typedef struct {
   PetscInt          nrowchunks, nclusterchunks; /* thread blocks of the long rows and of the large clusters */
   PetscInt         *rowchunk;     /* nlong + 1: long row j is cut into chunks rowchunk[j] .. rowchunk[j+1) */
   PetscInt         *clusterchunk; /* nlongc + 1: the same for the large clusters */
-  /* clusters summed by several thread blocks or groups (large ones, and those holding a long row) get a slot: the
-     contributions are added into cacc and counted in ccount; the last of the cneed contributions writes the cluster
-     sum and zeroes the slot again */
+  /* levels with a warp packing: clusters summed by several thread blocks or warps (large ones, and those holding a
+     long row) get a slot: the contributions are added into cacc and counted in ccount; the last of the cneed
+     contributions writes the cluster sum and zeroes the slot again */
   PetscInt          nslots;
-  PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one group sums it alone */
+  PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one warp sums it alone (NULL: no slots) */
   void             *cacc;
   PetscInt         *ccount, *cneed;
   /* latency-bound levels (fewer than GPUPC_CMG_STREAM_NNZ entries): the residual-restriction gives each vertex of the

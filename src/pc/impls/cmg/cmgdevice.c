@@ -80,10 +80,12 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
   PetscFunctionReturn(0);
 }
 
-/* The cluster slots of the CUDA residual-restriction (gpupc/cmgkernels.h): a cluster larger than
-   GPUPC_CMG_LONG_CLUSTER is summed in chunks (one contribution per chunk), any other cluster by one group (one
-   contribution); each long row (more than GPUPC_CMG_LONG_ROW entries) adds its residual to its cluster once its
-   last chunk is done (one more contribution), and is skipped by the group or chunk that sums its cluster. */
+/* The cluster slots of the fused CUDA residual-restriction of a level with a warp packing (gpupc/cmgkernels.h): a
+   cluster larger than GPUPC_CMG_LONG_CLUSTER is summed in chunks (one contribution per chunk), any other cluster by
+   one warp (one contribution); each long row (more than GPUPC_CMG_LONG_ROW entries) adds its residual to its cluster
+   once its last chunk is done (one more contribution), and is skipped by the warp or chunk that sums its cluster.
+   (The two-launch residual-restriction of the other levels writes every residual, long rows included, and sums the
+   clusters afterwards: no slots.) */
 static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt *cptr, const PetscInt *cperm, GPUPCCMGDeviceLevel *DL, size_t es, size_t *bytes)
 {
   PetscInt *slot, *need, nslots = 0;
@@ -223,9 +225,10 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         PetscCall(PetscFree(list));
       }
       DL->nlongc = cnt;
-      PetscCall(UploadClusterSlots(L, cptr, cperm, DL, es, &D->bytes));
-      if (L->nnz < opts->pack_nnz) PetscCall(UploadWarpPacking(L->nc, cptr, DL, &D->bytes));
-      else if (mattype == GPUPC_CMG_MAT_CSR && backend == PETSC_GPUPC_BACKEND_CUDA) { /* the CUDA residual-restriction of this level: residual, then cluster sums */
+      if (L->nnz < opts->pack_nnz) {
+        PetscCall(UploadClusterSlots(L, cptr, cperm, DL, es, &D->bytes));
+        PetscCall(UploadWarpPacking(L->nc, cptr, DL, &D->bytes));
+      } else if (mattype == GPUPC_CMG_MAT_CSR && backend == PETSC_GPUPC_BACKEND_CUDA) { /* the CUDA residual-restriction of this level: residual, then cluster sums */
         PetscCall(GPUPCMalloc(L->n * es, &DL->r));
         D->bytes += L->n * es;
       }

@@ -228,7 +228,7 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 /* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
 template <typename T>
 struct LevelArgs {
-  PetscInt                     n, nc, nlong, nlongc, nrowchunks, nclusterchunks;
+  PetscInt                     n, nlong, nlongc, nrowchunks, nclusterchunks;
   const PetscInt *__restrict__ rowptr, *__restrict__ col;
   const T *__restrict__        val, *__restrict__ invd, *__restrict__ b;
   const PetscInt *__restrict__ cluster, *__restrict__ cptr, *__restrict__ cperm;
@@ -245,7 +245,6 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
 {
   LevelArgs<T> a;
   a.n              = L->n;
-  a.nc             = L->nc;
   a.nlong          = L->nlong;
   a.nlongc         = L->nlongc;
   a.nrowchunks     = L->nlong ? L->nrowchunks : 0;
@@ -273,9 +272,10 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   return a;
 }
 
-__device__ __forceinline__ bool IsLong(const PetscInt *__restrict__ rowptr, PetscInt v)
+/* a row of entries k0 .. k1-1 is long (summed in chunks by LongRowChunk, skipped elsewhere) */
+__device__ __forceinline__ bool IsLong(PetscInt k0, PetscInt k1)
 {
-  return rowptr[v + 1] - rowptr[v] > GPUPC_CMG_LONG_ROW;
+  return k1 - k0 > GPUPC_CMG_LONG_ROW;
 }
 
 /* how a kernel reads the iterate x_j: stored (Stored), the first Jacobi step x = invd .* b computed on the fly
@@ -380,7 +380,7 @@ __global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, 
     const PetscInt row  = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
     const int      lane = threadIdx.x & (G - 1);
     const PetscInt k0   = row < a.n ? a.rowptr[row] : 0, k1 = row < a.n ? a.rowptr[row + 1] : 0;
-    const bool     mine = row < a.n && k1 - k0 <= GPUPC_CMG_LONG_ROW;
+    const bool     mine = row < a.n && !IsLong(k0, k1);
     PetscInt       k    = k0 + lane, c0 = -1;
     T              s    = 0, v0 = 0;
 
@@ -420,7 +420,7 @@ __device__ void PackedClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, 
     const bool     in = p < a.wrange[2 * w + 1];
     const PetscInt v  = in ? a.cperm[p] : 0;
     const PetscInt k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
-    const bool     sum = in && k1 - k0 <= GPUPC_CMG_LONG_ROW;
+    const bool     sum = in && !IsLong(k0, k1);
     PetscInt       cc[PACK_PRELOAD];
     T              vv[PACK_PRELOAD];
 
@@ -485,11 +485,11 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
     GPUPCWaitPrevious();
     GPUPCLetNextLaunch();
     for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
-      const PetscInt v = a.cperm[p];
+      const PetscInt v = a.cperm[p], k0 = a.rowptr[v], k1 = a.rowptr[v + 1];
       if (xw) xw[v] = x(v);
-      if (IsLong(a.rowptr, v)) continue;
+      if (IsLong(k0, k1)) continue;
       s += a.b[v];
-      for (PetscInt k = a.rowptr[v]; k < a.rowptr[v + 1]; k++) s -= a.val[k] * x(a.col[k]);
+      for (PetscInt k = k0; k < k1; k++) s -= a.val[k] * x(a.col[k]);
     }
     s = BlockSum<T>(s);
     if (threadIdx.x == 0) Contribute<T>(a, c, s, bc);
