@@ -1,6 +1,7 @@
 static const char help[] = "Each CMG cycle kernel of the active backend's table (host or CUDA), called on the device data of a\n"
                            "set-up PC cmg with random vectors, against a plain-C reference computed here from the host hierarchy.\n"
-                           "cmgtest.h options select the matrix; -pc_cmg_precision single checks the float kernels.\n";
+                           "cmgtest.h options select the matrix; -pc_cmg_precision single checks the float kernels;\n"
+                           "-require_split fails unless some cluster is split over units of the packed residual-restriction.\n";
 
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
@@ -251,6 +252,35 @@ static PetscErrorCode CheckChunks(const GPUPCCMGHierarchy *H, const GPUPCCMGDevi
   PetscFunctionReturn(0);
 }
 
+/* the packing of a level (GPUPCCMGDeviceLevel.urange): units run through the cluster-sorted list in order, at most
+   GPUPC_CMG_UNIT_SLOTS(lanes) vertices each, a cluster that fits a unit is in one unit, a larger one starts a unit of
+   its own; counts the clusters split over units into *nsplit */
+static PetscErrorCode CheckUnits(const GPUPCCMGDeviceLevel *DL, PetscInt k, PetscInt *nsplit)
+{
+  const PetscInt unit = GPUPC_CMG_UNIT_SLOTS(DL->lanes);
+  PetscInt      *urange, *cptr, u = 0;
+
+  PetscFunctionBegin;
+  if (!DL->nunits) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc2(2 * DL->nunits, &urange, DL->nc + 1, &cptr));
+  PetscCall(GPUPCMemcpy(urange, DL->urange, 2 * DL->nunits * sizeof(PetscInt), GPUPC_COPY_DEVICE_TO_HOST));
+  PetscCall(GPUPCMemcpy(cptr, DL->cptr, (DL->nc + 1) * sizeof(PetscInt), GPUPC_COPY_DEVICE_TO_HOST));
+  for (PetscInt w = 0; w < DL->nunits; w++) {
+    PetscCheck(urange[2 * w] == (w ? urange[2 * w - 1] : 0) && urange[2 * w] < urange[2 * w + 1] && urange[2 * w + 1] - urange[2 * w] <= unit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": unit %" PetscInt_FMT " covers %" PetscInt_FMT " .. %" PetscInt_FMT " (at most %" PetscInt_FMT " vertices, right after the unit before)", k, w, urange[2 * w], urange[2 * w + 1], unit);
+  }
+  PetscCheck(urange[2 * DL->nunits - 1] == DL->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": units end at %" PetscInt_FMT " of %" PetscInt_FMT " vertices", k, urange[2 * DL->nunits - 1], DL->n);
+  for (PetscInt c = 0; c < DL->nc; c++) {
+    const PetscInt size = cptr[c + 1] - cptr[c];
+    while (urange[2 * u + 1] <= cptr[c]) u++;
+    if (size > unit) {
+      PetscCheck(urange[2 * u] == cptr[c], PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": cluster %" PetscInt_FMT " of %" PetscInt_FMT " vertices does not start a unit", k, c, size);
+      (*nsplit)++;
+    } else PetscCheck(urange[2 * u + 1] >= cptr[c + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": cluster %" PetscInt_FMT " of %" PetscInt_FMT " <= %" PetscInt_FMT " vertices is split", k, c, size, unit);
+  }
+  PetscCall(PetscFree2(urange, cptr));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D)
 {
   const GPUPCCMGReduction *R = &H->red;
@@ -361,6 +391,20 @@ int main(int argc, char **argv)
   PetscCall(CheckFold(&c, K, H, &cmg->dev));
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckLevel(&c, K, H, &cmg->dev, k));
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckChunks(H, &cmg->dev, k));
+  {
+    PetscInt  npacked = 0, nsplit = 0;
+    PetscBool require = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_split", &require, NULL));
+    for (PetscInt k = 0; k < H->nlevels; k++) {
+      PetscCall(CheckUnits(&cmg->dev.levels[k], k, &nsplit));
+      npacked += cmg->dev.levels[k].nunits > 0;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "packed levels %" PetscInt_FMT " (lanes per row:", npacked));
+    for (PetscInt k = 0; k < H->nlevels; k++)
+      if (cmg->dev.levels[k].nunits) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " %" PetscInt_FMT, cmg->dev.levels[k].lanes));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "), clusters split over units %" PetscInt_FMT "\n", nsplit));
+    PetscCheck(!require || nsplit > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_split: no cluster of this problem is split over units, so the split path is not tested");
+  }
   {
     PetscInt nl = 0, nlc = 0, nrc = 0, ncc = 0;
     for (PetscInt k = 0; k < cmg->dev.nlevels; k++) {

@@ -38,7 +38,7 @@ typedef struct {
   PetscInt             repeat;        /* > 0 overrides every t_k */
   PetscInt             repeat_max;    /* > 0: t_k from the nonzero ratios is at most this */
   PetscInt             fuse_nnz;      /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
-  PetscInt             pack_nnz;      /* CUDA residual-restriction: levels with fewer stored entries give each vertex a thread, clusters packed into warps */
+  PetscInt             pack_nnz;      /* levels with fewer stored entries are latency-bound (CUDA lanes per row, packed residual-restriction) */
   PetscBool            monitor;
 } GPUPCCMGOptions;
 

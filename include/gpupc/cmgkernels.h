@@ -26,21 +26,24 @@ typedef enum {
 PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 
 #define GPUPC_CMG_LONG_ROW     256
-/* at most a warp: the CUDA residual-restriction packs whole clusters of latency-bound levels into warps */
+/* the two-launch CUDA cluster sums give a cluster of at most this many vertices one thread */
 #define GPUPC_CMG_LONG_CLUSTER 32
 /* the CUDA kernels split a long row into chunks of this many entries and a large cluster into chunks of this
    many vertices, one thread block per chunk (partial sums combined with atomicAdd) */
 #define GPUPC_CMG_LONG_ROW_CHUNK     1024
 #define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
 
-/* a level with at least this many stored entries streams >= ~100 MB per pass and is bound by bandwidth; a smaller
-   one is bound by the latency of its rows (bench/NOTES.md, H200): the CUDA kernels choose their lanes per row by it,
-   (the default of -pc_cmg_pack_nnz, below which the residual-restriction gives each vertex a thread, clusters packed
-   into warps, and above which it is the residual by rows and then the cluster sums) */
-#define GPUPC_CMG_STREAM_NNZ 8000000
-/* default of -pc_cmg_fuse_nnz: the cycle plan fuses the first Jacobi step into the residual-restriction and the
-   prolongation into the smoothing on levels with fewer stored entries, where a launch saved is worth an extra
-   gather per entry (H200 sweep of 0, 3e5, 1e6, 3e6 in bench/NOTES.md: 1e6 was best or within 1% everywhere) */
+/* threads per block of the CUDA CMG kernels */
+#define GPUPC_CMG_BLOCK 256
+/* vertices in a unit of the packed residual-restriction with g lanes per vertex: a warp's worth of vertices, or fewer
+   when their groups of lanes would not fit one thread block */
+#define GPUPC_CMG_UNIT_SLOTS(g) ((g) * 32 <= GPUPC_CMG_BLOCK ? 32 : GPUPC_CMG_BLOCK / (g))
+
+/* a level with at least this many stored entries (~12 MB per pass) is bound by bandwidth, a smaller one by the latency
+   of its rows. It is the default of -pc_cmg_pack_nnz, which sets what the CUDA kernels do on either side
+   (GPUPCCMGLanes and the residual-restriction of GPUPCCMGDeviceLevel); the H200 sweep of 1e6, 2e6, 3e6, 4e6 and 8e6 in
+   bench/NOTES.md found 1e6 best or within 1% everywhere */
+#define GPUPC_CMG_STREAM_NNZ 1000000
 #define GPUPC_CMG_FUSE_NNZ 1000000
 
 /* One level on the device. Scalars (val, invd, dense, b, x, w) are float when prec is single. */
@@ -60,8 +63,9 @@ typedef struct {
   PetscBool         direct;       /* dense inverse (n x n, row-major, symmetric) or one Jacobi step */
   void             *dense;
   /* load balance of the CUDA kernels (the host kernels ignore these): rows with more than GPUPC_CMG_LONG_ROW
-     entries (e.g. the ground vertex, tied to every strictly dominant row) and clusters with more than
-     GPUPC_CMG_LONG_CLUSTER vertices are cut into chunks, a thread block each, inside the same launch as the rest */
+     entries (e.g. the ground vertex, tied to every strictly dominant row) are cut into chunks, a thread block each,
+     inside the same launch as the rest; so are clusters with more than GPUPC_CMG_LONG_CLUSTER vertices in the
+     two-launch cluster sums */
   PetscInt          nlong, nlongc;
   PetscInt         *longrows;     /* ascending */
   PetscInt         *longclusters;
@@ -70,18 +74,21 @@ typedef struct {
   PetscInt          nrowchunks, nclusterchunks; /* thread blocks of the long rows and of the large clusters */
   PetscInt         *rowchunk;     /* nlong + 1: long row j is cut into chunks rowchunk[j] .. rowchunk[j+1) */
   PetscInt         *clusterchunk; /* nlongc + 1: the same for the large clusters */
-  /* levels with a warp packing: clusters summed by several thread blocks or warps (large ones, and those holding a
-     long row) get a slot: the contributions are added into cacc and counted in ccount; the last of the cneed
-     contributions writes the cluster sum and zeroes the slot again */
+  /* lanes per row of the CUDA row kernels (GPUPCCMGLanes) */
+  PetscInt          lanes;
+  /* latency-bound levels (fewer than -pc_cmg_pack_nnz entries): the CUDA residual-restriction is one launch over
+     units of the cluster-sorted vertex list, GPUPC_CMG_UNIT_SLOTS(lanes) vertices each, a group of lanes per vertex:
+     unit u takes the positions urange[2u] .. urange[2u+1) of cperm, whole clusters where they fit, a larger cluster
+     split over units of its own (NULL, nunits 0: the residual by rows, then the cluster sums) */
+  PetscInt          nunits;
+  PetscInt         *urange;
+  /* clusters of a packed level summed by several contributions (split clusters, and those holding a long row) get a
+     slot: the contributions are added into cacc and counted in ccount; the last of the cneed contributions writes the
+     cluster sum and zeroes the slot again */
   PetscInt          nslots;
-  PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one warp sums it alone (NULL: no slots) */
+  PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one unit sums it alone (NULL: no slots) */
   void             *cacc;
   PetscInt         *ccount, *cneed;
-  /* latency-bound levels (fewer than GPUPC_CMG_STREAM_NNZ entries): the residual-restriction gives each vertex of the
-     clusters of at most GPUPC_CMG_LONG_CLUSTER vertices a thread, whole clusters packed into warps: warp w takes the
-     cluster-sorted positions wrange[2w] .. wrange[2w+1) of cperm (NULL, nwarps 0: a group of lanes per cluster) */
-  PetscInt          nwarps;
-  PetscInt         *wrange;
   /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer r; with
      csr, r is the residual of the two-launch residual-restriction of a level without a warp packing */
   void             *seg;
@@ -137,5 +144,6 @@ PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsCUDA;
 #endif
 
 PETSC_EXTERN PetscErrorCode GPUPCGetCMGKernels(const GPUPCCMGKernels **);
+PETSC_INTERN PetscInt       GPUPCCMGLanes(PetscInt, PetscInt, PetscInt);
 
 #endif

@@ -138,7 +138,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat_max", "Largest t_k taken from the nonzero ratios (0: no limit)", "PCCMG", o->repeat_max, &o->repeat_max, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_fuse_nnz", "Levels with fewer stored entries run the first Jacobi step inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer; 0: never)", "PCCMG", o->fuse_nnz, &o->fuse_nnz, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_pack_nnz", "Levels with fewer stored entries: the CUDA residual-restriction is one launch, a thread per vertex, whole clusters packed into warps (larger levels: the residual by rows, then the cluster sums; 0: never pack)", "PCCMG", o->pack_nnz, &o->pack_nnz, NULL));
+  PetscCall(PetscOptionsInt("-pc_cmg_pack_nnz", "Levels with fewer stored entries are latency-bound: wide lanes per row and a one-launch CUDA residual-restriction over packed clusters (larger levels: narrow lanes, the residual by rows, then the cluster sums; 0: no level packed)", "PCCMG", o->pack_nnz, &o->pack_nnz, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
@@ -200,8 +200,8 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   if (cmg->mattype == GPUPC_CMG_MAT_CSR) {
     PetscInt npacked = 0;
     for (PetscInt k = 0; k < cmg->dev.nlevels; k++)
-      if (cmg->dev.levels[k].nwarps > 0) npacked++;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  residual-restriction (cuda kernels): on %" PetscInt_FMT " levels (fewer than %" PetscInt_FMT " entries) a thread per vertex, clusters packed into warps; on the others the residual by rows, then the cluster sums\n", npacked, cmg->dev.packnnz));
+      if (cmg->dev.levels[k].nunits > 0) npacked++;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  residual-restriction (cuda kernels): on %" PetscInt_FMT " levels (fewer than %" PetscInt_FMT " entries) one launch, a group of lanes per vertex over units of whole clusters; on the others the residual by rows, then the cluster sums\n", npacked, cmg->dev.packnnz));
   }
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
@@ -315,7 +315,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
 .  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
 .  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step runs inside the residual-restriction and the prolongation inside the smoothing (one launch each fewer, an extra gather per entry: worth it where launches, not bandwidth, bound the level); 0 never fuses
-.  -pc_cmg_pack_nnz <8000000>                  - on levels with fewer stored entries the CUDA residual-restriction is one launch that gives each vertex a thread, whole clusters packed into warps and summed with a segmented shuffle sum (latency-bound levels); on larger ones it is the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 never packs
+.  -pc_cmg_pack_nnz <1000000>                  - levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
 .  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
 .  -pc_cmg_graph <true>                        - on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
 .  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet

@@ -80,13 +80,36 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
   PetscFunctionReturn(0);
 }
 
-/* The cluster slots of the fused CUDA residual-restriction of a level with a warp packing (gpupc/cmgkernels.h): a
-   cluster larger than GPUPC_CMG_LONG_CLUSTER is summed in chunks (one contribution per chunk), any other cluster by
-   one warp (one contribution); each long row (more than GPUPC_CMG_LONG_ROW entries) adds its residual to its cluster
-   once its last chunk is done (one more contribution), and is skipped by the warp or chunk that sums its cluster.
-   (The two-launch residual-restriction of the other levels writes every residual, long rows included, and sums the
-   clusters afterwards: no slots.) */
-static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt *cptr, const PetscInt *cperm, GPUPCCMGDeviceLevel *DL, size_t es, size_t *bytes)
+/*
+   GPUPCCMGLanes - lanes per row of the CUDA row kernels on a level of n rows and nnz stored entries
+
+   A level of at least packnnz (-pc_cmg_pack_nnz) entries is bound by bandwidth: there each lane keeps several entries
+   of its row in flight and few lanes idle (the largest power of two <= a third of the mean row length, the rule
+   segcsr measured best for its segment length). A smaller level is bound by the latency of its rows: there a row
+   takes few steps (the smallest power of two >= half the mean row length). Both 2..32. On the H200 (bench/NOTES.md):
+   the bandwidth rule ran poisson3d 7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up to 20%
+   slower than the latency rule; with half instead of all of the mean row length the latency rule gained 6-11% at 1M
+   and 3-8% at 7.2M and stayed within 1% at 97k (then with a threshold of 8e6 entries; see GPUPC_CMG_STREAM_NNZ).
+*/
+PetscInt GPUPCCMGLanes(PetscInt n, PetscInt nnz, PetscInt packnnz)
+{
+  const double mean = n > 0 ? (double)nnz / (double)n : 1.0;
+  PetscInt     g    = 2;
+
+  if (nnz >= packnnz)
+    while (g < 32 && 2.0 * g <= mean / 3.0) g *= 2;
+  else
+    while (g < 32 && 2.0 * g < mean) g *= 2;
+  return g;
+}
+
+/* The cluster slots of the packed CUDA residual-restriction (gpupc/cmgkernels.h): a cluster of more than unit
+   vertices is split over units of its own (one contribution per unit), any other cluster is summed by one unit (one
+   contribution); each long row (more than GPUPC_CMG_LONG_ROW entries) adds its residual to its cluster once its last
+   chunk is done (one more contribution), and is skipped by the unit that sums its cluster. (The two-launch
+   residual-restriction of the other levels writes every residual, long rows included, and sums the clusters
+   afterwards: no slots.) */
+static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt *cptr, const PetscInt *cperm, PetscInt unit, GPUPCCMGDeviceLevel *DL, size_t es, size_t *bytes)
 {
   PetscInt *slot, *need, nslots = 0;
 
@@ -98,8 +121,8 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
     for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++)
       if (L->rowptr[cperm[p] + 1] - L->rowptr[cperm[p]] > GPUPC_CMG_LONG_ROW) nl++;
     slot[c] = -1;
-    if (size > GPUPC_CMG_LONG_CLUSTER || nl > 0) {
-      need[nslots] = (size > GPUPC_CMG_LONG_CLUSTER ? (size + GPUPC_CMG_LONG_CLUSTER_CHUNK - 1) / GPUPC_CMG_LONG_CLUSTER_CHUNK : 1) + nl;
+    if (size > unit || nl > 0) {
+      need[nslots] = (size + unit - 1) / unit + nl;
       slot[c]      = nslots++;
     }
   }
@@ -117,27 +140,37 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
   PetscFunctionReturn(0);
 }
 
-/* Warp packing of a latency-bound level's clusters for the CUDA residual-restriction (GPUPCCMGDeviceLevel.wrange): in
-   cluster-sorted order, whole clusters of at most GPUPC_CMG_LONG_CLUSTER vertices fill a warp of 32 threads until the
-   next one does not fit; a large cluster (summed in chunks) ends the warp before it. */
-static PetscErrorCode UploadWarpPacking(PetscInt nc, const PetscInt *cptr, GPUPCCMGDeviceLevel *DL, size_t *bytes)
+/* Units of a latency-bound level's cluster-sorted vertex list for the packed CUDA residual-restriction
+   (GPUPCCMGDeviceLevel.urange): whole clusters of at most unit vertices fill a unit until the next one does not fit;
+   a larger cluster takes units of its own, unit vertices each. */
+static PetscErrorCode UploadUnitPacking(PetscInt nc, const PetscInt *cptr, PetscInt unit, GPUPCCMGDeviceLevel *DL, size_t *bytes)
 {
-  PetscInt *wrange, nw = 0;
+  PetscInt *urange, nu = 0, cap = 0;
+  PetscBool open = PETSC_FALSE; /* the last unit takes more small clusters */
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(2 * PetscMax(nc, 1), &wrange));
+  for (PetscInt c = 0; c < nc; c++) cap += PetscMax((cptr[c + 1] - cptr[c] + unit - 1) / unit, 1);
+  PetscCall(PetscMalloc1(2 * PetscMax(cap, 1), &urange));
   for (PetscInt c = 0; c < nc; c++) {
-    const PetscInt size = cptr[c + 1] - cptr[c];
-    if (size > GPUPC_CMG_LONG_CLUSTER) continue;
-    if (nw == 0 || wrange[2 * nw - 1] != cptr[c] || cptr[c + 1] - wrange[2 * nw - 2] > 32) {
-      wrange[2 * nw] = cptr[c];
-      nw++;
+    if (cptr[c + 1] - cptr[c] > unit) {
+      for (PetscInt p = cptr[c]; p < cptr[c + 1]; p += unit) {
+        urange[2 * nu]     = p;
+        urange[2 * nu + 1] = PetscMin(p + unit, cptr[c + 1]);
+        nu++;
+      }
+      open = PETSC_FALSE;
+      continue;
     }
-    wrange[2 * nw - 1] = cptr[c + 1];
+    if (!open || cptr[c + 1] - urange[2 * nu - 2] > unit) {
+      urange[2 * nu] = cptr[c];
+      nu++;
+      open = PETSC_TRUE;
+    }
+    urange[2 * nu - 1] = cptr[c + 1];
   }
-  DL->nwarps = nw;
-  if (nw) PetscCall(UploadInts(2 * nw, wrange, &DL->wrange, bytes));
-  PetscCall(PetscFree(wrange));
+  DL->nunits = nu;
+  if (nu) PetscCall(UploadInts(2 * nu, urange, &DL->urange, bytes));
+  PetscCall(PetscFree(urange));
   PetscFunctionReturn(0);
 }
 
@@ -166,10 +199,11 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     GPUPCCMGDeviceLevel *DL = &D->levels[k];
     PetscReal           *invd;
 
-    DL->prec = prec;
-    DL->n    = L->n;
-    DL->nnz  = L->nnz;
-    DL->t    = L->t;
+    DL->prec  = prec;
+    DL->n     = L->n;
+    DL->nnz   = L->nnz;
+    DL->t     = L->t;
+    DL->lanes = GPUPCCMGLanes(L->n, L->nnz, opts->pack_nnz);
     PetscCall(UploadInts(L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
     PetscCall(UploadInts(L->nnz, L->col, &DL->col, &D->bytes));
     PetscCall(UploadReals(prec, L->nnz, L->val, &DL->val, &D->bytes));
@@ -226,8 +260,9 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
       }
       DL->nlongc = cnt;
       if (L->nnz < opts->pack_nnz) {
-        PetscCall(UploadClusterSlots(L, cptr, cperm, DL, es, &D->bytes));
-        PetscCall(UploadWarpPacking(L->nc, cptr, DL, &D->bytes));
+        const PetscInt unit = GPUPC_CMG_UNIT_SLOTS(DL->lanes);
+        PetscCall(UploadClusterSlots(L, cptr, cperm, unit, DL, es, &D->bytes));
+        PetscCall(UploadUnitPacking(L->nc, cptr, unit, DL, &D->bytes));
       } else if (mattype == GPUPC_CMG_MAT_CSR && backend == PETSC_GPUPC_BACKEND_CUDA) { /* the CUDA residual-restriction of this level: residual, then cluster sums */
         PetscCall(GPUPCMalloc(L->n * es, &DL->r));
         D->bytes += L->n * es;
@@ -303,7 +338,7 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->cneed));
     PetscCall(GPUPCFree(DL->rowchunk));
     PetscCall(GPUPCFree(DL->clusterchunk));
-    PetscCall(GPUPCFree(DL->wrange));
+    PetscCall(GPUPCFree(DL->urange));
     if (DL->seg) {
       PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
       PetscCall(PetscFree(DL->seg));

@@ -3,15 +3,14 @@
    level scalar (double or float).
 
    Sparse rows are handled by groups of G lanes (G from the mean row length and the level's
-   size: GroupSize): each lane sums a strided part of the row, a few entries unrolled so their
+   size: GPUPCCMGLanes, chosen at upload): each lane sums a strided part of the row, a few entries unrolled so their
    loads are in flight together (gather of x inside the kernel), the group reduces with shuffles
    once at the end, so groups of one warp never diverge on a shuffle. Element-wise kernels take
    one item per thread (a grid-stride loop over one resident wave left each thread a chain of
    dependent loads); the expansion, which also sums b for the ground vertex with one atomic per
    block, keeps one wave and loads four items per thread before it stores any. Rows longer than
    GPUPC_CMG_LONG_ROW (the ground vertex is tied to every strictly dominant row, ~6 n^(2/3)
-   entries on a 3D grid) and clusters larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks
-   (GPUPC_CMG_LONG_ROW_CHUNK entries, GPUPC_CMG_LONG_CLUSTER_CHUNK vertices),
+   entries on a 3D grid) are cut into chunks of GPUPC_CMG_LONG_ROW_CHUNK entries,
    one thread block per chunk, in the SAME launch as the ordinary rows (the chunk blocks come
    first), so a smoothing step or a residual-restriction is one kernel launch whatever the
    level holds (what matters in a W-cycle of thousands of launches):
@@ -19,43 +18,24 @@
      rcount[j]; the last chunk to finish (threadfence + counter, as in a last-block reduction)
      has the whole residual: it writes the smoothed entry, or adds the residual to the row's
      cluster, and zeroes rlong[j] and rcount[j] again;
-   - clusters that several blocks or groups contribute to (large clusters, and clusters holding
+   - clusters that several units contribute to (clusters split over units, and clusters holding
      a long row) have a slot (cslot): contributions are added into cacc and counted in ccount,
      the last of the cneed contributions writes bc[c] and zeroes the slot again.
    The summation order inside those rows and clusters therefore varies from run to run in the
-   last bits; everything else is deterministic. Small clusters without long rows are summed
-   without atomics over the cluster-sorted vertex list. On latency-bound levels (below
-   -pc_cmg_pack_nnz entries) the residual-restriction is one launch: a thread per vertex, whole
-   clusters packed into warps and summed with a segmented shuffle sum, so no thread walks a
-   cluster's rows one after the other. On bandwidth-bound levels it is two: the residual by rows
-   in storage order (RowKernel, coalesced), then the cluster sums (walking the rows of a cluster
-   in cluster order ran at half the bandwidth). The last level is a dense GEMV, a thread block
+   last bits; everything else is deterministic. On latency-bound levels (below -pc_cmg_pack_nnz
+   entries) the residual-restriction is one launch over units of the cluster-sorted vertex list
+   (PackedUnits): a group of G lanes per vertex, then a segmented shuffle sum per unit, so no
+   thread walks a cluster's rows or a row's entries one after the other. On bandwidth-bound levels
+   it is two: the residual by rows in storage order (RowKernel, coalesced), then the cluster sums
+   (walking the rows of a cluster in cluster order ran at half the bandwidth), where clusters
+   larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks of GPUPC_CMG_LONG_CLUSTER_CHUNK
+   vertices, a thread block each, in a second launch. The last level is a dense GEMV, a thread block
    per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
 #include <gpupc/cmgkernels.h>
 
-#define BLOCK 256
-
-/* lanes per row (and per small cluster) on a level of n rows and nnz stored entries. A level of at least
-   GPUPC_CMG_STREAM_NNZ entries is bound by bandwidth: there each lane keeps several entries of its row in flight and
-   few lanes idle (the largest power of two <= a third of the mean row length, the rule segcsr measured best for its
-   segment length). A smaller level is bound by the latency of its rows: there a row takes few steps (the smallest
-   power of two >= half the mean row length). Both 2..32. On the H200 (bench/NOTES.md): the bandwidth rule ran
-   poisson3d 7.2M's cycle 2.93 -> 2.31 ms but made 97k and 1M randcoef3d and powergrid up to 20% slower than the latency
-   rule; with half instead of all of the mean row length the latency rule gained 6-11% at 1M and 3-8% at 7.2M (a
-   level of 16.02 entries per row got 32 lanes, half of them idle) and stayed within 1% at 97k. */
-static int GroupSize(PetscInt n, PetscInt nnz)
-{
-  const double mean = n > 0 ? (double)nnz / (double)n : 1.0;
-  int          g    = 2;
-
-  if (nnz >= GPUPC_CMG_STREAM_NNZ)
-    while (g < 32 && 2.0 * g <= mean / 3.0) g *= 2;
-  else
-    while (g < 32 && 2.0 * g < mean) g *= 2;
-  return g;
-}
+#define BLOCK GPUPC_CMG_BLOCK
 
 /* every kernel of this file is launched as a dependent launch (gpupc/cuda.h): it waits for the previous kernel before
    it reads vectors or writes */
@@ -228,14 +208,14 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 /* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
 template <typename T>
 struct LevelArgs {
-  PetscInt                     n, nlong, nlongc, nrowchunks, nclusterchunks;
+  PetscInt                     n, nlong, nlongc, nrowchunks;
   const PetscInt *__restrict__ rowptr, *__restrict__ col;
   const T *__restrict__        val, *__restrict__ invd, *__restrict__ b;
   const PetscInt *__restrict__ cluster, *__restrict__ cptr, *__restrict__ cperm;
   const PetscInt *__restrict__ longrows, *__restrict__ rowchunk, *__restrict__ longclusters, *__restrict__ clusterchunk;
   const PetscInt *__restrict__ cslot, *__restrict__ cneed;
-  PetscInt                     nwarps;
-  const PetscInt *__restrict__ wrange;
+  PetscInt                     nunits;
+  const PetscInt *__restrict__ urange;
   T                           *rlong, *cacc;
   PetscInt                    *rcount, *ccount;
 };
@@ -248,7 +228,6 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   a.nlong          = L->nlong;
   a.nlongc         = L->nlongc;
   a.nrowchunks     = L->nlong ? L->nrowchunks : 0;
-  a.nclusterchunks = L->nlongc ? L->nclusterchunks : 0;
   a.rowptr         = L->rowptr;
   a.col            = L->col;
   a.val            = (const T *)L->val;
@@ -263,8 +242,8 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   a.clusterchunk   = L->clusterchunk;
   a.cslot          = L->cslot;
   a.cneed          = L->cneed;
-  a.nwarps         = L->nwarps;
-  a.wrange         = L->wrange;
+  a.nunits         = L->nunits;
+  a.urange         = L->urange;
   a.rlong          = (T *)L->rlong;
   a.cacc           = (T *)L->cacc;
   a.rcount         = L->rcount;
@@ -323,7 +302,7 @@ __device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const X &x, Pe
   return true;
 }
 
-/* the vertices cperm[*p0 .. *p1) of chunk blk (< nclusterchunks) of the large clusters, and their cluster *c */
+/* the vertices cperm[*p0 .. *p1) of chunk blk (< L->nclusterchunks) of the large clusters, and their cluster *c */
 template <typename T>
 __device__ __forceinline__ void ClusterChunk(const LevelArgs<T> &a, PetscInt blk, PetscInt *c, PetscInt *p0, PetscInt *p1)
 {
@@ -400,73 +379,76 @@ __global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, 
   }
 }
 
-/* entries of its row a thread of PackedClusters reads before the previous kernel has finished */
-#define PACK_PRELOAD 4
-
-/* the small clusters of ResidualRestrictKernel on a latency-bound level, packed into warps (wrange): a thread per
-   vertex computes its residual, so the vertices of a cluster are not walked one after the other, and a segmented sum
-   over the lanes (a cluster's vertices are consecutive) leaves the cluster's sum in its last lane */
-template <typename T, typename X>
-__device__ void PackedClusters(const LevelArgs<T> &a, PetscInt blk, const X &x, T *__restrict__ xw, T *__restrict__ bc)
+/* The units of ResidualRestrictKernel on a latency-bound level (urange: whole small clusters, or a part of a large
+   one, U = GPUPC_CMG_UNIT_SLOTS(G) positions of the cluster-sorted list each; BLOCK / (G U) units per thread block): a
+   group of G lanes per vertex computes its residual as RowKernel does, so neither a cluster's vertices nor a row's
+   entries are walked one after the other by one thread; then a warp per unit takes the unit's residuals from shared
+   memory and a segmented shuffle sum (a cluster's vertices are consecutive) leaves each cluster's part in its last
+   lane. A cluster summed by one unit alone is written, the others (split clusters, clusters with a long row) are
+   contributions to their slot. Call block-uniformly (it has a barrier). */
+template <typename T, int G, typename X>
+__device__ void PackedUnits(const LevelArgs<T> &a, PetscInt blk, const X &x, T *__restrict__ xw, T *__restrict__ bc)
 {
-  const PetscInt w    = (blk * (PetscInt)blockDim.x + threadIdx.x) / 32;
-  const int      lane = threadIdx.x & 31;
-  PetscInt       c    = -1, cnext;
-  T              s    = 0;
+  constexpr int       U = GPUPC_CMG_UNIT_SLOTS(G), UPB = BLOCK / (G * U);
+  __shared__ T        rs[BLOCK / G];
+  __shared__ PetscInt cs[BLOCK / G];
+  const int           slot = threadIdx.x / G, lane = threadIdx.x & (G - 1);
+  const PetscInt      u    = blk * UPB + slot / U;
+  const PetscInt      p    = u < a.nunits ? a.urange[2 * u] + slot % U : 0;
+  const bool          in   = u < a.nunits && p < a.urange[2 * u + 1];
+  const PetscInt      v    = in ? a.cperm[p] : 0;
+  const PetscInt      k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
+  const bool          sum = in && !IsLong(k0, k1);
+  PetscInt            k = k0 + lane, c0 = -1;
+  T                   s = 0, v0 = 0;
 
-  if (w >= a.nwarps) return; /* the whole warp */
-  {
-    const PetscInt p  = a.wrange[2 * w] + lane;
-    const bool     in = p < a.wrange[2 * w + 1];
-    const PetscInt v  = in ? a.cperm[p] : 0;
-    const PetscInt k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
-    const bool     sum = in && !IsLong(k0, k1);
-    PetscInt       cc[PACK_PRELOAD];
-    T              vv[PACK_PRELOAD];
-
-    /* matrix data, read before the previous kernel has finished: the cluster and the row's first entries */
-    if (in) c = a.cluster[v];
-#pragma unroll
-    for (int q = 0; q < PACK_PRELOAD; q++) {
-      const bool has = sum && k0 + q < k1;
-      cc[q]          = has ? a.col[k0 + q] : -1;
-      vv[q]          = has ? a.val[k0 + q] : (T)0;
-    }
-    GPUPCWaitPrevious();
-    GPUPCLetNextLaunch();
-    if (in && xw) xw[v] = x(v);
-    if (sum) {
-      s = a.b[v];
-#pragma unroll
-      for (int q = 0; q < PACK_PRELOAD; q++)
-        if (cc[q] >= 0) s -= vv[q] * x(cc[q]);
+  if (sum && k < k1) { /* the lane's first entry: matrix data, read before the previous kernel has finished */
+    c0 = a.col[k];
+    v0 = a.val[k];
+  }
+  if (lane == 0) cs[slot] = in ? a.cluster[v] : -1;
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
+  if (in && xw && lane == 0) xw[v] = x(v);
+  if (c0 >= 0) s = v0 * x(c0);
+  if (sum) {
 #pragma unroll 4
-      for (PetscInt k = k0 + PACK_PRELOAD; k < k1; k++) s -= a.val[k] * x(a.col[k]);
+    for (k += G; k < k1; k += G) s += a.val[k] * x(a.col[k]);
+  }
+  s = GPUPCGroupSum<T, G>(s);
+  if (lane == 0) rs[slot] = sum ? a.b[v] - s : (T)0;
+  __syncthreads();
+  {
+    const int w = threadIdx.x / 32, l = threadIdx.x & 31;
+    PetscInt  c, cnext;
+    T         r;
+
+    if (w >= UPB) return;
+    c = l < U ? cs[w * U + l] : -1;
+    r = l < U ? rs[w * U + l] : (T)0;
+    for (int off = 1; off < 32; off *= 2) {
+      const T        o  = __shfl_up_sync(0xffffffffu, r, off);
+      const PetscInt oc = __shfl_up_sync(0xffffffffu, c, off);
+      if (l >= off && oc == c) r += o;
     }
-  }
-  for (int off = 1; off < 32; off *= 2) {
-    const T        o  = __shfl_up_sync(0xffffffffu, s, off);
-    const PetscInt oc = __shfl_up_sync(0xffffffffu, c, off);
-    if (lane >= off && oc == c) s += o;
-  }
-  cnext = __shfl_down_sync(0xffffffffu, c, 1);
-  if (c >= 0 && (lane == 31 || cnext != c)) {
-    if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, s, bc);
-    else bc[c] = s;
+    cnext = __shfl_down_sync(0xffffffffu, c, 1);
+    if (c >= 0 && (l == 31 || cnext != c)) {
+      if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, r, bc);
+      else bc[c] = r;
+    }
   }
 }
 
 /* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
-   of a row adds the row's residual to its cluster), the next nclusterchunks blocks the large clusters in chunks of
-   vertices (a thread per vertex), the other blocks the small clusters packed into warps (PackedClusters; levels with a
-   warp packing only: LaunchResidualRestrict). Long rows are skipped where their cluster is summed. Clusters with a
-   slot are finished by their last contribution.
-   X reads the iterate; with FirstJacobi the iterate is invd .* b, which the cluster passes also store in xw (every
-   vertex is in exactly one cluster, so each x_v is written once). */
-template <typename T, typename X>
+   of a row adds the row's residual to its cluster), the other blocks the units of the level's packing (PackedUnits;
+   levels with a packing only: LaunchResidualRestrict). Long rows are skipped where their cluster is summed. Clusters
+   with a slot are finished by their last contribution.
+   X reads the iterate; with FirstJacobi the iterate is invd .* b, which the units also store in xw (every vertex is
+   in exactly one unit, so each x_v is written once). */
+template <typename T, int G, typename X>
 __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__restrict__ xw, T *__restrict__ bc)
 {
-  PetscInt blk = blockIdx.x;
+  const PetscInt blk = blockIdx.x;
 
   if (blk < a.nrowchunks) {
     PetscInt v;
@@ -476,27 +458,7 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
     if (LongRowChunk<T>(a, blk, x, &v, &r)) Contribute<T>(a, a.cluster[v], r, bc);
     return;
   }
-  blk -= a.nrowchunks;
-  if (blk < a.nclusterchunks) {
-    PetscInt c, p0, p1;
-    T        s = 0;
-
-    ClusterChunk<T>(a, blk, &c, &p0, &p1);
-    GPUPCWaitPrevious();
-    GPUPCLetNextLaunch();
-    for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) {
-      const PetscInt v = a.cperm[p], k0 = a.rowptr[v], k1 = a.rowptr[v + 1];
-      if (xw) xw[v] = x(v);
-      if (IsLong(k0, k1)) continue;
-      s += a.b[v];
-      for (PetscInt k = k0; k < k1; k++) s -= a.val[k] * x(a.col[k]);
-    }
-    s = BlockSum<T>(s);
-    if (threadIdx.x == 0) Contribute<T>(a, c, s, bc);
-    return;
-  }
-  blk -= a.nclusterchunks;
-  PackedClusters<T>(a, blk, x, xw, bc);
+  PackedUnits<T, G>(a, blk - a.nrowchunks, x, xw, bc);
 }
 
 /* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (ClusterSumKernel wrote 0 before): one
@@ -614,60 +576,62 @@ static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin
 }
 
 template <typename T>
-static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
-{
-  PetscFunctionBegin;
-  if (L->n <= 0) PetscFunctionReturn(0);
-  switch (GroupSize(L->n, L->nnz)) {
-  case 2: PetscCall(LaunchSmooth<T, 2>(L, xin, xc, xout)); break;
-  case 4: PetscCall(LaunchSmooth<T, 4>(L, xin, xc, xout)); break;
-  case 8: PetscCall(LaunchSmooth<T, 8>(L, xin, xc, xout)); break;
-  case 16: PetscCall(LaunchSmooth<T, 16>(L, xin, xc, xout)); break;
-  default: PetscCall(LaunchSmooth<T, 32>(L, xin, xc, xout)); break;
-  }
-  PetscFunctionReturn(0);
-}
-
-template <typename T>
 static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *, const void *, void *);
 
-/* On a level with a warp packing (latency-bound) one fused launch; on the others (bandwidth-bound) the residual by rows
+/* On a level with a packing (latency-bound) one fused launch; on the others (bandwidth-bound) the residual by rows
    in storage order into L->r, then the cluster sums: there the fused kernel's walk of each cluster's rows, in
    cluster order, ran at ~1.8 TB/s on the H200 against ~3.3 TB/s for a pass by rows (bench/NOTES.md) */
 template <typename T, int G>
 static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
   const LevelArgs<T> a    = Args<T>(L);
-  const unsigned     grid = (unsigned)(a.nrowchunks + a.nclusterchunks) + BlocksFor(a.nwarps, 32);
+  constexpr int      UPB  = BLOCK / (G * GPUPC_CMG_UNIT_SLOTS(G));
+  const unsigned     grid = (unsigned)(a.nrowchunks + (a.nunits + UPB - 1) / UPB);
 
   PetscFunctionBegin;
-  if (!a.wrange) {
+  if (!a.urange) {
     const unsigned rgrid = (unsigned)a.nrowchunks + BlocksFor(L->n, G);
-    PetscCheck(L->r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG level without a warp packing has no residual buffer");
+    PetscCheck(L->r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG level without a packing has no residual buffer");
     if (first) GPUPCLaunch(rgrid, RowKernel<T, G, FirstJacobi<T>, true>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->r, (T *)L->x);
     else GPUPCLaunch(rgrid, RowKernel<T, G, Stored<T>, true>, a, Stored<T>{(const T *)L->x}, (T *)L->r, (T *)NULL);
     GPUPCCheckLaunch("cmg residual");
     PetscCall(ClusterSum_T<T>(L, L->r, bc));
     PetscFunctionReturn(0);
   }
-  if (first) GPUPCLaunch(grid, ResidualRestrictKernel<T, FirstJacobi<T>>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
-  else GPUPCLaunch(grid, ResidualRestrictKernel<T, Stored<T>>, a, Stored<T>{(const T *)L->x}, (T *)NULL, (T *)bc);
+  if (first) GPUPCLaunch(grid, ResidualRestrictKernel<T, G, FirstJacobi<T>>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
+  else GPUPCLaunch(grid, ResidualRestrictKernel<T, G, Stored<T>>, a, Stored<T>{(const T *)L->x}, (T *)NULL, (T *)bc);
   GPUPCCheckLaunch("cmg residual_restrict");
   PetscFunctionReturn(0);
 }
+
+/* the level's lanes per row (GPUPCCMGLanes) as a template argument */
+#define GPUPC_CMG_BY_LANES(L, F, ...) \
+  do { \
+    switch ((L)->lanes) { \
+    case 2: PetscCall(F<T, 2>(__VA_ARGS__)); break; \
+    case 4: PetscCall(F<T, 4>(__VA_ARGS__)); break; \
+    case 8: PetscCall(F<T, 8>(__VA_ARGS__)); break; \
+    case 16: PetscCall(F<T, 16>(__VA_ARGS__)); break; \
+    case 32: PetscCall(F<T, 32>(__VA_ARGS__)); break; \
+    default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG level with %" PetscInt_FMT " lanes per row (2..32 by powers of two)", (L)->lanes); \
+    } \
+  } while (0)
 
 template <typename T>
 static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
-  switch (GroupSize(L->n, L->nnz)) {
-  case 2: PetscCall(LaunchResidualRestrict<T, 2>(L, first, bc)); break;
-  case 4: PetscCall(LaunchResidualRestrict<T, 4>(L, first, bc)); break;
-  case 8: PetscCall(LaunchResidualRestrict<T, 8>(L, first, bc)); break;
-  case 16: PetscCall(LaunchResidualRestrict<T, 16>(L, first, bc)); break;
-  default: PetscCall(LaunchResidualRestrict<T, 32>(L, first, bc)); break;
-  }
+  GPUPC_CMG_BY_LANES(L, LaunchResidualRestrict, L, first, bc);
+  PetscFunctionReturn(0);
+}
+
+template <typename T>
+static PetscErrorCode Smooth_T(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
+{
+  PetscFunctionBegin;
+  if (L->n <= 0) PetscFunctionReturn(0);
+  GPUPC_CMG_BY_LANES(L, LaunchSmooth, L, xin, xc, xout);
   PetscFunctionReturn(0);
 }
 
