@@ -148,6 +148,7 @@ typedef struct {
 } GPUPCCMGDevice;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt, const PetscInt *, GPUPCCMGDeviceLevel *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRecord(GPUPCCMGDevice *);

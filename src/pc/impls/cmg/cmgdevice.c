@@ -81,6 +81,31 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
 }
 
 /*
+   GPUPCCMGDeviceUploadLargeClusters - the clusters of more than GPUPC_CMG_LONG_CLUSTER vertices of a level (cluster
+   C: positions cptr[C] .. cptr[C+1) of the cluster-sorted list) and their chunk prefix: the two-launch CUDA cluster
+   sums give each chunk of GPUPC_CMG_LONG_CLUSTER_CHUNK vertices a thread block. Sets DL->nlongc, longclusters,
+   clusterchunk and nclusterchunks; adds the device bytes to *bytes.
+*/
+PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt nc, const PetscInt *cptr, GPUPCCMGDeviceLevel *DL, size_t *bytes)
+{
+  PetscInt *list, cnt = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < nc; c++)
+    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) cnt++;
+  DL->nlongc = cnt;
+  if (!cnt) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(cnt, &list));
+  cnt = 0;
+  for (PetscInt c = 0; c < nc; c++)
+    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) list[cnt++] = c;
+  PetscCall(UploadInts(cnt, list, &DL->longclusters, bytes));
+  PetscCall(UploadChunks(cnt, list, cptr, GPUPC_CMG_LONG_CLUSTER_CHUNK, &DL->clusterchunk, &DL->nclusterchunks, bytes));
+  PetscCall(PetscFree(list));
+  PetscFunctionReturn(0);
+}
+
+/*
    GPUPCCMGLanes - lanes per row of the CUDA row kernels on a level of n rows and nnz stored entries
 
    A level of at least packnnz (-pc_cmg_pack_nnz) entries is bound by bandwidth: there each lane keeps several entries
@@ -243,22 +268,11 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
       DL->nlong = cnt;
     }
     if (k + 1 < H->nlevels) {
-      PetscInt *cptr, *cperm, *list, cnt = 0;
+      PetscInt *cptr, *cperm;
       DL->nc = L->nc;
       PetscCall(PetscMalloc2(L->nc + 1, &cptr, L->n, &cperm));
       PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
-      for (PetscInt c = 0; c < L->nc; c++)
-        if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) cnt++;
-      if (cnt) {
-        PetscCall(PetscMalloc1(cnt, &list));
-        cnt = 0;
-        for (PetscInt c = 0; c < L->nc; c++)
-          if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) list[cnt++] = c;
-        PetscCall(UploadInts(cnt, list, &DL->longclusters, &D->bytes));
-        PetscCall(UploadChunks(cnt, list, cptr, GPUPC_CMG_LONG_CLUSTER_CHUNK, &DL->clusterchunk, &DL->nclusterchunks, &D->bytes));
-        PetscCall(PetscFree(list));
-      }
-      DL->nlongc = cnt;
+      PetscCall(GPUPCCMGDeviceUploadLargeClusters(L->nc, cptr, DL, &D->bytes));
       if (L->nnz < opts->pack_nnz) {
         const PetscInt unit = GPUPC_CMG_UNIT_SLOTS(DL->lanes);
         PetscCall(UploadClusterSlots(L, cptr, cperm, unit, DL, es, &D->bytes));

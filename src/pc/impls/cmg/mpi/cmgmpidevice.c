@@ -57,33 +57,6 @@ static PetscErrorCode BlockFree(void **blk)
   PetscFunctionReturn(0);
 }
 
-/* the clusters of more than GPUPC_CMG_LONG_CLUSTER vertices and their chunk prefix (the CUDA cluster sums give them thread blocks) */
-static PetscErrorCode UploadLargeClusters(GPUPCCMGDeviceLevel *D, PetscInt nc, const PetscInt *cptr, size_t *bytes)
-{
-  PetscInt *list, *first, cnt = 0;
-
-  PetscFunctionBegin;
-  for (PetscInt c = 0; c < nc; c++)
-    if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) cnt++;
-  D->nlongc = cnt;
-  if (!cnt) PetscFunctionReturn(0);
-  PetscCall(PetscMalloc2(cnt, &list, cnt + 1, &first));
-  cnt      = 0;
-  first[0] = 0;
-  for (PetscInt c = 0; c < nc; c++) {
-    PetscInt len = cptr[c + 1] - cptr[c];
-    if (len <= GPUPC_CMG_LONG_CLUSTER) continue;
-    list[cnt]      = c;
-    first[cnt + 1] = first[cnt] + (len + GPUPC_CMG_LONG_CLUSTER_CHUNK - 1) / GPUPC_CMG_LONG_CLUSTER_CHUNK;
-    cnt++;
-  }
-  D->nclusterchunks = first[cnt];
-  PetscCall(UploadInts(cnt, list, &D->longclusters, bytes));
-  PetscCall(UploadInts(cnt + 1, first, &D->clusterchunk, bytes));
-  PetscCall(PetscFree2(list, first));
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode UploadFold(GPUPCCMGMPI M)
 {
   GPUPCCMGDeviceFold      *F   = &M->fold;
@@ -166,7 +139,7 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
       D->nc = L->nc;
       PetscCall(PetscMalloc2(L->nc + 1, &cptr, PetscMax(L->n, 1), &cperm));
       PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
-      PetscCall(UploadLargeClusters(D, L->nc, cptr, &M->bytes));
+      PetscCall(GPUPCCMGDeviceUploadLargeClusters(L->nc, cptr, D, &M->bytes));
       PetscCall(UploadInts(L->n, L->cluster, &D->cluster, &M->bytes));
       PetscCall(UploadInts(L->nc + 1, cptr, &D->cptr, &M->bytes));
       PetscCall(UploadInts(L->n, cperm, &D->cperm, &M->bytes));
