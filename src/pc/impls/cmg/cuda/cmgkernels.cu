@@ -326,6 +326,29 @@ __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict
   a.ccount[s] = 0;
 }
 
+/* sum_k val[k] x(col[k]) over the entries k0 .. k1-1 of a row (mine) by a group of G lanes (lane 0..G-1), in lane 0:
+   each lane reads its first entry (matrix data) before it waits for the previous kernel, which this call does; call
+   from every thread (mine false where the thread has no row of its own), so every group takes part in the shuffles */
+template <typename T, int G, typename X>
+__device__ __forceinline__ T GroupRowSum(const LevelArgs<T> &a, bool mine, PetscInt k0, PetscInt k1, int lane, const X &x)
+{
+  PetscInt k = k0 + lane, c0 = -1;
+  T        s = 0, v0 = 0;
+
+  if (mine && k < k1) {
+    c0 = a.col[k];
+    v0 = a.val[k];
+  }
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
+  if (c0 >= 0) s = v0 * x(c0);
+  if (mine) {
+#pragma unroll 4
+    for (k += G; k < k1; k += G) s += a.val[k] * x(a.col[k]);
+  }
+  return GPUPCGroupSum<T, G>(s);
+}
+
 /* what RowKernel writes for row v with residual r */
 template <typename T, bool RES, typename X>
 __device__ __forceinline__ void RowOut(const LevelArgs<T> &a, const X &x, PetscInt v, T r, T *__restrict__ out, T *__restrict__ xw)
@@ -360,21 +383,8 @@ __global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, 
     const int      lane = threadIdx.x & (G - 1);
     const PetscInt k0   = row < a.n ? a.rowptr[row] : 0, k1 = row < a.n ? a.rowptr[row + 1] : 0;
     const bool     mine = row < a.n && !IsLong(k0, k1);
-    PetscInt       k    = k0 + lane, c0 = -1;
-    T              s    = 0, v0 = 0;
+    const T        s    = GroupRowSum<T, G>(a, mine, k0, k1, lane, x);
 
-    if (mine && k < k1) { /* the lane's first entry: matrix data, read before the previous kernel has finished */
-      c0 = a.col[k];
-      v0 = a.val[k];
-    }
-    GPUPCWaitPrevious();
-    GPUPCLetNextLaunch();
-    if (c0 >= 0) s = v0 * x(c0);
-    if (mine) {
-#pragma unroll 4
-      for (k += G; k < k1; k += G) s += a.val[k] * x(a.col[k]);
-    }
-    s = GPUPCGroupSum<T, G>(s);
     if (mine && lane == 0) RowOut<T, RES>(a, x, row, a.b[row] - s, out, xw);
   }
 }
@@ -399,24 +409,14 @@ __device__ void PackedUnits(const LevelArgs<T> &a, PetscInt blk, const X &x, T *
   const PetscInt      v    = in ? a.cperm[p] : 0;
   const PetscInt      k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
   const bool          sum = in && !IsLong(k0, k1);
-  PetscInt            k = k0 + lane, c0 = -1;
-  T                   s = 0, v0 = 0;
+  T                   s;
 
-  if (sum && k < k1) { /* the lane's first entry: matrix data, read before the previous kernel has finished */
-    c0 = a.col[k];
-    v0 = a.val[k];
+  if (lane == 0) cs[slot] = in ? a.cluster[v] : -1; /* matrix data, before the wait */
+  s = GroupRowSum<T, G>(a, sum, k0, k1, lane, x);
+  if (lane == 0) {
+    if (in && xw) xw[v] = x(v);
+    rs[slot] = sum ? a.b[v] - s : (T)0;
   }
-  if (lane == 0) cs[slot] = in ? a.cluster[v] : -1;
-  GPUPCWaitPrevious();
-  GPUPCLetNextLaunch();
-  if (in && xw && lane == 0) xw[v] = x(v);
-  if (c0 >= 0) s = v0 * x(c0);
-  if (sum) {
-#pragma unroll 4
-    for (k += G; k < k1; k += G) s += a.val[k] * x(a.col[k]);
-  }
-  s = GPUPCGroupSum<T, G>(s);
-  if (lane == 0) rs[slot] = sum ? a.b[v] - s : (T)0;
   __syncthreads();
   {
     const int w = threadIdx.x / 32, l = threadIdx.x & 31;
