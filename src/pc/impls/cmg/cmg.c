@@ -202,6 +202,11 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     for (PetscInt k = 0; k < cmg->dev.nlevels; k++)
       if (cmg->dev.levels[k].nunits > 0) npacked++;
     PetscCall(PetscViewerASCIIPrintf(viewer, "  residual-restriction (cuda kernels): on %" PetscInt_FMT " levels (fewer than %" PetscInt_FMT " entries) one launch, a group of lanes per vertex over units of whole clusters; on the others the residual by rows, then the cluster sums\n", npacked, cmg->dev.packnnz));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  lanes per row of the cuda row kernels, by level:"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt k = 0; k + 1 < cmg->dev.nlevels; k++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, cmg->dev.levels[k].lanes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
