@@ -29,7 +29,7 @@
    it is two: the residual by rows in storage order (RowKernel, coalesced), then the cluster sums
    (walking the rows of a cluster in cluster order ran at half the bandwidth), where clusters
    larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks of GPUPC_CMG_LONG_CLUSTER_CHUNK
-   vertices, a thread block each, in a second launch. The last level is a dense GEMV, a thread block
+   vertices, a thread block each, in a second launch. The last level is a dense GEMV, half a thread block
    per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
@@ -477,34 +477,48 @@ __global__ void LongClusterSumKernel(const LevelArgs<T> a, const T *__restrict__
   if (threadIdx.x == 0) atomicAdd(bc + c, s);
 }
 
-/* entries of its row a thread of DenseKernel reads before the previous kernel has finished (all of a 2500-row
-   inverse with 256 threads per row) */
+/* rows of the last-level inverse per thread block, and the entries of its row a thread of DenseKernel reads before the
+   previous kernel has finished (all of a 1280-row inverse) */
+#define DENSE_ROWS    2
 #define DENSE_PRELOAD 10
 
-/* x = D b, a thread block per row: with a warp per row a last level of ~1200-2500 rows left ~10 warps per SM with one
-   load in flight each (1.3 TB/s on the H200) */
+/* x = D b, DENSE_ROWS rows per thread block, BLOCK / DENSE_ROWS threads per row: with a warp per row a last level of
+   ~1200-2500 rows left ~10 warps per SM with one load in flight each (1.3 TB/s on the H200); with a block per row the
+   1211 blocks of poisson3d's last level took 1.15 waves of 256-thread blocks (5.7-6.1 us per GEMV from L2, ncu) */
 template <typename T>
 __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__restrict__ b, T *__restrict__ x)
 {
-  const T *__restrict__ row = D + (size_t)blockIdx.x * n;
-  T                     s   = 0, d[DENSE_PRELOAD];
+  constexpr int         W = BLOCK / DENSE_ROWS;
+  const PetscInt        i = blockIdx.x * (PetscInt)DENSE_ROWS + threadIdx.x / W;
+  const int             t = threadIdx.x % W;
+  const T *__restrict__ row = D + (size_t)(i < n ? i : 0) * n;
+  T                     s = 0, d[DENSE_PRELOAD];
+  __shared__ T          part[BLOCK / 32];
 
 #pragma unroll
   for (int q = 0; q < DENSE_PRELOAD; q++) { /* the inverse, read before the previous kernel has finished */
-    const PetscInt j = threadIdx.x + q * (PetscInt)blockDim.x;
-    d[q]             = j < n ? row[j] : (T)0;
+    const PetscInt j = t + q * (PetscInt)W;
+    d[q]             = i < n && j < n ? row[j] : (T)0;
   }
   GPUPCWaitPrevious();
   GPUPCLetNextLaunch();
 #pragma unroll
   for (int q = 0; q < DENSE_PRELOAD; q++) {
-    const PetscInt j = threadIdx.x + q * (PetscInt)blockDim.x;
-    if (j < n) s += d[q] * b[j];
+    const PetscInt j = t + q * (PetscInt)W;
+    if (i < n && j < n) s += d[q] * b[j];
   }
+  if (i < n) {
 #pragma unroll 4
-  for (PetscInt j = threadIdx.x + DENSE_PRELOAD * (PetscInt)blockDim.x; j < n; j += blockDim.x) s += row[j] * b[j];
-  s = BlockSum<T>(s);
-  if (threadIdx.x == 0) x[blockIdx.x] = s;
+    for (PetscInt j = t + DENSE_PRELOAD * (PetscInt)W; j < n; j += W) s += row[j] * b[j];
+  }
+  s = GPUPCGroupSum<T, 32>(s); /* then the row's W / 32 warp sums */
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (t == 0 && i < n) {
+    T r = 0;
+    for (int w = 0; w < W / 32; w++) r += part[threadIdx.x / 32 + w];
+    x[i] = r;
+  }
 }
 
 /* ------------------------------------------------------------------ launchers */
@@ -640,7 +654,7 @@ static PetscErrorCode DenseSolve_T(const GPUPCCMGDeviceLevel *L)
 {
   PetscFunctionBegin;
   if (L->n <= 0) PetscFunctionReturn(0);
-  GPUPCLaunch(L->n, DenseKernel<T>, L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
+  GPUPCLaunch((L->n + DENSE_ROWS - 1) / DENSE_ROWS, DenseKernel<T>, L->n, (const T *)L->dense, (const T *)L->b, (T *)L->x);
   GPUPCCheckLaunch("cmg dense_solve");
   PetscFunctionReturn(0);
 }
