@@ -273,7 +273,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
       PetscCall(PetscMalloc2(L->nc + 1, &cptr, L->n, &cperm));
       PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
       PetscCall(GPUPCCMGDeviceUploadLargeClusters(L->nc, cptr, DL, &D->bytes));
-      if (L->nnz < opts->pack_nnz) {
+      if (mattype == GPUPC_CMG_MAT_CSR && L->nnz < opts->pack_nnz) { /* the packed CUDA residual-restriction (segcsr levels restrict the SpMV's residual) */
         const PetscInt unit = GPUPC_CMG_UNIT_SLOTS(DL->lanes);
         PetscCall(UploadClusterSlots(L, cptr, cperm, unit, DL, es, &D->bytes));
         PetscCall(UploadUnitPacking(L->nc, cptr, unit, DL, &D->bytes));
