@@ -28,13 +28,15 @@ PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 #define GPUPC_CMG_LONG_ROW     256
 /* the two-launch CUDA cluster sums give a cluster of at most this many vertices one thread */
 #define GPUPC_CMG_LONG_CLUSTER 32
-/* the CUDA kernels split a long row into chunks of this many entries and a large cluster into chunks of this
-   many vertices, one thread block per chunk (partial sums combined with atomicAdd) */
-#define GPUPC_CMG_LONG_ROW_CHUNK     1024
-#define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
-
 /* threads per block of the CUDA CMG kernels */
 #define GPUPC_CMG_BLOCK 256
+/* the CUDA kernels split a long row into chunks of GPUPC_CMG_LONG_ROW_CHUNK entries, one thread block per chunk, whose
+   threads each load their GPUPC_CMG_LONG_ROW_ILP entries before the previous kernel has finished; the parts of a row
+   of several chunks are combined with atomicAdd (a row of one chunk needs none). A large cluster is split into chunks
+   of GPUPC_CMG_LONG_CLUSTER_CHUNK vertices, one thread block per chunk */
+#define GPUPC_CMG_LONG_ROW_ILP       4
+#define GPUPC_CMG_LONG_ROW_CHUNK     (GPUPC_CMG_BLOCK * GPUPC_CMG_LONG_ROW_ILP)
+#define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
 /* vertices in a unit of the packed residual-restriction with g lanes per vertex: a warp's worth of vertices, or fewer
    when their groups of lanes would not fit one thread block */
 #define GPUPC_CMG_UNIT_SLOTS(g) ((g) * 32 <= GPUPC_CMG_BLOCK ? 32 : GPUPC_CMG_BLOCK / (g))
@@ -82,9 +84,9 @@ typedef struct {
      split over units of its own (NULL, nunits 0: the residual by rows, then the cluster sums) */
   PetscInt          nunits;
   PetscInt         *urange;
-  /* clusters of a packed level summed by several contributions (split clusters, and those holding a long row) get a
-     slot: the contributions are added into cacc and counted in ccount; the last of the cneed contributions writes the
-     cluster sum and zeroes the slot again */
+  /* clusters of a packed level summed by several contributions (split clusters, and those holding a long row: one
+     contribution per chunk of the row) get a slot: the contributions are added into cacc and counted in ccount; the
+     last of the cneed contributions writes the cluster sum and zeroes the slot again */
   PetscInt          nslots;
   PetscInt         *cslot;        /* nc: slot of cluster C, -1 when one unit sums it alone (NULL: no slots) */
   void             *cacc;

@@ -61,8 +61,14 @@ static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size
   PetscFunctionReturn(0);
 }
 
+/* pieces of at most chunk items that len items are cut into (at least one) */
+static PetscInt Pieces(PetscInt len, PetscInt chunk)
+{
+  return PetscMax((len + chunk - 1) / chunk, 1);
+}
+
 /* chunk prefix of the long items list[0..cnt): item j (entries ptr[list[j]] .. ptr[list[j] + 1)) is cut into
-   pieces of at most chunk entries, numbered first[j] .. first[j + 1); one CUDA thread block per piece */
+   Pieces(length, chunk), numbered first[j] .. first[j + 1); one CUDA thread block per piece */
 static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const PetscInt *ptr, PetscInt chunk, PetscInt **d, PetscInt *total, size_t *bytes)
 {
   PetscInt *first;
@@ -70,10 +76,7 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(cnt + 1, &first));
   first[0] = 0;
-  for (PetscInt j = 0; j < cnt; j++) {
-    const PetscInt len = ptr[list[j] + 1] - ptr[list[j]];
-    first[j + 1]       = first[j] + PetscMax((len + chunk - 1) / chunk, 1);
-  }
+  for (PetscInt j = 0; j < cnt; j++) first[j + 1] = first[j] + Pieces(ptr[list[j] + 1] - ptr[list[j]], chunk);
   *total = first[cnt];
   PetscCall(UploadInts(cnt + 1, first, d, bytes));
   PetscCall(PetscFree(first));
@@ -130,8 +133,8 @@ PetscInt GPUPCCMGLanes(PetscInt n, PetscInt nnz, PetscInt packnnz)
 
 /* The cluster slots of the packed CUDA residual-restriction (gpupc/cmgkernels.h): a cluster of more than unit
    vertices is split over units of its own (one contribution per unit), any other cluster is summed by one unit (one
-   contribution); each long row (more than GPUPC_CMG_LONG_ROW entries) adds its residual to its cluster once its last
-   chunk is done (one more contribution), and is skipped by the unit that sums its cluster. (The two-launch
+   contribution); each chunk of a long row (more than GPUPC_CMG_LONG_ROW entries) adds its part of the row's residual to
+   the row's cluster (one more contribution per chunk), and the unit that sums the cluster skips the row. (The two-launch
    residual-restriction of the other levels writes every residual, long rows included, and sums the clusters
    afterwards: no slots.) */
 static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt *cptr, const PetscInt *cperm, PetscInt unit, GPUPCCMGDeviceLevel *DL, size_t es, size_t *bytes)
@@ -142,12 +145,14 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
   PetscCall(PetscMalloc2(L->nc, &slot, L->nc, &need));
   for (PetscInt c = 0; c < L->nc; c++) {
     const PetscInt size = cptr[c + 1] - cptr[c];
-    PetscInt       nl   = 0;
-    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++)
-      if (L->rowptr[cperm[p] + 1] - L->rowptr[cperm[p]] > GPUPC_CMG_LONG_ROW) nl++;
+    PetscInt       nl   = 0; /* chunks of the cluster's long rows */
+    for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) {
+      const PetscInt len = L->rowptr[cperm[p] + 1] - L->rowptr[cperm[p]];
+      if (len > GPUPC_CMG_LONG_ROW) nl += Pieces(len, GPUPC_CMG_LONG_ROW_CHUNK);
+    }
     slot[c] = -1;
     if (size > unit || nl > 0) {
-      need[nslots] = (size + unit - 1) / unit + nl;
+      need[nslots] = Pieces(size, unit) + nl;
       slot[c]      = nslots++;
     }
   }

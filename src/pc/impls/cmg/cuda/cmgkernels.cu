@@ -13,14 +13,18 @@
    entries on a 3D grid) are cut into chunks of GPUPC_CMG_LONG_ROW_CHUNK entries,
    one thread block per chunk, in the SAME launch as the ordinary rows (the chunk blocks come
    first), so a smoothing step or a residual-restriction is one kernel launch whatever the
-   level holds (what matters in a W-cycle of thousands of launches):
-   - a long row's chunks add their partial residuals into rlong[j] and count themselves in
-     rcount[j]; the last chunk to finish (threadfence + counter, as in a last-block reduction)
-     has the whole residual: it writes the smoothed entry, or adds the residual to the row's
-     cluster, and zeroes rlong[j] and rcount[j] again;
-   - clusters that several units contribute to (clusters split over units, and clusters holding
-     a long row) have a slot (cslot): contributions are added into cacc and counted in ccount,
-     the last of the cneed contributions writes bc[c] and zeroes the slot again.
+   level holds (what matters in a W-cycle of thousands of launches). A chunk block loads its
+   entries before the previous kernel has finished, so after the wait it only gathers x:
+   - in a smoothing (or a residual by rows) a row of one chunk is written by that block; the
+     chunks of a longer row add their parts into rlong[j] and count themselves in rcount[j],
+     and the last chunk to finish (threadfence + counter, as in a last-block reduction) has
+     the whole residual, writes the row's entry and zeroes rlong[j] and rcount[j] again;
+   - in a residual-restriction each chunk's part is a contribution to the row's cluster:
+     clusters that several units or chunks contribute to (clusters split over units, and
+     clusters holding a long row) have a slot (cslot): contributions are added into cacc and
+     counted in ccount, the last of the cneed contributions writes bc[c] and zeroes the slot.
+   Everything a row's output needs besides its sum (b_v, x_v, 1/(2 a_vv)) is loaded right
+   after the wait, together with the gathers, not after the row's shuffle sum.
    The summation order inside those rows and clusters therefore varies from run to run in the
    last bits; everything else is deterministic. On latency-bound levels (below -pc_cmg_pack_nnz
    entries) the residual-restriction is one launch over units of the cluster-sorted vertex list
@@ -49,19 +53,30 @@ static unsigned BlocksFor(PetscInt items, int per_item)
 
 /* ------------------------------------------------------------------ element-wise */
 
-/* block-wide sum, result valid in thread 0 (blockDim.x == BLOCK) */
+/* the sum of s over each segment of W consecutive threads (W a power of two, at most BLOCK; blockDim.x == BLOCK),
+   valid in the segment's first thread: shuffles inside a warp, then, for segments wider than a warp, the first thread
+   adds the segment's W / 32 warp sums from shared memory. Call from every thread of the block (it has a barrier). */
+template <typename T, int W>
+__device__ T SegmentSum(T s)
+{
+  __shared__ T part[BLOCK / 32];
+
+  s = GPUPCGroupSum<T, (W < 32 ? W : 32)>(s);
+  if (W <= 32) return s;
+  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
+  __syncthreads();
+  if (threadIdx.x % W == 0) {
+    s = 0;
+    for (int w = 0; w < W / 32; w++) s += part[(threadIdx.x >> 5) + w];
+  }
+  return s;
+}
+
+/* block-wide sum, valid in thread 0 */
 template <typename T>
 __device__ T BlockSum(T s)
 {
-  __shared__ T part[BLOCK / 32];
-  s = GPUPCGroupSum<T, 32>(s);
-  if ((threadIdx.x & 31) == 0) part[threadIdx.x >> 5] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    s = 0;
-    for (int w = 0; w < BLOCK / 32; w++) s += part[w];
-  }
-  return s;
+  return SegmentSum<T, BLOCK>(s);
 }
 
 __device__ __forceinline__ double TakeAndZero(double *p)
@@ -251,7 +266,7 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   return a;
 }
 
-/* a row of entries k0 .. k1-1 is long (summed in chunks by LongRowChunk, skipped elsewhere) */
+/* a row of entries k0 .. k1-1 is long (summed in chunks by LongRowPart, skipped elsewhere) */
 __device__ __forceinline__ bool IsLong(PetscInt k0, PetscInt k1)
 {
   return k1 - k0 > GPUPC_CMG_LONG_ROW;
@@ -277,26 +292,73 @@ struct Prolonged {
   __device__ T operator()(PetscInt j) const { return x[j] + xc[cluster[j]]; }
 };
 
-/* Thread block blk (< nrowchunks) adds its chunk of (b - A x) of long row j into rlong[j] (the first chunk adds b).
-   Call block-uniformly; returns true in thread 0 of the row's last chunk to finish, with the row and its residual
-   (rlong[j] and rcount[j] are zeroed again for the next kernel). */
+/* what a kernel needs of row v besides its sum: b_v and x_v (and 1 / (2 a_vv) for a smoothing), loaded right after the
+   wait for the previous kernel, so these loads are in flight together with the row's gathers */
+template <typename T>
+struct RowEnds {
+  T b, x, invd;
+};
 template <typename T, typename X>
-__device__ bool LongRowChunk(const LevelArgs<T> &a, PetscInt blk, const X &x, PetscInt *row, T *r)
+__device__ __forceinline__ RowEnds<T> LoadRowEnds(const LevelArgs<T> &a, const X &x, PetscInt v, bool smooth)
 {
-  const PetscInt j     = ChunkOwner(blk, a.nlong, a.rowchunk);
-  const PetscInt piece = blk - a.rowchunk[j];
-  const PetscInt v     = a.longrows[j];
-  const PetscInt k0    = a.rowptr[v] + piece * (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK;
-  const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, a.rowptr[v + 1]);
-  T              s     = 0;
+  return RowEnds<T>{a.b[v], x(v), smooth ? a.invd[v] : (T)0};
+}
 
-  for (PetscInt k = k0 + threadIdx.x; k < k1; k += blockDim.x) s += a.val[k] * x(a.col[k]);
-  s = BlockSum<T>(s);
+/* Thread block blk (< nrowchunks) sums its chunk of long row j: each thread loads its GPUPC_CMG_LONG_ROW_ILP entries
+   (matrix data) before it waits for the previous kernel, then gathers x for all of them at once. Call
+   block-uniformly; thread 0 gets the chunk's part of (b - A x)_v, b_v included by the first chunk, the row v and
+   its chunk count in *v and *pieces, and (with ends) the row's RowEnds. */
+template <typename T, typename X>
+__device__ T LongRowPart(const LevelArgs<T> &a, PetscInt blk, const X &x, bool ends, PetscInt *v, PetscInt *j, PetscInt *pieces, RowEnds<T> *e)
+{
+  const PetscInt jj    = ChunkOwner(blk, a.nlong, a.rowchunk);
+  const PetscInt piece = blk - a.rowchunk[jj];
+  const PetscInt row   = a.longrows[jj];
+  const PetscInt k0    = a.rowptr[row] + piece * (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK;
+  const PetscInt k1    = min(k0 + (PetscInt)GPUPC_CMG_LONG_ROW_CHUNK, a.rowptr[row + 1]);
+  PetscInt       c[GPUPC_CMG_LONG_ROW_ILP];
+  T              w[GPUPC_CMG_LONG_ROW_ILP], s = 0, bv = 0;
+
+#pragma unroll
+  for (int q = 0; q < GPUPC_CMG_LONG_ROW_ILP; q++) {
+    const PetscInt k = k0 + threadIdx.x + q * (PetscInt)BLOCK;
+    c[q]             = k < k1 ? a.col[k] : -1;
+    w[q]             = k < k1 ? a.val[k] : (T)0;
+  }
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
+  if (threadIdx.x == 0) {
+    if (piece == 0) bv = a.b[row];
+    if (ends) *e = LoadRowEnds<T>(a, x, row, true);
+  }
+#pragma unroll
+  for (int q = 0; q < GPUPC_CMG_LONG_ROW_ILP; q++)
+    if (c[q] >= 0) s += w[q] * x(c[q]);
+  s       = BlockSum<T>(s);
+  *v      = row;
+  *j      = jj;
+  *pieces = a.rowchunk[jj + 1] - a.rowchunk[jj];
+  return bv - s;
+}
+
+/* The whole residual of long row v in thread 0 of the chunk that finishes it, with the row's RowEnds: a row of one
+   chunk has it at once; otherwise the chunks add their parts into rlong[j] and count themselves in rcount[j], and the
+   last one to finish takes the sum (and zeroes rlong[j] and rcount[j] again for the next kernel). Call
+   block-uniformly; returns true in that thread only. */
+template <typename T, typename X>
+__device__ bool LongRow(const LevelArgs<T> &a, PetscInt blk, const X &x, PetscInt *v, T *r, RowEnds<T> *e)
+{
+  PetscInt j, pieces;
+  const T  part = LongRowPart<T>(a, blk, x, true, v, &j, &pieces, e);
+
   if (threadIdx.x != 0) return false;
-  atomicAdd(a.rlong + j, (piece == 0 ? a.b[v] : (T)0) - s);
+  if (pieces == 1) {
+    *r = part;
+    return true;
+  }
+  atomicAdd(a.rlong + j, part);
   __threadfence();
-  if (atomicAdd(a.rcount + j, 1) != a.rowchunk[j + 1] - a.rowchunk[j] - 1) return false;
-  *row        = v;
+  if (atomicAdd(a.rcount + j, 1) != pieces - 1) return false;
   *r          = TakeAndZero(a.rlong + j);
   a.rcount[j] = 0;
   return true;
@@ -327,10 +389,11 @@ __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict
 }
 
 /* sum_k val[k] x(col[k]) over the entries k0 .. k1-1 of a row (mine) by a group of G lanes (lane 0..G-1), in lane 0:
-   each lane reads its first entry (matrix data) before it waits for the previous kernel, which this call does; call
+   each lane reads its first entry (matrix data) before it waits for the previous kernel, which this call does, then
+   runs early() (the caller's loads of what that kernel wrote, e.g. LoadRowEnds, in flight with the gathers); call
    from every thread (mine false where the thread has no row of its own), so every group takes part in the shuffles */
-template <typename T, int G, typename X>
-__device__ __forceinline__ T GroupRowSum(const LevelArgs<T> &a, bool mine, PetscInt k0, PetscInt k1, int lane, const X &x)
+template <typename T, int G, typename X, typename Early>
+__device__ __forceinline__ T GroupRowSum(const LevelArgs<T> &a, bool mine, PetscInt k0, PetscInt k1, int lane, const X &x, Early early)
 {
   PetscInt k = k0 + lane, c0 = -1;
   T        s = 0, v0 = 0;
@@ -341,6 +404,7 @@ __device__ __forceinline__ T GroupRowSum(const LevelArgs<T> &a, bool mine, Petsc
   }
   GPUPCWaitPrevious();
   GPUPCLetNextLaunch();
+  early();
   if (c0 >= 0) s = v0 * x(c0);
   if (mine) {
 #pragma unroll 4
@@ -349,14 +413,14 @@ __device__ __forceinline__ T GroupRowSum(const LevelArgs<T> &a, bool mine, Petsc
   return GPUPCGroupSum<T, G>(s);
 }
 
-/* what RowKernel writes for row v with residual r */
-template <typename T, bool RES, typename X>
-__device__ __forceinline__ void RowOut(const LevelArgs<T> &a, const X &x, PetscInt v, T r, T *__restrict__ out, T *__restrict__ xw)
+/* what RowKernel writes for row v with residual r = b_v - (A x)_v (e: the row's RowEnds) */
+template <typename T, bool RES>
+__device__ __forceinline__ void RowOut(PetscInt v, T r, const RowEnds<T> &e, T *__restrict__ out, T *__restrict__ xw)
 {
-  if (!RES) out[v] = x(v) + a.invd[v] * r;
+  if (!RES) out[v] = e.x + e.invd * r;
   else {
     out[v] = r;
-    if (xw) xw[v] = x(v);
+    if (xw) xw[v] = e.x;
   }
 }
 
@@ -370,11 +434,10 @@ __global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, 
   PetscInt blk = blockIdx.x;
 
   if (blk < a.nrowchunks) {
-    PetscInt v;
-    T        r;
-    GPUPCWaitPrevious();
-    GPUPCLetNextLaunch();
-    if (LongRowChunk<T>(a, blk, x, &v, &r)) RowOut<T, RES>(a, x, v, r, out, xw);
+    PetscInt   v;
+    T          r;
+    RowEnds<T> e;
+    if (LongRow<T>(a, blk, x, &v, &r, &e)) RowOut<T, RES>(v, r, e, out, xw);
     return;
   }
   blk -= a.nrowchunks;
@@ -383,9 +446,12 @@ __global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, 
     const int      lane = threadIdx.x & (G - 1);
     const PetscInt k0   = row < a.n ? a.rowptr[row] : 0, k1 = row < a.n ? a.rowptr[row + 1] : 0;
     const bool     mine = row < a.n && !IsLong(k0, k1);
-    const T        s    = GroupRowSum<T, G>(a, mine, k0, k1, lane, x);
+    RowEnds<T>     e;
+    const T        s = GroupRowSum<T, G>(a, mine, k0, k1, lane, x, [&] {
+      if (mine && lane == 0) e = LoadRowEnds<T>(a, x, row, !RES);
+    });
 
-    if (mine && lane == 0) RowOut<T, RES>(a, x, row, a.b[row] - s, out, xw);
+    if (mine && lane == 0) RowOut<T, RES>(row, e.b - s, e, out, xw);
   }
 }
 
@@ -409,13 +475,16 @@ __device__ void PackedUnits(const LevelArgs<T> &a, PetscInt blk, const X &x, T *
   const PetscInt      v    = in ? a.cperm[p] : 0;
   const PetscInt      k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
   const bool          sum = in && !IsLong(k0, k1);
+  RowEnds<T>          e;
   T                   s;
 
   if (lane == 0) cs[slot] = in ? a.cluster[v] : -1; /* matrix data, before the wait */
-  s = GroupRowSum<T, G>(a, sum, k0, k1, lane, x);
+  s = GroupRowSum<T, G>(a, sum, k0, k1, lane, x, [&] {
+    if (in && lane == 0) e = LoadRowEnds<T>(a, x, v, false);
+  });
   if (lane == 0) {
-    if (in && xw) xw[v] = x(v);
-    rs[slot] = sum ? a.b[v] - s : (T)0;
+    if (in && xw) xw[v] = e.x;
+    rs[slot] = sum ? e.b - s : (T)0;
   }
   __syncthreads();
   {
@@ -439,8 +508,8 @@ __device__ void PackedUnits(const LevelArgs<T> &a, PetscInt blk, const X &x, T *
   }
 }
 
-/* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (the last chunk
-   of a row adds the row's residual to its cluster), the other blocks the units of the level's packing (PackedUnits;
+/* bc[c] = sum_{v in c} (b - A x)_v, one launch: the first nrowchunks blocks do the long rows in chunks (each chunk's
+   part of the row's residual is a contribution to the row's cluster), the other blocks the units of the level's packing (PackedUnits;
    levels with a packing only: LaunchResidualRestrict). Long rows are skipped where their cluster is summed. Clusters
    with a slot are finished by their last contribution.
    X reads the iterate; with FirstJacobi the iterate is invd .* b, which the units also store in xw (every vertex is
@@ -451,11 +520,10 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
   const PetscInt blk = blockIdx.x;
 
   if (blk < a.nrowchunks) {
-    PetscInt v;
-    T        r;
-    GPUPCWaitPrevious();
-    GPUPCLetNextLaunch();
-    if (LongRowChunk<T>(a, blk, x, &v, &r)) Contribute<T>(a, a.cluster[v], r, bc);
+    PetscInt   v, j, pieces;
+    RowEnds<T> e;
+    const T    part = LongRowPart<T>(a, blk, x, false, &v, &j, &pieces, &e);
+    if (threadIdx.x == 0) Contribute<T>(a, a.cluster[v], part, bc);
     return;
   }
   PackedUnits<T, G>(a, blk - a.nrowchunks, x, xw, bc);
@@ -493,7 +561,6 @@ __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__rest
   const int             t = threadIdx.x % W;
   const T *__restrict__ row = D + (size_t)(i < n ? i : 0) * n;
   T                     s = 0, d[DENSE_PRELOAD];
-  __shared__ T          part[BLOCK / 32];
 
 #pragma unroll
   for (int q = 0; q < DENSE_PRELOAD; q++) { /* the inverse, read before the previous kernel has finished */
@@ -511,14 +578,8 @@ __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__rest
 #pragma unroll 4
     for (PetscInt j = t + DENSE_PRELOAD * (PetscInt)W; j < n; j += W) s += row[j] * b[j];
   }
-  s = GPUPCGroupSum<T, 32>(s); /* then the row's W / 32 warp sums */
-  if ((threadIdx.x & 31) == 0) part[threadIdx.x / 32] = s;
-  __syncthreads();
-  if (t == 0 && i < n) {
-    T r = 0;
-    for (int w = 0; w < W / 32; w++) r += part[threadIdx.x / 32 + w];
-    x[i] = r;
-  }
+  s = SegmentSum<T, W>(s);
+  if (t == 0 && i < n) x[i] = s;
 }
 
 /* ------------------------------------------------------------------ launchers */
