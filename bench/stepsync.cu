@@ -1,0 +1,185 @@
+/*
+   bench/stepsync.cu - what one step of a chain of small dependent sparse passes costs on this GPU, by the way the
+   steps are separated (a design measurement for the CMG cycle's latency-bound levels; no PETSc, no GPUPC):
+
+     graph-pdl     S kernels recorded in a CUDA graph, each a dependent launch (programmatic stream serialization,
+                   griddepcontrol.wait / launch_dependents), as the CMG cycle runs today
+     graph         the same without the dependent launch
+     persist-B     one kernel of B resident blocks per SM that runs the S steps itself, a grid barrier between steps
+                   (one arrival counter and a generation word, acquire/release atomics)
+
+   A step is y = x / 2 + A x for a random sparse A of n rows and d entries per row (a group of G = 8 lanes per row),
+   then x and y swap: a gather per entry, like a CMG smoothing. Prints microseconds per step.
+
+   Build (not part of the library's build): nvcc -O3 -std=c++17 -arch=sm_90 bench/stepsync.cu -o build/bench/stepsync
+   Run: build/bench/stepsync [n ...]
+*/
+#include <cuda/atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(e) \
+  do { \
+    cudaError_t err_ = (e); \
+    if (err_ != cudaSuccess) { \
+      fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
+      exit(1); \
+    } \
+  } while (0)
+
+constexpr int BLOCK = 256, G = 8, DEG = 16, STEPS = 200;
+
+struct Level {
+  int           n;
+  const int    *rowptr, *col;
+  const double *val;
+};
+
+/* rows of virtual block blk: y = x / 2 + A x */
+__device__ __forceinline__ void StepBlock(const Level &L, int blk, const double *x, double *y)
+{
+  const int row = (blk * BLOCK + (int)threadIdx.x) / G, lane = threadIdx.x % G;
+  double    s   = 0;
+
+  if (row < L.n)
+    for (int k = L.rowptr[row] + lane; k < L.rowptr[row + 1]; k += G) s += L.val[k] * x[L.col[k]];
+  for (int off = G / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, G);
+  if (row < L.n && lane == 0) y[row] = 0.5 * x[row] + s;
+}
+
+__global__ void StepKernel(Level L, const double *x, double *y)
+{
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  StepBlock(L, blockIdx.x, x, y);
+}
+
+__device__ void GridBarrier(unsigned *count, unsigned *gen, unsigned nblocks)
+{
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> c(*count), g(*gen);
+    const unsigned                                        mine = g.load(cuda::memory_order_relaxed);
+    if (c.fetch_add(1, cuda::memory_order_acq_rel) == nblocks - 1) {
+      c.store(0, cuda::memory_order_relaxed);
+      g.fetch_add(1, cuda::memory_order_release);
+    } else
+      while (g.load(cuda::memory_order_acquire) == mine) {}
+  }
+  __syncthreads();
+}
+
+__global__ void PersistKernel(Level L, double *x, double *y, int steps, unsigned *bar)
+{
+  const int vblocks = (L.n * G + BLOCK - 1) / BLOCK;
+  for (int s = 0; s < steps; s++) {
+    for (int blk = blockIdx.x; blk < vblocks; blk += gridDim.x) StepBlock(L, blk, x, y);
+    double *t = x;
+    x         = y;
+    y         = t;
+    if (s + 1 < steps) GridBarrier(bar, bar + 1, gridDim.x);
+  }
+}
+
+static float TimeGraph(cudaGraphExec_t g, cudaStream_t st, int reps)
+{
+  cudaEvent_t a, b;
+  float       ms;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  CHECK(cudaGraphLaunch(g, st));
+  CHECK(cudaEventRecord(a, st));
+  for (int r = 0; r < reps; r++) CHECK(cudaGraphLaunch(g, st));
+  CHECK(cudaEventRecord(b, st));
+  CHECK(cudaEventSynchronize(b));
+  CHECK(cudaEventElapsedTime(&ms, a, b));
+  return ms / reps;
+}
+
+int main(int argc, char **argv)
+{
+  std::vector<int> sizes;
+  int              sms;
+  cudaStream_t     st;
+
+  for (int i = 1; i < argc; i++) sizes.push_back(atoi(argv[i]));
+  if (sizes.empty()) sizes = {600, 1200, 5000, 22000, 100000};
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  printf("stepsync: %d SMs, %d steps, %d entries per row, %d lanes per row, blocks of %d\n", sms, STEPS, DEG, G, BLOCK);
+  for (int n : sizes) {
+    std::vector<int>    rp(n + 1), cl((size_t)n * DEG);
+    std::vector<double> v((size_t)n * DEG), x0(n);
+    int                *rowptr, *col;
+    double             *val, *x, *y;
+    unsigned           *bar;
+    srand(1);
+    for (int i = 0; i <= n; i++) rp[i] = i * DEG;
+    for (size_t k = 0; k < cl.size(); k++) {
+      cl[k] = rand() % n;
+      v[k]  = -0.5 / DEG;
+    }
+    for (int i = 0; i < n; i++) x0[i] = 1.0 + (i % 7);
+    CHECK(cudaMalloc(&rowptr, rp.size() * sizeof(int)));
+    CHECK(cudaMalloc(&col, cl.size() * sizeof(int)));
+    CHECK(cudaMalloc(&val, v.size() * sizeof(double)));
+    CHECK(cudaMalloc(&x, n * sizeof(double)));
+    CHECK(cudaMalloc(&y, n * sizeof(double)));
+    CHECK(cudaMalloc(&bar, 2 * sizeof(unsigned)));
+    CHECK(cudaMemset(bar, 0, 2 * sizeof(unsigned)));
+    CHECK(cudaMemcpy(rowptr, rp.data(), rp.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(col, cl.data(), cl.size() * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(val, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(x, x0.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    Level          L       = {n, rowptr, col, val};
+    const unsigned vblocks = (unsigned)(((size_t)n * G + BLOCK - 1) / BLOCK);
+
+    printf("n %7d (%u blocks of work per step):", n, vblocks);
+    for (int pdl = 1; pdl >= 0; pdl--) {
+      cudaGraph_t     graph;
+      cudaGraphExec_t exec;
+      CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+      for (int s = 0; s < STEPS; s++) {
+        cudaLaunchConfig_t  cfg = {};
+        cudaLaunchAttribute attr;
+        attr.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr.val.programmaticStreamSerializationAllowed = 1;
+        cfg.gridDim                                     = vblocks;
+        cfg.blockDim                                    = BLOCK;
+        cfg.stream                                      = st;
+        cfg.attrs                                       = &attr;
+        cfg.numAttrs                                    = pdl;
+        CHECK(cudaLaunchKernelEx(&cfg, StepKernel, L, (const double *)(s % 2 ? y : x), s % 2 ? x : y));
+      }
+      CHECK(cudaStreamEndCapture(st, &graph));
+      CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      printf("  graph%s %.2f", pdl ? "-pdl" : "", 1e3f * TimeGraph(exec, st, 20) / STEPS);
+      CHECK(cudaGraphExecDestroy(exec));
+      CHECK(cudaGraphDestroy(graph));
+    }
+    for (int bps : {1, 2, 4, 8}) {
+      int             fit;
+      cudaGraph_t     graph;
+      cudaGraphExec_t exec;
+      CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, PersistKernel, BLOCK, 0));
+      if (bps > fit) continue;
+      CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+      PersistKernel<<<sms * bps, BLOCK, 0, st>>>(L, x, y, STEPS, bar);
+      CHECK(cudaGetLastError());
+      CHECK(cudaStreamEndCapture(st, &graph));
+      CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      printf("  persist-%d %.2f", bps, 1e3f * TimeGraph(exec, st, 20) / STEPS);
+      CHECK(cudaGraphExecDestroy(exec));
+      CHECK(cudaGraphDestroy(graph));
+    }
+    printf("\n");
+    CHECK(cudaFree(rowptr));
+    CHECK(cudaFree(col));
+    CHECK(cudaFree(val));
+    CHECK(cudaFree(x));
+    CHECK(cudaFree(y));
+    CHECK(cudaFree(bar));
+  }
+  return 0;
+}
