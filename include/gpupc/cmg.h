@@ -143,7 +143,7 @@ typedef struct {
   GPUPCCMGStep        *steps;
   void                *xcycle;           /* where the cycle leaves level 0's iterate */
   PetscInt             fusennz;          /* the plan fuses steps on levels with fewer stored entries */
-  PetscInt             packnnz;          /* levels with fewer stored entries have a warp packing of their clusters */
+  PetscInt             packnnz;          /* levels with fewer stored entries are latency-bound: their clusters are packed into units (nunits) */
   GPUPCGraph           graph;            /* the plan recorded once (GPUPCCMGDeviceRecord), NULL: launched step by step */
 } GPUPCCMGDevice;
 

@@ -92,7 +92,7 @@ typedef struct {
   void             *cacc;
   PetscInt         *ccount, *cneed;
   /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer r; with
-     csr, r is the residual of the two-launch residual-restriction of a level without a warp packing */
+     csr, r is the residual of the two-launch residual-restriction of a level without a packing (nunits 0) */
   void             *seg;
   void             *r;
 } GPUPCCMGDeviceLevel;

@@ -179,7 +179,7 @@ static PetscErrorCode UploadUnitPacking(PetscInt nc, const PetscInt *cptr, Petsc
   PetscBool open = PETSC_FALSE; /* the last unit takes more small clusters */
 
   PetscFunctionBegin;
-  for (PetscInt c = 0; c < nc; c++) cap += PetscMax((cptr[c + 1] - cptr[c] + unit - 1) / unit, 1);
+  for (PetscInt c = 0; c < nc; c++) cap += Pieces(cptr[c + 1] - cptr[c], unit);
   PetscCall(PetscMalloc1(2 * PetscMax(cap, 1), &urange));
   for (PetscInt c = 0; c < nc; c++) {
     if (cptr[c + 1] - cptr[c] > unit) {
