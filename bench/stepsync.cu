@@ -9,12 +9,16 @@
                    (one arrival counter and a generation word, acquire/release atomics)
 
    A step is y = x / 2 + A x for a random sparse A of n rows and d entries per row (a group of G = 8 lanes per row),
-   then x and y swap: a gather per entry, like a CMG smoothing. Prints microseconds per step.
+   then x and y swap: a gather per entry, like a CMG smoothing. Every variant's result after the S steps is first
+   checked against the same steps on the host; a variant that disagrees is reported WRONG instead of timed (and the
+   program exits with 1), otherwise it prints microseconds per step.
 
    Build (not part of the library's build): nvcc -O3 -std=c++17 -arch=sm_90 bench/stepsync.cu -o build/bench/stepsync
    Run: build/bench/stepsync [n ...]
 */
 #include <cuda/atomic>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -82,6 +86,41 @@ __global__ void PersistKernel(Level L, double *x, double *y, int steps, unsigned
   }
 }
 
+/* the S steps on the host, for the check of every variant */
+static std::vector<double> Reference(int n, const std::vector<int> &rp, const std::vector<int> &cl, const std::vector<double> &v, std::vector<double> x)
+{
+  std::vector<double> y(n);
+  for (int s = 0; s < STEPS; s++) {
+    for (int i = 0; i < n; i++) {
+      double t = 0;
+      for (int k = rp[i]; k < rp[i + 1]; k++) t += v[k] * x[cl[k]];
+      y[i] = 0.5 * x[i] + t;
+    }
+    x.swap(y);
+  }
+  return x;
+}
+
+/* runs the S steps once from x0 (S is even, so the result is back in x); false (and a message) unless it matches the
+   host */
+static bool Check(const char *what, cudaGraphExec_t g, cudaStream_t st, const std::vector<double> &x0, const std::vector<double> &ref, double *x)
+{
+  std::vector<double> got(x0.size());
+  double              err = 0, scale = 0;
+  /* on st: a cudaMemcpy from pageable memory may return before its copy has reached the device */
+  CHECK(cudaMemcpyAsync(x, x0.data(), x0.size() * sizeof(double), cudaMemcpyHostToDevice, st));
+  CHECK(cudaGraphLaunch(g, st));
+  CHECK(cudaStreamSynchronize(st));
+  CHECK(cudaMemcpy(got.data(), x, got.size() * sizeof(double), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < got.size(); i++) {
+    err   = std::max(err, std::fabs(got[i] - ref[i]));
+    scale = std::max(scale, std::fabs(ref[i]));
+  }
+  if (err <= 1e-12 * scale) return true;
+  printf("  %s WRONG (max error %g against the host, max |x| %g)", what, err, scale);
+  return false;
+}
+
 static float TimeGraph(cudaGraphExec_t g, cudaStream_t st, int reps)
 {
   cudaEvent_t a, b;
@@ -100,13 +139,15 @@ static float TimeGraph(cudaGraphExec_t g, cudaStream_t st, int reps)
 int main(int argc, char **argv)
 {
   std::vector<int> sizes;
-  int              sms;
+  int              sms, wrong = 0;
+  char             name[32];
   cudaStream_t     st;
 
   for (int i = 1; i < argc; i++) sizes.push_back(atoi(argv[i]));
   if (sizes.empty()) sizes = {600, 1200, 5000, 22000, 100000};
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  static_assert(STEPS % 2 == 0, "the check expects the result back in x");
   printf("stepsync: %d SMs, %d steps, %d entries per row, %d lanes per row, blocks of %d\n", sms, STEPS, DEG, G, BLOCK);
   for (int n : sizes) {
     std::vector<int>    rp(n + 1), cl((size_t)n * DEG);
@@ -118,7 +159,7 @@ int main(int argc, char **argv)
     for (int i = 0; i <= n; i++) rp[i] = i * DEG;
     for (size_t k = 0; k < cl.size(); k++) {
       cl[k] = rand() % n;
-      v[k]  = -0.5 / DEG;
+      v[k]  = 0.5 / DEG; /* y = x / 2 + mean of 16 entries of x / 2: x stays O(1), so the check compares O(1) values */
     }
     for (int i = 0; i < n; i++) x0[i] = 1.0 + (i % 7);
     CHECK(cudaMalloc(&rowptr, rp.size() * sizeof(int)));
@@ -132,7 +173,8 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(col, cl.data(), cl.size() * sizeof(int), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(val, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(x, x0.data(), n * sizeof(double), cudaMemcpyHostToDevice));
-    Level          L       = {n, rowptr, col, val};
+    const std::vector<double> ref = Reference(n, rp, cl, v, x0);
+    Level                     L   = {n, rowptr, col, val};
     const unsigned vblocks = (unsigned)(((size_t)n * G + BLOCK - 1) / BLOCK);
 
     printf("n %7d (%u blocks of work per step):", n, vblocks);
@@ -154,7 +196,8 @@ int main(int argc, char **argv)
       }
       CHECK(cudaStreamEndCapture(st, &graph));
       CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      printf("  graph%s %.2f", pdl ? "-pdl" : "", 1e3f * TimeGraph(exec, st, 20) / STEPS);
+      if (Check(pdl ? "graph-pdl" : "graph", exec, st, x0, ref, x)) printf("  graph%s %.2f", pdl ? "-pdl" : "", 1e3f * TimeGraph(exec, st, 20) / STEPS);
+      else wrong++;
       CHECK(cudaGraphExecDestroy(exec));
       CHECK(cudaGraphDestroy(graph));
     }
@@ -169,7 +212,9 @@ int main(int argc, char **argv)
       CHECK(cudaGetLastError());
       CHECK(cudaStreamEndCapture(st, &graph));
       CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      printf("  persist-%d %.2f", bps, 1e3f * TimeGraph(exec, st, 20) / STEPS);
+      snprintf(name, sizeof(name), "persist-%d", bps);
+      if (Check(name, exec, st, x0, ref, x)) printf("  %s %.2f", name, 1e3f * TimeGraph(exec, st, 20) / STEPS);
+      else wrong++;
       CHECK(cudaGraphExecDestroy(exec));
       CHECK(cudaGraphDestroy(graph));
     }
@@ -181,5 +226,5 @@ int main(int argc, char **argv)
     CHECK(cudaFree(y));
     CHECK(cudaFree(bar));
   }
-  return 0;
+  return wrong ? 1 : 0;
 }
