@@ -413,7 +413,7 @@ int main(int argc, char **argv)
       nrc += cmg->dev.levels[k].nrowchunks;
       ncc += cmg->dev.levels[k].nclusterchunks;
     }
-    PetscBool one = PETSC_FALSE, several = PETSC_FALSE;
+    PetscBool one = PETSC_FALSE, several = PETSC_FALSE, onec = PETSC_FALSE, severalc = PETSC_FALSE;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows longer than %d: %" PetscInt_FMT " (%" PetscInt_FMT " chunks), clusters larger than %d: %" PetscInt_FMT " (%" PetscInt_FMT " chunks) (a thread block per chunk on the GPU)\n", GPUPC_CMG_LONG_ROW, nl, nrc, GPUPC_CMG_LONG_CLUSTER, nlc, ncc));
     /* every long row has at least one chunk: fewer than two per row means some row has one, more than one per row
        means some row has several (the CUDA kernels treat the two differently) */
@@ -421,6 +421,11 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_several_chunk_row", &several, NULL));
     PetscCheck(!one || (nl > 0 && nrc < 2 * nl), PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_one_chunk_row: no long row of this problem is a single chunk, so that path is not tested");
     PetscCheck(!several || nrc > nl, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_several_chunk_row: no long row of this problem has several chunks, so that path is not tested");
+    /* the same for the large clusters of the cluster sums */
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_one_chunk_cluster", &onec, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_several_chunk_cluster", &severalc, NULL));
+    PetscCheck(!onec || (nlc > 0 && ncc < 2 * nlc), PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_one_chunk_cluster: no large cluster of this problem is a single chunk, so that path is not tested");
+    PetscCheck(!severalc || ncc > nlc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_several_chunk_cluster: no large cluster of this problem has several chunks, so that path is not tested");
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth (also with the prolongation fused in), update, residual_restrict (also with the first Jacobi step), cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
   PetscCall(PetscRandomDestroy(&c.rnd));

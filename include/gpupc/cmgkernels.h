@@ -26,14 +26,14 @@ typedef enum {
 PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
 
 #define GPUPC_CMG_LONG_ROW     256
-/* the two-launch CUDA cluster sums give a cluster of at most this many vertices one thread */
+/* the CUDA cluster sums give a cluster of at most this many vertices one thread */
 #define GPUPC_CMG_LONG_CLUSTER 32
 /* threads per block of the CUDA CMG kernels */
 #define GPUPC_CMG_BLOCK 256
 /* the CUDA kernels split a long row into chunks of GPUPC_CMG_LONG_ROW_CHUNK entries, one thread block per chunk, whose
    threads each load their GPUPC_CMG_LONG_ROW_ILP entries before the previous kernel has finished; the parts of a row
    of several chunks are combined with atomicAdd (a row of one chunk needs none). A large cluster is split into chunks
-   of GPUPC_CMG_LONG_CLUSTER_CHUNK vertices, one thread block per chunk */
+   of GPUPC_CMG_LONG_CLUSTER_CHUNK vertices, one thread block per chunk, combined in the same way */
 #define GPUPC_CMG_LONG_ROW_ILP       4
 #define GPUPC_CMG_LONG_ROW_CHUNK     (GPUPC_CMG_BLOCK * GPUPC_CMG_LONG_ROW_ILP)
 #define GPUPC_CMG_LONG_CLUSTER_CHUNK 256
@@ -67,7 +67,7 @@ typedef struct {
   /* load balance of the CUDA kernels (the host kernels ignore these): rows with more than GPUPC_CMG_LONG_ROW
      entries (e.g. the ground vertex, tied to every strictly dominant row) are cut into chunks, a thread block each,
      inside the same launch as the rest; so are clusters with more than GPUPC_CMG_LONG_CLUSTER vertices in the
-     two-launch cluster sums */
+     cluster sums */
   PetscInt          nlong, nlongc;
   PetscInt         *longrows;     /* ascending */
   PetscInt         *longclusters;
@@ -76,6 +76,8 @@ typedef struct {
   PetscInt          nrowchunks, nclusterchunks; /* thread blocks of the long rows and of the large clusters */
   PetscInt         *rowchunk;     /* nlong + 1: long row j is cut into chunks rowchunk[j] .. rowchunk[j+1) */
   PetscInt         *clusterchunk; /* nlongc + 1: the same for the large clusters */
+  void             *lcacc;        /* nlongc: partial sums of the large clusters of several chunks (zero between kernels) */
+  PetscInt         *lccount;      /* nlongc: their chunks finished in the running kernel (zero between kernels) */
   /* lanes per row of the CUDA row kernels (GPUPCCMGLanes) */
   PetscInt          lanes;
   /* latency-bound levels (fewer than -pc_cmg_pack_nnz entries): the CUDA residual-restriction is one launch over
@@ -110,12 +112,15 @@ typedef struct {
   PetscScalar      *eval;
   PetscInt         *trow, *tcol; /* E^T by user row */
   PetscScalar      *tval;
+  void             *x0;    /* with x0 the expansion also writes level 0's first Jacobi iterate x0 = invd0 .* b0 (the plan */
+  const void       *invd0; /* then has no Jacobi step of its own on level 0); NULL: b0 only */
 } GPUPCCMGDeviceFold;
 
 typedef struct {
   const char *name;
   /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i);
-     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0) */
+     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0); with F->x0 also
+     x0 = invd0 .* b0 (in the level precision) */
   PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, void *b0);
   /* kept rows: x_i = y_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground);
      Dirichlet rows: x_j = dinv_j b_j (transpose: x_j = dinv_j (b_j - sum_i E_ij y_i)) */

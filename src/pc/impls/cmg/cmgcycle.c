@@ -28,6 +28,7 @@ typedef struct {
   GPUPCCMGStep *steps;
   PetscInt      nsteps, cap;
   void        **x, **w;
+  PetscBool     expanded; /* the expansion writes level 0's first Jacobi iterate (no Jacobi step there) */
 } PlanWriter;
 
 static PetscErrorCode Emit(PlanWriter *P, GPUPCCMGStepKind kind, PetscInt level, void *x, void *y, void *xc)
@@ -64,6 +65,14 @@ static PetscErrorCode EmitSmooth(PlanWriter *P, PetscInt k, void *xc)
   PetscFunctionReturn(0);
 }
 
+/* level k's first iteration starts with a Jacobi step of its own (not fused into the residual-restriction) */
+static PetscBool JacobiStep(const GPUPCCMGDevice *D, PetscInt k)
+{
+  const GPUPCCMGDeviceLevel *L = &D->levels[k];
+
+  return (PetscBool)(k < D->nlevels - 1 && (L->seg || L->nnz >= D->fusennz));
+}
+
 /* the steps of P(b_k, k, m). On a level of fewer than D->fusennz entries (-pc_cmg_fuse_nnz, default
    GPUPC_CMG_FUSE_NNZ: bound by launch latency, not bandwidth)
    the first Jacobi step is fused into the residual-restriction and the prolongation into the smoothing after it: two
@@ -79,12 +88,12 @@ static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt
     PetscCall(Emit(P, L->direct ? GPUPC_CMG_STEP_COARSE : GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL, NULL));
     PetscFunctionReturn(0);
   }
-  fuse = (PetscBool)(!L->seg && L->nnz < D->fusennz);
+  fuse = (PetscBool)!JacobiStep(D, k);
   for (PetscInt j = 0; j < m; j++) {
     if (j == 0 && fuse) PetscCall(Emit(P, GPUPC_CMG_STEP_FIRST_RESTRICT, k, P->x[k], D->levels[k + 1].b, NULL));
     else {
-      if (j == 0) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL, NULL));
-      else PetscCall(EmitSmooth(P, k, NULL));
+      if (j > 0) PetscCall(EmitSmooth(P, k, NULL));
+      else if (!(k == 0 && P->expanded)) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL, NULL));
       PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b, NULL));
     }
     PetscCall(EmitCycle(D, P, k + 1, L->t));
@@ -99,7 +108,8 @@ static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt
 
 /*
    GPUPCCMGDevicePlan - writes the cycle P(b0, 0, 1) of the uploaded hierarchy as a plan of steps. Called by
-   GPUPCCMGDeviceUpload.
+   GPUPCCMGDeviceUpload. When level 0 starts with a Jacobi step of its own, the expansion writes that step's iterate
+   (D->fold.x0) and the plan leaves the step out.
 */
 PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
 {
@@ -112,6 +122,9 @@ PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
     P.x[k] = D->levels[k].x;
     P.w[k] = D->levels[k].w;
   }
+  P.expanded      = JacobiStep(D, 0);
+  D->fold.x0      = P.expanded ? P.x[0] : NULL;
+  D->fold.invd0   = P.expanded ? D->levels[0].invd : NULL;
   PetscCall(EmitCycle(D, &P, 0, 1));
   D->xcycle = P.x[0];
   D->steps  = P.steps;

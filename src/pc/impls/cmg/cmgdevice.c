@@ -85,9 +85,10 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
 
 /*
    GPUPCCMGDeviceUploadLargeClusters - the clusters of more than GPUPC_CMG_LONG_CLUSTER vertices of a level (cluster
-   C: positions cptr[C] .. cptr[C+1) of the cluster-sorted list) and their chunk prefix: the two-launch CUDA cluster
-   sums give each chunk of GPUPC_CMG_LONG_CLUSTER_CHUNK vertices a thread block. Sets DL->nlongc, longclusters,
-   clusterchunk and nclusterchunks; adds the device bytes to *bytes.
+   C: positions cptr[C] .. cptr[C+1) of the cluster-sorted list), their chunk prefix and the zeroed partial sums and
+   counters of their chunks: the CUDA cluster sums give each chunk of GPUPC_CMG_LONG_CLUSTER_CHUNK vertices a thread
+   block. Sets DL->nlongc, longclusters, clusterchunk, nclusterchunks, lcacc and lccount (DL->prec set); adds the
+   device bytes to *bytes.
 */
 PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt nc, const PetscInt *cptr, GPUPCCMGDeviceLevel *DL, size_t *bytes)
 {
@@ -105,6 +106,14 @@ PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt nc, const PetscInt *cp
   PetscCall(UploadInts(cnt, list, &DL->longclusters, bytes));
   PetscCall(UploadChunks(cnt, list, cptr, GPUPC_CMG_LONG_CLUSTER_CHUNK, &DL->clusterchunk, &DL->nclusterchunks, bytes));
   PetscCall(PetscFree(list));
+  { /* the kernels leave lcacc and lccount zeroed again */
+    const size_t es = DL->prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+    PetscCall(GPUPCMalloc(cnt * es, &DL->lcacc));
+    PetscCall(GPUPCMemzero(DL->lcacc, cnt * es));
+    PetscCall(GPUPCMallocArray(cnt, &DL->lccount));
+    PetscCall(GPUPCMemzero(DL->lccount, cnt * sizeof(PetscInt)));
+    *bytes += cnt * (es + sizeof(PetscInt));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -357,6 +366,8 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->cneed));
     PetscCall(GPUPCFree(DL->rowchunk));
     PetscCall(GPUPCFree(DL->clusterchunk));
+    PetscCall(GPUPCFree(DL->lcacc));
+    PetscCall(GPUPCFree(DL->lccount));
     PetscCall(GPUPCFree(DL->urange));
     if (DL->seg) {
       PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));

@@ -33,7 +33,8 @@
    it is two: the residual by rows in storage order (RowKernel, coalesced), then the cluster sums
    (walking the rows of a cluster in cluster order ran at half the bandwidth), where clusters
    larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks of GPUPC_CMG_LONG_CLUSTER_CHUNK
-   vertices, a thread block each, in a second launch. The last level is a dense GEMV, half a thread block
+   vertices, a thread block each, in the same launch (the chunk blocks first; the chunks of a
+   cluster combine their parts as a long row's chunks do). The last level is a dense GEMV, half a thread block
    per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
@@ -92,10 +93,11 @@ __device__ __forceinline__ float TakeAndZero(float *p)
    (map and b) before it stores any, so their loads are in flight together. With a ground vertex at index ground >= 0
    every block adds its part of sum b' into *sum and counts itself in *done; the last block to finish writes
    b0[ground] = -sum (0 for the double cover) and zeroes the sum again (the counter wraps to 0), so the expansion is
-   one launch: no memset and no kernel of its own for the ground entry */
+   one launch: no memset and no kernel of its own for the ground entry. With x0 it also writes level 0's first Jacobi
+   iterate x0 = invd0 .* b0, which saves that step's launch and its read of b0 */
 #define EXPAND_ILP 4
 template <typename T>
-__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt ground, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, PetscScalar *sum, PetscInt *done)
+__global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt ground, const PetscInt *__restrict__ map, const PetscInt *__restrict__ erow, const PetscInt *__restrict__ ecol, const PetscScalar *__restrict__ eval, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, T *__restrict__ b0, const T *__restrict__ invd0, T *__restrict__ x0, PetscScalar *sum, PetscInt *done)
 {
   const PetscInt  stride = (PetscInt)gridDim.x * blockDim.x;
   PetscScalar     s      = 0.0;
@@ -121,6 +123,10 @@ __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt 
         for (PetscInt k = erow[i]; k < erow[i + 1]; k++) v[q] -= eval[k] * dinv[ecol[k]] * b[ecol[k]];
       b0[m[q]] = (T)v[q];
       if (copies == 2) b0[nk + m[q]] = (T)(-v[q]);
+      if (x0) {
+        x0[m[q]] = invd0[m[q]] * (T)v[q];
+        if (copies == 2) x0[nk + m[q]] = invd0[nk + m[q]] * (T)(-v[q]);
+      }
       s += v[q];
     }
   }
@@ -135,6 +141,7 @@ __global__ void ExpandKernel(PetscInt n, PetscInt nk, PetscInt copies, PetscInt 
   if (last && threadIdx.x == 0) {
     __threadfence();
     b0[ground] = (T)(-TakeAndZero(sum));
+    if (x0) x0[ground] = invd0[ground] * b0[ground];
   }
 }
 
@@ -191,21 +198,6 @@ __global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) xout[i] = xin[i] + invd[i] * r[i];
 }
 
-/* one thread per cluster over the cluster-sorted vertex list; clusters above GPUPC_CMG_LONG_CLUSTER get 0 here and
-   their sum from LongClusterSumKernel, launched next */
-template <typename T>
-__global__ void ClusterSumKernel(PetscInt nc, const PetscInt *__restrict__ cptr, const PetscInt *__restrict__ cperm, const T *__restrict__ r, T *__restrict__ bc)
-{
-  GPUPCWaitPrevious();
-  GPUPCLetNextLaunch();
-  for (PetscInt c = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; c < nc; c += (PetscInt)gridDim.x * blockDim.x) {
-    T s = 0;
-    if (cptr[c + 1] - cptr[c] <= GPUPC_CMG_LONG_CLUSTER)
-      for (PetscInt p = cptr[c]; p < cptr[c + 1]; p++) s += r[cperm[p]];
-    bc[c] = s;
-  }
-}
-
 /* the long item (row or cluster) j that chunk (thread block) blk belongs to: first[j] <= blk < first[j + 1] */
 __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, const PetscInt *__restrict__ first)
 {
@@ -223,7 +215,7 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 /* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
 template <typename T>
 struct LevelArgs {
-  PetscInt                     n, nlong, nlongc, nrowchunks;
+  PetscInt                     n, nlong, nlongc, nrowchunks, nclusterchunks;
   const PetscInt *__restrict__ rowptr, *__restrict__ col;
   const T *__restrict__        val, *__restrict__ invd, *__restrict__ b;
   const PetscInt *__restrict__ cluster, *__restrict__ cptr, *__restrict__ cperm;
@@ -231,8 +223,8 @@ struct LevelArgs {
   const PetscInt *__restrict__ cslot, *__restrict__ cneed;
   PetscInt                     nunits;
   const PetscInt *__restrict__ urange;
-  T                           *rlong, *cacc;
-  PetscInt                    *rcount, *ccount;
+  T                           *rlong, *cacc, *lcacc;
+  PetscInt                    *rcount, *ccount, *lccount;
 };
 
 template <typename T>
@@ -243,6 +235,7 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   a.nlong          = L->nlong;
   a.nlongc         = L->nlongc;
   a.nrowchunks     = L->nlong ? L->nrowchunks : 0;
+  a.nclusterchunks = L->nlongc ? L->nclusterchunks : 0;
   a.rowptr         = L->rowptr;
   a.col            = L->col;
   a.val            = (const T *)L->val;
@@ -263,6 +256,8 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   a.cacc           = (T *)L->cacc;
   a.rcount         = L->rcount;
   a.ccount         = L->ccount;
+  a.lcacc          = (T *)L->lcacc;
+  a.lccount        = L->lccount;
   return a;
 }
 
@@ -341,6 +336,24 @@ __device__ T LongRowPart(const LevelArgs<T> &a, PetscInt blk, const X &x, bool e
   return bv - s;
 }
 
+/* Adds part, one of the pieces parts of a sum, to *acc and counts it in *count; the piece that comes last gets the whole
+   sum in *sum (and zeroes *acc and *count again for the next kernel) and true, the others false. A single piece is the
+   sum (no atomics). Call from one thread per piece. */
+template <typename T>
+__device__ bool LastPiece(T *acc, PetscInt *count, PetscInt pieces, T part, T *sum)
+{
+  if (pieces == 1) {
+    *sum = part;
+    return true;
+  }
+  atomicAdd(acc, part);
+  __threadfence();
+  if (atomicAdd(count, 1) != pieces - 1) return false;
+  *sum   = TakeAndZero(acc);
+  *count = 0;
+  return true;
+}
+
 /* The whole residual of long row v in thread 0 of the chunk that finishes it, with the row's RowEnds: a row of one
    chunk has it at once; otherwise the chunks add their parts into rlong[j] and count themselves in rcount[j], and the
    last one to finish takes the sum (and zeroes rlong[j] and rcount[j] again for the next kernel). Call
@@ -352,26 +365,18 @@ __device__ bool LongRow(const LevelArgs<T> &a, PetscInt blk, const X &x, PetscIn
   const T  part = LongRowPart<T>(a, blk, x, true, v, &j, &pieces, e);
 
   if (threadIdx.x != 0) return false;
-  if (pieces == 1) {
-    *r = part;
-    return true;
-  }
-  atomicAdd(a.rlong + j, part);
-  __threadfence();
-  if (atomicAdd(a.rcount + j, 1) != pieces - 1) return false;
-  *r          = TakeAndZero(a.rlong + j);
-  a.rcount[j] = 0;
-  return true;
+  return LastPiece<T>(a.rlong + j, a.rcount + j, pieces, part, r);
 }
 
-/* the vertices cperm[*p0 .. *p1) of chunk blk (< L->nclusterchunks) of the large clusters, and their cluster *c */
+/* the vertices cperm[*p0 .. *p1) of chunk blk (< L->nclusterchunks) of the large clusters, their cluster *c, its index
+   *j among the large clusters and its chunk count *pieces */
 template <typename T>
-__device__ __forceinline__ void ClusterChunk(const LevelArgs<T> &a, PetscInt blk, PetscInt *c, PetscInt *p0, PetscInt *p1)
+__device__ __forceinline__ void ClusterChunk(const LevelArgs<T> &a, PetscInt blk, PetscInt *c, PetscInt *j, PetscInt *pieces, PetscInt *p0, PetscInt *p1)
 {
-  const PetscInt j = ChunkOwner(blk, a.nlongc, a.clusterchunk);
-
-  *c  = a.longclusters[j];
-  *p0 = a.cptr[*c] + (blk - a.clusterchunk[j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
+  *j      = ChunkOwner(blk, a.nlongc, a.clusterchunk);
+  *pieces = a.clusterchunk[*j + 1] - a.clusterchunk[*j];
+  *c      = a.longclusters[*j];
+  *p0 = a.cptr[*c] + (blk - a.clusterchunk[*j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
   *p1 = min(*p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[*c + 1]);
 }
 
@@ -380,12 +385,9 @@ template <typename T>
 __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict__ bc)
 {
   const PetscInt s = a.cslot[c];
+  T              sum;
 
-  atomicAdd(a.cacc + s, v);
-  __threadfence();
-  if (atomicAdd(a.ccount + s, 1) != a.cneed[s] - 1) return;
-  bc[c]       = TakeAndZero(a.cacc + s);
-  a.ccount[s] = 0;
+  if (LastPiece<T>(a.cacc + s, a.ccount + s, a.cneed[s], v, &sum)) bc[c] = sum;
 }
 
 /* sum_k val[k] x(col[k]) over the entries k0 .. k1-1 of a row (mine) by a group of G lanes (lane 0..G-1), in lane 0:
@@ -529,20 +531,38 @@ __global__ void ResidualRestrictKernel(const LevelArgs<T> a, const X x, T *__res
   PackedUnits<T, G>(a, blk - a.nrowchunks, x, xw, bc);
 }
 
-/* bc[c] += sum over one chunk of large cluster c = longclusters[...] of r_v (ClusterSumKernel wrote 0 before): one
-   thread block per chunk, one thread per vertex, blocks numbered through the prefix clusterchunk */
+/* bc[c] = sum_{v in c} r_v over the cluster-sorted vertex list, one launch: the first nclusterchunks blocks sum the
+   chunks of the clusters of more than GPUPC_CMG_LONG_CLUSTER vertices, a thread per vertex (the chunks of a cluster
+   combine their parts with LastPiece), the other blocks give every other cluster a thread */
 template <typename T>
-__global__ void LongClusterSumKernel(const LevelArgs<T> a, const T *__restrict__ r, T *__restrict__ bc)
+__global__ void ClusterSumKernel(const LevelArgs<T> a, PetscInt nc, const T *__restrict__ r, T *__restrict__ bc)
 {
-  PetscInt c, p0, p1;
-  T        s = 0;
+  PetscInt blk = blockIdx.x;
 
-  ClusterChunk<T>(a, blockIdx.x, &c, &p0, &p1);
-  GPUPCWaitPrevious();
-  GPUPCLetNextLaunch();
-  for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[a.cperm[p]];
-  s = BlockSum<T>(s);
-  if (threadIdx.x == 0) atomicAdd(bc + c, s);
+  if (blk < a.nclusterchunks) {
+    PetscInt c, j, pieces, p0, p1;
+    T        s = 0, sum;
+
+    ClusterChunk<T>(a, blk, &c, &j, &pieces, &p0, &p1);
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
+    for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[a.cperm[p]];
+    s = BlockSum<T>(s);
+    if (threadIdx.x == 0 && LastPiece<T>(a.lcacc + j, a.lccount + j, pieces, s, &sum)) bc[c] = sum;
+    return;
+  }
+  blk -= a.nclusterchunks;
+  {
+    const PetscInt c  = blk * (PetscInt)blockDim.x + threadIdx.x;
+    const PetscInt p0 = c < nc ? a.cptr[c] : 0, p1 = c < nc ? a.cptr[c + 1] : 0; /* before the wait: not written by a kernel */
+    T              s = 0;
+
+    GPUPCWaitPrevious();
+    GPUPCLetNextLaunch();
+    if (c >= nc || p1 - p0 > GPUPC_CMG_LONG_CLUSTER) return;
+    for (PetscInt p = p0; p < p1; p++) s += r[a.cperm[p]];
+    bc[c] = s;
+  }
 }
 
 /* rows of the last-level inverse per thread block, and the entries of its row a thread of DenseKernel reads before the
@@ -591,7 +611,7 @@ static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose,
 
   PetscFunctionBegin;
   if (F->n <= 0 && !F->ground) PetscFunctionReturn(0);
-  GPUPCLaunch(grid, ExpandKernel<T>, F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, F->sum, F->done);
+  GPUPCLaunch(grid, ExpandKernel<T>, F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, (const T *)F->invd0, (T *)F->x0, F->sum, F->done);
   GPUPCCheckLaunch("cmg expand");
   PetscFunctionReturn(0);
 }
@@ -623,17 +643,6 @@ static PetscErrorCode Prolong_T(const GPUPCCMGDeviceLevel *L, const void *xc)
   if (L->n <= 0) PetscFunctionReturn(0);
   GPUPCLaunch(BlocksFor(L->n, 1), ProlongKernel<T>, L->n, L->cluster, (const T *)xc, (T *)L->x);
   GPUPCCheckLaunch("cmg prolong");
-  PetscFunctionReturn(0);
-}
-
-/* bc[c] += sums of r over the large clusters, a thread block per chunk */
-template <typename T>
-static PetscErrorCode LongClusterSum(const GPUPCCMGDeviceLevel *L, const T *r, T *bc)
-{
-  PetscFunctionBegin;
-  if (!L->nlongc) PetscFunctionReturn(0);
-  GPUPCLaunch(L->nclusterchunks, LongClusterSumKernel<T>, Args<T>(L), r, bc);
-  GPUPCCheckLaunch("cmg cluster sums (large clusters)");
   PetscFunctionReturn(0);
 }
 
@@ -735,9 +744,8 @@ static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, 
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
-  GPUPCLaunch(BlocksFor(L->nc, 1), ClusterSumKernel<T>, L->nc, L->cptr, L->cperm, (const T *)r, (T *)bc);
+  GPUPCLaunch((unsigned)L->nclusterchunks + BlocksFor(L->nc, 1), ClusterSumKernel<T>, Args<T>(L), L->nc, (const T *)r, (T *)bc);
   GPUPCCheckLaunch("cmg cluster_sum");
-  PetscCall(LongClusterSum<T>(L, (const T *)r, (T *)bc));
   PetscFunctionReturn(0);
 }
 

@@ -37,6 +37,8 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
     if (F->copies == 2) sum = 0.0;
     b0[F->copies * F->nk] = (CMG_T)(-sum);
   }
+  if (F->x0)
+    for (PetscInt v = 0; v < F->n0; v++) ((CMG_T *)F->x0)[v] = ((const CMG_T *)F->invd0)[v] * b0[v];
 }
 
 /* the folded value of kept row i */

@@ -190,6 +190,8 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     PetscCall(GPUPCFree(D->cperm));
     PetscCall(GPUPCFree(D->longclusters));
     PetscCall(GPUPCFree(D->clusterchunk));
+    PetscCall(GPUPCFree(D->lcacc));
+    PetscCall(GPUPCFree(D->lccount));
     PetscCall(BlockFree(&DL->diag));
     PetscCall(BlockFree(&DL->offd));
     if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
