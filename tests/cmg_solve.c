@@ -1,6 +1,7 @@
 static const char help[] = "PCG with PC cmg on SDD test matrices (see cmgtest.h for -problem, -ground, -dim, -n, -spread, -positive).\n"
                            "  -max_its <k> : fail if CG needs more iterations to reach -ksp_rtol (1e-8)\n"
                            "  -reuse       : solve again after changing values (SAME_NONZERO_PATTERN: clustering kept)\n"
+                           "  -convert <type> : convert the AIJ test matrix to this type first (cmg reads other types row by row)\n"
                            "Checks: convergence, iteration bound, true residual, device memory returned.\n";
 
 #include <petsc/private/pcimpl.h>
@@ -52,7 +53,8 @@ int main(int argc, char **argv)
   KSP            ksp;
   PC             pc;
   PetscInt       max_its = 60;
-  PetscBool      reuse = PETSC_FALSE, floating, iscmg;
+  PetscBool      reuse = PETSC_FALSE, floating, iscmg, convert;
+  char           type[256];
   size_t         mem0, mem1;
   MatNullSpace   nsp = NULL;
 
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
   PetscCall(CMGTestMatrix(&p, &A));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-convert", type, sizeof(type), &convert));
+  if (convert) PetscCall(MatConvert(A, type, MAT_INPLACE_MATRIX, &A));
   PetscCall(PetscStrcmp(p.ground, "none", &floating));
   if (floating) {
     PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, NULL, &nsp));

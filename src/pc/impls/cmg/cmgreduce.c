@@ -11,6 +11,7 @@
    The level-0 diagonal is the sum of its weights, so level 0 is an exact Laplacian.
 */
 #include <gpupc/cmg.h>
+#include <gpupc/matgpu.h>
 
 /* the user's matrix as host CSR with sorted columns */
 typedef struct {
@@ -19,9 +20,52 @@ typedef struct {
   PetscReal *val;
 } HostCSR;
 
+/* C = A: straight from the arrays of a SEQAIJ (or of a type that keeps SEQAIJ's data: seqaij*, seqsegcsr), through
+   MatGetRow for any other type (two calls per row: ~1 s of setup on 7.2M rows, bench/NOTES.md) */
+static PetscErrorCode CopyRows(Mat A, HostCSR *C)
+{
+  PetscBool aij;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
+  if (!aij) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSEGCSR, &aij));
+  PetscCall(PetscMalloc1(C->n + 1, &C->rowptr));
+  if (aij) {
+    GPUPCCSR csr;
+
+    PetscCall(GPUPCMatGetCSR(A, &csr));
+    PetscCall(PetscArraycpy(C->rowptr, csr.i, C->n + 1));
+    C->nnz = csr.nnz;
+    PetscCall(PetscMalloc2(C->nnz, &C->col, C->nnz, &C->val));
+    PetscCall(PetscArraycpy(C->col, csr.j, C->nnz));
+    for (PetscInt k = 0; k < C->nnz; k++) C->val[k] = PetscRealPart(csr.a[k]);
+    PetscCall(GPUPCMatRestoreCSR(&csr));
+    PetscFunctionReturn(0);
+  }
+  C->rowptr[0] = 0;
+  for (PetscInt i = 0, nz; i < C->n; i++) {
+    PetscCall(MatGetRow(A, i, &nz, NULL, NULL));
+    C->rowptr[i + 1] = C->rowptr[i] + nz;
+    PetscCall(MatRestoreRow(A, i, &nz, NULL, NULL));
+  }
+  C->nnz = C->rowptr[C->n];
+  PetscCall(PetscMalloc2(C->nnz, &C->col, C->nnz, &C->val));
+  for (PetscInt i = 0, nz; i < C->n; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+
+    PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
+    PetscCall(PetscArraycpy(C->col + C->rowptr[i], cols, nz));
+    for (PetscInt k = 0; k < nz; k++) C->val[C->rowptr[i] + k] = PetscRealPart(vals[k]);
+    PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* C = A with the columns of every row sorted; refuses a matrix that is not square or has a non-finite entry */
 static PetscErrorCode ReadRows(Mat A, HostCSR *C)
 {
-  PetscInt  n, N, nz, badrow = -1, badcol = -1;
+  PetscInt  n, N, badrow = -1, badcol = -1;
   PetscReal badval = 0.0;
 
   PetscFunctionBegin;
@@ -31,32 +75,21 @@ static PetscErrorCode ReadRows(Mat A, HostCSR *C)
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg needs a square matrix; it has %" PetscInt_FMT " rows and %" PetscInt_FMT " columns", n, N);
   }
   C->n = n;
-  PetscCall(PetscMalloc1(n + 1, &C->rowptr));
-  C->rowptr[0] = 0;
+  PetscCall(CopyRows(A, C));
   for (PetscInt i = 0; i < n; i++) {
-    PetscCall(MatGetRow(A, i, &nz, NULL, NULL));
-    C->rowptr[i + 1] = C->rowptr[i] + nz;
-    PetscCall(MatRestoreRow(A, i, &nz, NULL, NULL));
-  }
-  C->nnz = C->rowptr[n];
-  PetscCall(PetscMalloc2(C->nnz, &C->col, C->nnz, &C->val));
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           o = C->rowptr[i];
+    const PetscInt o = C->rowptr[i], nz = C->rowptr[i + 1] - o;
 
-    PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
-    for (PetscInt k = 0; k < nz; k++) {
-      if (PetscIsInfOrNanScalar(vals[k]) && badrow < 0) {
+    for (PetscInt k = o; k < o + nz && badrow < 0; k++)
+      if (PetscIsInfOrNanReal(C->val[k])) {
         badrow = i;
-        badcol = cols[k];
-        badval = PetscRealPart(vals[k]);
+        badcol = C->col[k];
+        badval = C->val[k];
       }
-      C->col[o + k] = cols[k];
-      C->val[o + k] = PetscRealPart(vals[k]);
-    }
-    PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
-    PetscCall(PetscSortIntWithScalarArray(nz, C->col + o, C->val + o));
+    for (PetscInt k = o + 1; k < o + nz; k++) /* AIJ rows come sorted: sort only a row that is not */
+      if (C->col[k] < C->col[k - 1]) {
+        PetscCall(PetscSortIntWithScalarArray(nz, C->col + o, C->val + o));
+        break;
+      }
   }
   if (badrow >= 0) {
     PetscCall(PetscFree(C->rowptr));
