@@ -7,6 +7,9 @@
      graph         the same without the dependent launch
      persist-B     one kernel of B resident blocks per SM that runs the S steps itself, a grid barrier between steps
                    (one arrival counter and a generation word, acquire/release atomics)
+     cluster-C     one kernel of ONE thread block cluster (Hopper) of C blocks of CBLOCK threads that runs the S steps
+                   itself, the hardware cluster barrier (barrier.cluster arrive.release / wait.acquire) between steps:
+                   what a sub-cycle of the small levels would cost on a few SMs
 
    A step is y = x / 2 + A x for a random sparse A of n rows and d entries per row (a group of G = 8 lanes per row),
    then x and y swap: a gather per entry, like a CMG smoothing. Every variant's result after the S steps is first
@@ -40,10 +43,10 @@ struct Level {
   const double *val;
 };
 
-/* rows of virtual block blk: y = x / 2 + A x */
-__device__ __forceinline__ void StepBlock(const Level &L, int blk, const double *x, double *y)
+/* rows of virtual block blk (t: the thread's index in it): y = x / 2 + A x */
+__device__ __forceinline__ void StepBlock(const Level &L, int blk, int t, const double *x, double *y)
 {
-  const int row = (blk * BLOCK + (int)threadIdx.x) / G, lane = threadIdx.x % G;
+  const int row = (blk * BLOCK + t) / G, lane = t % G;
   double    s   = 0;
 
   if (row < L.n)
@@ -56,7 +59,7 @@ __global__ void StepKernel(Level L, const double *x, double *y)
 {
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  StepBlock(L, blockIdx.x, x, y);
+  StepBlock(L, blockIdx.x, threadIdx.x, x, y);
 }
 
 __device__ void GridBarrier(unsigned *count, unsigned *gen, unsigned nblocks)
@@ -78,11 +81,25 @@ __global__ void PersistKernel(Level L, double *x, double *y, int steps, unsigned
 {
   const int vblocks = (L.n * G + BLOCK - 1) / BLOCK;
   for (int s = 0; s < steps; s++) {
-    for (int blk = blockIdx.x; blk < vblocks; blk += gridDim.x) StepBlock(L, blk, x, y);
+    for (int blk = blockIdx.x; blk < vblocks; blk += gridDim.x) StepBlock(L, blk, threadIdx.x, x, y);
     double *t = x;
     x         = y;
     y         = t;
     if (s + 1 < steps) GridBarrier(bar, bar + 1, gridDim.x);
+  }
+}
+
+/* one cluster of gridDim.x blocks of CBLOCK threads (CBLOCK / BLOCK virtual blocks each) */
+constexpr int CBLOCK = 1024;
+__global__ void __launch_bounds__(CBLOCK) ClusterKernel(Level L, double *x, double *y, int steps)
+{
+  const int vblocks = (L.n * G + BLOCK - 1) / BLOCK, per = CBLOCK / BLOCK;
+  for (int s = 0; s < steps; s++) {
+    for (int blk = blockIdx.x * per + (int)threadIdx.x / BLOCK; blk < vblocks; blk += gridDim.x * per) StepBlock(L, blk, threadIdx.x % BLOCK, x, y);
+    double *t = x;
+    x         = y;
+    y         = t;
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
   }
 }
 
@@ -136,6 +153,22 @@ static float TimeGraph(cudaGraphExec_t g, cudaStream_t st, int reps)
   return ms / reps;
 }
 
+/* ends the capture on st of one variant's steps, checks the variant and prints its time per step; 1 when it is wrong */
+static int Finish(const char *name, cudaStream_t st, const std::vector<double> &x0, const std::vector<double> &ref, double *x)
+{
+  cudaGraph_t     graph;
+  cudaGraphExec_t exec;
+  int             wrong = 0;
+
+  CHECK(cudaStreamEndCapture(st, &graph));
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  if (Check(name, exec, st, x0, ref, x)) printf("  %s %.2f", name, 1e3f * TimeGraph(exec, st, 20) / STEPS);
+  else wrong = 1;
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(graph));
+  return wrong;
+}
+
 int main(int argc, char **argv)
 {
   std::vector<int> sizes;
@@ -179,8 +212,6 @@ int main(int argc, char **argv)
 
     printf("n %7d (%u blocks of work per step):", n, vblocks);
     for (int pdl = 1; pdl >= 0; pdl--) {
-      cudaGraph_t     graph;
-      cudaGraphExec_t exec;
       CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
       for (int s = 0; s < STEPS; s++) {
         cudaLaunchConfig_t  cfg = {};
@@ -194,29 +225,35 @@ int main(int argc, char **argv)
         cfg.numAttrs                                    = pdl;
         CHECK(cudaLaunchKernelEx(&cfg, StepKernel, L, (const double *)(s % 2 ? y : x), s % 2 ? x : y));
       }
-      CHECK(cudaStreamEndCapture(st, &graph));
-      CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      if (Check(pdl ? "graph-pdl" : "graph", exec, st, x0, ref, x)) printf("  graph%s %.2f", pdl ? "-pdl" : "", 1e3f * TimeGraph(exec, st, 20) / STEPS);
-      else wrong++;
-      CHECK(cudaGraphExecDestroy(exec));
-      CHECK(cudaGraphDestroy(graph));
+      wrong += Finish(pdl ? "graph-pdl" : "graph", st, x0, ref, x);
     }
     for (int bps : {1, 2, 4, 8}) {
-      int             fit;
-      cudaGraph_t     graph;
-      cudaGraphExec_t exec;
+      int fit;
       CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, PersistKernel, BLOCK, 0));
       if (bps > fit) continue;
       CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
       PersistKernel<<<sms * bps, BLOCK, 0, st>>>(L, x, y, STEPS, bar);
       CHECK(cudaGetLastError());
-      CHECK(cudaStreamEndCapture(st, &graph));
-      CHECK(cudaGraphInstantiate(&exec, graph, 0));
       snprintf(name, sizeof(name), "persist-%d", bps);
-      if (Check(name, exec, st, x0, ref, x)) printf("  %s %.2f", name, 1e3f * TimeGraph(exec, st, 20) / STEPS);
-      else wrong++;
-      CHECK(cudaGraphExecDestroy(exec));
-      CHECK(cudaGraphDestroy(graph));
+      wrong += Finish(name, st, x0, ref, x);
+    }
+    for (int C : {1, 2, 4, 8, 16}) {
+      cudaLaunchConfig_t  cfg = {};
+      cudaLaunchAttribute attr;
+      if (C > 8) CHECK(cudaFuncSetAttribute(ClusterKernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+      attr.id               = cudaLaunchAttributeClusterDimension;
+      attr.val.clusterDim.x = C;
+      attr.val.clusterDim.y = 1;
+      attr.val.clusterDim.z = 1;
+      cfg.gridDim           = C;
+      cfg.blockDim          = CBLOCK;
+      cfg.stream            = st;
+      cfg.attrs             = &attr;
+      cfg.numAttrs          = 1;
+      CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+      CHECK(cudaLaunchKernelEx(&cfg, ClusterKernel, L, x, y, STEPS));
+      snprintf(name, sizeof(name), "cluster-%d", C);
+      wrong += Finish(name, st, x0, ref, x);
     }
     printf("\n");
     CHECK(cudaFree(rowptr));
