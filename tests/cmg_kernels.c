@@ -3,6 +3,7 @@ static const char help[] = "Each CMG cycle kernel of the active backend's table 
                            "cmgtest.h options select the matrix; -pc_cmg_precision single checks the float kernels;\n"
                            "-require_split fails unless some cluster is split over units of the packed residual-restriction.\n";
 
+#include <float.h>
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
@@ -81,16 +82,54 @@ static void RowResidual(Ctx *c, const GPUPCCMGLevel *L, const PetscReal *b, cons
   }
 }
 
-/* bc[C] = sum_{v in C} (b - A x)_v and its scale (the same sums of magnitudes) */
+/* Check() allows tol * scale. A sum of m terms in any order (the kernels' orders differ, and vary from run to run where
+   atomics combine the parts of a cluster) is within (m - 1) u sum |terms| of the exact sum (u: the unit roundoff of
+   the level precision): for a sum of more than tol / eps terms the scale sum |terms| grows by m eps / tol, m the
+   terms of the sum. */
+static PetscReal SumScale(Ctx *c, PetscReal magnitudes, PetscInt m)
+{
+  const PetscReal eps = c->prec == GPUPC_CMG_PRECISION_SINGLE ? FLT_EPSILON : DBL_EPSILON;
+
+  return magnitudes * PetscMax(1.0, (PetscReal)m * eps / c->tol);
+}
+
+/* bc[C] = sum_{v in C} (b - A x)_v and its scale (the same sums of magnitudes, see SumScale) */
 static void RestrictedResidual(Ctx *c, const GPUPCCMGLevel *L, const PetscReal *b, const PetscReal *x, PetscReal *bc, PetscReal *scale)
 {
+  PetscInt *terms;
+
+  PetscCallAbort(PETSC_COMM_SELF, PetscCalloc1(PetscMax(L->nc, 1), &terms));
   for (PetscInt C = 0; C < L->nc; C++) bc[C] = scale[C] = 0.0;
   for (PetscInt i = 0; i < L->n; i++) {
     PetscReal rr, ss;
     RowResidual(c, L, b, x, i, &rr, &ss);
     bc[L->cluster[i]] += rr;
     scale[L->cluster[i]] += ss;
+    terms[L->cluster[i]] += 1 + L->rowptr[i + 1] - L->rowptr[i];
   }
+  for (PetscInt C = 0; C < L->nc; C++) scale[C] = SumScale(c, scale[C], terms[C]);
+  PetscCallAbort(PETSC_COMM_SELF, PetscFree(terms));
+}
+
+/* the next level's first Jacobi iterate that a restriction from level k wrote (into level k+1's x) with its right-hand
+   side bc: x = invD_{k+1} .* bc */
+static PetscErrorCode CheckNextJacobi(Ctx *c, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D, PetscInt k, const PetscReal *bc, const char *what)
+{
+  const GPUPCCMGLevel *LC = &H->levels[k + 1];
+  PetscReal           *got, *ref, *scale;
+  char                 name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(PetscMax(LC->n, 1), &got, PetscMax(LC->n, 1), &ref, PetscMax(LC->n, 1), &scale));
+  PetscCall(Download(c, LC->n, D->levels[k + 1].x, got));
+  for (PetscInt i = 0; i < LC->n; i++) {
+    ref[i]   = Round(c, InvD(c, LC, i) * bc[i]);
+    scale[i] = PetscAbsReal(ref[i]);
+  }
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s (next Jacobi: x)", what));
+  PetscCall(Check(c, LC->n, got, ref, scale, name, k));
+  PetscCall(PetscFree3(got, ref, scale));
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMGHierarchy *H, GPUPCCMGDevice *D, PetscInt k)
@@ -135,15 +174,22 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
   }
   PetscCall(Check(c, n, got, ref, scale, "update", k));
   if (!last) {
-    GPUPCCMGDeviceLevel *DC = &D->levels[k + 1];
+    GPUPCCMGDeviceLevel     *DC   = &D->levels[k + 1];
+    const GPUPCCMGNextJacobi next = {DC->invd, DC->x};
     /* residual_restrict and cluster_sum into the next level's b */
-    PetscCall(K->residual_restrict(DL, PETSC_FALSE, DC->b));
+    PetscCall(K->residual_restrict(DL, PETSC_FALSE, DC->b, NULL));
     PetscCall(Download(c, nc, DC->b, got));
     RestrictedResidual(c, L, b, x, ref, scale);
     PetscCall(Check(c, nc, got, ref, scale, "residual_restrict", k));
+    /* the same with the next level's first Jacobi iterate written too */
+    PetscCall(Random(c, nc, xc, DC->x)); /* overwritten by the kernel */
+    PetscCall(K->residual_restrict(DL, PETSC_FALSE, DC->b, &next));
+    PetscCall(Download(c, nc, DC->b, got));
+    PetscCall(Check(c, nc, got, ref, scale, "residual_restrict (next Jacobi: b)", k));
+    PetscCall(CheckNextJacobi(c, H, D, k, got, "residual_restrict"));
     /* with the first Jacobi step fused in: x = invd .* b (stored), then the same */
     PetscCall(Random(c, n, got, DL->x)); /* overwritten by the kernel */
-    PetscCall(K->residual_restrict(DL, PETSC_TRUE, DC->b));
+    PetscCall(K->residual_restrict(DL, PETSC_TRUE, DC->b, NULL));
     for (PetscInt i = 0; i < n; i++) x[i] = Round(c, InvD(c, L, i) * b[i]);
     PetscCall(Download(c, n, DL->x, got));
     for (PetscInt i = 0; i < n; i++) scale[i] = PetscAbsReal(x[i]);
@@ -151,14 +197,21 @@ static PetscErrorCode CheckLevel(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCM
     PetscCall(Download(c, nc, DC->b, got));
     RestrictedResidual(c, L, b, x, ref, scale);
     PetscCall(Check(c, nc, got, ref, scale, "residual_restrict (first)", k));
-    PetscCall(K->cluster_sum(DL, dr, DC->b));
+    PetscCall(K->cluster_sum(DL, dr, DC->b, NULL));
     PetscCall(Download(c, nc, DC->b, got));
-    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = 0.0;
+    for (PetscInt C = 0; C < nc; C++) ref[C] = scale[C] = xc[C] = 0.0; /* xc: the cluster sizes (terms) */
     for (PetscInt i = 0; i < n; i++) {
       ref[L->cluster[i]] += r[i];
       scale[L->cluster[i]] += PetscAbsReal(r[i]);
+      xc[L->cluster[i]] += 1.0;
     }
+    for (PetscInt C = 0; C < nc; C++) scale[C] = SumScale(c, scale[C], (PetscInt)xc[C]);
     PetscCall(Check(c, nc, got, ref, scale, "cluster_sum", k));
+    PetscCall(Random(c, nc, xc, DC->x));
+    PetscCall(K->cluster_sum(DL, dr, DC->b, &next));
+    PetscCall(Download(c, nc, DC->b, got));
+    PetscCall(Check(c, nc, got, ref, scale, "cluster_sum (next Jacobi: b)", k));
+    PetscCall(CheckNextJacobi(c, H, D, k, got, "cluster_sum"));
     /* prolong: x += xc[c(i)] */
     PetscCall(Random(c, n, x, DL->x));
     PetscCall(Random(c, nc, xc, DC->x));
@@ -296,6 +349,7 @@ static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMG
   PetscCall(GPUPCMemcpy(db, b, n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
   for (PetscInt tr = 0; tr < 2; tr++) {
     PetscReal sum = 0.0, ssum = 0.0;
+    if (D->fold.x0) PetscCall(Random(c, n0, x0, D->fold.x0)); /* overwritten by the expansion */
     PetscCall(K->expand(&D->fold, (PetscBool)tr, db, D->levels[0].b));
     PetscCall(Download(c, n0, D->levels[0].b, got));
     for (PetscInt i = 0; i < n; i++) {
@@ -325,6 +379,14 @@ static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMG
     }
     for (PetscInt i = 0; i < n0; i++) scale[i] += PetscAbsReal(ref[i]); /* rounding to float */
     PetscCall(Check(c, n0, got, ref, scale, tr ? "expand (transpose)" : "expand", 0));
+    if (D->fold.x0) { /* the expansion also wrote level 0's first Jacobi iterate x0 = invD .* b0 */
+      PetscCall(Download(c, n0, D->fold.x0, x0));
+      for (PetscInt i = 0; i < n0; i++) {
+        ref[i]   = Round(c, InvD(c, &H->levels[0], i) * got[i]);
+        scale[i] = PetscAbsReal(ref[i]);
+      }
+      PetscCall(Check(c, n0, x0, ref, scale, tr ? "expand (transpose, first Jacobi iterate)" : "expand (first Jacobi iterate)", 0));
+    }
     /* fold */
     PetscCall(Random(c, n0, x0, D->levels[0].x));
     PetscCall(K->fold(&D->fold, (PetscBool)tr, db, D->levels[0].x, dx));
@@ -389,6 +451,11 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &c.rnd));
   PetscCall(PetscRandomSetInterval(c.rnd, -1.0, 1.0));
   PetscCall(CheckFold(&c, K, H, &cmg->dev));
+  {
+    PetscBool require = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_first_iterate", &require, NULL));
+    PetscCheck(!require || cmg->dev.fold.x0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_first_iterate: level 0 of this problem fuses its first Jacobi step, so the expansion does not write it and that path is not tested");
+  }
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckLevel(&c, K, H, &cmg->dev, k));
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckChunks(H, &cmg->dev, k));
   {
@@ -427,7 +494,7 @@ int main(int argc, char **argv)
     PetscCheck(!onec || (nlc > 0 && ncc < 2 * nlc), PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_one_chunk_cluster: no large cluster of this problem is a single chunk, so that path is not tested");
     PetscCheck(!severalc || ncc > nlc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_several_chunk_cluster: no large cluster of this problem has several chunks, so that path is not tested");
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth (also with the prolongation fused in), update, residual_restrict (also with the first Jacobi step), cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kernel table %s, precision %s: expand, fold, jacobi, smooth (also with the prolongation fused in), update, residual_restrict (also with the first Jacobi step), cluster_sum, prolong, dense_solve agree with the reference on %" PetscInt_FMT " levels (the restrictions also with the next level's first Jacobi iterate)\n", K->name, GPUPCCMGPrecisions[c.prec], H->nlevels));
   PetscCall(PetscRandomDestroy(&c.rnd));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));

@@ -115,10 +115,11 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
 /* One step of the cycle with its buffers named (the plan of GPUPCCMGDevice lists the steps of P(b0, 0, 1) in launch
    order; the level's b and its matrix come from the level): */
 typedef enum {
-  GPUPC_CMG_STEP_JACOBI,         /* x = invd .* b (first step of an iteration on a large level; last level without a dense inverse) */
+  GPUPC_CMG_STEP_JACOBI,         /* x = invd .* b (the last level without a dense inverse)                                           */
   GPUPC_CMG_STEP_SMOOTH,         /* y = x + invd .* (b - A x), y != x                                                               */
-  GPUPC_CMG_STEP_RESTRICT,       /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b                                        */
-  GPUPC_CMG_STEP_FIRST_RESTRICT, /* x = invd .* b, then RESTRICT (first step of an iteration on a small level: one launch)          */
+  GPUPC_CMG_STEP_RESTRICT,       /* y[C] = sum_{v in C} (b - A x)_v, y = the next level's b; with xc also xc = invd' .* y (invd',  */
+                                 /* xc: the next level's, whose first Jacobi step this is)                                          */
+  GPUPC_CMG_STEP_FIRST_RESTRICT, /* x = invd .* b, then RESTRICT (first step of a visit of a small level: one launch)              */
   GPUPC_CMG_STEP_PROLONG,        /* x[v] += xc[c(v)], xc = the next level's iterate                                                  */
   GPUPC_CMG_STEP_PROLONG_SMOOTH, /* y = x' + invd .* (b - A x'), x' = x + xc[c(.)] (PROLONG then SMOOTH on a small level: one launch) */
   GPUPC_CMG_STEP_COARSE          /* x = dense * b (last level)                                                                      */
@@ -127,7 +128,7 @@ typedef enum {
 typedef struct {
   GPUPCCMGStepKind kind;
   PetscInt         level;
-  void            *x, *y, *xc; /* device pointers: the iterate, the output (SMOOTH, RESTRICT), the next level's iterate (PROLONG*) */
+  void            *x, *y, *xc; /* device pointers: the iterate, the output (SMOOTH, RESTRICT), the next level's iterate (PROLONG*, RESTRICT) */
 } GPUPCCMGStep;
 
 /* the hierarchy on the device */

@@ -116,6 +116,13 @@ typedef struct {
   const void       *invd0; /* then has no Jacobi step of its own on level 0); NULL: b0 only */
 } GPUPCCMGDeviceFold;
 
+/* the next level's first Jacobi iterate, which the kernels that restrict into that level write together with its
+   right-hand side bc: x = invd .* bc (invd: the next level's 1 / (2 diag)) */
+typedef struct {
+  const void *invd;
+  void       *x;
+} GPUPCCMGNextJacobi;
+
 typedef struct {
   const char *name;
   /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i);
@@ -132,8 +139,8 @@ typedef struct {
   PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout);
   /* bc[C] = sum_{v in C} (L->b - A x)_v (fused residual and restriction over the cluster-sorted vertex list) with
      x = L->x, or, when first, x = invd .* L->b, which is also stored in L->x (the first Jacobi step of a level
-     iteration fused in) */
-  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc);
+     iteration fused in); with next (may be NULL) also next->x = next->invd .* bc */
+  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next);
   /* L->x[v] += xc[c(v)] */
   PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
   /* L->x = dense * L->b (last level) */
@@ -141,8 +148,8 @@ typedef struct {
   /* with a level matrix of another format that gave the residual r = b - A x: */
   /* xout = xin + invd .* r */
   PetscErrorCode (*update)(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout);
-  /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics) */
-  PetscErrorCode (*cluster_sum)(const GPUPCCMGDeviceLevel *L, const void *r, void *bc);
+  /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics); with next (may be NULL) also next->x = next->invd .* bc */
+  PetscErrorCode (*cluster_sum)(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next);
 } GPUPCCMGKernels;
 
 PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsHost;

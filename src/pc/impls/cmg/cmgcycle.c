@@ -16,7 +16,10 @@
    turns; the plan settles which one holds the iterate at every step, so an application changes
    no state). An application walks the plan, a kernel per step; with -pc_cmg_mat_type segcsr the
    residual comes from the segcsr SpMV and is then restricted or applied (two passes instead of
-   one). No host round trip inside a cycle. On the cuda backend the walk is recorded once as a
+   one). The first Jacobi step x = invD .* b of a level visit never has a launch of its own: on a
+   small level the residual-restriction computes it on the fly, on the others the kernel that writes
+   the level's b writes it too (the expansion for level 0, the restriction from the level above for
+   the others). No host round trip inside a cycle. On the cuda backend the walk is recorded once as a
    CUDA graph (GPUPCCMGDeviceRecord) and replayed by one launch. The finest level runs once per
    application.
 */
@@ -28,7 +31,6 @@ typedef struct {
   GPUPCCMGStep *steps;
   PetscInt      nsteps, cap;
   void        **x, **w;
-  PetscBool     expanded; /* the expansion writes level 0's first Jacobi iterate (no Jacobi step there) */
 } PlanWriter;
 
 static PetscErrorCode Emit(PlanWriter *P, GPUPCCMGStepKind kind, PetscInt level, void *x, void *y, void *xc)
@@ -65,7 +67,8 @@ static PetscErrorCode EmitSmooth(PlanWriter *P, PetscInt k, void *xc)
   PetscFunctionReturn(0);
 }
 
-/* level k's first iteration starts with a Jacobi step of its own (not fused into the residual-restriction) */
+/* level k's first Jacobi step is not fused into its residual-restriction: whatever writes the level's b (the expansion,
+   or the restriction from level k-1) writes that step's iterate too */
 static PetscBool JacobiStep(const GPUPCCMGDevice *D, PetscInt k)
 {
   const GPUPCCMGDeviceLevel *L = &D->levels[k];
@@ -75,9 +78,10 @@ static PetscBool JacobiStep(const GPUPCCMGDevice *D, PetscInt k)
 
 /* the steps of P(b_k, k, m). On a level of fewer than D->fusennz entries (-pc_cmg_fuse_nnz, default
    GPUPC_CMG_FUSE_NNZ: bound by launch latency, not bandwidth)
-   the first Jacobi step is fused into the residual-restriction and the prolongation into the smoothing after it: two
-   launches fewer per iteration for an extra gather of invd and b, or of the cluster and xc, at every entry; on the
-   large levels those gathers cost more than the launch (bench/NOTES.md). */
+   the first Jacobi step is computed on the fly by the residual-restriction and the prolongation is fused into the
+   smoothing after it, for an extra gather of invd and b, or of the cluster and xc, at every entry: one launch fewer
+   per iteration (and no store of the first iterate from the level above); on the large levels those gathers cost more
+   than the launch (bench/NOTES.md). */
 static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt k, PetscInt m)
 {
   const GPUPCCMGDeviceLevel *L = &D->levels[k];
@@ -90,11 +94,14 @@ static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt
   }
   fuse = (PetscBool)!JacobiStep(D, k);
   for (PetscInt j = 0; j < m; j++) {
-    if (j == 0 && fuse) PetscCall(Emit(P, GPUPC_CMG_STEP_FIRST_RESTRICT, k, P->x[k], D->levels[k + 1].b, NULL));
+    /* where the restriction writes level k+1's first iterate: the buffer its next visit starts from */
+    void *xnext = JacobiStep(D, k + 1) ? P->x[k + 1] : NULL;
+
+    /* j = 0 without fuse: the writer of b_k wrote the first iterate already */
+    if (j == 0 && fuse) PetscCall(Emit(P, GPUPC_CMG_STEP_FIRST_RESTRICT, k, P->x[k], D->levels[k + 1].b, xnext));
     else {
       if (j > 0) PetscCall(EmitSmooth(P, k, NULL));
-      else if (!(k == 0 && P->expanded)) PetscCall(Emit(P, GPUPC_CMG_STEP_JACOBI, k, P->x[k], NULL, NULL));
-      PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b, NULL));
+      PetscCall(Emit(P, GPUPC_CMG_STEP_RESTRICT, k, P->x[k], D->levels[k + 1].b, xnext));
     }
     PetscCall(EmitCycle(D, P, k + 1, L->t));
     if (fuse) PetscCall(EmitSmooth(P, k, P->x[k + 1]));
@@ -109,7 +116,7 @@ static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt
 /*
    GPUPCCMGDevicePlan - writes the cycle P(b0, 0, 1) of the uploaded hierarchy as a plan of steps. Called by
    GPUPCCMGDeviceUpload. When level 0 starts with a Jacobi step of its own, the expansion writes that step's iterate
-   (D->fold.x0) and the plan leaves the step out.
+   (D->fold.x0); on the other levels the restriction step writes it (the step's xc).
 */
 PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
 {
@@ -122,9 +129,8 @@ PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
     P.x[k] = D->levels[k].x;
     P.w[k] = D->levels[k].w;
   }
-  P.expanded      = JacobiStep(D, 0);
-  D->fold.x0      = P.expanded ? P.x[0] : NULL;
-  D->fold.invd0   = P.expanded ? D->levels[0].invd : NULL;
+  D->fold.x0    = JacobiStep(D, 0) ? P.x[0] : NULL;
+  D->fold.invd0 = JacobiStep(D, 0) ? D->levels[0].invd : NULL;
   PetscCall(EmitCycle(D, &P, 0, 1));
   D->xcycle = P.x[0];
   D->steps  = P.steps;
@@ -164,13 +170,15 @@ static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D,
     } else PetscCall(K->smooth(&L, s->x, s->kind == GPUPC_CMG_STEP_PROLONG_SMOOTH ? s->xc : NULL, s->y));
     break;
   case GPUPC_CMG_STEP_RESTRICT:
-  case GPUPC_CMG_STEP_FIRST_RESTRICT:
+  case GPUPC_CMG_STEP_FIRST_RESTRICT: {
+    const GPUPCCMGNextJacobi next = {s->xc ? D->levels[s->level + 1].invd : NULL, s->xc};
+
     if (L.seg) {
       if (s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT) PetscCall(K->jacobi(&L));
       PetscCall(SegResidual(&L, s->x));
-      PetscCall(K->cluster_sum(&L, L.r, s->y));
-    } else PetscCall(K->residual_restrict(&L, (PetscBool)(s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT), s->y));
-    break;
+      PetscCall(K->cluster_sum(&L, L.r, s->y, s->xc ? &next : NULL));
+    } else PetscCall(K->residual_restrict(&L, (PetscBool)(s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT), s->y, s->xc ? &next : NULL));
+  } break;
   case GPUPC_CMG_STEP_PROLONG:
     PetscCall(K->prolong(&L, s->xc));
     break;

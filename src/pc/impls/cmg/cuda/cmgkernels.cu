@@ -34,7 +34,9 @@
    (walking the rows of a cluster in cluster order ran at half the bandwidth), where clusters
    larger than GPUPC_CMG_LONG_CLUSTER are cut into chunks of GPUPC_CMG_LONG_CLUSTER_CHUNK
    vertices, a thread block each, in the same launch (the chunk blocks first; the chunks of a
-   cluster combine their parts as a long row's chunks do). The last level is a dense GEMV, half a thread block
+   cluster combine their parts as a long row's chunks do). Whatever writes a cluster's sum bc[c]
+   also writes the next level's first Jacobi iterate invd'[c] bc[c] when the plan asks for it
+   (Restricted), so a level visit never starts with a Jacobi launch. The last level is a dense GEMV, half a thread block
    per row (coalesced row-major reads).
 */
 #include <gpupc/cuda.h>
@@ -225,10 +227,13 @@ struct LevelArgs {
   const PetscInt *__restrict__ urange;
   T                           *rlong, *cacc, *lcacc;
   PetscInt                    *rcount, *ccount, *lccount;
+  const T *__restrict__        ninvd; /* with nx: the restriction also writes the next level's first Jacobi iterate */
+  T *__restrict__              nx;
 };
 
+/* the level's arguments; next (may be NULL): the restriction also writes the next level's first Jacobi iterate */
 template <typename T>
-static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
+static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L, const GPUPCCMGNextJacobi *next = NULL)
 {
   LevelArgs<T> a;
   a.n              = L->n;
@@ -258,6 +263,8 @@ static LevelArgs<T> Args(const GPUPCCMGDeviceLevel *L)
   a.ccount         = L->ccount;
   a.lcacc          = (T *)L->lcacc;
   a.lccount        = L->lccount;
+  a.ninvd          = next ? (const T *)next->invd : NULL;
+  a.nx             = next ? (T *)next->x : NULL;
   return a;
 }
 
@@ -380,6 +387,14 @@ __device__ __forceinline__ void ClusterChunk(const LevelArgs<T> &a, PetscInt blk
   *p1 = min(*p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[*c + 1]);
 }
 
+/* cluster c's sum s of the restriction: bc[c] = s, and with a.nx the next level's first Jacobi iterate */
+template <typename T>
+__device__ __forceinline__ void Restricted(const LevelArgs<T> &a, PetscInt c, T s, T *__restrict__ bc)
+{
+  bc[c] = s;
+  if (a.nx) a.nx[c] = a.ninvd[c] * s;
+}
+
 /* adds one of the cneed[s] contributions to cluster c (slot s); the last one writes bc[c] and zeroes the slot */
 template <typename T>
 __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict__ bc)
@@ -387,7 +402,7 @@ __device__ void Contribute(const LevelArgs<T> &a, PetscInt c, T v, T *__restrict
   const PetscInt s = a.cslot[c];
   T              sum;
 
-  if (LastPiece<T>(a.cacc + s, a.ccount + s, a.cneed[s], v, &sum)) bc[c] = sum;
+  if (LastPiece<T>(a.cacc + s, a.ccount + s, a.cneed[s], v, &sum)) Restricted<T>(a, c, sum, bc);
 }
 
 /* sum_k val[k] x(col[k]) over the entries k0 .. k1-1 of a row (mine) by a group of G lanes (lane 0..G-1), in lane 0:
@@ -505,7 +520,7 @@ __device__ void PackedUnits(const LevelArgs<T> &a, PetscInt blk, const X &x, T *
     cnext = __shfl_down_sync(0xffffffffu, c, 1);
     if (c >= 0 && (l == 31 || cnext != c)) {
       if (a.cslot && a.cslot[c] >= 0) Contribute<T>(a, c, r, bc);
-      else bc[c] = r;
+      else Restricted<T>(a, c, r, bc);
     }
   }
 }
@@ -548,7 +563,7 @@ __global__ void ClusterSumKernel(const LevelArgs<T> a, PetscInt nc, const T *__r
     GPUPCLetNextLaunch();
     for (PetscInt p = p0 + threadIdx.x; p < p1; p += blockDim.x) s += r[a.cperm[p]];
     s = BlockSum<T>(s);
-    if (threadIdx.x == 0 && LastPiece<T>(a.lcacc + j, a.lccount + j, pieces, s, &sum)) bc[c] = sum;
+    if (threadIdx.x == 0 && LastPiece<T>(a.lcacc + j, a.lccount + j, pieces, s, &sum)) Restricted<T>(a, c, sum, bc);
     return;
   }
   blk -= a.nclusterchunks;
@@ -561,7 +576,7 @@ __global__ void ClusterSumKernel(const LevelArgs<T> a, PetscInt nc, const T *__r
     GPUPCLetNextLaunch();
     if (c >= nc || p1 - p0 > GPUPC_CMG_LONG_CLUSTER) return;
     for (PetscInt p = p0; p < p1; p++) s += r[a.cperm[p]];
-    bc[c] = s;
+    Restricted<T>(a, c, s, bc);
   }
 }
 
@@ -660,15 +675,15 @@ static PetscErrorCode LaunchSmooth(const GPUPCCMGDeviceLevel *L, const void *xin
 }
 
 template <typename T>
-static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *, const void *, void *);
+static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *, const void *, void *, const GPUPCCMGNextJacobi *);
 
 /* On a level with a packing (latency-bound) one fused launch; on the others (bandwidth-bound) the residual by rows
    in storage order into L->r, then the cluster sums: there the fused kernel's walk of each cluster's rows, in
    cluster order, ran at ~1.8 TB/s on the H200 against ~3.3 TB/s for a pass by rows (bench/NOTES.md) */
 template <typename T, int G>
-static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next)
 {
-  const LevelArgs<T> a    = Args<T>(L);
+  const LevelArgs<T> a    = Args<T>(L, next);
   constexpr int      UPB  = BLOCK / (G * GPUPC_CMG_UNIT_SLOTS(G));
   const unsigned     grid = (unsigned)(a.nrowchunks + (a.nunits + UPB - 1) / UPB);
 
@@ -679,7 +694,7 @@ static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, Petsc
     if (first) GPUPCLaunch(rgrid, RowKernel<T, G, FirstJacobi<T>, true>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->r, (T *)L->x);
     else GPUPCLaunch(rgrid, RowKernel<T, G, Stored<T>, true>, a, Stored<T>{(const T *)L->x}, (T *)L->r, (T *)NULL);
     GPUPCCheckLaunch("cmg residual");
-    PetscCall(ClusterSum_T<T>(L, L->r, bc));
+    PetscCall(ClusterSum_T<T>(L, L->r, bc, next));
     PetscFunctionReturn(0);
   }
   if (first) GPUPCLaunch(grid, ResidualRestrictKernel<T, G, FirstJacobi<T>>, a, FirstJacobi<T>{a.invd, a.b}, (T *)L->x, (T *)bc);
@@ -702,11 +717,11 @@ static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, Petsc
   } while (0)
 
 template <typename T>
-static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode ResidualRestrict_T(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next)
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
-  GPUPC_CMG_BY_LANES(L, LaunchResidualRestrict, L, first, bc);
+  GPUPC_CMG_BY_LANES(L, LaunchResidualRestrict, L, first, bc, next);
   PetscFunctionReturn(0);
 }
 
@@ -740,11 +755,11 @@ static PetscErrorCode Update_T(const GPUPCCMGDeviceLevel *L, const void *r, cons
 }
 
 template <typename T>
-static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+static PetscErrorCode ClusterSum_T(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next)
 {
   PetscFunctionBegin;
   if (L->nc <= 0) PetscFunctionReturn(0);
-  GPUPCLaunch((unsigned)L->nclusterchunks + BlocksFor(L->nc, 1), ClusterSumKernel<T>, Args<T>(L), L->nc, (const T *)r, (T *)bc);
+  GPUPCLaunch((unsigned)L->nclusterchunks + BlocksFor(L->nc, 1), ClusterSumKernel<T>, Args<T>(L, next), L->nc, (const T *)r, (T *)bc);
   GPUPCCheckLaunch("cmg cluster_sum");
   PetscFunctionReturn(0);
 }
@@ -769,9 +784,9 @@ static PetscErrorCode Smooth_CUDA(const GPUPCCMGDeviceLevel *L, const void *xin,
 {
   return SINGLE(L->prec) ? Smooth_T<float>(L, xin, xc, xout) : Smooth_T<double>(L, xin, xc, xout);
 }
-static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+static PetscErrorCode ResidualRestrict_CUDA(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next)
 {
-  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, first, bc) : ResidualRestrict_T<double>(L, first, bc);
+  return SINGLE(L->prec) ? ResidualRestrict_T<float>(L, first, bc, next) : ResidualRestrict_T<double>(L, first, bc, next);
 }
 static PetscErrorCode Prolong_CUDA(const GPUPCCMGDeviceLevel *L, const void *xc)
 {
@@ -786,9 +801,9 @@ static PetscErrorCode Update_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, c
 {
   return SINGLE(L->prec) ? Update_T<float>(L, r, xin, xout) : Update_T<double>(L, r, xin, xout);
 }
-static PetscErrorCode ClusterSum_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+static PetscErrorCode ClusterSum_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next)
 {
-  return SINGLE(L->prec) ? ClusterSum_T<float>(L, r, bc) : ClusterSum_T<double>(L, r, bc);
+  return SINGLE(L->prec) ? ClusterSum_T<float>(L, r, bc, next) : ClusterSum_T<double>(L, r, bc, next);
 }
 
 const GPUPCCMGKernels GPUPCCMGKernelsCUDA = {

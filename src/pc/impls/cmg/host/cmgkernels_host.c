@@ -46,11 +46,20 @@ static PetscErrorCode Smooth_Host(const GPUPCCMGDeviceLevel *L, const void *xin,
   return 0;
 }
 
-static PetscErrorCode ResidualRestrict_Host(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc)
+/* the next level's first Jacobi iterate from bc, when asked for */
+static void NextJacobi_Host(const GPUPCCMGDeviceLevel *L, const GPUPCCMGNextJacobi *next, const void *bc)
+{
+  if (!next) return;
+  if (SINGLE(L->prec)) NextJacobi_S(L->nc, next, (const float *)bc);
+  else NextJacobi_D(L->nc, next, (const double *)bc);
+}
+
+static PetscErrorCode ResidualRestrict_Host(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next)
 {
   if (first) Jacobi_Host(L); /* the reference: the Jacobi step, then the residual-restriction of its iterate */
   if (SINGLE(L->prec)) ResidualRestrict_S(L, (float *)bc);
   else ResidualRestrict_D(L, (double *)bc);
+  NextJacobi_Host(L, next, bc);
   return 0;
 }
 
@@ -75,10 +84,11 @@ static PetscErrorCode Update_Host(const GPUPCCMGDeviceLevel *L, const void *r, c
   return 0;
 }
 
-static PetscErrorCode ClusterSum_Host(const GPUPCCMGDeviceLevel *L, const void *r, void *bc)
+static PetscErrorCode ClusterSum_Host(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next)
 {
   if (SINGLE(L->prec)) ClusterSum_S(L, (const float *)r, (float *)bc);
   else ClusterSum_D(L, (const double *)r, (double *)bc);
+  NextJacobi_Host(L, next, bc);
   return 0;
 }
 

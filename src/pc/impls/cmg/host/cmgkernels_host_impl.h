@@ -94,6 +94,15 @@ static void CMG_NAME(ResidualRestrict)(const GPUPCCMGDeviceLevel *L, CMG_T *bc)
   }
 }
 
+/* the next level's first Jacobi iterate from its right-hand side bc (nc entries) */
+static void CMG_NAME(NextJacobi)(PetscInt nc, const GPUPCCMGNextJacobi *next, const CMG_T *bc)
+{
+  const CMG_T *invd = (const CMG_T *)next->invd;
+  CMG_T       *x    = (CMG_T *)next->x;
+
+  for (PetscInt c = 0; c < nc; c++) x[c] = invd[c] * bc[c];
+}
+
 static void CMG_NAME(Prolong)(const GPUPCCMGDeviceLevel *L, const CMG_T *xc)
 {
   CMG_T *x = (CMG_T *)L->x;

@@ -96,7 +96,7 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGMPI M, PetscInt k,
     if (j == 0) PetscCall(K->jacobi(&DL->k));
     else PetscCall(Smooth(K, DL));
     PetscCall(Residual(DL, DL->k.x));
-    PetscCall(K->cluster_sum(&DL->k, DL->k.r, C->k.b));
+    PetscCall(K->cluster_sum(&DL->k, DL->k.r, C->k.b, NULL));
     PetscCall(Cycle(K, M, k + 1, DL->k.t));
     PetscCall(K->prolong(&DL->k, C->k.x));
     PetscCall(Smooth(K, DL));
