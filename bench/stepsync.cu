@@ -10,6 +10,10 @@
      cluster-C     one kernel of ONE thread block cluster (Hopper) of C blocks of CBLOCK threads that runs the S steps
                    itself, the hardware cluster barrier (barrier.cluster arrive.release / wait.acquire) between steps:
                    what a sub-cycle of the small levels would cost on a few SMs
+     smem-C        the same cluster, but block r keeps its share of the rows (entries, and its slices of x and y) in
+                   shared memory for all the steps and gathers x from the owners' shared memory (distributed shared
+                   memory), so a step makes no L2 round trip; also timed with no steps (the load of the level into
+                   shared memory and the write-back of x: what each visit of a level would pay)
 
    A step is y = x / 2 + A x for a random sparse A of n rows and d entries per row (a group of G = 8 lanes per row),
    then x and y swap: a gather per entry, like a CMG smoothing. Every variant's result after the S steps is first
@@ -19,6 +23,7 @@
    Build (not part of the library's build): nvcc -O3 -std=c++17 -arch=sm_90 bench/stepsync.cu -o build/bench/stepsync
    Run: build/bench/stepsync [n ...]
 */
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <algorithm>
 #include <cmath>
@@ -103,6 +108,53 @@ __global__ void __launch_bounds__(CBLOCK) ClusterKernel(Level L, double *x, doub
   }
 }
 
+/* shared memory of SmemClusterKernel for n rows over C blocks (0 when it does not fit a block) */
+static size_t SmemBytes(int n, int C)
+{
+  const size_t rpc = (size_t)(n + C - 1) / C, bytes = rpc * (2 * sizeof(double) + DEG * (sizeof(double) + sizeof(int)));
+  return bytes <= 227 * 1024 ? bytes : 0;
+}
+
+/* one cluster of C = gridDim.x blocks: block r owns rows [r rpc, (r + 1) rpc) (rpc = ceil(n / C)) and keeps their
+   entries (DEG per row, so row i's are i DEG .. i DEG + DEG - 1) and its slices of x and y in shared memory; x_c is read
+   from the shared memory of block c / rpc */
+__global__ void __launch_bounds__(CBLOCK) SmemClusterKernel(Level L, double *x, int steps)
+{
+  namespace cg = cooperative_groups;
+  extern __shared__ double smem[];
+  cg::cluster_group cluster = cg::this_cluster();
+  const int         C = (int)gridDim.x, rpc = (L.n + C - 1) / C, r0 = (int)blockIdx.x * rpc;
+  const int         nr = max(min(L.n, r0 + rpc) - r0, 0);
+  double           *xs = smem, *ys = smem + rpc, *vs = smem + 2 * rpc;
+  int              *cs = (int *)(vs + (size_t)rpc * DEG);
+
+  for (int i = threadIdx.x; i < nr; i += blockDim.x) xs[i] = x[r0 + i];
+  for (int k = threadIdx.x; k < nr * DEG; k += blockDim.x) {
+    vs[k] = L.val[(size_t)r0 * DEG + k];
+    cs[k] = L.col[(size_t)r0 * DEG + k];
+  }
+  cluster.sync();
+  for (int s = 0; s < steps; s++) {
+    for (int base = 0; base < nr * G; base += blockDim.x) { /* block-uniform trip count: whole groups shuffle */
+      const int row = (base + (int)threadIdx.x) / G, lane = threadIdx.x % G;
+      double    t   = 0;
+
+      if (row < nr)
+        for (int k = row * DEG + lane; k < row * DEG + DEG; k += G) {
+          const int c = cs[k];
+          t += vs[k] * cluster.map_shared_rank(xs, c / rpc)[c % rpc];
+        }
+      for (int off = G / 2; off > 0; off /= 2) t += __shfl_down_sync(0xffffffffu, t, off, G);
+      if (row < nr && lane == 0) ys[row] = 0.5 * xs[row] + t;
+    }
+    double *tmp = xs;
+    xs          = ys;
+    ys          = tmp;
+    cluster.sync();
+  }
+  for (int i = threadIdx.x; i < nr; i += blockDim.x) x[r0 + i] = xs[i];
+}
+
 /* the S steps on the host, for the check of every variant */
 static std::vector<double> Reference(int n, const std::vector<int> &rp, const std::vector<int> &cl, const std::vector<double> &v, std::vector<double> x)
 {
@@ -153,8 +205,26 @@ static float TimeGraph(cudaGraphExec_t g, cudaStream_t st, int reps)
   return ms / reps;
 }
 
+/* the launch of one cluster of C blocks of CBLOCK threads with smem bytes of dynamic shared memory (attr: its storage) */
+static cudaLaunchConfig_t ClusterConfig(int C, size_t smem, cudaStream_t st, cudaLaunchAttribute *attr)
+{
+  cudaLaunchConfig_t cfg = {};
+
+  attr->id               = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = C;
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.gridDim            = C;
+  cfg.blockDim           = CBLOCK;
+  cfg.dynamicSmemBytes   = smem;
+  cfg.stream             = st;
+  cfg.attrs              = attr;
+  cfg.numAttrs           = 1;
+  return cfg;
+}
+
 /* ends the capture on st of one variant's steps, checks the variant and prints its time per step; 1 when it is wrong */
-static int Finish(const char *name, cudaStream_t st, const std::vector<double> &x0, const std::vector<double> &ref, double *x)
+static int Finish(const char *name, cudaStream_t st, const std::vector<double> &x0, const std::vector<double> &ref, double *x, bool check = true)
 {
   cudaGraph_t     graph;
   cudaGraphExec_t exec;
@@ -162,7 +232,8 @@ static int Finish(const char *name, cudaStream_t st, const std::vector<double> &
 
   CHECK(cudaStreamEndCapture(st, &graph));
   CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  if (Check(name, exec, st, x0, ref, x)) printf("  %s %.2f", name, 1e3f * TimeGraph(exec, st, 20) / STEPS);
+  if (!check) printf("  %s %.2f", name, 1e3f * TimeGraph(exec, st, 20)); /* a whole launch, not per step */
+  else if (Check(name, exec, st, x0, ref, x)) printf("  %s %.2f", name, 1e3f * TimeGraph(exec, st, 20) / STEPS);
   else wrong = 1;
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
@@ -238,22 +309,27 @@ int main(int argc, char **argv)
       wrong += Finish(name, st, x0, ref, x);
     }
     for (int C : {1, 2, 4, 8, 16}) {
-      cudaLaunchConfig_t  cfg = {};
       cudaLaunchAttribute attr;
+      cudaLaunchConfig_t  cfg = ClusterConfig(C, 0, st, &attr);
       if (C > 8) CHECK(cudaFuncSetAttribute(ClusterKernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-      attr.id               = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = C;
-      attr.val.clusterDim.y = 1;
-      attr.val.clusterDim.z = 1;
-      cfg.gridDim           = C;
-      cfg.blockDim          = CBLOCK;
-      cfg.stream            = st;
-      cfg.attrs             = &attr;
-      cfg.numAttrs          = 1;
       CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
       CHECK(cudaLaunchKernelEx(&cfg, ClusterKernel, L, x, y, STEPS));
       snprintf(name, sizeof(name), "cluster-%d", C);
       wrong += Finish(name, st, x0, ref, x);
+    }
+    for (int C : {8, 16}) {
+      const size_t bytes = SmemBytes(n, C);
+      if (!bytes) continue;
+      CHECK(cudaFuncSetAttribute(SmemClusterKernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+      CHECK(cudaFuncSetAttribute(SmemClusterKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+      for (int steps : {STEPS, 0}) {
+        cudaLaunchAttribute attr;
+        cudaLaunchConfig_t  cfg = ClusterConfig(C, bytes, st, &attr);
+        CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+        CHECK(cudaLaunchKernelEx(&cfg, SmemClusterKernel, L, x, steps));
+        snprintf(name, sizeof(name), steps ? "smem-%d" : "smem-%d-load", C);
+        wrong += Finish(name, st, x0, ref, x, steps > 0);
+      }
     }
     printf("\n");
     CHECK(cudaFree(rowptr));
