@@ -21,7 +21,8 @@ typedef struct {
 } HostCSR;
 
 /* C = A: straight from the arrays of a SEQAIJ (or of a type that keeps SEQAIJ's data: seqaij*, seqsegcsr), through
-   MatGetRow for any other type (two calls per row: ~1 s of setup on 7.2M rows, bench/NOTES.md) */
+   MatGetRow for any other type (two calls and a sort per row: 1.5-2.5 s of the 7.2M-row reduction on a 2-core
+   machine, bench/NOTES.md) */
 static PetscErrorCode CopyRows(Mat A, HostCSR *C)
 {
   PetscBool aij;
