@@ -13,53 +13,90 @@
 #include <gpupc/cmg.h>
 #include <gpupc/matgpu.h>
 
-/* the user's matrix as host CSR with sorted columns */
+/* the user's matrix as host CSR with sorted columns, read only: the arrays of an AIJ matrix itself (borrowed, given back
+   by HostCSRFree) or a copy */
 typedef struct {
-  PetscInt   n, nnz;
-  PetscInt  *rowptr, *col;
-  PetscReal *val;
+  PetscInt         n, nnz;
+  const PetscInt  *rowptr, *col;
+  const PetscReal *val;
+  PetscBool        borrowed;
+  GPUPCCSR         aij; /* what was borrowed */
 } HostCSR;
 
-/* C = A: straight from the arrays of a SEQAIJ (or of a type that keeps SEQAIJ's data: seqaij*, seqsegcsr), through
-   MatGetRow for any other type (two calls and a sort per row: 1.5-2.5 s of the 7.2M-row reduction on a 2-core
-   machine, bench/NOTES.md) */
-static PetscErrorCode CopyRows(Mat A, HostCSR *C)
+static PetscErrorCode HostCSRFree(HostCSR *C)
+{
+  PetscFunctionBegin;
+  if (C->borrowed) PetscCall(GPUPCMatRestoreCSR(&C->aij));
+  else {
+    PetscCall(PetscFree(C->rowptr));
+    PetscCall(PetscFree2(C->col, C->val));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the columns of every row ascend */
+static PetscBool RowsSorted(PetscInt n, const PetscInt *rowptr, const PetscInt *col)
+{
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt k = rowptr[i] + 1; k < rowptr[i + 1]; k++)
+      if (col[k] <= col[k - 1]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* C = A: the arrays of a SEQAIJ (or of a type that keeps SEQAIJ's data: seqaij*, seqsegcsr) when its rows are sorted,
+   which they are when assembled with MatSetValues; otherwise a copy with every row sorted, read through MatGetRow for
+   a type that is not AIJ. On the 7.2M-row poisson3d the copy (600 MB of fresh pages) and the MatGetRow calls took
+   ~2.5 s of a 6-7 s reduction on a 2-core machine (bench/NOTES.md). */
+static PetscErrorCode ReadAIJ(Mat A, HostCSR *C)
 {
   PetscBool aij;
+  PetscInt *rowptr, *col;
+  PetscReal *val;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
   if (!aij) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSEGCSR, &aij));
-  PetscCall(PetscMalloc1(C->n + 1, &C->rowptr));
   if (aij) {
-    GPUPCCSR csr;
+    PetscCall(GPUPCMatGetCSR(A, &C->aij));
+    C->nnz = C->aij.nnz;
+    if (RowsSorted(C->n, C->aij.i, C->aij.j)) {
+      C->borrowed = PETSC_TRUE;
+      C->rowptr   = C->aij.i;
+      C->col      = C->aij.j;
+      C->val      = C->aij.a; /* real scalars */
+      PetscFunctionReturn(0);
+    }
+  }
+  PetscCall(PetscMalloc1(C->n + 1, &rowptr));
+  if (aij) {
+    PetscCall(PetscArraycpy(rowptr, C->aij.i, C->n + 1));
+    PetscCall(PetscMalloc2(C->nnz, &col, C->nnz, &val));
+    PetscCall(PetscArraycpy(col, C->aij.j, C->nnz));
+    PetscCall(PetscArraycpy(val, C->aij.a, C->nnz));
+    PetscCall(GPUPCMatRestoreCSR(&C->aij));
+  } else {
+    rowptr[0] = 0;
+    for (PetscInt i = 0, nz; i < C->n; i++) {
+      PetscCall(MatGetRow(A, i, &nz, NULL, NULL));
+      rowptr[i + 1] = rowptr[i] + nz;
+      PetscCall(MatRestoreRow(A, i, &nz, NULL, NULL));
+    }
+    C->nnz = rowptr[C->n];
+    PetscCall(PetscMalloc2(C->nnz, &col, C->nnz, &val));
+    for (PetscInt i = 0, nz; i < C->n; i++) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
 
-    PetscCall(GPUPCMatGetCSR(A, &csr));
-    PetscCall(PetscArraycpy(C->rowptr, csr.i, C->n + 1));
-    C->nnz = csr.nnz;
-    PetscCall(PetscMalloc2(C->nnz, &C->col, C->nnz, &C->val));
-    PetscCall(PetscArraycpy(C->col, csr.j, C->nnz));
-    for (PetscInt k = 0; k < C->nnz; k++) C->val[k] = PetscRealPart(csr.a[k]);
-    PetscCall(GPUPCMatRestoreCSR(&csr));
-    PetscFunctionReturn(0);
+      PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
+      PetscCall(PetscArraycpy(col + rowptr[i], cols, nz));
+      PetscCall(PetscArraycpy(val + rowptr[i], vals, nz));
+      PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
+    }
   }
-  C->rowptr[0] = 0;
-  for (PetscInt i = 0, nz; i < C->n; i++) {
-    PetscCall(MatGetRow(A, i, &nz, NULL, NULL));
-    C->rowptr[i + 1] = C->rowptr[i] + nz;
-    PetscCall(MatRestoreRow(A, i, &nz, NULL, NULL));
-  }
-  C->nnz = C->rowptr[C->n];
-  PetscCall(PetscMalloc2(C->nnz, &C->col, C->nnz, &C->val));
-  for (PetscInt i = 0, nz; i < C->n; i++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-
-    PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
-    PetscCall(PetscArraycpy(C->col + C->rowptr[i], cols, nz));
-    for (PetscInt k = 0; k < nz; k++) C->val[C->rowptr[i] + k] = PetscRealPart(vals[k]);
-    PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
-  }
+  for (PetscInt i = 0; i < C->n; i++) PetscCall(PetscSortIntWithScalarArray(rowptr[i + 1] - rowptr[i], col + rowptr[i], val + rowptr[i]));
+  C->rowptr = rowptr;
+  C->col    = col;
+  C->val    = val;
   PetscFunctionReturn(0);
 }
 
@@ -75,26 +112,19 @@ static PetscErrorCode ReadRows(Mat A, HostCSR *C)
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC cmg needs a square matrix; it has %" PetscInt_FMT " rows and %" PetscInt_FMT " columns", n, N);
   }
+  PetscCall(PetscMemzero(C, sizeof(*C)));
   C->n = n;
-  PetscCall(CopyRows(A, C));
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscInt o = C->rowptr[i], nz = C->rowptr[i + 1] - o;
-
-    for (PetscInt k = o; k < o + nz && badrow < 0; k++)
+  PetscCall(ReadAIJ(A, C));
+  for (PetscInt i = 0; i < n && badrow < 0; i++)
+    for (PetscInt k = C->rowptr[i]; k < C->rowptr[i + 1]; k++)
       if (PetscIsInfOrNanReal(C->val[k])) {
         badrow = i;
         badcol = C->col[k];
         badval = C->val[k];
-      }
-    for (PetscInt k = o + 1; k < o + nz; k++) /* AIJ rows come sorted: sort only a row that is not */
-      if (C->col[k] < C->col[k - 1]) {
-        PetscCall(PetscSortIntWithScalarArray(nz, C->col + o, C->val + o));
         break;
       }
-  }
   if (badrow >= 0) {
-    PetscCall(PetscFree(C->rowptr));
-    PetscCall(PetscFree2(C->col, C->val));
+    PetscCall(HostCSRFree(C));
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "PC cmg: matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %g; the matrix must be finite", badrow, badcol, (double)badval);
   }
@@ -219,8 +249,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
     PetscCall(PetscFree(isdir));
     PetscCall(PetscFree(dinv));
     PetscCall(PetscFree(excess));
-    PetscCall(PetscFree(C.rowptr));
-    PetscCall(PetscFree2(C.col, C.val));
+    PetscCall(HostCSRFree(&C));
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", msg);
   }
@@ -349,8 +378,7 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
     PetscCall(PetscFree(dinv));
   }
   PetscCall(PetscFree(isdir));
-  PetscCall(PetscFree(C.rowptr));
-  PetscCall(PetscFree2(C.col, C.val));
+  PetscCall(HostCSRFree(&C));
   PetscCall(PetscInfo(A, "CMG reduction: %" PetscInt_FMT " rows, %" PetscInt_FMT " positive off-diagonals (%s), %" PetscInt_FMT " strictly dominant rows (%s); level 0 has %" PetscInt_FMT " vertices and %" PetscInt_FMT " nonzeros\n", n, npos,
                       copies == 2 ? "double cover" : "no double cover", nstrict, ground ? "ground vertex added" : "no ground vertex", n0, L0->nnz));
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
