@@ -47,10 +47,10 @@ static PetscBool RowsSorted(PetscInt n, const PetscInt *rowptr, const PetscInt *
    which they are when assembled with MatSetValues; otherwise a copy with every row sorted, read through MatGetRow for
    a type that is not AIJ. On the 7.2M-row poisson3d the copy (600 MB of fresh pages) and the MatGetRow calls took
    ~2.5 s of a 6-7 s reduction on a 2-core machine (bench/NOTES.md). */
-static PetscErrorCode ReadAIJ(Mat A, HostCSR *C)
+static PetscErrorCode ReadCSR(Mat A, HostCSR *C)
 {
-  PetscBool aij;
-  PetscInt *rowptr, *col;
+  PetscBool  aij;
+  PetscInt  *rowptr, *col;
   PetscReal *val;
 
   PetscFunctionBegin;
@@ -114,7 +114,7 @@ static PetscErrorCode ReadRows(Mat A, HostCSR *C)
   }
   PetscCall(PetscMemzero(C, sizeof(*C)));
   C->n = n;
-  PetscCall(ReadAIJ(A, C));
+  PetscCall(ReadCSR(A, C));
   for (PetscInt i = 0; i < n && badrow < 0; i++)
     for (PetscInt k = C->rowptr[i]; k < C->rowptr[i + 1]; k++)
       if (PetscIsInfOrNanReal(C->val[k])) {
