@@ -18,6 +18,16 @@ static inline CMG_T CMG_NAME(RowResidual)(const GPUPCCMGDeviceLevel *L, const CM
   return s;
 }
 
+/* the first Jacobi iterate x = invd .* b of the level whose right-hand side b (nc entries) was just written: the next
+   level's after a restriction, level 0's after the expansion */
+static void CMG_NAME(NextJacobi)(PetscInt nc, const GPUPCCMGNextJacobi *next, const CMG_T *bc)
+{
+  const CMG_T *invd = (const CMG_T *)next->invd;
+  CMG_T       *x    = (CMG_T *)next->x;
+
+  for (PetscInt c = 0; c < nc; c++) x[c] = invd[c] * bc[c];
+}
+
 static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, CMG_T *b0)
 {
   PetscScalar sum = 0.0;
@@ -37,8 +47,10 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
     if (F->copies == 2) sum = 0.0;
     b0[F->copies * F->nk] = (CMG_T)(-sum);
   }
-  if (F->x0)
-    for (PetscInt v = 0; v < F->n0; v++) ((CMG_T *)F->x0)[v] = ((const CMG_T *)F->invd0)[v] * b0[v];
+  if (F->x0) {
+    const GPUPCCMGNextJacobi first = {F->invd0, F->x0};
+    CMG_NAME(NextJacobi)(F->n0, &first, b0);
+  }
 }
 
 /* the folded value of kept row i */
@@ -92,15 +104,6 @@ static void CMG_NAME(ResidualRestrict)(const GPUPCCMGDeviceLevel *L, CMG_T *bc)
     for (PetscInt k = L->cptr[c]; k < L->cptr[c + 1]; k++) s += CMG_NAME(RowResidual)(L, b, x, NULL, val, L->cperm[k]);
     bc[c] = s;
   }
-}
-
-/* the next level's first Jacobi iterate from its right-hand side bc (nc entries) */
-static void CMG_NAME(NextJacobi)(PetscInt nc, const GPUPCCMGNextJacobi *next, const CMG_T *bc)
-{
-  const CMG_T *invd = (const CMG_T *)next->invd;
-  CMG_T       *x    = (CMG_T *)next->x;
-
-  for (PetscInt c = 0; c < nc; c++) x[c] = invd[c] * bc[c];
 }
 
 static void CMG_NAME(Prolong)(const GPUPCCMGDeviceLevel *L, const CMG_T *xc)
