@@ -42,7 +42,7 @@ $(OBJDIR)/%.cu.o: %.cu
 
 $(LIBNAME): $(LIB_OBJS)
 	@mkdir -p $(LIBDIR)
-	$(PCC) -shared -o $@ $(LIB_OBJS) $(PETSC_LIB) $(CUDA_LIBS)
+	$(PCC) -shared -o $@ $(LIB_OBJS) $(OPENMP_FLAGS) $(PETSC_LIB) $(CUDA_LIBS)
 
 build/tests/% build/bench/% build/bin/%: $(OBJDIR)/progs/%.o $(LIBNAME)
 	@mkdir -p $(dir $@)

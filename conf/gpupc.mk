@@ -45,8 +45,11 @@ CUDA_ARCH_FLAGS ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,
 
 # --- flags ------------------------------------------------------------------
 OPTFLAGS   ?= -O2 -g
+# OpenMP threads in the host setup of PC cmg (-pc_cmg_setup_threads); OPENMP=0 builds without (one thread)
+OPENMP     ?= 1
+OPENMP_FLAGS = $(if $(filter 1,$(OPENMP)),-fopenmp,-Wno-unknown-pragmas)
 GPUPC_CPPFLAGS = -Iinclude $(PETSC_CC_INCLUDES) $(if $(filter 1,$(CUDA)),-DGPUPC_HAVE_CUDA -I$(CUDA_DIR)/include)
-GPUPC_CFLAGS   = $(OPTFLAGS) -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -std=gnu11
+GPUPC_CFLAGS   = $(OPTFLAGS) -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -std=gnu11 $(OPENMP_FLAGS)
 MPI_CFLAGS    := $(shell $(PCC) --showme:compile 2>/dev/null)
 NVCC_FLAGS     = -O3 -g -lineinfo -std=c++17 $(CUDA_ARCH_FLAGS) -Xcompiler -fPIC,-Wall -ccbin g++ $(MPI_CFLAGS)
 comma := ,

@@ -16,3 +16,4 @@ check() { # check <option> <value> <expected message>
 check -pc_cmg_pack_nnz -1 "-pc_cmg_pack_nnz must be 0 (never pack) or positive, got -1"
 check -pc_cmg_fuse_nnz -5 "-pc_cmg_fuse_nnz must be 0 (never fuse) or positive, got -5"
 check -pc_cmg_direct_size 0 "-pc_cmg_direct_size must be at least 1, got 0"
+check -pc_cmg_setup_threads 0 "-pc_cmg_setup_threads must be at least 1, got 0"

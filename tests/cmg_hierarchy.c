@@ -1,7 +1,9 @@
 static const char help[] = "Properties of the CMG hierarchy on SDD test matrices (cmgtest.h options):\n"
                            "  level 0 reproduces A (A x = first n rows of L0 [x; -x; 0]), every level is a symmetric Laplacian,\n"
                            "  every cluster is connected with diameter <= 6, coarsening ratio >= -min_ratio, level k+1 = R A_k R^T\n"
-                           "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1/2), 1).\n";
+                           "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1/2), 1).\n"
+                           "  -compare_threads: the hierarchy built with -pc_cmg_setup_threads (at least 2) equals, bit for bit, the one built\n"
+                           "  with one thread.\n";
 
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
@@ -156,6 +158,59 @@ static PetscErrorCode CheckReduction(Mat A, const GPUPCCMGHierarchy *H)
   PetscFunctionReturn(0);
 }
 
+#define SAME(what, a, b, m) \
+  do { \
+    PetscBool eq_ = PETSC_TRUE; \
+    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_)); \
+    PetscCheck(eq_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s differs between the threaded and the one-thread setup", what); \
+  } while (0)
+
+/* the hierarchy of A built with one setup thread equals H bit for bit (the threaded loops compute each row as one thread does) */
+static PetscErrorCode CompareOneThread(Mat A, const GPUPCCMGHierarchy *H)
+{
+  PC                       pc;
+  const GPUPCCMGHierarchy *S;
+  const GPUPCCMGReduction *r, *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_cmg_setup_threads", "1"));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCCMG));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCCMGGetHierarchy_Private(pc, &S));
+  r = &H->red;
+  s = &S->red;
+  PetscCheck(r->n == s->n && r->copies == s->copies && r->ground == s->ground && r->n0 == s->n0 && r->nkept == s->nkept && r->npositive == s->npositive && r->nstrict == s->nstrict && r->ndirichlet == s->ndirichlet && r->ncoupling == s->ncoupling, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reduction's counts differ between the threaded and the one-thread setup");
+  PetscCheck(!r->map == !s->map && !r->erow == !s->erow, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reduction's Dirichlet arrays differ between the threaded and the one-thread setup");
+  if (r->map) {
+    SAME("the Dirichlet row map", r->map, s->map, r->n);
+    SAME("the Dirichlet inverse diagonal", r->dinv, s->dinv, r->n);
+  }
+  if (r->erow) {
+    SAME("E's rows", r->erow, s->erow, r->n + 1);
+    SAME("E's columns", r->ecol, s->ecol, r->ncoupling);
+    SAME("E's values", r->eval, s->eval, r->ncoupling);
+    SAME("E^T's rows", r->trow, s->trow, r->n + 1);
+    SAME("E^T's columns", r->tcol, s->tcol, r->ncoupling);
+    SAME("E^T's values", r->tval, s->tval, r->ncoupling);
+  }
+  PetscCheck(H->nlevels == S->nlevels && H->stop == S->stop && H->coarse_direct == S->coarse_direct && H->coarse_ncomp == S->coarse_ncomp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the hierarchies differ in depth or last level: %" PetscInt_FMT " and %" PetscInt_FMT " levels", H->nlevels, S->nlevels);
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const GPUPCCMGLevel *L = &H->levels[k], *M = &S->levels[k];
+    PetscCheck(L->n == M->n && L->nnz == M->nnz && L->nc == M->nc && L->t == M->t && L->nweak == M->nweak && L->nsingletons == M->nsingletons && L->maxsize == M->maxsize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": sizes or statistics differ between the threaded and the one-thread setup", k);
+    SAME("a level's row pointers", L->rowptr, M->rowptr, L->n + 1);
+    SAME("a level's columns", L->col, M->col, L->nnz);
+    SAME("a level's values", L->val, M->val, L->nnz);
+    if (L->nc > 0) SAME("a level's clusters", L->cluster, M->cluster, L->n);
+  }
+  if (H->coarse_direct) SAME("the last level's inverse", H->coarse_inv, S->coarse_inv, H->levels[H->nlevels - 1].n * H->levels[H->nlevels - 1].n);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "the hierarchy equals the one-thread hierarchy bit for bit (%" PetscInt_FMT " levels)\n", H->nlevels));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   CMGTestProblem           p;
@@ -164,7 +219,8 @@ int main(int argc, char **argv)
   const GPUPCCMGHierarchy *H;
   PetscReal                min_ratio = 2.0;
   PetscInt                 repeat    = 0, repeat_max = 2, capped = 0;
-  PetscBool                expect_capped = PETSC_FALSE;
+  PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE;
+  PetscInt                 threads       = 1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -173,6 +229,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat", &repeat, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat_max", &repeat_max, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_capped", &expect_capped, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_threads", &compare_threads, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_setup_threads", &threads, NULL));
+  PetscCheck(!compare_threads || threads >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-compare_threads needs -pc_cmg_setup_threads 2 or more, got %" PetscInt_FMT, threads);
   PetscCall(CMGTestMatrix(&p, &A));
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
   PetscCall(PCSetOperators(pc, A, A));
@@ -201,6 +260,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " levels checked, %" PetscInt_FMT " recursion counts capped by -pc_cmg_repeat_max\n", H->nlevels, capped));
   PetscCheck(!expect_capped || capped > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-expect_capped: no recursion count reached -pc_cmg_repeat_max %" PetscInt_FMT, repeat_max);
+  if (compare_threads) PetscCall(CompareOneThread(A, H));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));
   PetscCall(PetscFinalize());

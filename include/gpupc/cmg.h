@@ -40,6 +40,7 @@ typedef struct {
   PetscInt             fuse_nnz;      /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
   PetscInt             pack_nnz;      /* levels with fewer stored entries are latency-bound (CUDA lanes per row, packed residual-restriction) */
   PetscBool            monitor;
+  PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
@@ -102,12 +103,23 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *);
 PETSC_EXTERN PetscInt       GPUPCCMGRecursionCount(const GPUPCCMGOptions *, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode GPUPCCMGReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGReduction *, GPUPCCMGLevel *);
-PETSC_EXTERN PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGClusterSort(PetscInt, PetscInt, const PetscInt *, PetscInt *, PetscInt *);
-PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *, PetscInt, const PetscInt *, GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *, PetscInt, const PetscInt *, PetscInt, GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactor(const GPUPCCMGLevel *, PetscInt *, PetscReal **);
 PETSC_EXTERN PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
+
+/* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
+   PETSc's function stack and error handling are not thread-safe in every PETSc build. */
+#if defined(_OPENMP)
+  #include <omp.h>
+  #define GPUPCCMGThreadIndex() omp_get_thread_num()
+#else
+  #define GPUPCCMGThreadIndex() 0
+#endif
+PETSC_EXTERN PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *);
+PETSC_EXTERN void           GPUPCCMGSortRow(PetscInt, PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);

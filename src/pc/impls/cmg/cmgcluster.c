@@ -12,9 +12,10 @@
 
 #define CMG_MAX_HEIGHT 3
 
-/* diagonal and heaviest neighbour of every vertex */
-static void HeaviestNeighbor(const GPUPCCMGLevel *L, PetscInt *p, PetscReal *wmax, PetscReal *vol)
+/* diagonal and heaviest neighbour of every vertex (the one pass over the level's entries: split over the threads) */
+static void HeaviestNeighbor(const GPUPCCMGLevel *L, PetscInt nt, PetscInt *p, PetscReal *wmax, PetscReal *vol)
 {
+#pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < L->n; v++) {
     PetscReal best = 0.0, d = 0.0;
     PetscInt  at   = v;
@@ -72,8 +73,9 @@ static PetscErrorCode MakeForest(PetscInt n, PetscInt *p)
 
    Not Collective
 
-   Input Parameter:
-.  L - the level (a Laplacian in CSR)
+   Input Parameters:
++  L       - the level (a Laplacian in CSR)
+-  threads - setup threads (the pass over the level's entries is split over them; the rest walks the forest in one)
 
    Notes:
    Every cluster is connected through edges of the level's graph and, measured in forest hops, has
@@ -83,7 +85,7 @@ static PetscErrorCode MakeForest(PetscInt n, PetscInt *p)
 
 .seealso: GPUPCCMGGalerkin(), GPUPCCMGHierarchyBuild()
 @*/
-PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L)
+PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
 {
   const PetscInt n = L->n;
   PetscInt      *p, *cptr, *child, *order, *h, *cid, *remap, *size, nroots = 0, nc = 0, nweak = 0, head, tail;
@@ -93,7 +95,7 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_CMG_Cluster, 0, 0, 0, 0));
   PetscCall(PetscMalloc3(n, &p, n, &wmax, n, &vol));
-  HeaviestNeighbor(L, p, wmax, vol);
+  HeaviestNeighbor(L, PetscMax(threads, 1), p, wmax, vol);
 
   /* weak vertices */
   for (PetscInt v = 0; v < n; v++)

@@ -46,73 +46,93 @@ PetscErrorCode GPUPCCMGClusterSort(PetscInt n, PetscInt nc, const PetscInt *clus
    Input Parameters:
 +  fine    - the fine level
 .  nc      - number of clusters
--  cluster - c(v) for every fine vertex
+.  cluster - c(v) for every fine vertex
+-  threads - setup threads; the coarse rows are split over them
 
    Output Parameter:
 .  coarse - the coarse level (CSR, sorted columns, diagonal stored); its clustering fields are zero
+
+   Notes:
+   Every thread keeps one integer per cluster (where a neighbouring cluster sits in the row it builds). A coarse row
+   sums its fine entries in the same order whatever the thread count, so the result does not depend on it.
 
    Level: developer
 
 .seealso: GPUPCCMGCluster()
 @*/
-PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *fine, PetscInt nc, const PetscInt *cluster, GPUPCCMGLevel *coarse)
+PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *fine, PetscInt nc, const PetscInt *cluster, PetscInt threads, GPUPCCMGLevel *coarse)
 {
-  PetscInt  *cptr, *cperm, *mark, *pos, *rp, *cl;
-  PetscReal *w;
+  const PetscInt nt = PetscMax(threads, 1);
+  PetscInt      *cptr, *cperm, *where, *rp, *cl;
+  PetscReal     *w;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
-  PetscCall(PetscMalloc4(nc + 1, &cptr, fine->n, &cperm, nc, &mark, nc, &pos));
+  PetscCall(PetscMalloc2(nc + 1, &cptr, fine->n, &cperm));
   PetscCall(GPUPCCMGClusterSort(fine->n, nc, cluster, cptr, cperm));
+  PetscCall(PetscMalloc1((size_t)nt * (size_t)nc, &where));
   PetscCall(PetscMalloc1(nc + 1, &rp));
-  for (PetscInt c = 0; c < nc; c++) mark[c] = -1;
-  /* pass 1: count distinct neighbouring clusters (+1 for the diagonal) */
   rp[0] = 0;
-  for (PetscInt C = 0; C < nc; C++) {
-    PetscInt cnt = 1;
-    mark[C]      = C;
-    for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) {
-      PetscInt v = cperm[q];
-      for (PetscInt k = fine->rowptr[v]; k < fine->rowptr[v + 1]; k++) {
-        PetscInt D = cluster[fine->col[k]];
-        if (mark[D] != C) {
-          mark[D] = C;
-          cnt++;
+  /* pass 1: count distinct neighbouring clusters (+1 for the diagonal); a thread's where[D] == C marks D as counted */
+#pragma omp parallel num_threads(nt)
+  {
+    PetscInt *mark = where + (size_t)GPUPCCMGThreadIndex() * (size_t)nc;
+
+    for (PetscInt c = 0; c < nc; c++) mark[c] = -1;
+#pragma omp for schedule(dynamic, 256)
+    for (PetscInt C = 0; C < nc; C++) {
+      PetscInt cnt = 1;
+      mark[C]      = C;
+      for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) {
+        PetscInt v = cperm[q];
+        for (PetscInt k = fine->rowptr[v]; k < fine->rowptr[v + 1]; k++) {
+          PetscInt D = cluster[fine->col[k]];
+          if (mark[D] != C) {
+            mark[D] = C;
+            cnt++;
+          }
         }
       }
+      rp[C + 1] = cnt;
     }
-    rp[C + 1] = rp[C] + cnt;
   }
+  for (PetscInt C = 0; C < nc; C++) rp[C + 1] += rp[C];
   PetscCall(PetscMalloc2(rp[nc], &cl, rp[nc], &w));
-  for (PetscInt c = 0; c < nc; c++) mark[c] = -1;
-  /* pass 2: sum the weights between clusters */
-  for (PetscInt C = 0; C < nc; C++) {
-    PetscInt  o = rp[C], cnt = 1;
-    PetscReal diag = 0.0;
-    mark[C]        = C;
-    cl[o]          = C;
-    w[o]           = 0.0;
-    pos[C]         = o;
-    for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) {
-      PetscInt v = cperm[q];
-      for (PetscInt k = fine->rowptr[v]; k < fine->rowptr[v + 1]; k++) {
-        PetscInt j = fine->col[k], D = cluster[j];
-        if (D == C) continue;
-        if (mark[D] != C) {
-          mark[D]     = C;
-          pos[D]      = o + cnt;
-          cl[o + cnt] = D;
-          w[o + cnt]  = 0.0;
-          cnt++;
+  /* pass 2: sum the weights between clusters. A thread's where[D] is D's position in the row being built when it
+     lies in that row's filled part [o, o + cnt) and cl there is D; anything else (a position in another row, a mark
+     of pass 1) means D is not in the row yet. */
+#pragma omp parallel num_threads(nt)
+  {
+    PetscInt *pos = where + (size_t)GPUPCCMGThreadIndex() * (size_t)nc;
+
+#pragma omp for schedule(dynamic, 256)
+    for (PetscInt C = 0; C < nc; C++) {
+      PetscInt  o = rp[C], cnt = 1;
+      PetscReal diag = 0.0;
+      cl[o]          = C;
+      w[o]           = 0.0;
+      for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) {
+        PetscInt v = cperm[q];
+        for (PetscInt k = fine->rowptr[v]; k < fine->rowptr[v + 1]; k++) {
+          PetscInt j = fine->col[k], D = cluster[j], p;
+          if (D == C) continue;
+          p = pos[D];
+          if (p < o || p >= o + cnt || cl[p] != D) {
+            p       = o + cnt++;
+            pos[D]  = p;
+            cl[p]   = D;
+            w[p]    = 0.0;
+          }
+          w[p] += fine->val[k];
+          diag -= fine->val[k];
         }
-        w[pos[D]] += fine->val[k];
-        diag -= fine->val[k];
       }
+      w[o] = diag;
+      GPUPCCMGSortRow(rp[C + 1] - o, cl + o, w + o);
     }
-    w[o] = diag;
-    PetscCall(PetscSortIntWithScalarArray(rp[C + 1] - o, cl + o, w + o));
   }
-  PetscCall(PetscFree4(cptr, cperm, mark, pos));
+  PetscCall(PetscFree2(cptr, cperm));
+  PetscCall(PetscFree(where));
   PetscCall(PetscMemzero(coarse, sizeof(*coarse)));
   coarse->n      = nc;
   coarse->nnz    = rp[nc];

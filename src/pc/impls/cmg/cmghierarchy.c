@@ -38,6 +38,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->repeat         = 0;
   o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
   o->monitor        = PETSC_FALSE;
+  PetscCall(GPUPCCMGDefaultThreads(&o->threads));
   PetscFunctionReturn(0);
 }
 
@@ -149,12 +150,12 @@ PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCC
       H->stop = GPUPC_CMG_STOP_MAX_LEVELS;
       break;
     }
-    PetscCall(GPUPCCMGCluster(L));
+    PetscCall(GPUPCCMGCluster(L, opts->threads));
     if (L->nc >= L->n - 1) {
       H->stop = GPUPC_CMG_STOP_STAGNATION_SIZE;
       PetscCall(PetscInfo(A, "CMG stagnation at level %" PetscInt_FMT ": %" PetscInt_FMT " vertices gave %" PetscInt_FMT " clusters\n", H->nlevels - 1, L->n, L->nc));
     } else {
-      PetscCall(GPUPCCMGGalerkin(L, L->nc, L->cluster, &C));
+      PetscCall(GPUPCCMGGalerkin(L, L->nc, L->cluster, opts->threads, &C));
       if (nnztotal + C.nnz > 5 * H->levels[0].nnz) {
         H->stop = GPUPC_CMG_STOP_STAGNATION_NNZ;
         PetscCall(PetscInfo(A, "CMG stagnation at level %" PetscInt_FMT ": the next level would bring the total nonzeros to %" PetscInt_FMT " > 5 x %" PetscInt_FMT "\n", H->nlevels - 1, nnztotal + C.nnz, H->levels[0].nnz));
@@ -222,7 +223,7 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
   PetscCall(GPUPCCMGLevelFree(&L0));
   for (PetscInt k = 0; k + 1 < H->nlevels; k++) {
     GPUPCCMGLevel *F = &H->levels[k], *Cold = &H->levels[k + 1], C;
-    PetscCall(GPUPCCMGGalerkin(F, F->nc, F->cluster, &C));
+    PetscCall(GPUPCCMGGalerkin(F, F->nc, F->cluster, opts->threads, &C));
     PetscCheck(C.nnz == Cold->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: recomputed level %" PetscInt_FMT " has %" PetscInt_FMT " nonzeros, was %" PetscInt_FMT, k + 1, C.nnz, Cold->nnz);
     PetscCall(PetscArraycpy(Cold->val, C.val, C.nnz));
     PetscCall(GPUPCCMGLevelFree(&C));

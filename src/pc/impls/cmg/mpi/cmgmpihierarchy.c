@@ -105,7 +105,7 @@ static PetscErrorCode LocalGraph(const GPUPCCMGMPILevel *L, GPUPCCMGLevel *G, Pe
    neighbours instead, i.e. the on-rank volume, tripled the iteration count on 40^3 random-coefficient grids.) Such
    vertices never merge across ranks; when the global coarsening ratio falls below GPUPC_CMG_MPI_MIN_RATIO the level
    is gathered and coarsened further by the one-rank hierarchy (GPUPCCMGMPIHierarchyBuild). */
-static PetscErrorCode ClusterLevel(MPI_Comm comm, GPUPCCMGMPILevel *L)
+static PetscErrorCode ClusterLevel(MPI_Comm comm, PetscInt threads, GPUPCCMGMPILevel *L)
 {
   GPUPCCMGLevel G;
   PetscInt      st[3], gst[3], mx, *dpos;
@@ -115,7 +115,7 @@ static PetscErrorCode ClusterLevel(MPI_Comm comm, GPUPCCMGMPILevel *L)
   PetscCall(PetscMalloc3(L->n, &dpos, L->n, &volall, L->n, &vollocal));
   PetscCall(LocalGraph(L, &G, dpos, volall, vollocal));
   for (PetscInt i = 0; i < G.n; i++) G.val[dpos[i]] = volall[i];
-  if (G.n > 0) PetscCall(GPUPCCMGCluster(&G));
+  if (G.n > 0) PetscCall(GPUPCCMGCluster(&G, threads));
   L->nc      = G.nc;
   L->cluster = G.cluster;
   G.cluster  = NULL;
@@ -262,7 +262,7 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
       M->stop = GPUPC_CMG_STOP_MAX_LEVELS;
       break;
     }
-    PetscCall(ClusterLevel(M->comm, L));
+    PetscCall(ClusterLevel(M->comm, opts->threads, L));
     if ((PetscReal)L->N < GPUPC_CMG_MPI_MIN_RATIO * (PetscReal)L->NC) {
       M->stop   = GPUPC_CMG_STOP_STAGNATION_SIZE;
       stagnated = PETSC_TRUE;

@@ -1,0 +1,97 @@
+/*
+   Threads of the CMG host setup (OpenMP): how many the setup loops run on by default, and the row sort those loops
+   use (it calls no PETSc function). The reduction, the heaviest-neighbour pass of the clustering and the Galerkin
+   product split their rows over the threads; each row is computed exactly as by one thread, so the hierarchy does
+   not depend on the thread count (tests/cmg_hierarchy.c -compare_threads checks it bit for bit).
+*/
+#include <gpupc/cmg.h>
+
+/*@C
+   GPUPCCMGDefaultThreads - the default of -pc_cmg_setup_threads
+
+   Not Collective
+
+   Output Parameter:
+.  threads - OpenMP's default (OMP_NUM_THREADS, else the cores this process may run on) when PETSC_COMM_WORLD has one
+             process; 1 when it has several (one rank per GPU shares the host's cores with the other ranks) or when
+             the library was built without OpenMP
+
+   Level: developer
+
+.seealso: PCCMG, GPUPCCMGOptionsDefault()
+@*/
+PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *threads)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  *threads = 1;
+#if defined(_OPENMP)
+  if (size == 1) *threads = PetscMax(omp_get_max_threads(), 1);
+#endif
+  PetscFunctionReturn(0);
+}
+
+/* a[i] with its value moves to the right place among a[i+1 .. m) (heap below i) */
+static void SiftDown(PetscInt i, PetscInt m, PetscInt *col, PetscReal *val)
+{
+  PetscInt  c = col[i];
+  PetscReal v = val[i];
+
+  while (2 * i + 1 < m) {
+    PetscInt k = 2 * i + 1;
+    if (k + 1 < m && col[k + 1] > col[k]) k++;
+    if (col[k] <= c) break;
+    col[i] = col[k];
+    val[i] = val[k];
+    i      = k;
+  }
+  col[i] = c;
+  val[i] = v;
+}
+
+/*@C
+   GPUPCCMGSortRow - sorts one CSR row by column, its values along; calls no PETSc function, so the setup threads may
+   call it
+
+   Not Collective
+
+   Input Parameters:
++  m   - entries of the row
+.  col - column indices (distinct)
+-  val - values
+
+   Notes:
+   Insertion sort for the short rows of the fine levels, heap sort (O(m log m), in place) for the long rows of the
+   coarse ones.
+
+   Level: developer
+@*/
+void GPUPCCMGSortRow(PetscInt m, PetscInt *col, PetscReal *val)
+{
+  if (m <= 16) {
+    for (PetscInt i = 1; i < m; i++) {
+      PetscInt  c = col[i], k = i;
+      PetscReal v = val[i];
+      for (; k > 0 && col[k - 1] > c; k--) {
+        col[k] = col[k - 1];
+        val[k] = val[k - 1];
+      }
+      col[k] = c;
+      val[k] = v;
+    }
+    return;
+  }
+  for (PetscInt i = m / 2 - 1; i >= 0; i--) SiftDown(i, m, col, val);
+  for (PetscInt e = m - 1; e > 0; e--) {
+    PetscInt  c = col[0];
+    PetscReal v = val[0];
+    col[0]      = col[e];
+    val[0]      = val[e];
+    col[e]      = c;
+    val[e]      = v;
+    SiftDown(0, e, col, val);
+  }
+}
+
