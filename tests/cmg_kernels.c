@@ -349,7 +349,7 @@ static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMG
   PetscCall(GPUPCMemcpy(db, b, n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
   for (PetscInt tr = 0; tr < 2; tr++) {
     PetscReal sum = 0.0, ssum = 0.0;
-    if (D->fold.x0) PetscCall(Random(c, n0, x0, D->fold.x0)); /* overwritten by the expansion */
+    if (D->fold.first.x) PetscCall(Random(c, n0, x0, D->fold.first.x)); /* overwritten by the expansion */
     PetscCall(K->expand(&D->fold, (PetscBool)tr, db, D->levels[0].b));
     PetscCall(Download(c, n0, D->levels[0].b, got));
     for (PetscInt i = 0; i < n; i++) {
@@ -379,8 +379,8 @@ static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMG
     }
     for (PetscInt i = 0; i < n0; i++) scale[i] += PetscAbsReal(ref[i]); /* rounding to float */
     PetscCall(Check(c, n0, got, ref, scale, tr ? "expand (transpose)" : "expand", 0));
-    if (D->fold.x0) { /* the expansion also wrote level 0's first Jacobi iterate x0 = invD .* b0 */
-      PetscCall(Download(c, n0, D->fold.x0, x0));
+    if (D->fold.first.x) { /* the expansion also wrote level 0's first Jacobi iterate x0 = invD .* b0 */
+      PetscCall(Download(c, n0, D->fold.first.x, x0));
       for (PetscInt i = 0; i < n0; i++) {
         ref[i]   = Round(c, InvD(c, &H->levels[0], i) * got[i]);
         scale[i] = PetscAbsReal(ref[i]);
@@ -454,7 +454,7 @@ int main(int argc, char **argv)
   {
     PetscBool require = PETSC_FALSE;
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_first_iterate", &require, NULL));
-    PetscCheck(!require || cmg->dev.fold.x0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_first_iterate: level 0 of this problem fuses its first Jacobi step, so the expansion does not write it and that path is not tested");
+    PetscCheck(!require || cmg->dev.fold.first.x, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-require_first_iterate: level 0 of this problem fuses its first Jacobi step, so the expansion does not write it and that path is not tested");
   }
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckLevel(&c, K, H, &cmg->dev, k));
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(CheckChunks(H, &cmg->dev, k));

@@ -99,6 +99,14 @@ typedef struct {
   void             *r;
 } GPUPCCMGDeviceLevel;
 
+/* the next level's first Jacobi iterate, which the kernels that restrict into that level (or the
+   expansion, into level 0) write together with its
+right-hand side bc: x = invd .* bc (invd: the next level's 1 / (2 diag)) */
+typedef struct {
+  const void *invd;
+  void       *x;
+} GPUPCCMGNextJacobi;
+
 /* the map between the user's vectors and level 0 (see GPUPCCMGReduction in gpupc/cmg.h) */
 typedef struct {
   GPUPCCMGPrecision prec;
@@ -112,22 +120,15 @@ typedef struct {
   PetscScalar      *eval;
   PetscInt         *trow, *tcol; /* E^T by user row */
   PetscScalar      *tval;
-  void             *x0;    /* with x0 the expansion also writes level 0's first Jacobi iterate x0 = invd0 .* b0 (the plan */
-  const void       *invd0; /* then has no Jacobi step of its own on level 0); NULL: b0 only */
+  GPUPCCMGNextJacobi first; /* with first.x the expansion also writes level 0's first Jacobi iterate (the plan then has
+                               no Jacobi step of its own on level 0); first.x NULL: b0 only */
 } GPUPCCMGDeviceFold;
-
-/* the next level's first Jacobi iterate, which the kernels that restrict into that level write together with its
-   right-hand side bc: x = invd .* bc (invd: the next level's 1 / (2 diag)) */
-typedef struct {
-  const void *invd;
-  void       *x;
-} GPUPCCMGNextJacobi;
 
 typedef struct {
   const char *name;
   /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i);
-     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0); with F->x0 also
-     x0 = invd0 .* b0 (in the level precision) */
+     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0); with F->first.x also
+     first.x = first.invd .* b0 (in the level precision) */
   PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, void *b0);
   /* kept rows: x_i = y_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground);
      Dirichlet rows: x_j = dinv_j b_j (transpose: x_j = dinv_j (b_j - sum_i E_ij y_i)) */

@@ -116,7 +116,7 @@ static PetscErrorCode EmitCycle(const GPUPCCMGDevice *D, PlanWriter *P, PetscInt
 /*
    GPUPCCMGDevicePlan - writes the cycle P(b0, 0, 1) of the uploaded hierarchy as a plan of steps. Called by
    GPUPCCMGDeviceUpload. When level 0 starts with a Jacobi step of its own, the expansion writes that step's iterate
-   (D->fold.x0); on the other levels the restriction step writes it (the step's xc).
+   (D->fold.first); on the other levels the restriction step writes it (the step's xc).
 */
 PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
 {
@@ -129,8 +129,8 @@ PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
     P.x[k] = D->levels[k].x;
     P.w[k] = D->levels[k].w;
   }
-  D->fold.x0    = JacobiStep(D, 0) ? P.x[0] : NULL;
-  D->fold.invd0 = JacobiStep(D, 0) ? D->levels[0].invd : NULL;
+  D->fold.first.x    = JacobiStep(D, 0) ? P.x[0] : NULL;
+  D->fold.first.invd = JacobiStep(D, 0) ? D->levels[0].invd : NULL;
   PetscCall(EmitCycle(D, &P, 0, 1));
   D->xcycle = P.x[0];
   D->steps  = P.steps;
@@ -174,7 +174,7 @@ static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D,
     const GPUPCCMGNextJacobi next = {s->xc ? D->levels[s->level + 1].invd : NULL, s->xc};
 
     if (L.seg) {
-      if (s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT) PetscCall(K->jacobi(&L));
+      PetscCheck(s->kind == GPUPC_CMG_STEP_RESTRICT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG plan: segcsr level %" PetscInt_FMT " has a fused first Jacobi step, but segcsr levels never fuse (JacobiStep)", s->level);
       PetscCall(SegResidual(&L, s->x));
       PetscCall(K->cluster_sum(&L, L.r, s->y, s->xc ? &next : NULL));
     } else PetscCall(K->residual_restrict(&L, (PetscBool)(s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT), s->y, s->xc ? &next : NULL));

@@ -383,8 +383,8 @@ __device__ __forceinline__ void ClusterChunk(const LevelArgs<T> &a, PetscInt blk
   *j      = ChunkOwner(blk, a.nlongc, a.clusterchunk);
   *pieces = a.clusterchunk[*j + 1] - a.clusterchunk[*j];
   *c      = a.longclusters[*j];
-  *p0 = a.cptr[*c] + (blk - a.clusterchunk[*j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
-  *p1 = min(*p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[*c + 1]);
+  *p0     = a.cptr[*c] + (blk - a.clusterchunk[*j]) * (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK;
+  *p1     = min(*p0 + (PetscInt)GPUPC_CMG_LONG_CLUSTER_CHUNK, a.cptr[*c + 1]);
 }
 
 /* cluster c's sum s of the restriction: bc[c] = s, and with a.nx the next level's first Jacobi iterate */
@@ -626,7 +626,7 @@ static PetscErrorCode Expand_T(const GPUPCCMGDeviceFold *F, PetscBool transpose,
 
   PetscFunctionBegin;
   if (F->n <= 0 && !F->ground) PetscFunctionReturn(0);
-  GPUPCLaunch(grid, ExpandKernel<T>, F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, (const T *)F->invd0, (T *)F->x0, F->sum, F->done);
+  GPUPCLaunch(grid, ExpandKernel<T>, F->n, F->nk, F->copies, F->ground ? F->copies * F->nk : -1, F->map, transpose ? NULL : F->erow, F->ecol, F->eval, F->dinv, b, (T *)b0, (const T *)F->first.invd, (T *)F->first.x, F->sum, F->done);
   GPUPCCheckLaunch("cmg expand");
   PetscFunctionReturn(0);
 }

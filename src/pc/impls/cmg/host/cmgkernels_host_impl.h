@@ -47,10 +47,7 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
     if (F->copies == 2) sum = 0.0;
     b0[F->copies * F->nk] = (CMG_T)(-sum);
   }
-  if (F->x0) {
-    const GPUPCCMGNextJacobi first = {F->invd0, F->x0};
-    CMG_NAME(NextJacobi)(F->n0, &first, b0);
-  }
+  if (F->first.x) CMG_NAME(NextJacobi)(F->n0, &F->first, b0);
 }
 
 /* the folded value of kept row i */
