@@ -41,6 +41,7 @@ typedef struct {
   PetscInt             pack_nnz;      /* levels with fewer stored entries are latency-bound (CUDA lanes per row, packed residual-restriction) */
   PetscBool            monitor;
   PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
+  PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
@@ -121,6 +122,7 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *);
 PETSC_EXTERN void           GPUPCCMGSortRow(PetscInt, PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyOrder(GPUPCCMGHierarchy *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
 

@@ -38,6 +38,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->repeat         = 0;
   o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
   o->monitor        = PETSC_FALSE;
+  o->cluster_order  = PETSC_TRUE;
   PetscCall(GPUPCCMGDefaultThreads(&o->threads));
   PetscFunctionReturn(0);
 }
@@ -173,6 +174,7 @@ PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCC
   }
   PetscCall(Monitor(opts, &H->levels[H->nlevels - 1], H->nlevels - 1));
   PetscCall(Finish(opts, H));
+  if (opts->cluster_order) PetscCall(GPUPCCMGHierarchyOrder(H, opts->threads));
   if (opts->monitor) {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG hierarchy: %" PetscInt_FMT " levels, stopped: %s; last level: %s\n", H->nlevels, GPUPCCMGStopReasons[H->stop], H->coarse_direct ? "dense grounded inverse" : "one Jacobi step (stagnation warning)"));
   }
