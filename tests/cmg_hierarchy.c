@@ -3,7 +3,7 @@ static const char help[] = "Properties of the CMG hierarchy on SDD test matrices
                            "  every cluster is connected with diameter <= 6, coarsening ratio >= -min_ratio, level k+1 = R A_k R^T\n"
                            "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1/2), 1).\n"
                            "  -compare_threads: the hierarchy built with -pc_cmg_setup_threads (at least 2) equals, bit for bit, the one built\n"
-                           "  with one thread.\n";
+                           "  with one thread. With -pc_cmg_cluster_order, levels 1 .. last-1 are in cluster order.\n";
 
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
   const GPUPCCMGHierarchy *H;
   PetscReal                min_ratio = 2.0;
   PetscInt                 repeat    = 0, repeat_max = 2, capped = 0;
-  PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE;
+  PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE, ordered = PETSC_FALSE;
   PetscInt                 threads       = 1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -230,6 +230,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat_max", &repeat_max, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_capped", &expect_capped, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_threads", &compare_threads, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_cmg_cluster_order", &ordered, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_setup_threads", &threads, NULL));
   PetscCheck(!compare_threads || threads >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-compare_threads needs -pc_cmg_setup_threads 2 or more, got %" PetscInt_FMT, threads);
   PetscCall(CMGTestMatrix(&p, &A));
@@ -246,6 +247,8 @@ int main(int argc, char **argv)
     PetscCall(CheckLaplacian(L, k));
     if (k + 1 == H->nlevels) break;
     PetscCall(CheckClusters(L, k));
+    if (ordered && k > 0) /* -pc_cmg_cluster_order: each cluster's vertices consecutive, clusters in the next level's order */
+      for (PetscInt v = 1; v < L->n; v++) PetscCheck(L->cluster[v] >= L->cluster[v - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT " is not in cluster order: vertex %" PetscInt_FMT " is in cluster %" PetscInt_FMT ", vertex %" PetscInt_FMT " in %" PetscInt_FMT, k, v - 1, L->cluster[v - 1], v, L->cluster[v]);
     PetscCheck((PetscReal)L->n >= min_ratio * L->nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": coarsening ratio %g below %g", k, (double)L->n / L->nc, (double)min_ratio);
     PetscCall(CheckGalerkin(L, &H->levels[k + 1], k));
     {

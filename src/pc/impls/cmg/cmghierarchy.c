@@ -38,7 +38,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->repeat         = 0;
   o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
   o->monitor        = PETSC_FALSE;
-  o->cluster_order  = PETSC_TRUE;
+  o->cluster_order  = PETSC_FALSE;
   PetscCall(GPUPCCMGDefaultThreads(&o->threads));
   PetscFunctionReturn(0);
 }
