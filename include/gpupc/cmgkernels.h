@@ -99,9 +99,8 @@ typedef struct {
   void             *r;
 } GPUPCCMGDeviceLevel;
 
-/* the next level's first Jacobi iterate, which the kernels that restrict into that level (or the
-   expansion, into level 0) write together with its
-right-hand side bc: x = invd .* bc (invd: the next level's 1 / (2 diag)) */
+/* the next level's first Jacobi iterate, which the kernels that restrict into that level (or the expansion, into
+   level 0) write together with its right-hand side bc: x = invd .* bc (invd: the next level's 1 / (2 diag)) */
 typedef struct {
   const void *invd;
   void       *x;

@@ -129,8 +129,10 @@ PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
     P.x[k] = D->levels[k].x;
     P.w[k] = D->levels[k].w;
   }
-  D->fold.first.x    = JacobiStep(D, 0) ? P.x[0] : NULL;
-  D->fold.first.invd = JacobiStep(D, 0) ? D->levels[0].invd : NULL;
+  {
+    const GPUPCCMGNextJacobi none = {NULL, NULL}, first = {D->levels[0].invd, P.x[0]};
+    D->fold.first                 = JacobiStep(D, 0) ? first : none;
+  }
   PetscCall(EmitCycle(D, &P, 0, 1));
   D->xcycle = P.x[0];
   D->steps  = P.steps;
