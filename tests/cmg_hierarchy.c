@@ -1,6 +1,6 @@
 static const char help[] = "Properties of the CMG hierarchy on SDD test matrices (cmgtest.h options):\n"
                            "  level 0 reproduces A (A x = first n rows of L0 [x; -x; 0]), every level is a symmetric Laplacian,\n"
-                           "  every cluster is connected with diameter <= 6, coarsening ratio >= -min_ratio, level k+1 = R A_k R^T\n"
+                           "  every cluster is connected with diameter <= 6, the weak-vertex count follows the rule, coarsening ratio >= -min_ratio, level k+1 = R A_k R^T\n"
                            "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1/2), 1).\n"
                            "  -compare_threads: the hierarchy built with -pc_cmg_setup_threads (at least 2) equals, bit for bit, the one built\n"
                            "  with one thread. With -pc_cmg_cluster_order, levels 1 .. last-1 are in cluster order.\n";
@@ -53,6 +53,44 @@ static PetscErrorCode CheckClusters(const GPUPCCMGLevel *L, PetscInt k)
   PetscCheck(maxd <= 6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": a cluster has diameter %" PetscInt_FMT " > 6", k, maxd);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "level %" PetscInt_FMT ": %" PetscInt_FMT " clusters (%" PetscInt_FMT " weak vertices), all connected, largest diameter %" PetscInt_FMT "\n", k, L->nc, L->nweak, maxd));
   PetscCall(PetscFree4(cptr, cperm, dist, queue));
+  PetscFunctionReturn(0);
+}
+
+/* the weak-vertex count of the clustering against ALGORITHMS.md 2.2 step 2, computed here: p(v) = the heaviest
+   neighbour (ties: smallest index); when some vertex's heaviest edge is below vol(v) / 8, t(v) = the total weight of
+   the forest edges touching v (an edge of a 2-cycle u <-> v is one edge: it counts once at u and once at v), and the
+   vertices with p(v) != v and t(v) < vol(v) / 8 are weak */
+static PetscErrorCode CheckWeak(const GPUPCCMGLevel *L, PetscInt k)
+{
+  PetscInt  *p, nweak = 0;
+  PetscReal *w, *vol, *t;
+  PetscBool  any = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(L->n, &p, L->n, &w, L->n, &vol, L->n, &t));
+  for (PetscInt v = 0; v < L->n; v++) {
+    p[v]   = v;
+    w[v]   = 0.0;
+    vol[v] = 0.0;
+    t[v]   = 0.0;
+    for (PetscInt e = L->rowptr[v]; e < L->rowptr[v + 1]; e++) {
+      if (L->col[e] == v) vol[v] = L->val[e];
+      else if (-L->val[e] > w[v] || (-L->val[e] == w[v] && w[v] > 0.0 && L->col[e] < p[v])) {
+        w[v] = -L->val[e];
+        p[v] = L->col[e];
+      }
+    }
+    if (w[v] < vol[v] / 8) any = PETSC_TRUE;
+  }
+  for (PetscInt v = 0; v < L->n && any; v++) {
+    if (p[v] == v) continue;
+    t[v] += w[v];
+    if (p[p[v]] != v) t[p[v]] += w[v];
+  }
+  for (PetscInt v = 0; v < L->n && any; v++)
+    if (p[v] != v && t[v] < vol[v] / 8) nweak++;
+  PetscCheck(nweak == L->nweak, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the clustering found %" PetscInt_FMT " weak vertices, the rule of ALGORITHMS.md 2.2 gives %" PetscInt_FMT, k, L->nweak, nweak);
+  PetscCall(PetscFree4(p, w, vol, t));
   PetscFunctionReturn(0);
 }
 
@@ -247,6 +285,7 @@ int main(int argc, char **argv)
     PetscCall(CheckLaplacian(L, k));
     if (k + 1 == H->nlevels) break;
     PetscCall(CheckClusters(L, k));
+    if (!ordered || k == 0) PetscCall(CheckWeak(L, k)); /* (the cluster order renumbers a level after its clustering, and the ties with it) */
     if (ordered && k > 0) /* -pc_cmg_cluster_order: each cluster's vertices consecutive, clusters in the next level's order */
       for (PetscInt v = 1; v < L->n; v++) PetscCheck(L->cluster[v] >= L->cluster[v - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT " is not in cluster order: vertex %" PetscInt_FMT " is in cluster %" PetscInt_FMT ", vertex %" PetscInt_FMT " in %" PetscInt_FMT, k, v - 1, L->cluster[v - 1], v, L->cluster[v]);
     PetscCheck((PetscReal)L->n >= min_ratio * L->nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": coarsening ratio %g below %g", k, (double)L->n / L->nc, (double)min_ratio);

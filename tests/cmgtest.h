@@ -9,6 +9,9 @@
    -problem power  : power-grid-like two-layer mesh: a fine layer (weights 1..10), a strong
                      upper layer (weight 100 * 10^u), vias every 4th point (weight 1e3), pads
                      (strictly dominant rows, excess 1e4) every 16th point of the upper layer
+   -problem pairs  : -n copies of a 20-vertex graph a - b (weight 1), b - c_j (0.9), c_j - d_j (1), j < 9, on which
+                     b is a weak vertex (ALGORITHMS.md 2.2 step 2) exactly when the edge of the 2-cycle a <-> b
+                     counts once at b: t(b) = 1 < vol(b) / 8 = 1.1375
    -ground none    : pure Laplacian (singular, floating)
    -ground pads    : a few rows strictly dominant (every 97th row gets excess = its weight sum)
    -ground all     : every row strictly dominant by a random 0..10% (an SDDM matrix)
@@ -75,7 +78,7 @@ static inline PetscBool CMGTestBoundary(const CMGTestProblem *p, PetscInt i)
   return PETSC_FALSE;
 }
 
-/* neighbours and weights of vertex i; returns the count (at most 7) and the pad excess */
+/* neighbours and weights of vertex i; returns the count (at most 13) and the pad excess */
 static inline PetscInt CMGTestNeighbors(const CMGTestProblem *p, PetscInt i, PetscInt *nb, PetscReal *w, PetscReal *pad)
 {
   PetscInt n = p->n, k = 0;
@@ -91,6 +94,28 @@ static inline PetscInt CMGTestNeighbors(const CMGTestProblem *p, PetscInt i, Pet
         w[k]  = PetscPowReal(10.0, p->spread * CMGTestHash(i, j, 6));
         k++;
       }
+    return k;
+  }
+  if (!strcmp(p->problem, "pairs")) {
+    const PetscInt base = i - i % 20, r = i % 20;
+    if (r == 0 || r == 1) { /* a and b */
+      nb[k] = base + 1 - r;
+      w[k++] = 1.0;
+    }
+    for (PetscInt j = 0; r == 1 && j < 9; j++) {
+      nb[k] = base + 2 + j;
+      w[k++] = 0.9;
+    }
+    if (r >= 2 && r < 11) { /* c_j */
+      nb[k] = base + 1;
+      w[k++] = 0.9;
+      nb[k] = base + r + 9;
+      w[k++] = 1.0;
+    }
+    if (r >= 11) { /* d_j */
+      nb[k] = base + r - 9;
+      w[k++] = 1.0;
+    }
     return k;
   }
   if (!strcmp(p->problem, "power")) {
@@ -132,8 +157,9 @@ static inline PetscErrorCode CMGTestMatrix(const CMGTestProblem *p, Mat *A)
   PetscFunctionBegin;
   if (!strcmp(p->problem, "power")) N = 2 * p->n * p->n;
   else if (!strcmp(p->problem, "graph")) N = p->n * p->n;
+  else if (!strcmp(p->problem, "pairs")) N = 20 * p->n;
   else if (!strcmp(p->problem, "grid")) N = p->dim == 3 ? p->n * p->n * p->n : p->n * p->n;
-  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem grid, graph or power, not %s", p->problem);
+  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem grid, graph, power or pairs, not %s", p->problem);
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
   PetscCall(MatSetType(*A, MATAIJ));

@@ -1,7 +1,7 @@
 /*
    CMG clustering of one level (ALGORITHMS.md 2.2, steps 1-4), written from the description:
      1. heaviest-neighbour forest p(v) (ties: smallest index; the 2-cycles become roots),
-     2. weak vertices (forest weight touching v below vol(v)/8) become roots,
+     2. weak vertices (forest weight touching v below vol(v)/8; a 2-cycle is one edge) become roots,
      3. the trees are cut bottom-up so that every cluster is a subtree of height at most
         CMG_MAX_HEIGHT below its top vertex (diameter <= 2 * CMG_MAX_HEIGHT = 6 hops);
         a tree top left with at most 2 vertices joins its heaviest cut-off child cluster
@@ -107,7 +107,7 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
       PetscInt u = p[v];
       if (u == v) continue;
       t[v] += wmax[v];
-      if (!(p[u] == v && u < v)) t[u] += wmax[v]; /* a 2-cycle edge counts once at each end */
+      if (p[u] != v) t[u] += wmax[v]; /* a 2-cycle edge counts once at each end: there each end adds its own */
     }
     for (PetscInt v = 0; v < n; v++)
       if (p[v] != v && t[v] < vol[v] / 8) {
