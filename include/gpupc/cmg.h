@@ -121,6 +121,8 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 #endif
 PETSC_EXTERN PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *);
 PETSC_EXTERN void           GPUPCCMGSortRow(PetscInt, PetscInt *, PetscReal *);
+#define GPUPC_CMG_MAX_SCAN_BLOCKS 256 /* GPUPCCMGExclusiveScan splits its array over at most this many threads */
+PETSC_EXTERN void           GPUPCCMGExclusiveScan(PetscInt, PetscInt, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyOrder(GPUPCCMGHierarchy *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);

@@ -248,6 +248,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     PetscCall(UploadReals(prec, L->nnz, L->val, &DL->val, &D->bytes));
     if (mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
     PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+#pragma omp parallel for num_threads(opts->threads) schedule(static)
     for (PetscInt i = 0; i < L->n; i++) {
       PetscReal d = 0.0;
       for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)

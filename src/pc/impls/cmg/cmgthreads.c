@@ -1,8 +1,8 @@
 /*
    Threads of the CMG host setup (OpenMP): how many the setup loops run on by default, and the row sort those loops
-   use (it calls no PETSc function). The reduction, the heaviest-neighbour pass of the clustering and the Galerkin
-   product split their rows over the threads; each row is computed exactly as by one thread, so the hierarchy does
-   not depend on the thread count (tests/cmg_hierarchy.c -compare_threads checks it bit for bit).
+   use (it calls no PETSc function), and a prefix sum split over them. The reduction, the clustering and the Galerkin
+   product split their work over the threads; each row (each vertex) is computed exactly as by one thread, so the
+   hierarchy does not depend on the thread count (tests/cmg_hierarchy.c -compare_threads checks it bit for bit).
 */
 #include <gpupc/cmg.h>
 
@@ -95,3 +95,44 @@ void GPUPCCMGSortRow(PetscInt m, PetscInt *col, PetscReal *val)
   }
 }
 
+
+/*@C
+   GPUPCCMGExclusiveScan - a[i] = a[0] + ... + a[i-1] in place, split over threads (each sums its block, then adds the
+   blocks before it); calls no PETSc function
+
+   Not Collective
+
+   Input Parameters:
++  n  - entries
+.  nt - threads
+-  a  - the values
+
+   Output Parameter:
+.  total - the sum of all n values
+
+   Level: developer
+@*/
+void GPUPCCMGExclusiveScan(PetscInt n, PetscInt nt, PetscInt *a, PetscInt *total)
+{
+  PetscInt part[GPUPC_CMG_MAX_SCAN_BLOCKS + 1];
+  PetscInt nb = PetscMax(PetscMin(nt, GPUPC_CMG_MAX_SCAN_BLOCKS), 1), len = (n + nb - 1) / PetscMax(nb, 1);
+
+  part[0] = 0;
+#pragma omp parallel for num_threads(nb) schedule(static, 1)
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscInt s = 0;
+    for (PetscInt i = b * len; i < PetscMin((b + 1) * len, n); i++) s += a[i];
+    part[b + 1] = s;
+  }
+  for (PetscInt b = 0; b < nb; b++) part[b + 1] += part[b];
+#pragma omp parallel for num_threads(nb) schedule(static, 1)
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscInt s = part[b];
+    for (PetscInt i = b * len; i < PetscMin((b + 1) * len, n); i++) {
+      const PetscInt x = a[i];
+      a[i]             = s;
+      s += x;
+    }
+  }
+  *total = part[nb];
+}
