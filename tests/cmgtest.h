@@ -12,6 +12,9 @@
    -problem pairs  : -n copies of a 20-vertex graph a - b (weight 1), b - c_j (0.9), c_j - d_j (1), j < 9, on which
                      b is a weak vertex (ALGORITHMS.md 2.2 step 2) exactly when the edge of the 2-cycle a <-> b
                      counts once at b: t(b) = 1 < vol(b) / 8 = 1.1375
+   -problem cycles : -n triangles u -> v -> w -> u whose weights differ by 4 ulp between a_ij and a_ji (within
+                     the symmetry tolerance): each vertex's heaviest neighbour is the next one round the triangle, a
+                     3-cycle of the heaviest-neighbour graph, which the clustering cuts on one thread
    -ground none    : pure Laplacian (singular, floating)
    -ground pads    : a few rows strictly dominant (every 97th row gets excess = its weight sum)
    -ground all     : every row strictly dominant by a random 0..10% (an SDDM matrix)
@@ -118,6 +121,14 @@ static inline PetscInt CMGTestNeighbors(const CMGTestProblem *p, PetscInt i, Pet
     }
     return k;
   }
+  if (!strcmp(p->problem, "cycles")) {
+    const PetscInt base = i - i % 3, r = i % 3;
+    nb[k]  = base + (r + 1) % 3;
+    w[k++] = 1.0 + 4 * PETSC_MACHINE_EPSILON;
+    nb[k]  = base + (r + 2) % 3;
+    w[k++] = 1.0;
+    return k;
+  }
   if (!strcmp(p->problem, "power")) {
     PetscInt layer = i / (n * n), r = i % (n * n), x = r % n, y = r / n;
     for (PetscInt d = 0; d < 2; d++)
@@ -158,8 +169,9 @@ static inline PetscErrorCode CMGTestMatrix(const CMGTestProblem *p, Mat *A)
   if (!strcmp(p->problem, "power")) N = 2 * p->n * p->n;
   else if (!strcmp(p->problem, "graph")) N = p->n * p->n;
   else if (!strcmp(p->problem, "pairs")) N = 20 * p->n;
+  else if (!strcmp(p->problem, "cycles")) N = 3 * p->n;
   else if (!strcmp(p->problem, "grid")) N = p->dim == 3 ? p->n * p->n * p->n : p->n * p->n;
-  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem grid, graph, power or pairs, not %s", p->problem);
+  else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problem grid, graph, power, pairs or cycles, not %s", p->problem);
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, N, N));
   PetscCall(MatSetType(*A, MATAIJ));
