@@ -27,6 +27,9 @@ static PetscErrorCode CheckClusters(const GPUPCCMGLevel *L, PetscInt k)
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(L->nc + 1, &cptr, L->n, &cperm, L->n, &dist, L->n, &queue));
   PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
+  for (PetscInt C = 0; C < L->nc; C++)
+    for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) PetscCheck(L->cluster[cperm[q]] == C && (q == cptr[C] || cperm[q] > cperm[q - 1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the cluster sort lists vertex %" PetscInt_FMT " at position %" PetscInt_FMT " of cluster %" PetscInt_FMT " (its cluster %" PetscInt_FMT ", not ascending or not its own)", k, cperm[q], q - cptr[C], C, L->cluster[cperm[q]]);
+  PetscCheck(cptr[L->nc] == L->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the cluster sort lists %" PetscInt_FMT " of %" PetscInt_FMT " vertices", k, cptr[L->nc], L->n);
   for (PetscInt v = 0; v < L->n; v++) dist[v] = -1;
   for (PetscInt C = 0; C < L->nc; C++) {
     PetscInt size = cptr[C + 1] - cptr[C];
