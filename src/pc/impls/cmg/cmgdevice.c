@@ -2,6 +2,7 @@
    CMG hierarchy on the device: upload once per setup (structure, values in the chosen
    precision, cluster-sorted lists, last-level inverse, level vectors) and free.
 */
+#include <string.h>
 #include <gpupc/cmg.h>
 #include "../../../mat/impls/segcsr/segcsrimpl.h"
 
@@ -32,31 +33,91 @@ static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *
   PetscFunctionReturn(0);
 }
 
-/* copies n reals to a new device buffer in the level precision */
-static PetscErrorCode UploadReals(GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
+/* Host -> device copies of the upload. With a page-locked staging buffer (cuda backend) the setup threads copy, or
+   convert to float, a chunk of the host array into it and one copy moves that chunk to the device: the ~1.5 GB of a
+   7.2M-row hierarchy went at ~6 GB/s from pageable memory on the H200 host (bench/NOTES.md). Without a buffer (host
+   backend, or S NULL for the small arrays) the array is copied directly. */
+typedef struct {
+  char     *buf;
+  PetscBool pinned;
+  PetscInt  threads;
+} Stage;
+
+#define STAGE_BYTES ((size_t)32 << 20)
+
+static PetscErrorCode StageCreate(PetscInt threads, Stage *S)
 {
   PetscFunctionBegin;
-  if (prec == GPUPC_CMG_PRECISION_SINGLE) {
-    float *f;
-    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
-    for (size_t i = 0; i < n; i++) f[i] = (float)h[i];
-    PetscCall(GPUPCMalloc(n * sizeof(float), d));
-    PetscCall(GPUPCMemcpy(*d, f, n * sizeof(float), GPUPC_COPY_HOST_TO_DEVICE));
-    PetscCall(PetscFree(f));
-    *bytes += n * sizeof(float);
-  } else {
-    PetscCall(GPUPCMalloc(n * sizeof(double), d));
-    PetscCall(GPUPCMemcpy(*d, h, n * sizeof(double), GPUPC_COPY_HOST_TO_DEVICE));
-    *bytes += n * sizeof(double);
+  S->threads = PetscMax(threads, 1);
+  PetscCall(GPUPCHostMalloc(STAGE_BYTES, (void **)&S->buf, &S->pinned));
+  if (!S->pinned) { /* a pageable buffer would only add a copy */
+    PetscCall(GPUPCHostFree(S->buf, PETSC_FALSE));
+    S->buf = NULL;
   }
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
+static PetscErrorCode StageDestroy(Stage *S)
+{
+  PetscFunctionBegin;
+  if (S->buf) PetscCall(GPUPCHostFree(S->buf, S->pinned));
+  S->buf = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* dst[0 .. m) = src[0 .. m): bytes when hs == ds, else PetscReal to float; split over nt threads (no PETSc call) */
+static void Fill(PetscInt nt, size_t m, const void *src, size_t hs, void *dst, size_t ds)
+{
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (PetscInt b = 0; b < nt; b++) {
+    const size_t lo = m * (size_t)b / (size_t)nt, hi = m * (size_t)(b + 1) / (size_t)nt;
+    if (hs == ds) memcpy((char *)dst + lo * ds, (const char *)src + lo * hs, (hi - lo) * ds);
+    else
+      for (size_t i = lo; i < hi; i++) ((float *)dst)[i] = (float)((const PetscReal *)src)[i];
+  }
+}
+
+/* the n items of the host array h (hs bytes each) to the device buffer d (ds bytes each: hs, or a float for a
+   PetscReal) */
+static PetscErrorCode Copy(const Stage *S, size_t n, const void *h, size_t hs, void *d, size_t ds)
+{
+  PetscFunctionBegin;
+  if (S && S->buf) {
+    const size_t per = STAGE_BYTES / ds;
+    for (size_t i0 = 0; i0 < n; i0 += per) {
+      const size_t m = PetscMin(per, n - i0);
+      Fill(S->threads, m, (const char *)h + i0 * hs, hs, S->buf, ds);
+      PetscCall(GPUPCMemcpy((char *)d + i0 * ds, S->buf, m * ds, GPUPC_COPY_HOST_TO_DEVICE));
+    }
+  } else if (hs == ds) PetscCall(GPUPCMemcpy(d, h, n * ds, GPUPC_COPY_HOST_TO_DEVICE));
+  else {
+    void *tmp;
+    PetscCall(PetscMalloc(PetscMax(n, 1) * ds, &tmp));
+    Fill(S ? S->threads : 1, n, h, hs, tmp, ds);
+    PetscCall(GPUPCMemcpy(d, tmp, n * ds, GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(PetscFree(tmp));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* copies n reals to a new device buffer in the level precision */
+static PetscErrorCode UploadReals(const Stage *S, GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
+{
+  const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMalloc(n * es, d));
+  PetscCall(Copy(S, n, h, sizeof(PetscReal), *d, es));
+  *bytes += n * es;
+  PetscFunctionReturn(0);
+}
+
+/* copies n integers to a new device buffer (S may be NULL) */
+static PetscErrorCode UploadInts(const Stage *S, size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCMalloc(n * sizeof(PetscInt), (void **)d));
-  PetscCall(GPUPCMemcpy(*d, h, n * sizeof(PetscInt), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscCall(Copy(S, n, h, sizeof(PetscInt), *d, sizeof(PetscInt)));
   *bytes += n * sizeof(PetscInt);
   PetscFunctionReturn(0);
 }
@@ -78,7 +139,7 @@ static PetscErrorCode UploadChunks(PetscInt cnt, const PetscInt *list, const Pet
   first[0] = 0;
   for (PetscInt j = 0; j < cnt; j++) first[j + 1] = first[j] + Pieces(ptr[list[j] + 1] - ptr[list[j]], chunk);
   *total = first[cnt];
-  PetscCall(UploadInts(cnt + 1, first, d, bytes));
+  PetscCall(UploadInts(NULL, cnt + 1, first, d, bytes));
   PetscCall(PetscFree(first));
   PetscFunctionReturn(0);
 }
@@ -103,7 +164,7 @@ PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt nc, const PetscInt *cp
   cnt = 0;
   for (PetscInt c = 0; c < nc; c++)
     if (cptr[c + 1] - cptr[c] > GPUPC_CMG_LONG_CLUSTER) list[cnt++] = c;
-  PetscCall(UploadInts(cnt, list, &DL->longclusters, bytes));
+  PetscCall(UploadInts(NULL, cnt, list, &DL->longclusters, bytes));
   PetscCall(UploadChunks(cnt, list, cptr, GPUPC_CMG_LONG_CLUSTER_CHUNK, &DL->clusterchunk, &DL->nclusterchunks, bytes));
   PetscCall(PetscFree(list));
   { /* the kernels leave lcacc and lccount zeroed again */
@@ -167,8 +228,8 @@ static PetscErrorCode UploadClusterSlots(const GPUPCCMGLevel *L, const PetscInt 
   }
   DL->nslots = nslots;
   if (nslots) {
-    PetscCall(UploadInts(L->nc, slot, &DL->cslot, bytes));
-    PetscCall(UploadInts(nslots, need, &DL->cneed, bytes));
+    PetscCall(UploadInts(NULL, L->nc, slot, &DL->cslot, bytes));
+    PetscCall(UploadInts(NULL, nslots, need, &DL->cneed, bytes));
     PetscCall(GPUPCMalloc(nslots * es, &DL->cacc));
     PetscCall(GPUPCMemzero(DL->cacc, nslots * es));
     PetscCall(GPUPCMallocArray(nslots, &DL->ccount));
@@ -208,7 +269,7 @@ static PetscErrorCode UploadUnitPacking(PetscInt nc, const PetscInt *cptr, Petsc
     urange[2 * nu - 1] = cptr[c + 1];
   }
   DL->nunits = nu;
-  if (nu) PetscCall(UploadInts(2 * nu, urange, &DL->urange, bytes));
+  if (nu) PetscCall(UploadInts(NULL, 2 * nu, urange, &DL->urange, bytes));
   PetscCall(PetscFree(urange));
   PetscFunctionReturn(0);
 }
@@ -220,12 +281,14 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
   PetscGPUPCBackend backend;
+  Stage             S;
 
   PetscFunctionBegin;
   PetscCheck(mattype == GPUPC_CMG_MAT_CSR || mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use csr or segcsr", GPUPCCMGMatTypes[mattype]);
   PetscCheck(mattype != GPUPC_CMG_MAT_SEGCSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCall(StageCreate(opts->threads, &S));
   PetscCall(PetscMemzero(D, sizeof(*D)));
   D->prec    = prec;
   D->mattype = mattype;
@@ -243,9 +306,9 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     DL->nnz   = L->nnz;
     DL->t     = L->t;
     DL->lanes = GPUPCCMGLanes(L->n, L->nnz, opts->pack_nnz);
-    PetscCall(UploadInts(L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
-    PetscCall(UploadInts(L->nnz, L->col, &DL->col, &D->bytes));
-    PetscCall(UploadReals(prec, L->nnz, L->val, &DL->val, &D->bytes));
+    PetscCall(UploadInts(&S, L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
+    PetscCall(UploadInts(&S, L->nnz, L->col, &DL->col, &D->bytes));
+    PetscCall(UploadReals(&S, prec, L->nnz, L->val, &DL->val, &D->bytes));
     if (mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
     PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
 #pragma omp parallel for num_threads(opts->threads) schedule(static)
@@ -255,7 +318,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         if (L->col[q] == i) d = L->val[q];
       invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
     }
-    PetscCall(UploadReals(prec, L->n, invd, &DL->invd, &D->bytes));
+    PetscCall(UploadReals(&S, prec, L->n, invd, &DL->invd, &D->bytes));
     PetscCall(PetscFree(invd));
     PetscCall(GPUPCMalloc(L->n * es, &DL->b));
     PetscCall(GPUPCMalloc(L->n * es, &DL->x));
@@ -270,7 +333,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         cnt = 0;
         for (PetscInt i = 0; i < L->n; i++)
           if (L->rowptr[i + 1] - L->rowptr[i] > GPUPC_CMG_LONG_ROW) list[cnt++] = i;
-        PetscCall(UploadInts(cnt, list, &DL->longrows, &D->bytes));
+        PetscCall(UploadInts(NULL, cnt, list, &DL->longrows, &D->bytes));
         PetscCall(GPUPCMalloc(cnt * es, &DL->rlong));
         PetscCall(GPUPCMemzero(DL->rlong, cnt * es)); /* the kernels leave rlong and rcount zeroed again */
         PetscCall(GPUPCMallocArray(cnt, &DL->rcount));
@@ -296,13 +359,13 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
         PetscCall(GPUPCMalloc(L->n * es, &DL->r));
         D->bytes += L->n * es;
       }
-      PetscCall(UploadInts(L->n, L->cluster, &DL->cluster, &D->bytes));
-      PetscCall(UploadInts(L->nc + 1, cptr, &DL->cptr, &D->bytes));
-      PetscCall(UploadInts(L->n, cperm, &DL->cperm, &D->bytes));
+      PetscCall(UploadInts(&S, L->n, L->cluster, &DL->cluster, &D->bytes));
+      PetscCall(UploadInts(&S, L->nc + 1, cptr, &DL->cptr, &D->bytes));
+      PetscCall(UploadInts(&S, L->n, cperm, &DL->cperm, &D->bytes));
       PetscCall(PetscFree2(cptr, cperm));
     } else {
       DL->direct = H->coarse_direct;
-      if (H->coarse_direct) PetscCall(UploadReals(prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
+      if (H->coarse_direct) PetscCall(UploadReals(&S, prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
     }
   }
   D->fold.prec   = prec;
@@ -312,21 +375,21 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   D->fold.nk     = H->red.nkept;
   D->fold.ground = H->red.ground;
   if (H->red.map) {
-    PetscCall(UploadInts(H->red.n, H->red.map, &D->fold.map, &D->bytes));
+    PetscCall(UploadInts(&S, H->red.n, H->red.map, &D->fold.map, &D->bytes));
     PetscCall(GPUPCMalloc(H->red.n * sizeof(PetscScalar), (void **)&D->fold.dinv));
-    PetscCall(GPUPCMemcpy(D->fold.dinv, H->red.dinv, H->red.n * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(Copy(&S, H->red.n, H->red.dinv, sizeof(PetscScalar), D->fold.dinv, sizeof(PetscScalar)));
     D->bytes += H->red.n * sizeof(PetscScalar);
   }
   if (H->red.erow) {
     const PetscInt ne = H->red.ncoupling;
-    PetscCall(UploadInts(H->red.n + 1, H->red.erow, &D->fold.erow, &D->bytes));
-    PetscCall(UploadInts(ne, H->red.ecol, &D->fold.ecol, &D->bytes));
-    PetscCall(UploadInts(H->red.n + 1, H->red.trow, &D->fold.trow, &D->bytes));
-    PetscCall(UploadInts(ne, H->red.tcol, &D->fold.tcol, &D->bytes));
+    PetscCall(UploadInts(&S, H->red.n + 1, H->red.erow, &D->fold.erow, &D->bytes));
+    PetscCall(UploadInts(&S, ne, H->red.ecol, &D->fold.ecol, &D->bytes));
+    PetscCall(UploadInts(&S, H->red.n + 1, H->red.trow, &D->fold.trow, &D->bytes));
+    PetscCall(UploadInts(&S, ne, H->red.tcol, &D->fold.tcol, &D->bytes));
     PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.eval));
-    PetscCall(GPUPCMemcpy(D->fold.eval, H->red.eval, ne * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(Copy(&S, ne, H->red.eval, sizeof(PetscScalar), D->fold.eval, sizeof(PetscScalar)));
     PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.tval));
-    PetscCall(GPUPCMemcpy(D->fold.tval, H->red.tval, ne * sizeof(PetscScalar), GPUPC_COPY_HOST_TO_DEVICE));
+    PetscCall(Copy(&S, ne, H->red.tval, sizeof(PetscScalar), D->fold.tval, sizeof(PetscScalar)));
     D->bytes += 2 * ne * sizeof(PetscScalar);
   }
   PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
@@ -334,6 +397,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   PetscCall(GPUPCMallocArray(1, &D->fold.done));
   PetscCall(GPUPCMemzero(D->fold.done, sizeof(PetscInt)));
   D->bytes += sizeof(PetscScalar) + sizeof(PetscInt);
+  PetscCall(StageDestroy(&S));
   PetscCall(GPUPCCMGDevicePlan(D));
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
