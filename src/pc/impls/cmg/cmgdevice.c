@@ -38,19 +38,20 @@ static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *
    7.2M-row hierarchy went at ~6 GB/s from pageable memory on the H200 host (bench/NOTES.md). Without a buffer (host
    backend, or S NULL for the small arrays) the array is copied directly. */
 typedef struct {
-  char     *buf;
-  PetscBool pinned;
-  PetscInt  threads;
+  char    *buf; /* page-locked, or NULL */
+  PetscInt threads;
 } Stage;
 
 #define STAGE_BYTES ((size_t)32 << 20)
 
 static PetscErrorCode StageCreate(PetscInt threads, Stage *S)
 {
+  PetscBool pinned;
+
   PetscFunctionBegin;
   S->threads = PetscMax(threads, 1);
-  PetscCall(GPUPCHostMalloc(STAGE_BYTES, (void **)&S->buf, &S->pinned));
-  if (!S->pinned) { /* a pageable buffer would only add a copy */
+  PetscCall(GPUPCHostMalloc(STAGE_BYTES, (void **)&S->buf, &pinned));
+  if (!pinned) { /* a pageable buffer would only add a copy */
     PetscCall(GPUPCHostFree(S->buf, PETSC_FALSE));
     S->buf = NULL;
   }
@@ -60,7 +61,7 @@ static PetscErrorCode StageCreate(PetscInt threads, Stage *S)
 static PetscErrorCode StageDestroy(Stage *S)
 {
   PetscFunctionBegin;
-  if (S->buf) PetscCall(GPUPCHostFree(S->buf, S->pinned));
+  if (S->buf) PetscCall(GPUPCHostFree(S->buf, PETSC_TRUE));
   S->buf = NULL;
   PetscFunctionReturn(0);
 }

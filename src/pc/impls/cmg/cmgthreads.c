@@ -95,7 +95,6 @@ void GPUPCCMGSortRow(PetscInt m, PetscInt *col, PetscReal *val)
   }
 }
 
-
 /*@C
    GPUPCCMGExclusiveScan - a[i] = a[0] + ... + a[i-1] in place, split over threads (each sums its block, then adds the
    blocks before it); calls no PETSc function
