@@ -153,6 +153,18 @@ static PetscErrorCode CompareProducts(Mat S, Mat A, VecType vtype, const char *w
   PetscFunctionReturn(0);
 }
 
+/* a matrix made by a conversion or a duplicate built its device copy there: no product may upload its values again
+   (PETSc increases the state once after the type's function: seqsegcsr.c, SeqSegCSRSync) */
+static PetscErrorCode CheckNoUpload(Mat S, const char *what)
+{
+  PetscInt builds, uploads;
+
+  PetscFunctionBegin;
+  PetscCall(MatSegCSRGetInfo(S, NULL, &builds, &uploads));
+  PetscCheck(builds == 1 && uploads == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " builds and %" PetscInt_FMT " value uploads; expected the one build of the conversion and no upload", what, builds, uploads);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckType(Mat S, const char *what)
 {
   PetscBool ok;
@@ -247,6 +259,7 @@ int main(int argc, char **argv)
   PetscCall(MatConvert(A, MATSEGCSR, MAT_INITIAL_MATRIX, &S2));
   PetscCall(CheckType(S2, "MatConvert(aij, segcsr, MAT_INITIAL_MATRIX)"));
   PetscCall(CompareProducts(S2, A, VECGPU, "converted (initial)"));
+  PetscCall(CheckNoUpload(S2, "converted (initial)"));
   PetscCall(MatScale(A, 2.0));
   PetscCall(MatConvert(A, MATSEGCSR, MAT_REUSE_MATRIX, &S2));
   PetscCall(CompareProducts(S2, A, VECGPU, "converted (reuse)"));
@@ -254,6 +267,13 @@ int main(int argc, char **argv)
   PetscCall(MatConvert(B, MATSEGCSR, MAT_INPLACE_MATRIX, &B));
   PetscCall(CheckType(B, "MatConvert(aij, segcsr, MAT_INPLACE_MATRIX)"));
   PetscCall(CompareProducts(B, A, VECSTANDARD, "converted (in place)"));
+  PetscCall(CompareProducts(B, A, VECGPU, "converted (in place)"));
+  PetscCall(CheckNoUpload(B, "converted (in place)"));
+  PetscCall(MatScale(B, 2.0)); /* one state increase after the conversion's: the device copy must follow */
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(CompareProducts(B, A, VECGPU, "converted (in place), then MatScale"));
+  PetscCall(MatScale(B, 0.5));
+  PetscCall(MatScale(A, 0.5));
   /* and back to AIJ */
   PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &C));
   {
@@ -297,6 +317,7 @@ int main(int argc, char **argv)
   PetscCall(MatDuplicate(S2, MAT_COPY_VALUES, &B));
   PetscCall(CheckType(B, "MatDuplicate"));
   PetscCall(CompareProducts(B, A, VECGPU, "MatDuplicate"));
+  PetscCall(CheckNoUpload(B, "MatDuplicate"));
   PetscCall(MatAXPY(B, 2.0, S2, SAME_NONZERO_PATTERN));
   PetscCall(MatAXPY(S2, 2.0, S2, SAME_NONZERO_PATTERN)); /* S2 = 3 S2 */
   PetscCall(MatScale(A, 3.0));

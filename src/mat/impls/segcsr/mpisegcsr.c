@@ -23,8 +23,8 @@ static PetscErrorCode ValueVersion(Mat A, PetscObjectState *v)
 }
 
 /* builds (new pattern: collective, same decision on every rank as the nonzero state is
-   global) or re-uploads the values of both blocks */
-static PetscErrorCode MPISegCSRSync(Mat A, PetscBool inassembly)
+   global) or re-uploads the values of both blocks; bumps as in SeqSegCSRSync (seqsegcsr.c) */
+static PetscErrorCode MPISegCSRSync(Mat A, PetscInt bumps)
 {
   Mat_SegCSR     *s = (Mat_SegCSR *)A->spptr;
   Mat             Ad, Ao;
@@ -51,11 +51,11 @@ static PetscErrorCode MPISegCSRSync(Mat A, PetscBool inassembly)
   PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscCall(ValueVersion(A, &s->synced));
-  s->fromassembly = inassembly;
+  s->synced += bumps;
   PetscFunctionReturn(0);
 }
 
-/* MatAssemblyEnd() of PETSc 3.18 increases the matrix state once after the type's assemblyend */
+/* before any device use: refresh values changed on the host since the last upload */
 static PetscErrorCode MPISegCSREnsure(Mat A)
 {
   Mat_SegCSR      *s = (Mat_SegCSR *)A->spptr;
@@ -65,7 +65,7 @@ static PetscErrorCode MPISegCSREnsure(Mat A)
   PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "segcsr matrix is not assembled; call MatAssemblyBegin/End first");
   PetscCheck(s->sc.built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "mpisegcsr: device copy was never built");
   PetscCall(ValueVersion(A, &v));
-  if (v != s->synced + (s->fromassembly ? 1 : 0)) PetscCall(MPISegCSRSync(A, PETSC_FALSE)); /* values only: the pattern changes only in (collective) assembly */
+  if (v != s->synced) PetscCall(MPISegCSRSync(A, 0)); /* values only: the pattern changes only in (collective) assembly */
   PetscFunctionReturn(0);
 }
 
@@ -75,7 +75,7 @@ static PetscErrorCode MatAssemblyEnd_MPISegCSR(Mat A, MatAssemblyType mode)
 
   PetscFunctionBegin;
   PetscCall(s->sc.base.assemblyend(A, mode));
-  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(MPISegCSRSync(A, PETSC_TRUE));
+  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(MPISegCSRSync(A, 1));
   PetscFunctionReturn(0);
 }
 
@@ -215,7 +215,7 @@ static PetscErrorCode MatDuplicate_MPISegCSR(Mat A, MatDuplicateOption op, Mat *
     Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
     sb->Lopt       = s->Lopt;
     sb->shortopt   = s->shortopt;
-    if ((*B)->assembled) PetscCall(MPISegCSRSync(*B, PETSC_FALSE));
+    if ((*B)->assembled) PetscCall(MPISegCSRSync(*B, 1)); /* inside MatDuplicate */
   }
   PetscFunctionReturn(0);
 }
@@ -300,7 +300,7 @@ static PetscErrorCode MatSegCSRSetSegmentLength_MPISegCSR(Mat A, PetscInt L)
   if (L == s->Lopt) PetscFunctionReturn(0);
   s->Lopt     = L;
   s->sc.built = PETSC_FALSE;
-  if (A->assembled) PetscCall(MPISegCSRSync(A, PETSC_FALSE)); /* collective: L is logically collective */
+  if (A->assembled) PetscCall(MPISegCSRSync(A, 0)); /* collective: L is logically collective */
   PetscFunctionReturn(0);
 }
 
@@ -312,7 +312,7 @@ static PetscErrorCode MatSegCSRSetShortMode_MPISegCSR(Mat A, MatSegCSRShortMode 
   if (mode == s->shortopt) PetscFunctionReturn(0);
   s->shortopt = mode;
   s->sc.built = PETSC_FALSE;
-  if (A->assembled) PetscCall(MPISegCSRSync(A, PETSC_FALSE)); /* collective: the mode is logically collective */
+  if (A->assembled) PetscCall(MPISegCSRSync(A, 0)); /* collective: the mode is logically collective */
   PetscFunctionReturn(0);
 }
 
@@ -367,7 +367,7 @@ static PetscErrorCode MPIAIJToSegCSR_InPlace(Mat B)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", MatSegCSRSetShortMode_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", MatSegCSRGetShortMode_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_MPISegCSR));
-  if (B->assembled) PetscCall(MPISegCSRSync(B, PETSC_FALSE));
+  if (B->assembled) PetscCall(MPISegCSRSync(B, 1)); /* reached only inside MatConvert or MatDuplicate */
   PetscFunctionReturn(0);
 }
 

@@ -34,8 +34,7 @@ typedef struct {
   GPUPCMatSubclass   sc;
   PetscInt           Lopt;            /* requested segment length, 0 = default */
   MatSegCSRShortMode shortopt;        /* requested short-row mode (-mat_segcsr_short), auto by default */
-  PetscObjectState   synced;          /* value version at the last upload */
-  PetscBool          fromassembly;    /* the last upload ran inside MatAssemblyEnd */
+  PetscObjectState   synced;          /* value version the device copy holds (see SeqSegCSRSync) */
   GPUPCSegCSRBlock   diag, offd;      /* seq: diag only */
   GPUPCHalo          halo;            /* mpi only */
   PetscInt           uploads, builds; /* counters (view, tests) */

@@ -12,8 +12,11 @@ static PetscObjectState ValueVersion(Mat A)
   return ((PetscObject)A)->state;
 }
 
-/* builds (new pattern) or re-uploads values (same pattern); inassembly: called from MatAssemblyEnd */
-static PetscErrorCode SeqSegCSRSync(Mat A, PetscBool inassembly)
+/* builds (new pattern) or re-uploads values (same pattern). bumps: how often the PETSc operation in progress
+   increases the object state after this returns without changing values (PETSc 3.18: MatAssemblyEnd, MatConvert and
+   MatDuplicate increase it once after the type's function; tests/segcsr_mult checks that no product after them
+   uploads again), so the device copy is current while the state is the recorded one */
+static PetscErrorCode SeqSegCSRSync(Mat A, PetscInt bumps)
 {
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
   GPUPCCSR    csr;
@@ -30,20 +33,18 @@ static PetscErrorCode SeqSegCSRSync(Mat A, PetscBool inassembly)
     s->uploads++;
   }
   PetscCall(GPUPCMatRestoreCSR(&csr));
-  s->synced       = ValueVersion(A);
-  s->fromassembly = inassembly;
+  s->synced = ValueVersion(A) + bumps;
   PetscFunctionReturn(0);
 }
 
-/* before any device use: refresh values changed on the host since the last upload.
-   MatAssemblyEnd() of PETSc 3.18 increases the state once after the type's assemblyend. */
+/* before any device use: refresh values changed on the host since the last upload */
 static PetscErrorCode SeqSegCSREnsure(Mat A)
 {
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
 
   PetscFunctionBegin;
   PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "segcsr matrix is not assembled; call MatAssemblyBegin/End first");
-  if (!s->sc.built || ValueVersion(A) != s->synced + (s->fromassembly ? 1 : 0)) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  if (!s->sc.built || ValueVersion(A) != s->synced) PetscCall(SeqSegCSRSync(A, 0));
   PetscFunctionReturn(0);
 }
 
@@ -53,7 +54,7 @@ static PetscErrorCode MatAssemblyEnd_SeqSegCSR(Mat A, MatAssemblyType mode)
 
   PetscFunctionBegin;
   PetscCall(s->sc.base.assemblyend(A, mode));
-  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(SeqSegCSRSync(A, PETSC_TRUE));
+  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(SeqSegCSRSync(A, 1));
   PetscFunctionReturn(0);
 }
 
@@ -164,7 +165,7 @@ static PetscErrorCode MatDuplicate_SeqSegCSR(Mat A, MatDuplicateOption op, Mat *
     Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
     sb->Lopt       = s->Lopt;
     sb->shortopt   = s->shortopt;
-    if ((*B)->assembled) PetscCall(SeqSegCSRSync(*B, PETSC_FALSE));
+    if ((*B)->assembled) PetscCall(SeqSegCSRSync(*B, 1)); /* inside MatDuplicate */
   }
   PetscFunctionReturn(0);
 }
@@ -228,7 +229,7 @@ static PetscErrorCode MatSegCSRSetSegmentLength_SeqSegCSR(Mat A, PetscInt L)
   if (L == s->Lopt) PetscFunctionReturn(0);
   s->Lopt     = L;
   s->sc.built = PETSC_FALSE; /* re-layout at the next use */
-  if (A->assembled) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  if (A->assembled) PetscCall(SeqSegCSRSync(A, 0));
   PetscFunctionReturn(0);
 }
 
@@ -240,7 +241,7 @@ static PetscErrorCode MatSegCSRSetShortMode_SeqSegCSR(Mat A, MatSegCSRShortMode 
   if (mode == s->shortopt) PetscFunctionReturn(0);
   s->shortopt = mode;
   s->sc.built = PETSC_FALSE; /* re-layout at the next use */
-  if (A->assembled) PetscCall(SeqSegCSRSync(A, PETSC_FALSE));
+  if (A->assembled) PetscCall(SeqSegCSRSync(A, 0));
   PetscFunctionReturn(0);
 }
 
@@ -299,7 +300,7 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", MatSegCSRSetShortMode_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", MatSegCSRGetShortMode_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_SeqSegCSR));
-  if (B->assembled) PetscCall(SeqSegCSRSync(B, PETSC_FALSE));
+  if (B->assembled) PetscCall(SeqSegCSRSync(B, 1)); /* reached only inside MatConvert or MatDuplicate */
   PetscFunctionReturn(0);
 }
 
