@@ -1,8 +1,12 @@
 static const char help[] = "The CMG cycle: PCApply and PCApplyTranspose against an independent plain-C implementation of\n"
                            "ALGORITHMS.md 2.3 on the host copy of the hierarchy (exact recursion shape), symmetry <P u, v> = <u, P v>\n"
                            "on random vectors and PCApplyTranspose == PCApply (with eliminated Dirichlet couplings: <P u, v> = <u, P^T v>).\n"
-                           "cmgtest.h options select the matrix; -tol <t> the allowed relative difference.\n";
+                           "cmgtest.h options select the matrix; -tol <t> the allowed relative difference.\n"
+                           "  -newvalues : then scale the matrix (same pattern) and set up again: the clustering kept, the device values\n"
+                           "               refreshed in place; the hierarchy must equal a fresh PC's on the scaled matrix (up to rounding with\n"
+                           "               -pc_cmg_cluster_order), PCApply up to -tol\n";
 
+#include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
 
@@ -112,6 +116,36 @@ static PetscErrorCode RefApply(const GPUPCCMGHierarchy *H, PetscBool transpose, 
 }
 
 /* |x - ref| / |ref| must not exceed tol */
+/* the hierarchies of a PC set up again on new values (clustering kept) and of a fresh PC on the same matrix are the same,
+   value for value; with the cluster order (exact false) up to rounding: a fresh setup sums a coarse entry in the order
+   of the level built, the recomputation in the order of the level renumbered */
+static PetscErrorCode CompareHierarchies(const GPUPCCMGHierarchy *R, const GPUPCCMGHierarchy *F, PetscBool exact)
+{
+  PetscBool eq = (PetscBool)(R->nlevels == F->nlevels);
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; eq && k < R->nlevels; k++) {
+    const GPUPCCMGLevel *a = &R->levels[k], *b = &F->levels[k];
+    PetscBool            e1, e2, e3;
+    PetscCheck(a->n == b->n && a->nnz == b->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros after the new values; a fresh setup has %" PetscInt_FMT ", %" PetscInt_FMT, k, a->n, a->nnz, b->n, b->nnz);
+    PetscCall(PetscArraycmp(a->rowptr, b->rowptr, a->n + 1, &e1));
+    PetscCall(PetscArraycmp(a->col, b->col, a->nnz, &e2));
+    if (exact) PetscCall(PetscArraycmp(a->val, b->val, a->nnz, &e3));
+    else {
+      e3 = PETSC_TRUE;
+      for (PetscInt q = 0; q < a->nnz; q++) e3 = (PetscBool)(e3 && PetscAbsReal(a->val[q] - b->val[q]) <= 1e-12 * PetscAbsReal(b->val[q]));
+    }
+    PetscCheck(e1 && e2 && e3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT " after the new values differs from a fresh setup (rows %d, columns %d, values %d the same)", k, (int)e1, (int)e2, (int)e3);
+  }
+  PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " levels after the new values, a fresh setup has %" PetscInt_FMT, R->nlevels, F->nlevels);
+  if (R->coarse_direct && exact) {
+    const PetscInt m = R->levels[R->nlevels - 1].n;
+    PetscCall(PetscArraycmp(R->coarse_inv, F->coarse_inv, (size_t)m * m, &eq));
+    PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the last level's inverse after the new values differs from a fresh setup's");
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Compare(Vec x, Vec ref, PetscReal tol, const char *what)
 {
   Vec       d;
@@ -140,11 +174,13 @@ int main(int argc, char **argv)
   PetscScalar              a, b;
   PetscReal                tol = 1e-10, nd;
   size_t                   mem0, mem1;
+  PetscBool                newvalues = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-newvalues", &newvalues, NULL));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
   PetscCall(CMGTestMatrix(&p, &A));
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
@@ -193,6 +229,33 @@ int main(int argc, char **argv)
     PetscCall(VecAXPY(PTu, -1.0, Pu));
     PetscCall(VecNorm(PTu, NORM_INFINITY, &nd));
     PetscCheck(nd == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the operator is symmetric, but PCApplyTranspose differs from PCApply by %g", (double)nd);
+  }
+
+  if (newvalues) { /* same pattern, new values: the PC keeps its clustering and refreshes its device values in place */
+    PC                       fresh;
+    const GPUPCCMGHierarchy *F;
+    PC_CMG                  *cmg = (PC_CMG *)pc->data;
+
+    PetscCall(MatScale(A, 2.5));
+    PetscCall(PCSetUp(pc));
+    PetscCheck(cmg->nreuses == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "new values on the same pattern did not keep the clustering (%" PetscInt_FMT " reuses)", cmg->nreuses);
+    PetscCheck(cmg->nrefreshes == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "new values on the same pattern were uploaded afresh (%" PetscInt_FMT " refreshes)", cmg->nrefreshes);
+    PetscCall(PCCMGGetHierarchy_Private(pc, &H));
+    PetscCall(PCApply(pc, u, Pu));
+    PetscCall(RefApply(H, PETSC_FALSE, u, ref));
+    PetscCall(Compare(Pu, ref, tol, "PCApply after the new values"));
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &fresh));
+    PetscCall(PCSetOperators(fresh, A, A));
+    PetscCall(PCSetType(fresh, PCCMG));
+    PetscCall(PCSetFromOptions(fresh));
+    PetscCall(PCSetUp(fresh));
+    PetscCall(PCCMGGetHierarchy_Private(fresh, &F));
+    PetscCall(CompareHierarchies(H, F, (PetscBool)!cmg->opts.cluster_order));
+    /* up to rounding: the CUDA kernels add the chunks of a long row or a large cluster in the order they finish */
+    PetscCall(PCApply(fresh, u, Pv));
+    PetscCall(Compare(Pu, Pv, tol, "PCApply after the new values against a fresh PC's"));
+    PetscCall(PCDestroy(&fresh));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "new values: clustering kept, device values refreshed, the same as a fresh setup\n"));
   }
 
   PetscCall(VecDestroy(&u));

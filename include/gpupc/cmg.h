@@ -107,6 +107,7 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGReduce(Mat, const GPUPCCMGOptions *, GPUPCCM
 PETSC_EXTERN PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGClusterSort(PetscInt, PetscInt, const PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *, PetscInt, const PetscInt *, PetscInt, GPUPCCMGLevel *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkinValues(const GPUPCCMGLevel *, const PetscInt *, PetscInt, GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactor(const GPUPCCMGLevel *, PetscInt *, PetscReal **);
 PETSC_EXTERN PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
@@ -165,6 +166,7 @@ typedef struct {
 } GPUPCCMGDevice;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRefresh(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt, const PetscInt *, GPUPCCMGDeviceLevel *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
@@ -189,7 +191,7 @@ typedef struct {
   GPUPCCMGHierarchy hier;
   PetscBool         built;
   GPUPCCMGDevice    dev;
-  PetscInt          nsetups, nreuses;
+  PetscInt          nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
   GPUPCCMGMPI       mpi; /* the distributed hierarchy (more than one rank); NULL on one rank */
 } PC_CMG;
 

@@ -70,16 +70,22 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     PetscCall(GPUPCCMGHierarchyBuild(pc->pmat, &cmg->opts, &cmg->hier));
     cmg->built = PETSC_TRUE;
   }
-  PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
-  PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->opts, &cmg->dev));
-  {
-    PetscBool avail;
+  { /* same structure: new values into the device buffers, the recorded cycle kept; else a fresh upload */
+    PetscBool refreshed = PETSC_FALSE, avail;
+
+    if (same) PetscCall(GPUPCCMGDeviceRefresh(&cmg->hier, cmg->prec, cmg->mattype, &cmg->opts, &cmg->dev, &refreshed));
+    if (!refreshed) {
+      PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
+      PetscCall(GPUPCCMGDeviceUpload(&cmg->hier, cmg->prec, cmg->mattype, &cmg->opts, &cmg->dev));
+    }
     PetscCall(GPUPCGraphAvailable(&avail));
-    if (avail && cmg->graph) {
+    if (!avail || !cmg->graph) PetscCall(GPUPCGraphDestroy(&cmg->dev.graph));
+    else if (!cmg->dev.graph) {
       PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
       PetscCall(GPUPCCMGDeviceRecord(&cmg->dev));
       PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
     }
+    if (refreshed) cmg->nrefreshes++;
   }
   cmg->nsetups++;
   PetscFunctionReturn(0);
@@ -186,7 +192,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 Laplacian of %" PetscInt_FMT " vertices (%s, %s; %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows, %" PetscInt_FMT " Dirichlet rows)\n", H->red.n, H->red.n0,
                                    H->red.copies == 2 ? "double cover" : "no double cover", H->red.ground ? "ground vertex" : "no ground vertex", H->red.npositive, H->red.nstrict, H->red.ndirichlet));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of which value-only reuses %" PetscInt_FMT "\n", H->nlevels, GPUPCCMGStopReasons[H->stop], cmg->nsetups, cmg->nreuses));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of which value-only reuses %" PetscInt_FMT " (device values refreshed in place %" PetscInt_FMT ")\n", H->nlevels, GPUPCCMGStopReasons[H->stop], cmg->nsetups, cmg->nreuses, cmg->nrefreshes));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  level       rows        nnz   clusters  ratio  largest  singletons   weak  t_k\n"));
   for (PetscInt k = 0; k < H->nlevels; k++) {
     const GPUPCCMGLevel *L = &H->levels[k];
@@ -347,8 +353,10 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    The operator is symmetric (PCApplyTranspose() = PCApply()), so it can be used with KSPCG.
    Each level is visited t_k times per visit of the level above (ALGORITHMS.md 2.3), t_k from the nonzero ratios
    capped at 2 by default (-pc_cmg_repeat_max).
-   SAME_NONZERO_PATTERN in a new KSPSetOperators() keeps the clustering and recomputes the
-   Galerkin values and the last factor.
+   New values on the same nonzero pattern (SAME_NONZERO_PATTERN, or a changed matrix at the next KSPSolve()) keep
+   the clustering: the Galerkin values are recomputed on the kept coarse structure, the last factor again, and the
+   device buffers get the new values in place (the recorded cycle is kept). The result is the same, bit for bit, as
+   a fresh setup with the same clusters.
 
    On more than one MPI rank the hierarchy is distributed (ALGORITHMS.md 2.4, docs/cmg.md): clusters never
    cross ranks, coarse levels are MatPtAP products, strictly dominant rows keep their excess on the diagonal

@@ -6,7 +6,8 @@
 #include <gpupc/cmg.h>
 #include "../../../mat/impls/segcsr/segcsrimpl.h"
 
-/* -L in segmented CSR (the segcsr SpMV y = A x + z then gives the residual b - L x) */
+/* -L in segmented CSR (the segcsr SpMV y = A x + z then gives the residual b - L x): built at the first upload, its
+   values replaced on a refresh */
 static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *DL, size_t *bytes)
 {
   GPUPCCSR          csr;
@@ -23,13 +24,16 @@ static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *
   csr.i   = L->rowptr;
   csr.j   = L->col;
   csr.a   = neg;
-  PetscCall(PetscNew(&blk));
-  PetscCall(GPUPCSegCSRBlockBuild(&csr, 0, blk));
+  if (DL->seg) PetscCall(GPUPCSegCSRBlockUploadValues(&csr, (GPUPCSegCSRBlock *)DL->seg));
+  else {
+    PetscCall(PetscNew(&blk));
+    PetscCall(GPUPCSegCSRBlockBuild(&csr, 0, blk));
+    *bytes += (size_t)blk->d.nseg * blk->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(L->n + 1 + blk->d.nseg) * sizeof(PetscInt);
+    DL->seg = blk;
+    PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &DL->r));
+    *bytes += L->n * sizeof(PetscScalar);
+  }
   PetscCall(PetscFree(neg));
-  *bytes += (size_t)blk->d.nseg * blk->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(L->n + 1 + blk->d.nseg) * sizeof(PetscInt);
-  DL->seg = blk;
-  PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &DL->r));
-  *bytes += L->n * sizeof(PetscScalar);
   PetscFunctionReturn(0);
 }
 
@@ -101,15 +105,24 @@ static PetscErrorCode Copy(const Stage *S, size_t n, const void *h, size_t hs, v
   PetscFunctionReturn(0);
 }
 
-/* copies n reals to a new device buffer in the level precision */
-static PetscErrorCode UploadReals(const Stage *S, GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
+/* the n items of the host array h (hs bytes each) into the device buffer *d (ds bytes each), which is allocated, and
+   counted in *bytes, when NULL: the first upload allocates, a refresh writes the same buffers again */
+static PetscErrorCode Put(const Stage *S, size_t n, const void *h, size_t hs, size_t ds, void **d, size_t *bytes)
 {
-  const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
-
   PetscFunctionBegin;
-  PetscCall(GPUPCMalloc(n * es, d));
-  PetscCall(Copy(S, n, h, sizeof(PetscReal), *d, es));
-  *bytes += n * es;
+  if (!*d) {
+    PetscCall(GPUPCMalloc(n * ds, d));
+    *bytes += n * ds;
+  }
+  PetscCall(Copy(S, n, h, hs, *d, ds));
+  PetscFunctionReturn(0);
+}
+
+/* n reals into the device buffer *d in the level precision (Put) */
+static PetscErrorCode PutReals(const Stage *S, GPUPCCMGPrecision prec, size_t n, const PetscReal *h, void **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(Put(S, n, h, sizeof(PetscReal), prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double), d, bytes));
   PetscFunctionReturn(0);
 }
 
@@ -275,9 +288,41 @@ static PetscErrorCode UploadUnitPacking(PetscInt nc, const PetscInt *cptr, Petsc
   PetscFunctionReturn(0);
 }
 
-/* Upload the hierarchy and write the cycle's plan.
-   Smoother weights invD = 1/(2 diag); an isolated vertex (diag 0, a whole component collapsed to one cluster) gets
-   0: its value is arbitrary and 0 keeps the cycle symmetric. */
+/* The values of the hierarchy: the level matrices, the smoother weights invD = 1/(2 diag), the last level's inverse and
+   the fold's Dirichlet values. Into new device buffers at the first upload, into the same buffers at a refresh (the
+   recorded cycle keeps its addresses). An isolated vertex (diag 0, a whole component collapsed to one cluster) gets
+   invD 0: its value is arbitrary and 0 keeps the cycle symmetric. */
+static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads, const Stage *S, GPUPCCMGDevice *D)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const GPUPCCMGLevel *L  = &H->levels[k];
+    GPUPCCMGDeviceLevel *DL = &D->levels[k];
+    PetscReal           *invd;
+
+    PetscCall(PutReals(S, D->prec, L->nnz, L->val, &DL->val, &D->bytes));
+    if (D->mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
+    PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (PetscInt i = 0; i < L->n; i++) {
+      PetscReal d = 0.0;
+      for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
+        if (L->col[q] == i) d = L->val[q];
+      invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+    }
+    PetscCall(PutReals(S, D->prec, L->n, invd, &DL->invd, &D->bytes));
+    PetscCall(PetscFree(invd));
+    if (k + 1 == H->nlevels && H->coarse_direct) PetscCall(PutReals(S, D->prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
+  }
+  if (H->red.map) PetscCall(Put(S, H->red.n, H->red.dinv, sizeof(PetscScalar), sizeof(PetscScalar), (void **)&D->fold.dinv, &D->bytes));
+  if (H->red.erow) {
+    PetscCall(Put(S, H->red.ncoupling, H->red.eval, sizeof(PetscScalar), sizeof(PetscScalar), (void **)&D->fold.eval, &D->bytes));
+    PetscCall(Put(S, H->red.ncoupling, H->red.tval, sizeof(PetscScalar), sizeof(PetscScalar), (void **)&D->fold.tval, &D->bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Upload the hierarchy and write the cycle's plan */
 PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, const GPUPCCMGOptions *opts, GPUPCCMGDevice *D)
 {
   const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
@@ -300,7 +345,6 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   for (PetscInt k = 0; k < H->nlevels; k++) {
     const GPUPCCMGLevel *L  = &H->levels[k];
     GPUPCCMGDeviceLevel *DL = &D->levels[k];
-    PetscReal           *invd;
 
     DL->prec  = prec;
     DL->n     = L->n;
@@ -309,18 +353,6 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     DL->lanes = GPUPCCMGLanes(L->n, L->nnz, opts->pack_nnz);
     PetscCall(UploadInts(&S, L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
     PetscCall(UploadInts(&S, L->nnz, L->col, &DL->col, &D->bytes));
-    PetscCall(UploadReals(&S, prec, L->nnz, L->val, &DL->val, &D->bytes));
-    if (mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
-    PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
-#pragma omp parallel for num_threads(opts->threads) schedule(static)
-    for (PetscInt i = 0; i < L->n; i++) {
-      PetscReal d = 0.0;
-      for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
-        if (L->col[q] == i) d = L->val[q];
-      invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
-    }
-    PetscCall(UploadReals(&S, prec, L->n, invd, &DL->invd, &D->bytes));
-    PetscCall(PetscFree(invd));
     PetscCall(GPUPCMalloc(L->n * es, &DL->b));
     PetscCall(GPUPCMalloc(L->n * es, &DL->x));
     PetscCall(GPUPCMalloc(L->n * es, &DL->w));
@@ -364,10 +396,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
       PetscCall(UploadInts(&S, L->nc + 1, cptr, &DL->cptr, &D->bytes));
       PetscCall(UploadInts(&S, L->n, cperm, &DL->cperm, &D->bytes));
       PetscCall(PetscFree2(cptr, cperm));
-    } else {
-      DL->direct = H->coarse_direct;
-      if (H->coarse_direct) PetscCall(UploadReals(&S, prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
-    }
+    } else DL->direct = H->coarse_direct;
   }
   D->fold.prec   = prec;
   D->fold.n      = H->red.n;
@@ -375,24 +404,15 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   D->fold.n0     = H->red.n0;
   D->fold.nk     = H->red.nkept;
   D->fold.ground = H->red.ground;
-  if (H->red.map) {
-    PetscCall(UploadInts(&S, H->red.n, H->red.map, &D->fold.map, &D->bytes));
-    PetscCall(GPUPCMalloc(H->red.n * sizeof(PetscScalar), (void **)&D->fold.dinv));
-    PetscCall(Copy(&S, H->red.n, H->red.dinv, sizeof(PetscScalar), D->fold.dinv, sizeof(PetscScalar)));
-    D->bytes += H->red.n * sizeof(PetscScalar);
-  }
+  if (H->red.map) PetscCall(UploadInts(&S, H->red.n, H->red.map, &D->fold.map, &D->bytes));
   if (H->red.erow) {
     const PetscInt ne = H->red.ncoupling;
     PetscCall(UploadInts(&S, H->red.n + 1, H->red.erow, &D->fold.erow, &D->bytes));
     PetscCall(UploadInts(&S, ne, H->red.ecol, &D->fold.ecol, &D->bytes));
     PetscCall(UploadInts(&S, H->red.n + 1, H->red.trow, &D->fold.trow, &D->bytes));
     PetscCall(UploadInts(&S, ne, H->red.tcol, &D->fold.tcol, &D->bytes));
-    PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.eval));
-    PetscCall(Copy(&S, ne, H->red.eval, sizeof(PetscScalar), D->fold.eval, sizeof(PetscScalar)));
-    PetscCall(GPUPCMalloc(ne * sizeof(PetscScalar), (void **)&D->fold.tval));
-    PetscCall(Copy(&S, ne, H->red.tval, sizeof(PetscScalar), D->fold.tval, sizeof(PetscScalar)));
-    D->bytes += 2 * ne * sizeof(PetscScalar);
   }
+  PetscCall(UploadValues(H, opts->threads, &S, D));
   PetscCall(GPUPCMalloc(sizeof(PetscScalar), (void **)&D->fold.sum));
   PetscCall(GPUPCMemzero(D->fold.sum, sizeof(PetscScalar)));
   PetscCall(GPUPCMallocArray(1, &D->fold.done));
@@ -400,6 +420,30 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   D->bytes += sizeof(PetscScalar) + sizeof(PetscInt);
   PetscCall(StageDestroy(&S));
   PetscCall(GPUPCCMGDevicePlan(D));
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGDeviceRefresh - new values of a hierarchy whose structure did not change (GPUPCCMGHierarchyRecompute: same
+   pattern, clustering kept): when D was uploaded from a hierarchy of the same sizes with the same precision, matrix
+   type and level options, the values are copied into its buffers, so its plan and its recorded cycle stay valid, and
+   *done is set; otherwise D is left alone (*done false) and the caller uploads afresh.
+*/
+PetscErrorCode GPUPCCMGDeviceRefresh(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, const GPUPCCMGOptions *opts, GPUPCCMGDevice *D, PetscBool *done)
+{
+  Stage S;
+
+  PetscFunctionBegin;
+  *done = (PetscBool)(D->levels && D->nlevels == H->nlevels && D->prec == prec && D->mattype == mattype && D->fusennz == opts->fuse_nnz && D->packnnz == opts->pack_nnz);
+  for (PetscInt k = 0; *done && k < H->nlevels; k++) *done = (PetscBool)(D->levels[k].n == H->levels[k].n && D->levels[k].nnz == H->levels[k].nnz && D->levels[k].direct == (k + 1 == H->nlevels && H->coarse_direct));
+  if (!*done) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
+  PetscCall(GPUPCSynchronize()); /* no cycle still reads the old values */
+  PetscCall(StageCreate(opts->threads, &S));
+  PetscCall(UploadValues(H, opts->threads, &S, D));
+  PetscCall(StageDestroy(&S));
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);

@@ -38,6 +38,37 @@ PetscErrorCode GPUPCCMGClusterSort(PetscInt n, PetscInt nc, const PetscInt *clus
   PetscFunctionReturn(0);
 }
 
+/* The values of the coarse rows: w[q] of coarse row C (columns cl, sorted, C among them) is the sum of the fine weights
+   between C and cluster cl[q], visited in cluster-sorted vertex order and row order, and the diagonal is minus the sum
+   of all of them. pos: one integer per cluster per thread. The build and the recomputation for new values
+   (GPUPCCMGGalerkinValues) both sum here, so they give the same values. */
+static void SumValues(const GPUPCCMGLevel *fine, const PetscInt *cluster, PetscInt nc, const PetscInt *cptr, const PetscInt *cperm, const PetscInt *rp, const PetscInt *cl, PetscInt nt, PetscInt *pos, PetscReal *w)
+{
+#pragma omp parallel num_threads(nt)
+  {
+    PetscInt *at = pos + (size_t)GPUPCCMGThreadIndex() * (size_t)nc;
+
+#pragma omp for schedule(dynamic, 256)
+    for (PetscInt C = 0; C < nc; C++) {
+      PetscReal diag = 0.0;
+      for (PetscInt q = rp[C]; q < rp[C + 1]; q++) {
+        at[cl[q]] = q;
+        w[q]      = 0.0;
+      }
+      for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) {
+        PetscInt v = cperm[q];
+        for (PetscInt k = fine->rowptr[v]; k < fine->rowptr[v + 1]; k++) {
+          PetscInt D = cluster[fine->col[k]];
+          if (D == C) continue;
+          w[at[D]] += fine->val[k];
+          diag -= fine->val[k];
+        }
+      }
+      w[at[C]] = diag;
+    }
+  }
+}
+
 /*@C
    GPUPCCMGGalerkin - the coarse Laplacian R A R^T of a clustered level
 
@@ -98,39 +129,31 @@ PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *fine, PetscInt nc, const Pe
   }
   for (PetscInt C = 0; C < nc; C++) rp[C + 1] += rp[C];
   PetscCall(PetscMalloc2(rp[nc], &cl, rp[nc], &w));
-  /* pass 2: sum the weights between clusters. A thread's where[D] is D's position in the row being built when it
-     lies in that row's filled part [o, o + cnt) and cl there is D; anything else (a position in another row, a mark
-     of pass 1) means D is not in the row yet. */
+  /* pass 2: the columns of every row, sorted (a thread's where[D] == nc + C marks D as listed in row C) */
 #pragma omp parallel num_threads(nt)
   {
-    PetscInt *pos = where + (size_t)GPUPCCMGThreadIndex() * (size_t)nc;
+    PetscInt *mark = where + (size_t)GPUPCCMGThreadIndex() * (size_t)nc;
 
 #pragma omp for schedule(dynamic, 256)
     for (PetscInt C = 0; C < nc; C++) {
-      PetscInt  o = rp[C], cnt = 1;
-      PetscReal diag = 0.0;
-      cl[o]          = C;
-      w[o]           = 0.0;
+      PetscInt o = rp[C], cnt = 1;
+      cl[o]   = C;
+      mark[C] = nc + C;
       for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) {
         PetscInt v = cperm[q];
         for (PetscInt k = fine->rowptr[v]; k < fine->rowptr[v + 1]; k++) {
-          PetscInt j = fine->col[k], D = cluster[j], p;
-          if (D == C) continue;
-          p = pos[D];
-          if (p < o || p >= o + cnt || cl[p] != D) {
-            p       = o + cnt++;
-            pos[D]  = p;
-            cl[p]   = D;
-            w[p]    = 0.0;
+          PetscInt D = cluster[fine->col[k]];
+          if (mark[D] != nc + C) {
+            mark[D]       = nc + C;
+            cl[o + cnt++] = D;
           }
-          w[p] += fine->val[k];
-          diag -= fine->val[k];
         }
       }
-      w[o] = diag;
-      GPUPCCMGSortRow(rp[C + 1] - o, cl + o, w + o);
+      GPUPCCMGSortRow(cnt, cl + o, NULL);
     }
   }
+  /* pass 3: the values */
+  SumValues(fine, cluster, nc, cptr, cperm, rp, cl, nt, where, w);
   PetscCall(PetscFree2(cptr, cperm));
   PetscCall(PetscFree(where));
   PetscCall(PetscMemzero(coarse, sizeof(*coarse)));
@@ -139,6 +162,42 @@ PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *fine, PetscInt nc, const Pe
   coarse->rowptr = rp;
   coarse->col    = cl;
   coarse->val    = w;
+  PetscCall(PetscLogEventEnd(PC_CMG_Galerkin, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGGalerkinValues - new values of the coarse Laplacian R A R^T of a clustered level whose values changed, on the
+   coarse level's existing structure
+
+   Not Collective
+
+   Input Parameters:
++  fine    - the fine level (new values)
+.  cluster - c(v) for every fine vertex, as when the coarse level was built
+.  threads - setup threads
+-  coarse  - the coarse level built by GPUPCCMGGalerkin() from the same fine structure and clusters
+
+   Output Parameter:
+.  coarse - its values replaced: the same, bit for bit, as GPUPCCMGGalerkin() computes for the new fine values
+
+   Level: developer
+
+.seealso: GPUPCCMGGalerkin()
+@*/
+PetscErrorCode GPUPCCMGGalerkinValues(const GPUPCCMGLevel *fine, const PetscInt *cluster, PetscInt threads, GPUPCCMGLevel *coarse)
+{
+  const PetscInt nt = PetscMax(threads, 1), nc = coarse->n;
+  PetscInt      *cptr, *cperm, *pos;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
+  PetscCall(PetscMalloc2(nc + 1, &cptr, fine->n, &cperm));
+  PetscCall(GPUPCCMGClusterSort(fine->n, nc, cluster, cptr, cperm));
+  PetscCall(PetscMalloc1((size_t)nt * (size_t)nc, &pos));
+  SumValues(fine, cluster, nc, cptr, cperm, coarse->rowptr, coarse->col, nt, pos, coarse->val);
+  PetscCall(PetscFree(pos));
+  PetscCall(PetscFree2(cptr, cperm));
   PetscCall(PetscLogEventEnd(PC_CMG_Galerkin, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -223,13 +223,7 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
   H->red = red;
   PetscCall(PetscArraycpy(H->levels[0].val, L0.val, L0.nnz));
   PetscCall(GPUPCCMGLevelFree(&L0));
-  for (PetscInt k = 0; k + 1 < H->nlevels; k++) {
-    GPUPCCMGLevel *F = &H->levels[k], *Cold = &H->levels[k + 1], C;
-    PetscCall(GPUPCCMGGalerkin(F, F->nc, F->cluster, opts->threads, &C));
-    PetscCheck(C.nnz == Cold->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: recomputed level %" PetscInt_FMT " has %" PetscInt_FMT " nonzeros, was %" PetscInt_FMT, k + 1, C.nnz, Cold->nnz);
-    PetscCall(PetscArraycpy(Cold->val, C.val, C.nnz));
-    PetscCall(GPUPCCMGLevelFree(&C));
-  }
+  for (PetscInt k = 0; k + 1 < H->nlevels; k++) PetscCall(GPUPCCMGGalerkinValues(&H->levels[k], H->levels[k].cluster, opts->threads, &H->levels[k + 1]));
   PetscCall(Finish(opts, H));
   PetscFunctionReturn(0);
 }

@@ -33,22 +33,22 @@ PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *threads)
   PetscFunctionReturn(0);
 }
 
-/* a[i] with its value moves to the right place among a[i+1 .. m) (heap below i) */
+/* col[i] with its value (val may be NULL) moves to the right place among col[i+1 .. m) (heap below i) */
 static void SiftDown(PetscInt i, PetscInt m, PetscInt *col, PetscReal *val)
 {
   PetscInt  c = col[i];
-  PetscReal v = val[i];
+  PetscReal v = val ? val[i] : 0.0;
 
   while (2 * i + 1 < m) {
     PetscInt k = 2 * i + 1;
     if (k + 1 < m && col[k + 1] > col[k]) k++;
     if (col[k] <= c) break;
     col[i] = col[k];
-    val[i] = val[k];
-    i      = k;
+    if (val) val[i] = val[k];
+    i = k;
   }
   col[i] = c;
-  val[i] = v;
+  if (val) val[i] = v;
 }
 
 /*@C
@@ -60,7 +60,7 @@ static void SiftDown(PetscInt i, PetscInt m, PetscInt *col, PetscReal *val)
    Input Parameters:
 +  m   - entries of the row
 .  col - column indices (distinct)
--  val - values
+-  val - values, or NULL (the columns only)
 
    Notes:
    Insertion sort for the short rows of the fine levels, heap sort (O(m log m), in place) for the long rows of the
@@ -73,24 +73,26 @@ void GPUPCCMGSortRow(PetscInt m, PetscInt *col, PetscReal *val)
   if (m <= 16) {
     for (PetscInt i = 1; i < m; i++) {
       PetscInt  c = col[i], k = i;
-      PetscReal v = val[i];
+      PetscReal v = val ? val[i] : 0.0;
       for (; k > 0 && col[k - 1] > c; k--) {
         col[k] = col[k - 1];
-        val[k] = val[k - 1];
+        if (val) val[k] = val[k - 1];
       }
       col[k] = c;
-      val[k] = v;
+      if (val) val[k] = v;
     }
     return;
   }
   for (PetscInt i = m / 2 - 1; i >= 0; i--) SiftDown(i, m, col, val);
   for (PetscInt e = m - 1; e > 0; e--) {
-    PetscInt  c = col[0];
-    PetscReal v = val[0];
-    col[0]      = col[e];
-    val[0]      = val[e];
-    col[e]      = c;
-    val[e]      = v;
+    PetscInt c = col[0];
+    col[0]     = col[e];
+    col[e]     = c;
+    if (val) {
+      PetscReal v = val[0];
+      val[0]      = val[e];
+      val[e]      = v;
+    }
     SiftDown(0, e, col, val);
   }
 }
