@@ -126,13 +126,11 @@ static PetscErrorCode PutReals(const Stage *S, GPUPCCMGPrecision prec, size_t n,
   PetscFunctionReturn(0);
 }
 
-/* copies n integers to a new device buffer (S may be NULL) */
+/* copies n integers to a new device buffer (S may be NULL; *d is NULL: structure is uploaded once) */
 static PetscErrorCode UploadInts(const Stage *S, size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMalloc(n * sizeof(PetscInt), (void **)d));
-  PetscCall(Copy(S, n, h, sizeof(PetscInt), *d, sizeof(PetscInt)));
-  *bytes += n * sizeof(PetscInt);
+  PetscCall(Put(S, n, h, sizeof(PetscInt), sizeof(PetscInt), (void **)d, bytes));
   PetscFunctionReturn(0);
 }
 
