@@ -24,7 +24,9 @@ EXAMPLE_PROGS := $(patsubst examples/%.c,build/bin/%,$(wildcard examples/*.c))
 # Unchanged PETSc tutorials (Debian's libpetsc3.18-dev-examples), built against PETSc only:
 # they load GPUPC at run time with -dll_append, as a user's program would (tests/tutorial.sh).
 PETSC_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/ksp/ksp/tutorials))
+PETSC_SNES_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/snes/tutorials))
 TUTORIAL_PROGS  := $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_TUTORIALS)/,ex2.c ex45.c))))))
+TUTORIAL_PROGS  += $(if $(PETSC_SNES_TUTORIALS),$(patsubst %,build/tutorials/snes_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_SNES_TUTORIALS)/,ex19.c))))))
 PROG_LDFLAGS   = -L$(LIBDIR) -Wl,-rpath,'$$ORIGIN/../../$(LIBDIR)' -Wl,-rpath,$(abspath $(LIBDIR)) -lpetscgpupc $(PETSC_LIB) $(CUDA_LIBS)
 
 .PHONY: all lib programs check demo install gpu-bundle clean
@@ -59,6 +61,9 @@ $(OBJDIR)/progs/%.o: examples/%.c
 	$(PCC) $(GPUPC_CFLAGS) $(GPUPC_CPPFLAGS) -MMD -MP -c $< -o $@
 
 build/tutorials/ksp_%: $(PETSC_TUTORIALS)/%.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(OPTFLAGS) $(PETSC_CC_INCLUDES) -o $@ $< $(PETSC_LIB)
+build/tutorials/snes_%: $(PETSC_SNES_TUTORIALS)/%.c
 	@mkdir -p $(dir $@)
 	$(PCC) $(OPTFLAGS) $(PETSC_CC_INCLUDES) -o $@ $< $(PETSC_LIB)
 

@@ -133,6 +133,9 @@ static PetscErrorCode VecResetArray_GPU(Vec v)
   Vec_GPU *d = (Vec_GPU *)v->data;
 
   PetscFunctionBegin;
+  /* the placed array is the caller's: it must hold the values computed on the device while it was placed
+     (MatFDColoringApply places its difference array, computes into it with VecAXPY and reads it after the reset) */
+  PetscCall(VecGPUSyncToHost_Private(v));
   d->array         = d->unplacedarray;
   d->unplacedarray = NULL;
   v->offloadmask   = PETSC_OFFLOAD_CPU;
