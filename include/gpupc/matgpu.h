@@ -33,6 +33,9 @@ PETSC_INTERN PetscBool      GPUPCMatPatternChanged(Mat, const GPUPCMatSubclass *
 PETSC_INTERN void           GPUPCMatMarkBuilt(Mat, GPUPCMatSubclass *);
 PETSC_INTERN PetscErrorCode GPUPCMatConvertReuse(Mat, MatReuse, Mat *, PetscErrorCode (*)(Mat));
 
+/* ---------------------------------------------------------------- factorizations (src/mat/utils/factor.c) */
+PETSC_INTERN PetscErrorCode GPUPCMatRegisterFactors(MatType, MatType);
+
 /* ---------------------------------------------------------------- CSR access */
 typedef struct {
   Mat                aij; /* the SEQAIJ it came from */

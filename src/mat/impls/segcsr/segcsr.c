@@ -197,6 +197,7 @@ PetscErrorCode GPUPCRegisterSegCSR(void)
   PetscCall(MatRegister(MATSEGCSR, MatCreate_SegCSR));
   PetscCall(MatRegister(MATSEQSEGCSR, MatCreate_SeqSegCSR));
   PetscCall(MatRegister(MATMPISEGCSR, MatCreate_MPISegCSR));
+  PetscCall(GPUPCMatRegisterFactors(MATSEQSEGCSR, MATMPISEGCSR));
   PetscCall(PetscLogEventRegister("SegCSRBuild", MAT_CLASSID, &MATSEGCSR_Build));
   PetscCall(PetscLogEventRegister("SegCSRUpload", MAT_CLASSID, &MATSEGCSR_Upload));
   PetscCall(PetscLogEventRegister("SegCSRMult", MAT_CLASSID, &MATSEGCSR_Mult));
