@@ -1,5 +1,5 @@
 static const char help[] = "The CMG cycle: PCApply and PCApplyTranspose against an independent plain-C implementation of\n"
-                           "ALGORITHMS.md 2.3 on the host copy of the hierarchy (exact recursion shape), symmetry <P u, v> = <u, P v>\n"
+                           "docs/algorithms.md 2.3 on the host copy of the hierarchy (exact recursion shape), symmetry <P u, v> = <u, P v>\n"
                            "on random vectors and PCApplyTranspose == PCApply (with eliminated Dirichlet couplings: <P u, v> = <u, P^T v>).\n"
                            "cmgtest.h options select the matrix; -tol <t> the allowed relative difference.\n"
                            "  -newvalues : then scale the matrix (same pattern) and set up again: the clustering kept, the device values\n"
@@ -37,7 +37,7 @@ static void Jacobi(const GPUPCCMGLevel *L, const PetscReal *b, PetscReal *x, Pet
   }
 }
 
-/* P(b, k, m) of ALGORITHMS.md 2.3, written out independently of the library's cycle */
+/* P(b, k, m) of docs/algorithms.md 2.3, written out independently of the library's cycle */
 static PetscErrorCode RefCycle(const GPUPCCMGHierarchy *H, PetscInt k, PetscInt m, const PetscReal *b, PetscReal *x)
 {
   const GPUPCCMGLevel *L = &H->levels[k];

@@ -59,7 +59,7 @@ static PetscErrorCode CheckClusters(const GPUPCCMGLevel *L, PetscInt k)
   PetscFunctionReturn(0);
 }
 
-/* the weak-vertex count of the clustering against ALGORITHMS.md 2.2 step 2, computed here: p(v) = the heaviest
+/* the weak-vertex count of the clustering against docs/algorithms.md 2.2 step 2, computed here: p(v) = the heaviest
    neighbour (ties: smallest index); when some vertex's heaviest edge is below vol(v) / 8, t(v) = the total weight of
    the forest edges touching v (an edge of a 2-cycle u <-> v is one edge: it counts once at u and once at v), and the
    vertices with p(v) != v and t(v) < vol(v) / 8 are weak */
@@ -92,7 +92,7 @@ static PetscErrorCode CheckWeak(const GPUPCCMGLevel *L, PetscInt k)
   }
   for (PetscInt v = 0; v < L->n && any; v++)
     if (p[v] != v && t[v] < vol[v] / 8) nweak++;
-  PetscCheck(nweak == L->nweak, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the clustering found %" PetscInt_FMT " weak vertices, the rule of ALGORITHMS.md 2.2 gives %" PetscInt_FMT, k, L->nweak, nweak);
+  PetscCheck(nweak == L->nweak, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the clustering found %" PetscInt_FMT " weak vertices, the rule of docs/algorithms.md 2.2 gives %" PetscInt_FMT, k, L->nweak, nweak);
   PetscCall(PetscFree4(p, w, vol, t));
   PetscFunctionReturn(0);
 }

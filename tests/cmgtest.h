@@ -10,7 +10,7 @@
                      upper layer (weight 100 * 10^u), vias every 4th point (weight 1e3), pads
                      (strictly dominant rows, excess 1e4) every 16th point of the upper layer
    -problem pairs  : -n copies of a 20-vertex graph a - b (weight 1), b - c_j (0.9), c_j - d_j (1), j < 9, on which
-                     b is a weak vertex (ALGORITHMS.md 2.2 step 2) exactly when the edge of the 2-cycle a <-> b
+                     b is a weak vertex (docs/algorithms.md 2.2 step 2) exactly when the edge of the 2-cycle a <-> b
                      counts once at b: t(b) = 1 < vol(b) / 8 = 1.1375
    -problem cycles : -n triangles u -> v -> w -> u whose weights differ by 4 ulp between a_ij and a_ji (within
                      the symmetry tolerance): each vertex's heaviest neighbour is the next one round the triangle, a

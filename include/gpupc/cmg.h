@@ -14,7 +14,7 @@
 #include <petscpc.h>
 #include <gpupc/cmgkernels.h>
 
-/* default -pc_cmg_direct_size: ALGORITHMS.md's reference on the host backend; on the cuda backend measured on an
+/* default -pc_cmg_direct_size: the reference 700 (docs/algorithms.md 2.2 item 6) on the host backend; on the cuda backend measured on an
    H200 (bench/NOTES.md, "CMG last level"): a dense last level of up to 2500 vertices is one GEMV of at most 50 MB per
    visit, cheaper than the launches of the levels it replaces */
 #define GPUPC_CMG_DIRECT_SIZE_HOST 700

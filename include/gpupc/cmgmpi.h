@@ -1,5 +1,5 @@
 /*
-   gpupc/cmgmpi.h - private interface of the distributed PC cmg (ALGORITHMS.md 2.4), used when
+   gpupc/cmgmpi.h - private interface of the distributed PC cmg (docs/algorithms.md 2.4), used when
    the PC's communicator has more than one rank. Sources: src/pc/impls/cmg/mpi/.
 
    Setup (host):
@@ -14,7 +14,7 @@
                            row sum plus the cluster sums of e; global stopping rules; the last
                            level gathered to every rank and factored densely
                            (GPUPCCMGCoarseFactor, with a ground vertex for e).
-   Cycle (device, GPUPCCMGMPIDeviceApply): the shape of ALGORITHMS.md 2.3 with the level
+   Cycle (device, GPUPCCMGMPIDeviceApply): the shape of docs/algorithms.md 2.3 with the level
    matrices as rank-local segcsr blocks of -A_k (diagonal block, off-diagonal block) and the
    device halo exchange of gpupc/matgpu.h; restriction, prolongation, smoothing through the
    CMG kernel table (gpupc/cmgkernels.h); the last level's right-hand side is gathered to every rank

@@ -4,7 +4,7 @@
    GPUPCSegCSRKernels is the interface; GPUPCSegCSRKernelsHost (src/mat/impls/segcsr/host)
    is the plain C reference and GPUPCSegCSRKernelsCUDA (src/mat/impls/segcsr/cuda) the CUDA
    version. All pointers are device pointers (on the host backend: the emulated device
-   buffers). The format is ALGORITHMS.md section 1.1:
+   buffers). The format is docs/algorithms.md section 1.1:
 
      row i owns the segments segptr[i] .. segptr[i+1]-1 (at least one), each of L slots;
      slot s of segment g is val[g*L + s], col[g*L + s]; padding slots hold value 0 and a

@@ -19,7 +19,7 @@ const char *const MatSegCSRShortModes[] = {"auto", "group", "tile", "MatSegCSRSh
 
    Notes:
    Default segment length: the largest power of two <= (mean row length)/3, clamped to 1..8
-   (1 below a mean of 6, 2 below 12, 4 below 24, else 8). This deviates from ALGORITHMS.md 1.1 (smallest
+   (1 below a mean of 6, 2 below 12, 4 below 24, else 8). This deviates from the segSpMV rule of docs/algorithms.md 1.1 (smallest
    power of two >= the mean): that rule padded every matrix of the H200 suite and lost to
    cuSPARSE; the measurements are in bench/NOTES.md.
 

@@ -1,6 +1,6 @@
 /*
    Building one segmented-CSR block from CSR on the host and keeping its device copy
-   (ALGORITHMS.md 1.1): layout, value-only re-upload, statistics for the view.
+   (docs/algorithms.md 1.1): layout, value-only re-upload, statistics for the view.
 */
 #include "segcsrimpl.h"
 
@@ -16,7 +16,7 @@ PetscErrorCode GPUPCSegCSRCheckLength(PetscInt L, const char *where)
 
 /* the default segment length: the largest power of two <= mean row length / 3, clamped to
    1..8 (bench/NOTES.md "segcsr default segment length": measured on the H200 suite; this
-   deviates from ALGORITHMS.md 1.1, whose rule padded every suite matrix and lost to cuSPARSE).
+   deviates from the segSpMV rule in docs/algorithms.md 1.1, which padded every suite matrix and lost to cuSPARSE).
    Longer rows need no longer segments: they go to the warp- and block-per-row bins. */
 PetscInt GPUPCSegCSRDefaultLength(PetscInt nnz, PetscInt m)
 {

@@ -3,7 +3,7 @@
 
    A segcsr matrix is a SEQAIJ/MPIAIJ (host assembly, MatGetRow, MatSetValues from any rank)
    whose ops are overridden; A->spptr holds the device copy in segmented CSR
-   (ALGORITHMS.md 1.1) and, for MPI, the diagonal and off-diagonal blocks and the halo plan.
+   (docs/algorithms.md 1.1) and, for MPI, the diagonal and off-diagonal blocks and the halo plan.
 
    Keeping host and device in sync: the host AIJ is authoritative. Value-changing ops
    (MatScale, MatShift, MatDiagonalScale, MatZeroEntries, MatCopy, MatAXPY, MatZeroRows,

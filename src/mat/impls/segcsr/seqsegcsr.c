@@ -343,7 +343,7 @@ static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse 
 
 /*MC
    MATSEQSEGCSR - MATSEQSEGCSR = "seqsegcsr" - a sequential sparse matrix kept on the device in
-   segmented CSR (ALGORITHMS.md 1.1): each row owns ceil(len/L) segments of L slots (at least
+   segmented CSR (docs/algorithms.md 1.1): each row owns ceil(len/L) segments of L slots (at least
    one), stored segment-major, padding slots with value 0 and a column of the same row.
 
    Assembled on the host exactly as MATSEQAIJ (preallocation, MatSetValues, MatGetRow use the
@@ -360,7 +360,7 @@ static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat A, MatType type, MatReuse 
 
    Options Database Keys:
 +  -mat_type segcsr - sets the type (seqsegcsr on one rank) with MatSetFromOptions()
-.  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..8 (see MATSEGCSR; deviates from ALGORITHMS.md 1.1)
+.  -mat_segcsr_segment_length <L> - 1, 2, 4, 8, 16 or 32; default the largest power of two <= mean row length / 3, clamped to 1..8 (see MATSEGCSR; deviates from the segSpMV rule, docs/algorithms.md 1.1)
 -  -mat_segcsr_short <auto,group,tile> - short rows by groups or by tiles (MatSegCSRSetShortMode())
 
    Level: beginner

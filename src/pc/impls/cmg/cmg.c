@@ -327,7 +327,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_direct_size <n>                     - stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
 .  -pc_cmg_max_levels <25>                     - most levels
 .  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
-.  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
+.  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the ratio rule of docs/algorithms.md 2.2 item 8; the cap keeps deep W-cycles from multiplying small-level launches)
 .  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step is computed inside the residual-restriction and the prolongation runs inside the smoothing (one launch fewer per iteration, an extra gather per entry: worth it where launches, not bandwidth, bound the level; on the other levels the restriction above writes the first Jacobi iterate with the level's b); 0 never fuses
 .  -pc_cmg_pack_nnz <1000000>                  - levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
 .  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
@@ -351,14 +351,14 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    null space to the matrix (MatSetNullSpace()) so that the Krylov method removes it.
 
    The operator is symmetric (PCApplyTranspose() = PCApply()), so it can be used with KSPCG.
-   Each level is visited t_k times per visit of the level above (ALGORITHMS.md 2.3), t_k from the nonzero ratios
+   Each level is visited t_k times per visit of the level above (docs/algorithms.md 2.3), t_k from the nonzero ratios
    capped at 2 by default (-pc_cmg_repeat_max).
    New values on the same nonzero pattern (SAME_NONZERO_PATTERN, or a changed matrix at the next KSPSolve()) keep
    the clustering: the Galerkin values are recomputed on the kept coarse structure, the last factor again, and the
    device buffers get the new values in place (the recorded cycle is kept). The result is the same, bit for bit, as
    a fresh setup with the same clusters.
 
-   On more than one MPI rank the hierarchy is distributed (ALGORITHMS.md 2.4, docs/cmg.md): clusters never
+   On more than one MPI rank the hierarchy is distributed (docs/algorithms.md 2.4, docs/cmg.md): clusters never
    cross ranks, coarse levels are MatPtAP products, strictly dominant rows keep their excess on the diagonal
    (no ground vertex), and the last level is gathered to every rank and solved there by the one-rank cmg.
    In parallel the hierarchy is rebuilt at every setup, kept in double precision, and positive off-diagonals

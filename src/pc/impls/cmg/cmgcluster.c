@@ -1,5 +1,5 @@
 /*
-   CMG clustering of one level (ALGORITHMS.md 2.2, steps 1-4), written from the description:
+   CMG clustering of one level (docs/algorithms.md 2.2, steps 1-4), written from the description:
      1. heaviest-neighbour forest p(v) (ties: smallest index; the 2-cycles become roots),
      2. weak vertices (forest weight touching v below vol(v)/8; a 2-cycle is one edge) become roots,
      3. the trees are cut bottom-up so that every cluster is a subtree of height at most

@@ -1,5 +1,5 @@
 /*
-   CMG last level (ALGORITHMS.md 2.2, step 7): the Laplacian is singular with one null vector
+   CMG last level (docs/algorithms.md 2.2, step 7): the Laplacian is singular with one null vector
    per connected component; one vertex per component is grounded (its row and column
    removed), the rest is factored with dense Cholesky (LAPACK potrf/potri) and stored as a
    dense inverse with zero rows and columns at the grounded vertices, applied on the device

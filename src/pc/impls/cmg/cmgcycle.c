@@ -1,5 +1,5 @@
 /*
-   The CMG cycle (ALGORITHMS.md 2.3) on the device, through the kernel table only:
+   The CMG cycle (docs/algorithms.md 2.3) on the device, through the kernel table only:
 
      P(b, k, m):
        k last: x = dense * b (or x = invD .* b when the hierarchy stagnated)

@@ -1,5 +1,5 @@
 /*
-   CMG coarse levels (ALGORITHMS.md 2.2, step 5): A_c = R A R^T with R[c(v), v] = 1, computed
+   CMG coarse levels (docs/algorithms.md 2.2, step 5): A_c = R A R^T with R[c(v), v] = 1, computed
    as cluster sums of the fine CSR: the weight between clusters C != D is the sum of the
    fine weights between them, internal edges vanish, and the diagonal is the sum of the
    row's weights, so every coarse level is an exact Laplacian (equal to R A R^T in exact

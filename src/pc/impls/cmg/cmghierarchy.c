@@ -1,5 +1,5 @@
 /*
-   CMG hierarchy on the host (ALGORITHMS.md 2.2): reduction, clustering and Galerkin levels
+   CMG hierarchy on the host (docs/algorithms.md 2.2): reduction, clustering and Galerkin levels
    until a stopping rule holds, recursion counts t_k, factor of the last level; and the
    value-only recomputation for SAME_NONZERO_PATTERN (same clustering, new values).
 */
@@ -44,7 +44,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
 }
 
 /*@C
-   GPUPCCMGRecursionCount - how many times a level runs per visit of the level above (ALGORITHMS.md 2.2 item 8)
+   GPUPCCMGRecursionCount - how many times a level runs per visit of the level above (docs/algorithms.md 2.2 item 8)
 
    Not Collective
 
@@ -56,7 +56,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
    Output: t_k = max(floor(nnz / nnz_next - 1/2), 1), at most repeat_max; or repeat when set
 
    Notes:
-   ALGORITHMS.md rounds the ratio minus one down (floor(nnz / nnz_next - 1)); this rounds it to the nearest integer.
+   The reference rule (docs/algorithms.md 2.2 item 8) rounds the ratio minus one down (floor(nnz / nnz_next - 1)); this rounds it to the nearest integer.
    Work still falls geometrically down the levels (t_k nnz_next < nnz). The difference shows where coarsening is
    slow, as at the rank boundaries of the distributed hierarchy: randcoef3d 10^6 on 8 ranks, nonzero ratios 2.09,
    2.64, 2.34, gets t = 1, 2, 1 instead of 1, 1, 1, and 34 PCG iterations instead of 38 (27 on one rank; docs/cmg.md)

@@ -1,5 +1,5 @@
 /*
-   CMG input reduction (ALGORITHMS.md 2.1): from a symmetric diagonally dominant matrix to
+   CMG input reduction (docs/algorithms.md 2.1): from a symmetric diagonally dominant matrix to
    the level-0 Laplacian.
      - symmetry check (relative tolerance),
      - positive off-diagonals -> double cover [[D+An, -Ap], [-Ap, D+An]] (or an error),

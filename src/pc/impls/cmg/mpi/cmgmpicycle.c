@@ -1,5 +1,5 @@
 /*
-   The distributed CMG cycle (ALGORITHMS.md 2.3 and 2.4), on the device:
+   The distributed CMG cycle (docs/algorithms.md 2.3 and 2.4), on the device:
 
      P(b, k, m):
        k last: gather b to every rank, x = P_s b with the one-rank CMG cycle of the gathered level

@@ -1,5 +1,5 @@
 /*
-   Distributed CMG hierarchy (ALGORITHMS.md 2.4) on the host:
+   Distributed CMG hierarchy (docs/algorithms.md 2.4) on the host:
      - clustering: every rank clusters its own vertices with the sequential GPUPCCMGCluster on a
        GPUPCCMGLevel made of its diagonal block (heaviest neighbour among the rank's vertices), whose
        diagonal holds the volume = all the row's off-diagonal weight, on and off rank (a vertex
@@ -11,7 +11,7 @@
      - last level (global size <= -pc_cmg_direct_size, or coarsening slowed by the rank boundaries):
        gathered to every rank (MatCreateSubMatrices) and given to the one-rank hierarchy
        (GPUPCCMGHierarchyBuild: ground vertex for the excess, GPUPCCMGCoarseFactor when small);
-     - t_k from the global nonzero ratios (ALGORITHMS.md 2.2 item 8).
+     - t_k from the global nonzero ratios (docs/algorithms.md 2.2 item 8).
 */
 #include <gpupc/cmgmpi.h>
 

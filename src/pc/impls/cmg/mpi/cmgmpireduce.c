@@ -1,5 +1,5 @@
 /*
-   Distributed CMG, level 0 (ALGORITHMS.md 2.1 and 2.4): the user's parallel matrix becomes an
+   Distributed CMG, level 0 (docs/algorithms.md 2.1 and 2.4): the user's parallel matrix becomes an
    MPIAIJ SDDM matrix A_0 = L_0 + diag(e) over the kept rows.
      - every rank reads its own rows (MatGetRow, global columns);
      - Dirichlet rows (only a diagonal, with -pc_cmg_dirichlet_rows) are eliminated exactly as on
