@@ -2,9 +2,10 @@
    gpupc/matgpu.h - machinery shared by GPUPC's Mat types (segcsr, hec, bcsr); private.
 
    - Subclassing AIJ: GPUPCMatSubclass saves the base type's ops so a type can override
-     entries and still call the base ones; GPUPCMatPatternChanged tells a value-only
-     update (same nonzero pattern since the last build: re-upload values) from a pattern
-     change (rebuild).
+     entries and still call the base ones, and keeps the device copy in step with the host
+     data (build on a new nonzero pattern, value refresh on the same pattern, at assembly
+     and before every device operation whose value version moved).
+   - Factorizations: every package that factors SEQAIJ/MPIAIJ also factors the type.
    - CSR access: GPUPCMatGetCSR gives the row pointers, columns and values of a SEQAIJ
      (a block of an MPIAIJ included) through public calls only.
    - Halo plan for MPIAIJ-based types: the ghost values the off-diagonal block needs,
@@ -21,16 +22,30 @@
 #include <gpupc/device.h>
 
 /* ---------------------------------------------------------------- AIJ subclassing */
+/* The host AIJ data (SEQAIJ or MPIAIJ) is authoritative; the device copy is a function of it. A GPUPC Mat type's
+   A->spptr begins with a GPUPCMatSubclass (first member), through which the shared code below keeps the device copy
+   in step: GPUPCMatSubclassSync builds it (new nonzero pattern: the type's build) or refreshes its values (same
+   pattern: the type's upload), GPUPCMatSubclassEnsure does so before a device operation when the value version
+   (the object state, plus both blocks' states for MPIAIJ) moved since, which catches every host path that changes
+   values: MatSetValues/assembly, MatScale/Shift/ZeroRows/..., MatSeqAIJGetArray/Restore, MatFDColoringApply. */
 typedef struct {
-  struct _MatOps   base;        /* the base type's ops, saved at subclassing */
-  PetscObjectState nzstate;     /* A->nonzerostate at the last build */
-  PetscBool        built;       /* device structure exists */
+  struct _MatOps   base;    /* the base type's ops, saved at subclassing */
+  PetscBool        mpi;     /* based on MPIAIJ (else SEQAIJ) */
+  PetscObjectState nzstate; /* A->nonzerostate at the last build */
+  PetscBool        built;   /* device structure exists */
+  PetscObjectState synced;  /* value version the device copy holds */
+  PetscInt         builds, uploads;
+  PetscErrorCode (*build)(Mat);  /* lays out and uploads (new pattern; collective for MPI) */
+  PetscErrorCode (*upload)(Mat); /* refreshes the device values (same pattern) */
 } GPUPCMatSubclass;
 
-PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *, PetscBool, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassRestore(Mat, const GPUPCMatSubclass *);
-PETSC_INTERN PetscBool      GPUPCMatPatternChanged(Mat, const GPUPCMatSubclass *);
-PETSC_INTERN void           GPUPCMatMarkBuilt(Mat, GPUPCMatSubclass *);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassSync(Mat, PetscInt);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassEnsure(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassRelayout(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatAssemblyEnd_Subclass(Mat, MatAssemblyType);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassSetTypeName(Mat, MatType, VecType);
 PETSC_INTERN PetscErrorCode GPUPCMatConvertReuse(Mat, MatReuse, Mat *, PetscErrorCode (*)(Mat));
 
 /* ---------------------------------------------------------------- factorizations (src/mat/utils/factor.c) */

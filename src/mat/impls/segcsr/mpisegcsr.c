@@ -11,20 +11,8 @@
 
 static PetscErrorCode MatConvert_MPISegCSR_MPIAIJ(Mat, MatType, MatReuse, Mat *);
 
-/* value version: the states of the matrix and of its two blocks (all only increase) */
-static PetscErrorCode ValueVersion(Mat A, PetscObjectState *v)
-{
-  Mat Ad, Ao;
-
-  PetscFunctionBegin;
-  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-  *v = ((PetscObject)A)->state + ((PetscObject)Ad)->state + ((PetscObject)Ao)->state;
-  PetscFunctionReturn(0);
-}
-
-/* builds (new pattern: collective, same decision on every rank as the nonzero state is
-   global) or re-uploads the values of both blocks; bumps as in SeqSegCSRSync (seqsegcsr.c) */
-static PetscErrorCode MPISegCSRSync(Mat A, PetscInt bumps)
+/* new pattern (collective): lays out both blocks and makes the halo plan */
+static PetscErrorCode MPISegCSRBuild(Mat A)
 {
   Mat_SegCSR     *s = (Mat_SegCSR *)A->spptr;
   Mat             Ad, Ao;
@@ -35,47 +23,31 @@ static PetscErrorCode MPISegCSRSync(Mat A, PetscInt bumps)
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
-  if (GPUPCMatPatternChanged(A, &s->sc)) {
-    PetscCall(GPUPCSegCSRBlockBuildWithMode(&cd, s->Lopt, s->shortopt, &s->diag));
-    PetscCall(GPUPCSegCSRBlockBuildWithMode(&co, s->Lopt, s->shortopt, &s->offd));
-    PetscCall(GPUPCHaloDestroy(&s->halo));
-    PetscCall(GPUPCHaloCreate(A, co.n, garray, &s->halo));
-    s->builds++;
-    GPUPCMatMarkBuilt(A, &s->sc);
-    PetscCall(PetscInfo(A, "built mpisegcsr: local %" PetscInt_FMT " rows, diagonal block %" PetscInt_FMT " nonzeros (L %" PetscInt_FMT "), off-diagonal %" PetscInt_FMT " nonzeros (L %" PetscInt_FMT "), %" PetscInt_FMT " ghosts from %" PetscInt_FMT " ranks\n", cd.m, cd.nnz, s->diag.d.L, co.nnz, s->offd.d.L, co.n, s->halo->nneighbors));
-  } else {
-    PetscCall(GPUPCSegCSRBlockUploadValues(&cd, &s->diag));
-    PetscCall(GPUPCSegCSRBlockUploadValues(&co, &s->offd));
-    s->uploads++;
-  }
+  PetscCall(GPUPCSegCSRBlockBuildWithMode(&cd, s->Lopt, s->shortopt, &s->diag));
+  PetscCall(GPUPCSegCSRBlockBuildWithMode(&co, s->Lopt, s->shortopt, &s->offd));
+  PetscCall(GPUPCHaloDestroy(&s->halo));
+  PetscCall(GPUPCHaloCreate(A, co.n, garray, &s->halo));
+  PetscCall(PetscInfo(A, "built mpisegcsr: local %" PetscInt_FMT " rows, diagonal block %" PetscInt_FMT " nonzeros (L %" PetscInt_FMT "), off-diagonal %" PetscInt_FMT " nonzeros (L %" PetscInt_FMT "), %" PetscInt_FMT " ghosts from %" PetscInt_FMT " ranks\n", cd.m, cd.nnz, s->diag.d.L, co.nnz, s->offd.d.L, co.n, s->halo->nneighbors));
   PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
-  PetscCall(ValueVersion(A, &s->synced));
-  s->synced += bumps;
   PetscFunctionReturn(0);
 }
 
-/* before any device use: refresh values changed on the host since the last upload */
-static PetscErrorCode MPISegCSREnsure(Mat A)
-{
-  Mat_SegCSR      *s = (Mat_SegCSR *)A->spptr;
-  PetscObjectState v;
-
-  PetscFunctionBegin;
-  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "segcsr matrix is not assembled; call MatAssemblyBegin/End first");
-  PetscCheck(s->sc.built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "mpisegcsr: device copy was never built");
-  PetscCall(ValueVersion(A, &v));
-  if (v != s->synced) PetscCall(MPISegCSRSync(A, 0)); /* values only: the pattern changes only in (collective) assembly */
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatAssemblyEnd_MPISegCSR(Mat A, MatAssemblyType mode)
+/* same pattern: new values of both blocks */
+static PetscErrorCode MPISegCSRUpload(Mat A)
 {
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  Mat         Ad, Ao;
+  GPUPCCSR    cd, co;
 
   PetscFunctionBegin;
-  PetscCall(s->sc.base.assemblyend(A, mode));
-  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(MPISegCSRSync(A, 1));
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(GPUPCMatGetCSR(Ad, &cd));
+  PetscCall(GPUPCMatGetCSR(Ao, &co));
+  PetscCall(GPUPCSegCSRBlockUploadValues(&cd, &s->diag));
+  PetscCall(GPUPCSegCSRBlockUploadValues(&co, &s->offd));
+  PetscCall(GPUPCMatRestoreCSR(&co));
+  PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscFunctionReturn(0);
 }
 
@@ -102,7 +74,7 @@ static PetscErrorCode MatMult_MPISegCSR(Mat A, Vec x, Vec y)
   PetscScalar       *dy;
 
   PetscFunctionBegin;
-  PetscCall(MPISegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(PetscLogEventBegin(MATSEGCSR_Mult, A, x, y, 0));
   PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
@@ -122,7 +94,7 @@ static PetscErrorCode MatMultAdd_MPISegCSR(Mat A, Vec x, Vec z, Vec y)
   PetscScalar       *dy;
 
   PetscFunctionBegin;
-  PetscCall(MPISegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(PetscLogEventBegin(MATSEGCSR_Mult, A, x, y, 0));
   PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
@@ -153,7 +125,7 @@ static PetscErrorCode MatMultTransposeAdd_MPISegCSR(Mat A, Vec x, Vec z, Vec y)
   PetscScalar              *dy;
 
   PetscFunctionBegin;
-  PetscCall(MPISegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(GPUPCGetSegCSRKernels(&k));
   PetscCall(PetscLogEventBegin(MATSEGCSR_MultTranspose, A, x, y, 0));
@@ -193,7 +165,7 @@ static PetscErrorCode MatGetDiagonal_MPISegCSR(Mat A, Vec d)
   PetscFunctionBegin;
   PetscCheck(A->rmap->rstart == A->cmap->rstart && A->rmap->rend == A->cmap->rend, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal on mpisegcsr needs the same row and column layout (rows %" PetscInt_FMT "..%" PetscInt_FMT ", columns %" PetscInt_FMT "..%" PetscInt_FMT " on this rank)",
              A->rmap->rstart, A->rmap->rend, A->cmap->rstart, A->cmap->rend);
-  PetscCall(MPISegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(GPUPCGetSegCSRKernels(&k));
   PetscCall(VecGPUGetDeviceArrayWrite(d, &dd));
@@ -208,14 +180,14 @@ static PetscErrorCode MatDuplicate_MPISegCSR(Mat A, MatDuplicateOption op, Mat *
 
   PetscFunctionBegin;
   PetscCall(s->sc.base.duplicate(A, op, B));
-  if (!((*B)->ops->assemblyend == MatAssemblyEnd_MPISegCSR && (*B)->spptr)) {
+  if (!((*B)->ops->mult == MatMult_MPISegCSR && (*B)->spptr)) {
     PetscCall(PetscObjectChangeTypeName((PetscObject)*B, MATMPIAIJ));
     PetscCall(MatConvert_MPIAIJ_MPISegCSR(*B, MATMPISEGCSR, MAT_INPLACE_MATRIX, B));
   } else {
     Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
     sb->Lopt       = s->Lopt;
     sb->shortopt   = s->shortopt;
-    if ((*B)->assembled) PetscCall(MPISegCSRSync(*B, 1)); /* inside MatDuplicate */
+    if ((*B)->assembled) PetscCall(GPUPCMatSubclassSync(*B, 1)); /* inside MatDuplicate */
   }
   PetscFunctionReturn(0);
 }
@@ -233,8 +205,8 @@ static PetscErrorCode MatView_MPISegCSR(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerGetFormat(viewer, &format));
     if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
       PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
-      if (A->assembled) PetscCall(MPISegCSREnsure(A));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "mpisegcsr (segmented CSR on the device): diagonal and off-diagonal blocks per rank, device halo exchange; %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", s->builds, s->uploads));
+      if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mpisegcsr (segmented CSR on the device): diagonal and off-diagonal blocks per rank, device halo exchange; %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", s->sc.builds, s->sc.uploads));
       if (s->sc.built) {
         char dn[64], on[64];
         PetscCall(PetscSNPrintf(dn, sizeof(dn), "  [%d] diagonal block", rank));
@@ -298,9 +270,8 @@ static PetscErrorCode MatSegCSRSetSegmentLength_MPISegCSR(Mat A, PetscInt L)
   PetscFunctionBegin;
   if (L) PetscCall(GPUPCSegCSRCheckLength(L, "MatSegCSRSetSegmentLength"));
   if (L == s->Lopt) PetscFunctionReturn(0);
-  s->Lopt     = L;
-  s->sc.built = PETSC_FALSE;
-  if (A->assembled) PetscCall(MPISegCSRSync(A, 0)); /* collective: L is logically collective */
+  s->Lopt = L;
+  PetscCall(GPUPCMatSubclassRelayout(A)); /* collective: L is logically collective */
   PetscFunctionReturn(0);
 }
 
@@ -311,8 +282,7 @@ static PetscErrorCode MatSegCSRSetShortMode_MPISegCSR(Mat A, MatSegCSRShortMode 
   PetscFunctionBegin;
   if (mode == s->shortopt) PetscFunctionReturn(0);
   s->shortopt = mode;
-  s->sc.built = PETSC_FALSE;
-  if (A->assembled) PetscCall(MPISegCSRSync(A, 0)); /* collective: the mode is logically collective */
+  PetscCall(GPUPCMatSubclassRelayout(A)); /* collective: the mode is logically collective */
   PetscFunctionReturn(0);
 }
 
@@ -321,7 +291,7 @@ static PetscErrorCode MatSegCSRGetShortMode_MPISegCSR(Mat A, MatSegCSRShortMode 
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
 
   PetscFunctionBegin;
-  if (A->assembled) PetscCall(MPISegCSREnsure(A));
+  if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
   if (mode) *mode = s->diag.d.shortmode;
   if (ntiles) *ntiles = s->diag.d.ntiles;
   PetscFunctionReturn(0);
@@ -332,10 +302,10 @@ static PetscErrorCode MatSegCSRGetInfo_MPISegCSR(Mat A, PetscInt *L, PetscInt *b
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
 
   PetscFunctionBegin;
-  if (A->assembled) PetscCall(MPISegCSREnsure(A));
+  if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
   if (L) *L = s->diag.d.L;
-  if (builds) *builds = s->builds;
-  if (uploads) *uploads = s->uploads;
+  if (builds) *builds = s->sc.builds;
+  if (uploads) *uploads = s->sc.uploads;
   PetscFunctionReturn(0);
 }
 
@@ -345,9 +315,9 @@ static PetscErrorCode MPIAIJToSegCSR_InPlace(Mat B)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  PetscCall(GPUPCMatSubclassSave(B, &s->sc));
+  PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_TRUE, MPISegCSRBuild, MPISegCSRUpload));
   B->spptr                 = s;
-  B->ops->assemblyend      = MatAssemblyEnd_MPISegCSR;
+  B->ops->assemblyend      = GPUPCMatAssemblyEnd_Subclass;
   B->ops->mult             = MatMult_MPISegCSR;
   B->ops->multadd          = MatMultAdd_MPISegCSR;
   B->ops->multtranspose    = MatMultTranspose_MPISegCSR;
@@ -358,16 +328,14 @@ static PetscErrorCode MPIAIJToSegCSR_InPlace(Mat B)
   B->ops->setfromoptions   = MatSetFromOptions_MPISegCSR;
   B->ops->destroy          = MatDestroy_MPISegCSR;
   /* value-changing ops stay MPIAIJ's (host); values are re-uploaded at the next device use */
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECGPU, &B->defaultvectype));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPISEGCSR));
+  PetscCall(GPUPCMatSubclassSetTypeName(B, MATMPISEGCSR, VECGPU));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpisegcsr_mpiaij_C", MatConvert_MPISegCSR_MPIAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_mpiaij_mpisegcsr_C", MatConvert_MPIAIJ_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", MatSegCSRSetSegmentLength_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", MatSegCSRSetShortMode_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", MatSegCSRGetShortMode_MPISegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_MPISegCSR));
-  if (B->assembled) PetscCall(MPISegCSRSync(B, 1)); /* reached only inside MatConvert or MatDuplicate */
+  if (B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert or MatDuplicate */
   PetscFunctionReturn(0);
 }
 
@@ -387,9 +355,7 @@ static PetscErrorCode MPISegCSRToMPIAIJ_InPlace(Mat B)
   PetscCall(FreeSegCSR(B));
   PetscCall(GPUPCMatSubclassRestore(B, &s->sc));
   PetscCall(PetscFree(B->spptr));
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJ));
+  PetscCall(GPUPCMatSubclassSetTypeName(B, MATMPIAIJ, VECSTANDARD));
   PetscFunctionReturn(0);
 }
 

@@ -10,7 +10,8 @@
    MatSeqAIJGetArray/Restore, ...) run on the host through the base AIJ op; the device copy
    is refreshed (values only, one upload) at the next device operation when the object
    state changed. MatAssemblyEnd builds (new pattern) or re-uploads values (same pattern)
-   at once.
+   at once. The bookkeeping is the shared GPUPCMatSubclass (gpupc/matgpu.h); this type
+   supplies its build and upload.
 */
 #ifndef GPUPC_SEGCSRIMPL_H
 #define GPUPC_SEGCSRIMPL_H
@@ -31,13 +32,11 @@ typedef struct {
 } GPUPCSegCSRBlock;
 
 typedef struct {
-  GPUPCMatSubclass   sc;
-  PetscInt           Lopt;            /* requested segment length, 0 = default */
-  MatSegCSRShortMode shortopt;        /* requested short-row mode (-mat_segcsr_short), auto by default */
-  PetscObjectState   synced;          /* value version the device copy holds (see SeqSegCSRSync) */
-  GPUPCSegCSRBlock   diag, offd;      /* seq: diag only */
-  GPUPCHalo          halo;            /* mpi only */
-  PetscInt           uploads, builds; /* counters (view, tests) */
+  GPUPCMatSubclass   sc;         /* first: the shared machinery reaches it through A->spptr */
+  PetscInt           Lopt;       /* requested segment length, 0 = default */
+  MatSegCSRShortMode shortopt;   /* requested short-row mode (-mat_segcsr_short), auto by default */
+  GPUPCSegCSRBlock   diag, offd; /* seq: diag only */
+  GPUPCHalo          halo;       /* mpi only */
 } Mat_SegCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);

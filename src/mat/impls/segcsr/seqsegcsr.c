@@ -6,55 +6,30 @@
 
 static PetscErrorCode MatConvert_SeqSegCSR_SeqAIJ(Mat, MatType, MatReuse, Mat *);
 
-/* value version of the host matrix: the object state */
-static PetscObjectState ValueVersion(Mat A)
-{
-  return ((PetscObject)A)->state;
-}
-
-/* builds (new pattern) or re-uploads values (same pattern). bumps: how often the PETSc operation in progress
-   increases the object state after this returns without changing values (PETSc 3.18: MatAssemblyEnd, MatConvert and
-   MatDuplicate increase it once after the type's function; tests/segcsr_mult checks that no product after them
-   uploads again), so the device copy is current while the state is the recorded one */
-static PetscErrorCode SeqSegCSRSync(Mat A, PetscInt bumps)
+/* new pattern: lays out the device copy */
+static PetscErrorCode SeqSegCSRBuild(Mat A)
 {
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
   GPUPCCSR    csr;
 
   PetscFunctionBegin;
   PetscCall(GPUPCMatGetCSR(A, &csr));
-  if (GPUPCMatPatternChanged(A, &s->sc)) {
-    PetscCall(GPUPCSegCSRBlockBuildWithMode(&csr, s->Lopt, s->shortopt, &s->diag));
-    s->builds++;
-    GPUPCMatMarkBuilt(A, &s->sc);
-    PetscCall(PetscInfo(A, "built segcsr: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", short rows in %s mode (%" PetscInt_FMT " tiles)\n", s->diag.d.m, s->diag.d.nnz, s->diag.d.L, MatSegCSRShortModes[s->diag.d.shortmode], s->diag.d.ntiles));
-  } else {
-    PetscCall(GPUPCSegCSRBlockUploadValues(&csr, &s->diag));
-    s->uploads++;
-  }
+  PetscCall(GPUPCSegCSRBlockBuildWithMode(&csr, s->Lopt, s->shortopt, &s->diag));
   PetscCall(GPUPCMatRestoreCSR(&csr));
-  s->synced = ValueVersion(A) + bumps;
+  PetscCall(PetscInfo(A, "built segcsr: %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", short rows in %s mode (%" PetscInt_FMT " tiles)\n", s->diag.d.m, s->diag.d.nnz, s->diag.d.L, MatSegCSRShortModes[s->diag.d.shortmode], s->diag.d.ntiles));
   PetscFunctionReturn(0);
 }
 
-/* before any device use: refresh values changed on the host since the last upload */
-static PetscErrorCode SeqSegCSREnsure(Mat A)
+/* same pattern: new values */
+static PetscErrorCode SeqSegCSRUpload(Mat A)
 {
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  GPUPCCSR    csr;
 
   PetscFunctionBegin;
-  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "segcsr matrix is not assembled; call MatAssemblyBegin/End first");
-  if (!s->sc.built || ValueVersion(A) != s->synced) PetscCall(SeqSegCSRSync(A, 0));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode MatAssemblyEnd_SeqSegCSR(Mat A, MatAssemblyType mode)
-{
-  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
-
-  PetscFunctionBegin;
-  PetscCall(s->sc.base.assemblyend(A, mode));
-  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(SeqSegCSRSync(A, 1));
+  PetscCall(GPUPCMatGetCSR(A, &csr));
+  PetscCall(GPUPCSegCSRBlockUploadValues(&csr, &s->diag));
+  PetscCall(GPUPCMatRestoreCSR(&csr));
   PetscFunctionReturn(0);
 }
 
@@ -67,7 +42,7 @@ static PetscErrorCode MatMultAdd_SeqSegCSR(Mat A, Vec x, Vec z, Vec y)
   PetscScalar              *dy;
 
   PetscFunctionBegin;
-  PetscCall(SeqSegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(GPUPCGetSegCSRKernels(&k));
   PetscCall(PetscLogEventBegin(MATSEGCSR_Mult, A, x, y, 0));
@@ -105,7 +80,7 @@ static PetscErrorCode MatMultTransposeAdd_SeqSegCSR(Mat A, Vec x, Vec z, Vec y)
   PetscScalar              *dy;
 
   PetscFunctionBegin;
-  PetscCall(SeqSegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(GPUPCGetSegCSRKernels(&k));
   PetscCall(PetscLogEventBegin(MATSEGCSR_MultTranspose, A, x, y, 0));
@@ -139,7 +114,7 @@ static PetscErrorCode MatGetDiagonal_SeqSegCSR(Mat A, Vec d)
   PetscScalar              *dd;
 
   PetscFunctionBegin;
-  PetscCall(SeqSegCSREnsure(A));
+  PetscCall(GPUPCMatSubclassEnsure(A));
   s = (Mat_SegCSR *)A->spptr;
   PetscCall(GPUPCGetSegCSRKernels(&k));
   PetscCall(VecGPUGetDeviceArrayWrite(d, &dd));
@@ -157,7 +132,7 @@ static PetscErrorCode MatDuplicate_SeqSegCSR(Mat A, MatDuplicateOption op, Mat *
 
   PetscFunctionBegin;
   PetscCall(s->sc.base.duplicate(A, op, B));
-  ours = (PetscBool)((*B)->ops->assemblyend == MatAssemblyEnd_SeqSegCSR && (*B)->spptr);
+  ours = (PetscBool)((*B)->ops->mult == MatMult_SeqSegCSR && (*B)->spptr);
   if (!ours) {
     PetscCall(PetscObjectChangeTypeName((PetscObject)*B, MATSEQAIJ));
     PetscCall(MatConvert_SeqAIJ_SeqSegCSR(*B, MATSEQSEGCSR, MAT_INPLACE_MATRIX, B));
@@ -165,7 +140,7 @@ static PetscErrorCode MatDuplicate_SeqSegCSR(Mat A, MatDuplicateOption op, Mat *
     Mat_SegCSR *sb = (Mat_SegCSR *)(*B)->spptr;
     sb->Lopt       = s->Lopt;
     sb->shortopt   = s->shortopt;
-    if ((*B)->assembled) PetscCall(SeqSegCSRSync(*B, 1)); /* inside MatDuplicate */
+    if ((*B)->assembled) PetscCall(GPUPCMatSubclassSync(*B, 1)); /* inside MatDuplicate */
   }
   PetscFunctionReturn(0);
 }
@@ -182,9 +157,9 @@ static PetscErrorCode MatView_SeqSegCSR(Mat A, PetscViewer viewer)
     PetscCall(PetscViewerGetFormat(viewer, &format));
     if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
       const GPUPCSegCSRKernels *k;
-      if (A->assembled) PetscCall(SeqSegCSREnsure(A));
+      if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
       PetscCall(GPUPCGetSegCSRKernels(&k));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "segcsr (segmented CSR on the device), %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", k->name, s->builds, s->uploads));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "segcsr (segmented CSR on the device), %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", k->name, s->sc.builds, s->sc.uploads));
       if (s->sc.built) PetscCall(GPUPCSegCSRBlockView(&s->diag, "  segcsr", PETSC_FALSE, viewer));
     }
   }
@@ -227,9 +202,8 @@ static PetscErrorCode MatSegCSRSetSegmentLength_SeqSegCSR(Mat A, PetscInt L)
   PetscFunctionBegin;
   if (L) PetscCall(GPUPCSegCSRCheckLength(L, "MatSegCSRSetSegmentLength"));
   if (L == s->Lopt) PetscFunctionReturn(0);
-  s->Lopt     = L;
-  s->sc.built = PETSC_FALSE; /* re-layout at the next use */
-  if (A->assembled) PetscCall(SeqSegCSRSync(A, 0));
+  s->Lopt = L;
+  PetscCall(GPUPCMatSubclassRelayout(A));
   PetscFunctionReturn(0);
 }
 
@@ -240,8 +214,7 @@ static PetscErrorCode MatSegCSRSetShortMode_SeqSegCSR(Mat A, MatSegCSRShortMode 
   PetscFunctionBegin;
   if (mode == s->shortopt) PetscFunctionReturn(0);
   s->shortopt = mode;
-  s->sc.built = PETSC_FALSE; /* re-layout at the next use */
-  if (A->assembled) PetscCall(SeqSegCSRSync(A, 0));
+  PetscCall(GPUPCMatSubclassRelayout(A));
   PetscFunctionReturn(0);
 }
 
@@ -250,7 +223,7 @@ static PetscErrorCode MatSegCSRGetShortMode_SeqSegCSR(Mat A, MatSegCSRShortMode 
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
 
   PetscFunctionBegin;
-  if (A->assembled) PetscCall(SeqSegCSREnsure(A));
+  if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
   if (mode) *mode = s->diag.d.shortmode;
   if (ntiles) *ntiles = s->diag.d.ntiles;
   PetscFunctionReturn(0);
@@ -261,10 +234,10 @@ static PetscErrorCode MatSegCSRGetInfo_SeqSegCSR(Mat A, PetscInt *L, PetscInt *b
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
 
   PetscFunctionBegin;
-  if (A->assembled) PetscCall(SeqSegCSREnsure(A));
+  if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
   if (L) *L = s->diag.d.L;
-  if (builds) *builds = s->builds;
-  if (uploads) *uploads = s->uploads;
+  if (builds) *builds = s->sc.builds;
+  if (uploads) *uploads = s->sc.uploads;
   PetscFunctionReturn(0);
 }
 
@@ -276,9 +249,9 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE)); /* inode routines would replace our ops */
-  PetscCall(GPUPCMatSubclassSave(B, &s->sc));
+  PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_FALSE, SeqSegCSRBuild, SeqSegCSRUpload));
   B->spptr                    = s;
-  B->ops->assemblyend         = MatAssemblyEnd_SeqSegCSR;
+  B->ops->assemblyend         = GPUPCMatAssemblyEnd_Subclass;
   B->ops->mult                = MatMult_SeqSegCSR;
   B->ops->multadd             = MatMultAdd_SeqSegCSR;
   B->ops->multtranspose       = MatMultTranspose_SeqSegCSR;
@@ -290,17 +263,15 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
   B->ops->destroy             = MatDestroy_SeqSegCSR;
   /* value-changing ops (scale, shift, diagonalscale, zeroentries, copy, axpy, zerorows, ...)
      stay the base ones: they change the host values and the object state, and the next
-     device operation re-uploads the values (SeqSegCSREnsure) */
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECGPU, &B->defaultvectype));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQSEGCSR));
+     device operation re-uploads the values (GPUPCMatSubclassEnsure) */
+  PetscCall(GPUPCMatSubclassSetTypeName(B, MATSEQSEGCSR, VECGPU));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqsegcsr_seqaij_C", MatConvert_SeqSegCSR_SeqAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatConvert_seqaij_seqsegcsr_C", MatConvert_SeqAIJ_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetSegmentLength_C", MatSegCSRSetSegmentLength_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", MatSegCSRSetShortMode_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", MatSegCSRGetShortMode_SeqSegCSR));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", MatSegCSRGetInfo_SeqSegCSR));
-  if (B->assembled) PetscCall(SeqSegCSRSync(B, 1)); /* reached only inside MatConvert or MatDuplicate */
+  if (B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert or MatDuplicate */
   PetscFunctionReturn(0);
 }
 
@@ -328,9 +299,7 @@ static PetscErrorCode SeqSegCSRToSeqAIJ_InPlace(Mat B)
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRSetShortMode_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetShortMode_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSegCSRGetInfo_C", NULL));
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(VECSTANDARD, &B->defaultvectype));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
+  PetscCall(GPUPCMatSubclassSetTypeName(B, MATSEQAIJ, VECSTANDARD));
   PetscFunctionReturn(0);
 }
 
