@@ -6,130 +6,7 @@ static const char help[] = "segcsr kernels of the active backend against a plain
 #include <petscsys.h>
 #include <gpupc/segcsrkernels.h>
 #include "gpupctest.h"
-
-typedef struct {
-  PetscInt     m, n, *i, *j;
-  PetscScalar *a;
-} CSR;
-
-/* host arrays of the segmented layout for segment length L */
-static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
-{
-  PetscInt nseg = 0, nmed = 0, nlong = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(h, sizeof(*h))); /* group mode, no tiles */
-  h->shortmode = MAT_SEGCSR_SHORT_GROUP;
-  h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
-  PetscCall(PetscMalloc1(c->m + 1, &h->segptr));
-  for (PetscInt r = 0; r < c->m; r++) {
-    PetscInt len = c->i[r + 1] - c->i[r], s = PetscMax(1, (len + L - 1) / L);
-    h->segptr[r] = nseg;
-    nseg += s;
-  }
-  h->segptr[c->m] = nseg;
-  h->nseg     = nseg;
-  h->shortmax = GPUPCSegCSRShortMax(nseg, c->m, L);
-  for (PetscInt r = 0; r < c->m; r++) {
-    GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
-    nmed += bin == GPUPC_SEGCSR_BIN_MEDIUM;
-    nlong += bin == GPUPC_SEGCSR_BIN_LONG;
-  }
-  h->nmed = nmed; h->nlong = nlong;
-  PetscCall(PetscMalloc5(nseg, &h->segrow, nseg * L, &h->col, nseg * L, &h->val, nmed, &h->medrows, nlong, &h->longrows));
-  nmed = nlong = 0;
-  for (PetscInt r = 0; r < c->m; r++) {
-    PetscInt       len = c->i[r + 1] - c->i[r], k0 = h->segptr[r] * L, k1 = h->segptr[r + 1] * L;
-    GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
-    for (PetscInt g = h->segptr[r]; g < h->segptr[r + 1]; g++) h->segrow[g] = r;
-    for (PetscInt k = k0; k < k1; k++) {
-      PetscInt q = k - k0;
-      h->col[k] = q < len ? c->j[c->i[r] + q] : (len ? c->j[c->i[r]] : 0);
-      h->val[k] = q < len ? c->a[c->i[r] + q] : 0.0;
-    }
-    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) h->medrows[nmed++] = r;
-    if (bin == GPUPC_SEGCSR_BIN_LONG) h->longrows[nlong++] = r; /* any order is valid */
-  }
-  PetscFunctionReturn(0);
-}
-
-/* tile mode on host layout h: tiles of consecutive rows that are not long (short and medium)
-   with at most cap segments each (cap <= GPUPC_SEGCSR_TILE_SLOTS / L; a row longer than cap gets
-   a tile of its own), a long row ends a tile; the medium rows lose their warps (nmed = 0) */
-static PetscErrorCode Tile(GPUPCSegCSRDev *h, PetscInt cap)
-{
-  PetscInt nt = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscFree2(h->tileptr, h->tileend));
-  PetscCall(PetscMalloc2(h->m + 1, &h->tileptr, PetscMax(h->m, 1), &h->tileend)); /* at most one tile per row */
-  for (PetscInt r = 0; r < h->m;) {
-    PetscInt segs = 0, r1 = r;
-    if (GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], h->L, h->shortmax) == GPUPC_SEGCSR_BIN_LONG) {
-      r++;
-      continue;
-    }
-    while (r1 < h->m && GPUPCSegCSRRowBin(h->segptr[r1 + 1] - h->segptr[r1], h->L, h->shortmax) != GPUPC_SEGCSR_BIN_LONG && (r1 == r || segs + h->segptr[r1 + 1] - h->segptr[r1] <= cap)) segs += h->segptr[r1 + 1] - h->segptr[r1], r1++;
-    h->tileptr[nt]   = r;
-    h->tileend[nt++] = r1;
-    r                = r1;
-  }
-  h->tileptr[nt] = h->m;
-  h->ntiles      = nt;
-  h->nmed        = 0;
-  h->shortmode   = MAT_SEGCSR_SHORT_TILE;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode FreeHost(GPUPCSegCSRDev *h)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(h->segptr));
-  PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
-  PetscCall(PetscFree2(h->tileptr, h->tileend));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
-{
-  size_t ns = (size_t)h->nseg * h->L;
-
-  PetscFunctionBegin;
-  *d = *h;
-  PetscCall(GPUPCMallocArray(h->m + 1, &d->segptr));
-  PetscCall(GPUPCMallocArray(h->nseg, &d->segrow));
-  PetscCall(GPUPCMallocArray(ns, &d->col));
-  PetscCall(GPUPCMallocArray(ns, &d->val));
-  PetscCall(GPUPCMallocArray(h->nmed, &d->medrows));
-  PetscCall(GPUPCMallocArray(h->nlong, &d->longrows));
-  PetscCall(GPUPCMallocArray(h->tileptr ? h->ntiles + 1 : 0, &d->tileptr));
-  PetscCall(GPUPCMallocArray(h->tileptr ? h->ntiles : 0, &d->tileend));
-  PetscCall(GPUPCCopyToDevice(d->segptr, h->segptr, h->m + 1));
-  PetscCall(GPUPCCopyToDevice(d->segrow, h->segrow, h->nseg));
-  PetscCall(GPUPCCopyToDevice(d->col, h->col, ns));
-  PetscCall(GPUPCCopyToDevice(d->val, h->val, ns));
-  PetscCall(GPUPCCopyToDevice(d->medrows, h->medrows, h->nmed));
-  PetscCall(GPUPCCopyToDevice(d->longrows, h->longrows, h->nlong));
-  if (h->tileptr) {
-    PetscCall(GPUPCCopyToDevice(d->tileptr, h->tileptr, h->ntiles + 1));
-    PetscCall(GPUPCCopyToDevice(d->tileend, h->tileend, h->ntiles));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode FreeDevice(GPUPCSegCSRDev *d)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCFree(d->segptr));
-  PetscCall(GPUPCFree(d->segrow));
-  PetscCall(GPUPCFree(d->col));
-  PetscCall(GPUPCFree(d->val));
-  PetscCall(GPUPCFree(d->medrows));
-  PetscCall(GPUPCFree(d->longrows));
-  PetscCall(GPUPCFree(d->tileptr));
-  PetscCall(GPUPCFree(d->tileend));
-  PetscFunctionReturn(0);
-}
+#include "kerneltest.h"
 
 static PetscErrorCode Compare(PetscInt n, const PetscScalar *got, const PetscScalar *want, PetscReal tol, const char *what, PetscInt L)
 {
@@ -178,7 +55,7 @@ static PetscErrorCode Run(const GPUPCSegCSRKernels *k, const GPUPCSegCSRDev *d, 
 
 static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
 {
-  CSR                       c;
+  TestCSR                   c;
   PetscInt                  cap = 0;
   const GPUPCSegCSRKernels *k, *kh;
   PetscGPUPCBackend         backend;
@@ -225,11 +102,11 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
   }
   for (PetscInt L = 1; L <= 32; L *= 2) {
     GPUPCSegCSRDev h, d;
-    PetscCall(Layout(&c, L, &h));
+    PetscCall(TestSegCSRLayout(&c, L, &h));
     for (PetscInt v = 0; v < 3; v++) { /* group mode; tile mode with full tiles; tile mode with tiles of <= 3 segments */
       char what[128];
-      if (v) PetscCall(Tile(&h, v == 1 ? GPUPC_SEGCSR_TILE_SLOTS / L : 3));
-      PetscCall(Upload(&h, &d));
+      if (v) PetscCall(TestSegCSRTile(&h, v == 1 ? GPUPC_SEGCSR_TILE_SLOTS / L : 3));
+      PetscCall(TestSegCSRUpload(&h, PETSC_TRUE, &d));
       PetscCall(Run(k, &d, x, z, xt, y, yz, yt, dg));
       PetscCall(PetscSNPrintf(what, sizeof(what), "%s kernels %" PetscInt_FMT "x%" PetscInt_FMT ", %s mode (%" PetscInt_FMT " tiles)", k->name, m, n, MatSegCSRShortModes[h.shortmode], h.ntiles));
       PetscCall(Compare(m, y, ry, 1e-13, what, L));
@@ -252,9 +129,9 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
         PetscCall(Compare(m, dg, hdg, 0.0, what, L));
         PetscCall(PetscFree4(hy, hyz, hyt, hdg));
       }
-      PetscCall(FreeDevice(&d));
+      PetscCall(TestSegCSRFreeUpload(PETSC_TRUE, &d));
     }
-    PetscCall(FreeHost(&h));
+    PetscCall(TestSegCSRFreeLayout(&h));
   }
   PetscCall(PetscFree4(x, z, xt, ry));
   PetscCall(PetscFree3(ryz, ryt, rd));

@@ -1,6 +1,7 @@
 /*
    gpupc/cmgkernels.h - the kernels of the CMG cycle: one declaration, two implementations.
 
+   GPUPCCMGKernels is declared once by GPUPC_CMG_KERNEL_LIST (gpupc/kerneltable.h).
    GPUPCCMGKernelsHost (src/pc/impls/cmg/host) is the plain C reference, GPUPCCMGKernelsCUDA
    (src/pc/impls/cmg/cuda) the CUDA version; GPUPCGetCMGKernels() picks by backend. All
    pointers are device pointers (on the host backend: the emulated device buffers). Level
@@ -10,7 +11,7 @@
 #ifndef GPUPC_CMGKERNELS_H
 #define GPUPC_CMGKERNELS_H
 
-#include <gpupc/device.h>
+#include <gpupc/kerneltable.h>
 
 typedef enum {
   GPUPC_CMG_PRECISION_DOUBLE,
@@ -123,34 +124,43 @@ typedef struct {
                                no Jacobi step of its own on level 0); first.x NULL: b0 only */
 } GPUPCCMGDeviceFold;
 
-typedef struct {
-  const char *name;
-  /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i);
-     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0); with F->first.x also
-     first.x = first.invd .* b0 (in the level precision) */
-  PetscErrorCode (*expand)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, void *b0);
-  /* kept rows: x_i = y_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground);
-     Dirichlet rows: x_j = dinv_j b_j (transpose: x_j = dinv_j (b_j - sum_i E_ij y_i)) */
-  PetscErrorCode (*fold)(const GPUPCCMGDeviceFold *, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x);
-  /* L->x = invd .* L->b */
-  PetscErrorCode (*jacobi)(const GPUPCCMGDeviceLevel *L);
-  /* xout = x + invd .* (L->b - A x), xout != xin (fused residual and smoothing) with x = xin, or, when xc is given
-     (the next level's iterate), x = xin + xc[c(.)] (the prolongation fused in: x is read on the fly, xin unchanged) */
-  PetscErrorCode (*smooth)(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout);
-  /* bc[C] = sum_{v in C} (L->b - A x)_v (fused residual and restriction over the cluster-sorted vertex list) with
-     x = L->x, or, when first, x = invd .* L->b, which is also stored in L->x (the first Jacobi step of a level
-     iteration fused in); with next (may be NULL) also next->x = next->invd .* bc */
-  PetscErrorCode (*residual_restrict)(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next);
-  /* L->x[v] += xc[c(v)] */
-  PetscErrorCode (*prolong)(const GPUPCCMGDeviceLevel *L, const void *xc);
-  /* L->x = dense * L->b (last level) */
-  PetscErrorCode (*dense_solve)(const GPUPCCMGDeviceLevel *L);
-  /* with a level matrix of another format that gave the residual r = b - A x: */
-  /* xout = xin + invd .* r */
-  PetscErrorCode (*update)(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout);
-  /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics); with next (may be NULL) also next->x = next->invd .* bc */
-  PetscErrorCode (*cluster_sum)(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next);
-} GPUPCCMGKernels;
+/* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
+   implementation of a member is Stem_Host (src/pc/impls/cmg/host), the CUDA one Stem_CUDA
+   (src/pc/impls/cmg/cuda). */
+#define GPUPC_CMG_KERNEL_LIST(X, A) \
+  /* kept rows: b'_i = b_i - sum_j E_ij dinv_j b_j (transpose: b'_i = b_i); \
+     b0[c nk + map[i]] = s_c b'_i (c < copies); ground: -(copies == 1 ? sum of b' : 0); with F->first.x also \
+     first.x = first.invd .* b0 (in the level precision) */ \
+  X(A, expand, Expand, (const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0)) \
+  /* kept rows: x_i = y_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) (x0[g] = 0 without ground); \
+     Dirichlet rows: x_j = dinv_j b_j (transpose: x_j = dinv_j (b_j - sum_i E_ij y_i)) */ \
+  X(A, fold, Fold, (const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)) \
+  /* L->x = invd .* L->b */ \
+  X(A, jacobi, Jacobi, (const GPUPCCMGDeviceLevel *L)) \
+  /* xout = x + invd .* (L->b - A x), xout != xin (fused residual and smoothing) with x = xin, or, when xc is given \
+     (the next level's iterate), x = xin + xc[c(.)] (the prolongation fused in: x is read on the fly, xin unchanged) */ \
+  X(A, smooth, Smooth, (const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)) \
+  /* bc[C] = sum_{v in C} (L->b - A x)_v (fused residual and restriction over the cluster-sorted vertex list) with \
+     x = L->x, or, when first, x = invd .* L->b, which is also stored in L->x (the first Jacobi step of a level \
+     iteration fused in); with next (may be NULL) also next->x = next->invd .* bc */ \
+  X(A, residual_restrict, ResidualRestrict, (const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next)) \
+  /* L->x[v] += xc[c(v)] */ \
+  X(A, prolong, Prolong, (const GPUPCCMGDeviceLevel *L, const void *xc)) \
+  /* L->x = dense * L->b (last level) */ \
+  X(A, dense_solve, DenseSolve, (const GPUPCCMGDeviceLevel *L)) \
+  /* with a level matrix of another format that gave the residual r = b - A x: */ \
+  /* xout = xin + invd .* r */ \
+  X(A, update, Update, (const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)) \
+  /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics); with next (may be NULL) also next->x = next->invd .* bc */ \
+  X(A, cluster_sum, ClusterSum, (const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next))
+
+typedef GPUPC_KERNEL_TABLE(GPUPC_CMG_KERNEL_LIST) GPUPCCMGKernels;
+
+/* member k of the list is GPUPC_CMG_KERNEL_<member> = k; its name is GPUPCCMGKernelNames[k] */
+typedef enum {
+  GPUPC_CMG_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_CMG_KERNEL_) GPUPC_CMG_NKERNELS
+} GPUPCCMGKernelIndex;
+PETSC_EXTERN const char *const GPUPCCMGKernelNames[];
 
 PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsHost;
 #if defined(GPUPC_HAVE_CUDA)
@@ -158,6 +168,7 @@ PETSC_INTERN const GPUPCCMGKernels GPUPCCMGKernelsCUDA;
 #endif
 
 PETSC_EXTERN PetscErrorCode GPUPCGetCMGKernels(const GPUPCCMGKernels **);
+PETSC_EXTERN PetscErrorCode GPUPCGetCMGKernelsFor(PetscGPUPCBackend, const GPUPCCMGKernels **);
 PETSC_INTERN PetscInt       GPUPCCMGLanes(PetscInt, PetscInt, PetscInt);
 
 #endif

@@ -12,14 +12,15 @@
      packed on the device, copied once to the host, exchanged with PetscSF over host
      buffers, copied once to the device; and the reverse (transpose products) with a sum.
      MPI and PetscSF never see a device pointer.
-   - Halo kernels (gather, scatter-add): one declaration, host and CUDA implementations.
+   - Halo kernels (gather, scatter-add): one declaration (GPUPC_HALO_KERNEL_LIST), host and
+     CUDA implementations.
 */
 #ifndef GPUPC_MATGPU_H
 #define GPUPC_MATGPU_H
 
 #include <petsc/private/matimpl.h>
 #include <petscsf.h>
-#include <gpupc/device.h>
+#include <gpupc/kerneltable.h>
 
 /* ---------------------------------------------------------------- AIJ subclassing */
 /* The host AIJ data (SEQAIJ or MPIAIJ) is authoritative; the device copy is a function of it. A GPUPC Mat type's
@@ -86,19 +87,29 @@ PETSC_INTERN PetscErrorCode GPUPCHaloReverseBegin(GPUPCHalo);
 PETSC_INTERN PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo, PetscScalar *);
 
 /* ---------------------------------------------------------------- halo kernels */
-typedef struct {
-  const char *name;
-  /* buf[k] = x[idx[k]] */
-  PetscErrorCode (*gather)(PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf);
-  /* y[idx[k]] += buf[k]  (idx without repeats) */
-  PetscErrorCode (*scatteradd)(PetscInt n, const PetscInt *idx, const PetscScalar *buf, PetscScalar *y);
-} GPUPCHaloKernels;
+/* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
+   implementation of a member is Stem_Host (src/mat/utils/host), the CUDA one Stem_CUDA (src/mat/utils/cuda). */
+#define GPUPC_HALO_KERNEL_LIST(X, A) \
+  /* buf[k] = x[idx[k]] */ \
+  X(A, gather, Gather, (PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf)) \
+  /* y[idx[k]] += buf[k]  (idx without repeats) */ \
+  X(A, scatteradd, ScatterAdd, (PetscInt n, const PetscInt *idx, const PetscScalar *buf, PetscScalar *y))
+
+typedef GPUPC_KERNEL_TABLE(GPUPC_HALO_KERNEL_LIST) GPUPCHaloKernels;
+
+/* member k of the list is GPUPC_HALO_KERNEL_<member> = k; its name is GPUPCHaloKernelNames[k] */
+typedef enum {
+  GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_HALO_KERNEL_) GPUPC_HALO_NKERNELS
+} GPUPCHaloKernelIndex;
+PETSC_EXTERN const char *const GPUPCHaloKernelNames[];
 
 PETSC_INTERN const GPUPCHaloKernels GPUPCHaloKernelsHost;
 #if defined(GPUPC_HAVE_CUDA)
 PETSC_INTERN const GPUPCHaloKernels GPUPCHaloKernelsCUDA;
 #endif
-PETSC_INTERN PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **);
+/* the table of the active backend, and a table by backend (for tests that compare the two) */
+PETSC_EXTERN PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **);
+PETSC_EXTERN PetscErrorCode GPUPCGetHaloKernelsFor(PetscGPUPCBackend, const GPUPCHaloKernels **);
 
 /* log events of the shared machinery (registered in src/mat/matregister.c) */
 PETSC_INTERN PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse;

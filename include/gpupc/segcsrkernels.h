@@ -1,7 +1,8 @@
 /*
    gpupc/segcsrkernels.h - the segmented-CSR kernels: one declaration, two implementations.
 
-   GPUPCSegCSRKernels is the interface; GPUPCSegCSRKernelsHost (src/mat/impls/segcsr/host)
+   GPUPCSegCSRKernels is the interface, declared once by GPUPC_SEGCSR_KERNEL_LIST
+   (gpupc/kerneltable.h); GPUPCSegCSRKernelsHost (src/mat/impls/segcsr/host)
    is the plain C reference and GPUPCSegCSRKernelsCUDA (src/mat/impls/segcsr/cuda) the CUDA
    version. All pointers are device pointers (on the host backend: the emulated device
    buffers). The format is docs/algorithms.md section 1.1:
@@ -35,7 +36,7 @@
 #ifndef GPUPC_SEGCSRKERNELS_H
 #define GPUPC_SEGCSRKERNELS_H
 
-#include <gpupc/device.h>
+#include <gpupc/kerneltable.h>
 
 /* a row with more slots than this is a "long row" (a thread block per row on the GPU) */
 #define GPUPC_SEGCSR_LONG_SLOTS 1024
@@ -91,15 +92,24 @@ typedef struct {
   PetscInt          *tileend;   /* tile mode: ntiles, one past the last row of each tile (<= tileptr[t+1]); NULL in group mode */
 } GPUPCSegCSRDev;
 
-typedef struct {
-  const char *name;
-  /* y = A x + z (z may be NULL: y = A x; z may equal y) */
-  PetscErrorCode (*mult)(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y);
-  /* y += A^T x  (y has length n; atomic scatter on the GPU) */
-  PetscErrorCode (*multtransposeadd)(const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y);
-  /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */
-  PetscErrorCode (*getdiagonal)(const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d);
-} GPUPCSegCSRKernels;
+/* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
+   implementation of a member is Stem_Host (src/mat/impls/segcsr/host), the CUDA one Stem_CUDA
+   (src/mat/impls/segcsr/cuda). */
+#define GPUPC_SEGCSR_KERNEL_LIST(X, A) \
+  /* y = A x + z (z may be NULL: y = A x; z may equal y) */ \
+  X(A, mult, Mult, (const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)) \
+  /* y += A^T x  (y has length n; atomic scatter on the GPU) */ \
+  X(A, multtransposeadd, MultTransposeAdd, (const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y)) \
+  /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */ \
+  X(A, getdiagonal, GetDiagonal, (const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d))
+
+typedef GPUPC_KERNEL_TABLE(GPUPC_SEGCSR_KERNEL_LIST) GPUPCSegCSRKernels;
+
+/* member k of the list is GPUPC_SEGCSR_KERNEL_<member> = k; its name is GPUPCSegCSRKernelNames[k] */
+typedef enum {
+  GPUPC_SEGCSR_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_SEGCSR_KERNEL_) GPUPC_SEGCSR_NKERNELS
+} GPUPCSegCSRKernelIndex;
+PETSC_EXTERN const char *const GPUPCSegCSRKernelNames[];
 
 PETSC_INTERN const GPUPCSegCSRKernels GPUPCSegCSRKernelsHost;
 #if defined(GPUPC_HAVE_CUDA)

@@ -10,19 +10,24 @@
 
 PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse;
 
+const char *const GPUPCHaloKernelNames[] = {GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_NAME, ) NULL};
+
+/*
+   GPUPCGetHaloKernelsFor - the halo kernel table of a given backend (the CUDA table is only usable when the active
+   backend is CUDA); GPUPCGetHaloKernels - the table of the active backend. A build without CUDA has no CUDA table:
+   asking for it is an error, as for the other kernel tables (GPUPCKernelTableSelect).
+*/
+PetscErrorCode GPUPCGetHaloKernelsFor(PetscGPUPCBackend backend, const GPUPCHaloKernels **k)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCHaloKernelsHost, GPUPC_CUDA_TABLE(GPUPCHaloKernelsCUDA), "halo", (const void **)k));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **k)
 {
-  PetscGPUPCBackend backend;
-
   PetscFunctionBegin;
-  PetscCall(PetscGPUPCGetBackend(&backend));
-#if defined(GPUPC_HAVE_CUDA)
-  if (backend == PETSC_GPUPC_BACKEND_CUDA) {
-    *k = &GPUPCHaloKernelsCUDA;
-    PetscFunctionReturn(0);
-  }
-#endif
-  *k = &GPUPCHaloKernelsHost;
+  PetscCall(GPUPCKernelTableSelectActive(&GPUPCHaloKernelsHost, GPUPC_CUDA_TABLE(GPUPCHaloKernelsCUDA), "halo", (const void **)k));
   PetscFunctionReturn(0);
 }
 

@@ -1,7 +1,10 @@
 /*
-   Picks the vector-kernel table of the active backend.
+   The vector-kernel table's getters (the choice itself is GPUPCKernelTableSelect) and its
+   member names, for messages and for tests that walk the table.
 */
 #include <gpupc/veckernels.h>
+
+const char *const GPUPCVecKernelNames[] = {GPUPC_VEC_KERNEL_LIST(GPUPC_KERNEL_NAME, ) NULL};
 
 /*@C
    GPUPCGetVecKernelsFor - the vector-kernel table of a given backend
@@ -22,24 +25,25 @@
 PetscErrorCode GPUPCGetVecKernelsFor(PetscGPUPCBackend backend, const GPUPCVecKernels **k)
 {
   PetscFunctionBegin;
-  if (backend == PETSC_GPUPC_BACKEND_HOST) {
-    *k = &GPUPCVecKernelsHost;
-    PetscFunctionReturn(0);
-  }
-#if defined(GPUPC_HAVE_CUDA)
-  *k = &GPUPCVecKernelsCUDA;
+  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCVecKernelsHost, GPUPC_CUDA_TABLE(GPUPCVecKernelsCUDA), "vector", (const void **)k));
   PetscFunctionReturn(0);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPC was built without CUDA; no CUDA kernels");
-#endif
 }
 
+/*@C
+   GPUPCGetVecKernels - the vector-kernel table of the active backend
+
+   Not Collective
+
+   Output Parameter:
+.  k - the table
+
+   Level: developer
+
+.seealso: GPUPCGetVecKernelsFor()
+@*/
 PetscErrorCode GPUPCGetVecKernels(const GPUPCVecKernels **k)
 {
-  PetscGPUPCBackend backend;
-
   PetscFunctionBegin;
-  PetscCall(PetscGPUPCGetBackend(&backend));
-  PetscCall(GPUPCGetVecKernelsFor(backend, k));
+  PetscCall(GPUPCKernelTableSelectActive(&GPUPCVecKernelsHost, GPUPC_CUDA_TABLE(GPUPCVecKernelsCUDA), "vector", (const void **)k));
   PetscFunctionReturn(0);
 }

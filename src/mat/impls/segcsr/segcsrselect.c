@@ -1,7 +1,10 @@
 /*
-   Picks the segmented-CSR kernel table of the active backend.
+   The segmented-CSR kernel table's getters (the choice itself is GPUPCKernelTableSelect) and
+   its member names, for messages and for tests that walk the table.
 */
 #include <gpupc/segcsrkernels.h>
+
+const char *const GPUPCSegCSRKernelNames[] = {GPUPC_SEGCSR_KERNEL_LIST(GPUPC_KERNEL_NAME, ) NULL};
 
 /*@C
    GPUPCGetSegCSRKernelsFor - the segmented-CSR kernel table of a given backend
@@ -24,16 +27,8 @@
 PetscErrorCode GPUPCGetSegCSRKernelsFor(PetscGPUPCBackend backend, const GPUPCSegCSRKernels **k)
 {
   PetscFunctionBegin;
-  if (backend == PETSC_GPUPC_BACKEND_HOST) {
-    *k = &GPUPCSegCSRKernelsHost;
-    PetscFunctionReturn(0);
-  }
-#if defined(GPUPC_HAVE_CUDA)
-  *k = &GPUPCSegCSRKernelsCUDA;
+  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCSegCSRKernelsHost, GPUPC_CUDA_TABLE(GPUPCSegCSRKernelsCUDA), "segcsr", (const void **)k));
   PetscFunctionReturn(0);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPC was built without CUDA; no CUDA segcsr kernels");
-#endif
 }
 
 /*@C
@@ -50,10 +45,7 @@ PetscErrorCode GPUPCGetSegCSRKernelsFor(PetscGPUPCBackend backend, const GPUPCSe
 @*/
 PetscErrorCode GPUPCGetSegCSRKernels(const GPUPCSegCSRKernels **k)
 {
-  PetscGPUPCBackend backend;
-
   PetscFunctionBegin;
-  PetscCall(PetscGPUPCGetBackend(&backend));
-  PetscCall(GPUPCGetSegCSRKernelsFor(backend, k));
+  PetscCall(GPUPCKernelTableSelectActive(&GPUPCSegCSRKernelsHost, GPUPC_CUDA_TABLE(GPUPCSegCSRKernelsCUDA), "segcsr", (const void **)k));
   PetscFunctionReturn(0);
 }

@@ -34,4 +34,5 @@ static PetscErrorCode ScatterAdd_CUDA(PetscInt n, const PetscInt *idx, const Pet
   PetscFunctionReturn(0);
 }
 
-const GPUPCHaloKernels GPUPCHaloKernelsCUDA = {"cuda", Gather_CUDA, ScatterAdd_CUDA};
+/* the table: every member's Stem_CUDA from GPUPC_HALO_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCHaloKernels, GPUPCHaloKernelsCUDA, GPUPC_HALO_KERNEL_LIST, "cuda", _CUDA);

@@ -15,4 +15,5 @@ static PetscErrorCode ScatterAdd_Host(PetscInt n, const PetscInt *idx, const Pet
   return 0;
 }
 
-const GPUPCHaloKernels GPUPCHaloKernelsHost = {"host", Gather_Host, ScatterAdd_Host};
+/* the table: every member's Stem_Host from GPUPC_HALO_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCHaloKernels, GPUPCHaloKernelsHost, GPUPC_HALO_KERNEL_LIST, "host", _Host);

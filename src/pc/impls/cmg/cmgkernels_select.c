@@ -1,7 +1,35 @@
 /*
-   Picks the CMG kernel table of the active backend.
+   The CMG kernel table's getters (the choice itself is GPUPCKernelTableSelect) and its member
+   names, for messages and for tests that walk the table.
 */
 #include <gpupc/cmgkernels.h>
+
+const char *const GPUPCCMGKernelNames[] = {GPUPC_CMG_KERNEL_LIST(GPUPC_KERNEL_NAME, ) NULL};
+
+/*@C
+   GPUPCGetCMGKernelsFor - the CMG cycle kernel table of a given backend
+
+   Not Collective
+
+   Input Parameter:
+.  backend - PETSC_GPUPC_BACKEND_HOST or PETSC_GPUPC_BACKEND_CUDA
+
+   Output Parameter:
+.  k - the table
+
+   Level: developer
+
+   Note:
+   The CUDA table is only usable when the active backend is CUDA (its pointers are device pointers).
+
+.seealso: GPUPCGetCMGKernels()
+@*/
+PetscErrorCode GPUPCGetCMGKernelsFor(PetscGPUPCBackend backend, const GPUPCCMGKernels **k)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCCMGKernelsHost, GPUPC_CUDA_TABLE(GPUPCCMGKernelsCUDA), "CMG", (const void **)k));
+  PetscFunctionReturn(0);
+}
 
 /*@C
    GPUPCGetCMGKernels - the CMG cycle kernel table of the active backend
@@ -13,22 +41,11 @@
 
    Level: developer
 
-.seealso: GPUPCGetVecKernels()
+.seealso: GPUPCGetCMGKernelsFor(), GPUPCGetVecKernels()
 @*/
 PetscErrorCode GPUPCGetCMGKernels(const GPUPCCMGKernels **k)
 {
-  PetscGPUPCBackend backend;
-
   PetscFunctionBegin;
-  PetscCall(PetscGPUPCGetBackend(&backend));
-  if (backend == PETSC_GPUPC_BACKEND_HOST) {
-    *k = &GPUPCCMGKernelsHost;
-    PetscFunctionReturn(0);
-  }
-#if defined(GPUPC_HAVE_CUDA)
-  *k = &GPUPCCMGKernelsCUDA;
+  PetscCall(GPUPCKernelTableSelectActive(&GPUPCCMGKernelsHost, GPUPC_CUDA_TABLE(GPUPCCMGKernelsCUDA), "CMG", (const void **)k));
   PetscFunctionReturn(0);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPC was built without CUDA; no CUDA CMG kernels");
-#endif
 }

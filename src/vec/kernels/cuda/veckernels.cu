@@ -443,22 +443,5 @@ static PetscErrorCode Sum_CUDA(PetscInt n, const PetscScalar *x, PetscScalar *va
   return Reduce<1>("sum", n, SumF{x}, val);
 }
 
-const GPUPCVecKernels GPUPCVecKernelsCUDA = {
-  "cuda",
-  Set_CUDA,
-  Scale_CUDA,
-  Shift_CUDA,
-  AXPBY_CUDA,
-  AXPBYPCZ_CUDA,
-  Swap_CUDA,
-  WAXPY_CUDA,
-  MAXPY_CUDA,
-  Pointwise_CUDA,
-  Unary_CUDA,
-  MDot_CUDA,
-  DotNorm2_CUDA,
-  Norms_CUDA,
-  MaxPointwiseDivide_CUDA,
-  Extremum_CUDA,
-  Sum_CUDA,
-};
+/* the table: every member's Stem_CUDA from GPUPC_VEC_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCVecKernels, GPUPCVecKernelsCUDA, GPUPC_VEC_KERNEL_LIST, "cuda", _CUDA);

@@ -187,22 +187,5 @@ static PetscErrorCode Sum_Host(PetscInt n, const PetscScalar *x, PetscScalar *va
   return 0;
 }
 
-const GPUPCVecKernels GPUPCVecKernelsHost = {
-  "host",
-  Set_Host,
-  Scale_Host,
-  Shift_Host,
-  AXPBY_Host,
-  AXPBYPCZ_Host,
-  Swap_Host,
-  WAXPY_Host,
-  MAXPY_Host,
-  Pointwise_Host,
-  Unary_Host,
-  MDot_Host,
-  DotNorm2_Host,
-  Norms_Host,
-  MaxPointwiseDivide_Host,
-  Extremum_Host,
-  Sum_Host,
-};
+/* the table: every member's Stem_Host from GPUPC_VEC_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCVecKernels, GPUPCVecKernelsHost, GPUPC_VEC_KERNEL_LIST, "host", _Host);

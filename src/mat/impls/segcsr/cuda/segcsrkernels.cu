@@ -267,4 +267,5 @@ static PetscErrorCode GetDiagonal_CUDA(const GPUPCSegCSRDev *A, PetscInt coloffs
   PetscFunctionReturn(0);
 }
 
-const GPUPCSegCSRKernels GPUPCSegCSRKernelsCUDA = {"cuda", Mult_CUDA, MultTransposeAdd_CUDA, GetDiagonal_CUDA};
+/* the table: every member's Stem_CUDA from GPUPC_SEGCSR_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCSegCSRKernels, GPUPCSegCSRKernelsCUDA, GPUPC_SEGCSR_KERNEL_LIST, "cuda", _CUDA);

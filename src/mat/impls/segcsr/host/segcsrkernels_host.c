@@ -84,4 +84,5 @@ static PetscErrorCode GetDiagonal_Host(const GPUPCSegCSRDev *A, PetscInt coloffs
   return 0;
 }
 
-const GPUPCSegCSRKernels GPUPCSegCSRKernelsHost = {"host", Mult_Host, MultTransposeAdd_Host, GetDiagonal_Host};
+/* the table: every member's Stem_Host from GPUPC_SEGCSR_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCSegCSRKernels, GPUPCSegCSRKernelsHost, GPUPC_SEGCSR_KERNEL_LIST, "host", _Host);

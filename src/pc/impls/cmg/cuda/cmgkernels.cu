@@ -806,6 +806,5 @@ static PetscErrorCode ClusterSum_CUDA(const GPUPCCMGDeviceLevel *L, const void *
   return SINGLE(L->prec) ? ClusterSum_T<float>(L, r, bc, next) : ClusterSum_T<double>(L, r, bc, next);
 }
 
-const GPUPCCMGKernels GPUPCCMGKernelsCUDA = {
-  "cuda", Expand_CUDA, Fold_CUDA, Jacobi_CUDA, Smooth_CUDA, ResidualRestrict_CUDA, Prolong_CUDA, DenseSolve_CUDA, Update_CUDA, ClusterSum_CUDA,
-};
+/* the table: every member's Stem_CUDA from GPUPC_CMG_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCCMGKernels, GPUPCCMGKernelsCUDA, GPUPC_CMG_KERNEL_LIST, "cuda", _CUDA);

@@ -92,6 +92,5 @@ static PetscErrorCode ClusterSum_Host(const GPUPCCMGDeviceLevel *L, const void *
   return 0;
 }
 
-const GPUPCCMGKernels GPUPCCMGKernelsHost = {
-  "host", Expand_Host, Fold_Host, Jacobi_Host, Smooth_Host, ResidualRestrict_Host, Prolong_Host, DenseSolve_Host, Update_Host, ClusterSum_Host,
-};
+/* the table: every member's Stem_Host from GPUPC_CMG_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCCMGKernels, GPUPCCMGKernelsHost, GPUPC_CMG_KERNEL_LIST, "host", _Host);

@@ -1,0 +1,1527 @@
+static const char help[] = "Every member of every kernel table (vec, segcsr, cmg, halo), walked by the generated member lists.\n"
+                           "cuda backend: the CUDA table on device buffers against the host table on host copies of the same inputs;\n"
+                           "host backend: the host table against plain reference loops written here. Random data of several sizes\n"
+                           "(0, 1, 32, 256, 4097 and more than 2^20 entries). A member without a case here fails the test.\n";
+
+/*
+   Design. Two sides run the same case on the same inputs:
+
+     side 0, the table under test: the active backend's table, on device-world buffers (GPUPCMalloc);
+     side 1, the reference: on the cuda backend the host table, on the host backend the reference
+             table of this file (plain loops written from the specification in the kernel headers),
+             both on host-world buffers (PetscMalloc).
+
+   Inputs are drawn once on the host and copied into both worlds; results are copied back and compared.
+   The reference tables are filled from the same X-macro lists as the library's (GPUPC_KERNEL_TABLE_DEFINE
+   with the suffix _Ref), so they too have every member. Each case marks its member in a per-table
+   coverage record; at the end every member of every generated list must have run, on sizes down to 0 and
+   up to the table's large size, or the test fails naming the member.
+
+   Agreement. A result that sums k terms t_1 .. t_k (products counted as terms) is, in floating point with
+   unit roundoff u = eps/2, in any order and with or without fused multiply-adds, within gamma_k sum |t_j| of
+   the exact sum (gamma_k = k u / (1 - k u)). Two such results differ by at most 2 gamma_k sum |t_j|; the test
+   allows
+
+       |a - b| <= (k + 2) eps sum |t_j|     (eps of the stored precision: double, or float on float CMG levels)
+
+   (the 2 covers the last rounding into the stored precision, e.g. a float level against a reference that
+   sums in double, and gamma's denominator). Copies, gathers, max/min, comparisons, diagonals and indices
+   must agree exactly.
+*/
+#include <float.h>
+#include <math.h>
+#include <petsc/private/pcimpl.h>
+#include <gpupc/veckernels.h>
+#include <gpupc/segcsrkernels.h>
+#include <gpupc/cmg.h>
+#include <gpupc/matgpu.h>
+#include "cmgtest.h"
+#include "kerneltest.h"
+
+/* ================================================================ sides, agreement, coverage */
+
+typedef enum {
+  T_VEC,
+  T_SEGCSR,
+  T_CMG,
+  T_HALO,
+  T_NTABLES
+} Table;
+
+#define MAX_MEMBERS 64
+
+typedef struct {
+  const char        *table;
+  const char        *list;    /* the list macro, for the message of a missing case */
+  const char *const *names;   /* generated member names, NULL-terminated */
+  PetscInt           count;   /* members in the list */
+  PetscInt64         small;   /* every member must run on a size <= small ... */
+  PetscInt64         large;   /* ... and on a size >= large */
+  PetscInt           runs[MAX_MEMBERS];
+  PetscInt64         minsize[MAX_MEMBERS], maxsize[MAX_MEMBERS];
+} Coverage;
+
+typedef struct {
+  const char               *what;   /* in messages */
+  PetscBool                 device; /* buffers: device world (GPUPCMalloc) or host world (PetscMalloc) */
+  const GPUPCVecKernels    *vec;
+  const GPUPCSegCSRKernels *seg;
+  const GPUPCCMGKernels    *cmg;
+  const GPUPCHaloKernels   *halo;
+} Side;
+
+typedef struct {
+  Side        S[2]; /* 0: the table under test, 1: the reference */
+  PetscRandom rnd;
+  Coverage    cov[T_NTABLES];
+} Ctx;
+
+#define FOR_SIDES(s) for (PetscInt s = 0; s < 2; s++)
+
+/* entries i < n of the two sides' results a (side 0) and b (side 1) agree: |a - b| <= (terms + 2) eps mag, or exactly
+   when mag is NULL; NaN never agrees */
+static PetscErrorCode Agree(Ctx *c, Table t, PetscInt member, const char *variant, PetscInt64 size, PetscInt n, const PetscReal *a, const PetscReal *b, const PetscReal *mag, const PetscReal *terms, PetscReal eps)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal allowed = mag ? (terms[i] + 2.0) * eps * mag[i] : 0.0;
+    const PetscBool ok      = (PetscBool)(!PetscIsNanReal(a[i]) && !PetscIsNanReal(b[i]) && PetscAbsReal(a[i] - b[i]) <= allowed);
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s table, member %s (%s), size %" PetscInt64_FMT ", entry %" PetscInt_FMT ": %s %.17g, %s %.17g (difference %g, allowed %g)", c->cov[t].table, c->cov[t].names[member], variant, size, i, c->S[0].what, (double)a[i], c->S[1].what, (double)b[i], (double)PetscAbsReal(a[i] - b[i]), (double)allowed);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* member ran on both sides at this size and agreed */
+static void Covered(Ctx *c, Table t, PetscInt member, PetscInt64 size)
+{
+  Coverage *cv = &c->cov[t];
+
+  if (!cv->runs[member]++) cv->minsize[member] = cv->maxsize[member] = size;
+  cv->minsize[member] = PetscMin(cv->minsize[member], size);
+  cv->maxsize[member] = PetscMax(cv->maxsize[member], size);
+}
+
+static PetscErrorCode CoverageInit(Coverage *cv, const char *table, const char *list, const char *const *names, PetscInt count, PetscInt64 small, PetscInt64 large)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(cv, sizeof(*cv)));
+  PetscCheck(count <= MAX_MEMBERS, PETSC_COMM_SELF, PETSC_ERR_SUP, "the %s table has %" PetscInt_FMT " members; raise MAX_MEMBERS", table, count);
+  cv->table = table;
+  cv->list  = list;
+  cv->names = names;
+  cv->count = count;
+  cv->small = small;
+  cv->large = large;
+  /* the generated name list has one name per member, in the order of the indices */
+  for (PetscInt k = 0; k < count; k++) PetscCheck(names[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: member %" PetscInt_FMT " of %" PetscInt_FMT " has no name", list, k, count);
+  PetscCheck(!names[count], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: more names than %" PetscInt_FMT " members", list, count);
+  PetscFunctionReturn(0);
+}
+
+/* every member of the generated list ran, on a small and on a large size */
+static PetscErrorCode CoverageCheck(const Coverage *cv)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s table: %" PetscInt_FMT " members\n", cv->table, cv->count));
+  for (PetscInt k = 0; k < cv->count; k++) {
+    PetscCheck(cv->runs[k] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s table: member %s (number %" PetscInt_FMT " of %" PetscInt_FMT " in %s) was never exercised: add a case for it to tests/kernel_equiv.c", cv->table, cv->names[k], k, cv->count, cv->list);
+    PetscCheck(cv->minsize[k] <= cv->small && cv->maxsize[k] >= cv->large, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s table: member %s ran on sizes %" PetscInt64_FMT " .. %" PetscInt64_FMT " only; the test asks for sizes down to %" PetscInt64_FMT " and up to %" PetscInt64_FMT, cv->table, cv->names[k], cv->minsize[k], cv->maxsize[k], cv->small, cv->large);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-20s %5" PetscInt_FMT " cases, sizes %" PetscInt64_FMT " .. %" PetscInt64_FMT "\n", cv->names[k], cv->runs[k], cv->minsize[k], cv->maxsize[k]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* uniform random values in [-1, 1) */
+static PetscErrorCode Random(Ctx *c, PetscInt n, PetscReal *h)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscRandomGetValueReal(c->rnd, &h[i]));
+  PetscFunctionReturn(0);
+}
+
+/* every member of every table of a side is set (by name, from the lists) */
+#define CHECK_MEMBER(K, member, stem, params) PetscCheck((K)->member, PETSC_COMM_SELF, PETSC_ERR_PLIB, "table %s has no member " #member, (K)->name);
+static PetscErrorCode CheckSideTables(const Side *S)
+{
+  PetscFunctionBegin;
+  GPUPC_VEC_KERNEL_LIST(CHECK_MEMBER, S->vec)
+  GPUPC_SEGCSR_KERNEL_LIST(CHECK_MEMBER, S->seg)
+  GPUPC_CMG_KERNEL_LIST(CHECK_MEMBER, S->cmg)
+  GPUPC_HALO_KERNEL_LIST(CHECK_MEMBER, S->halo)
+  PetscFunctionReturn(0);
+}
+
+/* ================================================================ reference tables (plain loops, host memory) */
+
+/* ---- vec */
+static PetscErrorCode Set_Ref(PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = alpha;
+  return 0;
+}
+static PetscErrorCode Scale_Ref(PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = alpha * y[i];
+  return 0;
+}
+static PetscErrorCode Shift_Ref(PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = y[i] + alpha;
+  return 0;
+}
+static PetscErrorCode AXPBY_Ref(PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = alpha * x[i] + (beta == 0.0 ? 0.0 : beta * y[i]); /* beta 0: y is not read */
+  return 0;
+}
+static PetscErrorCode AXPBYPCZ_Ref(PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, const PetscScalar *y, PetscScalar gamma, PetscScalar *z)
+{
+  for (PetscInt i = 0; i < n; i++) z[i] = alpha * x[i] + beta * y[i] + (gamma == 0.0 ? 0.0 : gamma * z[i]);
+  return 0;
+}
+static PetscErrorCode Swap_Ref(PetscInt n, PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar t = y[i];
+    y[i]                = x[i];
+    x[i]                = t;
+  }
+  return 0;
+}
+static PetscErrorCode WAXPY_Ref(PetscInt n, PetscScalar alpha, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  for (PetscInt i = 0; i < n; i++) w[i] = y[i] + alpha * x[i];
+  return 0;
+}
+static PetscErrorCode MAXPY_Ref(PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)
+{
+  for (PetscInt j = 0; j < nv; j++)
+    for (PetscInt i = 0; i < n; i++) y[i] += alpha[j] * x[j][i];
+  return 0;
+}
+static PetscErrorCode Pointwise_Ref(GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar a = x[i], b = y[i];
+    switch (op) {
+    case GPUPC_PW_MULT: w[i] = a * b; break;
+    case GPUPC_PW_DIVIDE: w[i] = b == 0.0 ? 0.0 : a / b; break;
+    case GPUPC_PW_MAX: w[i] = a >= b ? a : b; break;
+    case GPUPC_PW_MIN: w[i] = a <= b ? a : b; break;
+    case GPUPC_PW_MAXABS: w[i] = PetscMax(PetscAbsReal(a), PetscAbsReal(b)); break;
+    }
+  }
+  return 0;
+}
+static PetscErrorCode Unary_Ref(GPUPCUnaryOp op, PetscInt n, PetscScalar *x)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar a = x[i];
+    switch (op) {
+    case GPUPC_UNARY_RECIPROCAL: x[i] = a == 0.0 ? 0.0 : 1.0 / a; break;
+    case GPUPC_UNARY_ABS: x[i] = PetscAbsReal(a); break;
+    case GPUPC_UNARY_SQRT_ABS: x[i] = PetscSqrtReal(PetscAbsReal(a)); break;
+    case GPUPC_UNARY_EXP: x[i] = PetscExpReal(a); break;
+    case GPUPC_UNARY_LOG: x[i] = PetscLogReal(a); break;
+    }
+  }
+  return 0;
+}
+static PetscErrorCode MDot_Ref(PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val)
+{
+  for (PetscInt j = 0; j < nv; j++) {
+    val[j] = 0.0;
+    for (PetscInt i = 0; i < n; i++) val[j] += x[i] * y[j][i];
+  }
+  return 0;
+}
+static PetscErrorCode DotNorm2_Ref(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val)
+{
+  val[0] = val[1] = 0.0;
+  for (PetscInt i = 0; i < n; i++) val[0] += x[i] * y[i];
+  for (PetscInt i = 0; i < n; i++) val[1] += y[i] * y[i];
+  return 0;
+}
+static PetscErrorCode Norms_Ref(PetscInt n, const PetscScalar *x, PetscReal *val)
+{
+  val[0] = val[1] = val[2] = 0.0;
+  for (PetscInt i = 0; i < n; i++) {
+    val[0] += PetscAbsReal(x[i]);
+    val[1] += x[i] * x[i];
+    val[2] = PetscMax(val[2], PetscAbsReal(x[i]));
+  }
+  return 0;
+}
+static PetscErrorCode MaxPointwiseDivide_Ref(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscReal *val)
+{
+  *val = 0.0;
+  for (PetscInt i = 0; i < n; i++) *val = PetscMax(*val, PetscAbsReal(y[i] == 0.0 ? x[i] : x[i] / y[i]));
+  return 0;
+}
+static PetscErrorCode Extremum_Ref(PetscInt n, const PetscScalar *x, PetscInt sign, PetscReal *val, PetscInt *idx)
+{
+  *val = sign > 0 ? PETSC_MIN_REAL : PETSC_MAX_REAL;
+  *idx = -1;
+  for (PetscInt i = 0; i < n; i++)
+    if (*idx < 0 || sign * x[i] > sign * *val) { /* strictly better: the smallest index of the extreme value stays */
+      *val = x[i];
+      *idx = i;
+    }
+  return 0;
+}
+static PetscErrorCode Sum_Ref(PetscInt n, const PetscScalar *x, PetscScalar *val)
+{
+  *val = 0.0;
+  for (PetscInt i = 0; i < n; i++) *val += x[i];
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCVecKernels, RefVecKernels, GPUPC_VEC_KERNEL_LIST, "reference", _Ref);
+
+/* ---- segcsr: every slot of every row in order, whatever the bins and tiles say */
+static PetscErrorCode Mult_Ref(const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    PetscScalar s = 0.0;
+    if (A->n > 0)
+      for (size_t k = (size_t)A->segptr[i] * A->L; k < (size_t)A->segptr[i + 1] * A->L; k++) s += A->val[k] * x[A->col[k]];
+    y[i] = (z ? z[i] : 0.0) + s;
+  }
+  return 0;
+}
+static PetscErrorCode MultTransposeAdd_Ref(const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y)
+{
+  if (A->n > 0)
+    for (PetscInt i = 0; i < A->m; i++)
+      for (size_t k = (size_t)A->segptr[i] * A->L; k < (size_t)A->segptr[i + 1] * A->L; k++) y[A->col[k]] += A->val[k] * x[i];
+  return 0;
+}
+static PetscErrorCode GetDiagonal_Ref(const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    d[i] = 0.0;
+    for (size_t k = (size_t)A->segptr[i] * A->L; k < (size_t)A->segptr[i + 1] * A->L; k++)
+      if (A->col[k] == i + coloffset) d[i] += A->val[k]; /* padding slots hold 0 */
+  }
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCSegCSRKernels, RefSegCSRKernels, GPUPC_SEGCSR_KERNEL_LIST, "reference", _Ref);
+
+/* ---- cmg: level vectors in the level precision, read and written through Ld/St; sums in double; the cluster
+   sums by the cluster map c(v) (not the cluster-sorted list the kernels use) */
+static inline PetscReal Ld(GPUPCCMGPrecision p, const void *a, PetscInt i)
+{
+  return p == GPUPC_CMG_PRECISION_SINGLE ? (PetscReal)((const float *)a)[i] : ((const double *)a)[i];
+}
+static inline void St(GPUPCCMGPrecision p, void *a, PetscInt i, PetscReal v)
+{
+  if (p == GPUPC_CMG_PRECISION_SINGLE) ((float *)a)[i] = (float)v;
+  else ((double *)a)[i] = v;
+}
+
+static void NextJacobi_Ref(GPUPCCMGPrecision p, PetscInt n, const GPUPCCMGNextJacobi *next, const void *b)
+{
+  if (next)
+    for (PetscInt i = 0; i < n; i++) St(p, next->x, i, Ld(p, next->invd, i) * Ld(p, b, i));
+}
+
+static PetscErrorCode Expand_Ref(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, void *b0)
+{
+  PetscReal sum = 0.0;
+
+  for (PetscInt i = 0; i < F->n; i++) {
+    const PetscInt m = F->map ? F->map[i] : i;
+    PetscReal      v;
+    if (m < 0) continue; /* a Dirichlet row */
+    v = b[i];
+    if (F->erow && !transpose)
+      for (PetscInt e = F->erow[i]; e < F->erow[i + 1]; e++) v -= F->eval[e] * F->dinv[F->ecol[e]] * b[F->ecol[e]];
+    St(F->prec, b0, m, v);
+    if (F->copies == 2) St(F->prec, b0, F->nk + m, -v);
+    sum += v;
+  }
+  if (F->ground) St(F->prec, b0, F->copies * F->nk, F->copies == 1 ? -sum : 0.0);
+  NextJacobi_Ref(F->prec, F->first.x ? F->n0 : 0, &F->first, b0);
+  return 0;
+}
+
+static PetscReal Folded_Ref(const GPUPCCMGDeviceFold *F, const void *x0, PetscInt m)
+{
+  const PetscReal xg = F->ground ? Ld(F->prec, x0, F->copies * F->nk) : 0.0;
+  return F->copies == 2 ? 0.5 * ((Ld(F->prec, x0, m) - xg) - (Ld(F->prec, x0, F->nk + m) - xg)) : Ld(F->prec, x0, m) - xg;
+}
+
+static PetscErrorCode Fold_Ref(const GPUPCCMGDeviceFold *F, PetscBool transpose, const PetscScalar *b, const void *x0, PetscScalar *x)
+{
+  for (PetscInt i = 0; i < F->n; i++) {
+    const PetscInt m = F->map ? F->map[i] : i;
+    if (m >= 0) x[i] = Folded_Ref(F, x0, m);
+    else {
+      PetscReal v = b[i];
+      if (F->trow && transpose)
+        for (PetscInt e = F->trow[i]; e < F->trow[i + 1]; e++) v -= F->tval[e] * Folded_Ref(F, x0, F->map[F->tcol[e]]);
+      x[i] = F->dinv[i] * v;
+    }
+  }
+  return 0;
+}
+
+static PetscErrorCode Jacobi_Ref(const GPUPCCMGDeviceLevel *L)
+{
+  for (PetscInt i = 0; i < L->n; i++) St(L->prec, L->x, i, Ld(L->prec, L->invd, i) * Ld(L->prec, L->b, i));
+  return 0;
+}
+
+/* (b - A x)_i with x_j = xin_j (+ xc[c(j)]) */
+static PetscReal Residual_Ref(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, PetscInt i)
+{
+  PetscReal r = Ld(L->prec, L->b, i);
+  for (PetscInt e = L->rowptr[i]; e < L->rowptr[i + 1]; e++) {
+    const PetscInt j = L->col[e];
+    r -= Ld(L->prec, L->val, e) * (Ld(L->prec, xin, j) + (xc ? Ld(L->prec, xc, L->cluster[j]) : 0.0));
+  }
+  return r;
+}
+
+static PetscErrorCode Smooth_Ref(const GPUPCCMGDeviceLevel *L, const void *xin, const void *xc, void *xout)
+{
+  for (PetscInt i = 0; i < L->n; i++) St(L->prec, xout, i, Ld(L->prec, xin, i) + (xc ? Ld(L->prec, xc, L->cluster[i]) : 0.0) + Ld(L->prec, L->invd, i) * Residual_Ref(L, xin, xc, i));
+  return 0;
+}
+
+/* bc[C] = sum over v with c(v) = C of r(v) */
+static void ClusterSums_Ref(const GPUPCCMGDeviceLevel *L, const PetscReal *r, void *bc)
+{
+  PetscReal *acc;
+
+  PetscCallAbort(PETSC_COMM_SELF, PetscCalloc1(PetscMax(L->nc, 1), &acc));
+  for (PetscInt v = 0; v < L->n; v++) acc[L->cluster[v]] += r[v];
+  for (PetscInt C = 0; C < L->nc; C++) St(L->prec, bc, C, acc[C]);
+  PetscCallAbort(PETSC_COMM_SELF, PetscFree(acc));
+}
+
+static PetscErrorCode ResidualRestrict_Ref(const GPUPCCMGDeviceLevel *L, PetscBool first, void *bc, const GPUPCCMGNextJacobi *next)
+{
+  PetscReal *r;
+
+  if (first) Jacobi_Ref(L);
+  PetscCallAbort(PETSC_COMM_SELF, PetscMalloc1(PetscMax(L->n, 1), &r));
+  for (PetscInt v = 0; v < L->n; v++) r[v] = Residual_Ref(L, L->x, NULL, v);
+  ClusterSums_Ref(L, r, bc);
+  NextJacobi_Ref(L->prec, L->nc, next, bc);
+  PetscCallAbort(PETSC_COMM_SELF, PetscFree(r));
+  return 0;
+}
+
+static PetscErrorCode Prolong_Ref(const GPUPCCMGDeviceLevel *L, const void *xc)
+{
+  for (PetscInt i = 0; i < L->n; i++) St(L->prec, L->x, i, Ld(L->prec, L->x, i) + Ld(L->prec, xc, L->cluster[i]));
+  return 0;
+}
+
+static PetscErrorCode DenseSolve_Ref(const GPUPCCMGDeviceLevel *L)
+{
+  for (PetscInt i = 0; i < L->n; i++) {
+    PetscReal s = 0.0;
+    for (PetscInt j = 0; j < L->n; j++) s += Ld(L->prec, L->dense, (PetscInt)((size_t)i * L->n + j)) * Ld(L->prec, L->b, j);
+    St(L->prec, L->x, i, s);
+  }
+  return 0;
+}
+
+static PetscErrorCode Update_Ref(const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout)
+{
+  for (PetscInt i = 0; i < L->n; i++) St(L->prec, xout, i, Ld(L->prec, xin, i) + Ld(L->prec, L->invd, i) * Ld(L->prec, r, i));
+  return 0;
+}
+
+static PetscErrorCode ClusterSum_Ref(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next)
+{
+  PetscReal *rr;
+
+  PetscCallAbort(PETSC_COMM_SELF, PetscMalloc1(PetscMax(L->n, 1), &rr));
+  for (PetscInt v = 0; v < L->n; v++) rr[v] = Ld(L->prec, r, v);
+  ClusterSums_Ref(L, rr, bc);
+  NextJacobi_Ref(L->prec, L->nc, next, bc);
+  PetscCallAbort(PETSC_COMM_SELF, PetscFree(rr));
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCCMGKernels, RefCMGKernels, GPUPC_CMG_KERNEL_LIST, "reference", _Ref);
+
+/* ---- halo */
+static PetscErrorCode Gather_Ref(PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf)
+{
+  for (PetscInt k = 0; k < n; k++) buf[k] = x[idx[k]];
+  return 0;
+}
+static PetscErrorCode ScatterAdd_Ref(PetscInt n, const PetscInt *idx, const PetscScalar *buf, PetscScalar *y)
+{
+  for (PetscInt k = 0; k < n; k++) y[idx[k]] = y[idx[k]] + buf[k];
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCHaloKernels, RefHaloKernels, GPUPC_HALO_KERNEL_LIST, "reference", _Ref);
+
+/* ================================================================ vec */
+
+#define NVEC (GPUPC_MAX_MULTI + 2) /* x, y, and GPUPC_MAX_MULTI more for mdot/maxpy */
+
+typedef struct {
+  PetscInt     n;
+  PetscScalar *in[NVEC];     /* host inputs */
+  PetscScalar *buf[2][NVEC]; /* each side's world buffers */
+  PetscScalar *out[2];       /* host copies of a result of each side */
+  PetscReal   *mag, *terms;  /* the bound of each entry (see Agree) */
+} VecData;
+
+static PetscErrorCode VecPut(Ctx *c, VecData *V, PetscInt s, PetscInt j, const PetscScalar *h)
+{
+  return TestPut(c->S[s].device, V->buf[s][j], h, V->n * sizeof(PetscScalar));
+}
+static PetscErrorCode VecGet(Ctx *c, VecData *V, PetscInt s, PetscInt j)
+{
+  return TestGet(c->S[s].device, V->out[s], V->buf[s][j], V->n * sizeof(PetscScalar));
+}
+/* buffer j of both sides against each other with the bound in V->mag, V->terms (exact: mag NULL) */
+static PetscErrorCode VecAgree(Ctx *c, VecData *V, PetscInt member, const char *variant, PetscInt j, PetscBool exact)
+{
+  PetscFunctionBegin;
+  FOR_SIDES(s) PetscCall(VecGet(c, V, s, j));
+  PetscCall(Agree(c, T_VEC, member, variant, V->n, V->n, V->out[0], V->out[1], exact ? NULL : V->mag, V->terms, DBL_EPSILON));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode VecCases(Ctx *c, PetscInt n)
+{
+  VecData          V;
+  const PetscInt   nv = GPUPC_MAX_MULTI;
+  PetscScalar      alpha[GPUPC_MAX_MULTI], val[2][GPUPC_MAX_MULTI];
+  PetscReal        rmag[GPUPC_MAX_MULTI], rterms[GPUPC_MAX_MULTI], nrm[2][3];
+  PetscScalar     *x, *y, *nanv;
+  char             variant[64];
+
+  PetscFunctionBegin;
+  V.n = n;
+  for (PetscInt j = 0; j < NVEC; j++) {
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &V.in[j]));
+    PetscCall(Random(c, n, V.in[j]));
+    FOR_SIDES(s) PetscCall(TestMalloc(c->S[s].device, n * sizeof(PetscScalar), (void **)&V.buf[s][j]));
+  }
+  FOR_SIDES(s) PetscCall(PetscMalloc1(PetscMax(n, 1), &V.out[s]));
+  PetscCall(PetscMalloc3(PetscMax(n, 1), &V.mag, PetscMax(n, 1), &V.terms, PetscMax(n, 1), &nanv));
+  x = V.in[0];
+  y = V.in[1];
+  for (PetscInt i = 0; i < n; i++) nanv[i] = (PetscScalar)NAN; /* a buffer the kernel must not read */
+  for (PetscInt i = 0; i < n; i += 7) y[i] = 0.0;      /* divisions by zero (pointwise divide, maxpointwisedivide) */
+  for (PetscInt i = 3; i < n; i += 11) x[i] = 0.0;     /* reciprocal of zero */
+  for (PetscInt j = 0; j < nv; j++) alpha[j] = 0.37 * j - 1.1;
+
+  /* set: exact */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 2, x));
+    PetscCall(c->S[s].vec->set(n, 2.5, V.buf[s][2]));
+  }
+  PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_set, "alpha 2.5", 2, PETSC_TRUE));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_set, n);
+  /* scale */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 2, x));
+    PetscCall(c->S[s].vec->scale(n, -1.5, V.buf[s][2]));
+  }
+  for (PetscInt i = 0; i < n; i++) V.mag[i] = 1.5 * PetscAbsReal(x[i]), V.terms[i] = 1;
+  PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_scale, "alpha -1.5", 2, PETSC_FALSE));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_scale, n);
+  /* shift */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 2, x));
+    PetscCall(c->S[s].vec->shift(n, 0.75, V.buf[s][2]));
+  }
+  for (PetscInt i = 0; i < n; i++) V.mag[i] = PetscAbsReal(x[i]) + 0.75, V.terms[i] = 2;
+  PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_shift, "alpha 0.75", 2, PETSC_FALSE));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_shift, n);
+  /* axpby, beta -0.5, and beta 0 on a y of NaN (must not be read) */
+  for (PetscInt v = 0; v < 2; v++) {
+    const PetscScalar beta = v ? 0.0 : -0.5;
+    FOR_SIDES(s) {
+      PetscCall(VecPut(c, &V, s, 0, x));
+      PetscCall(VecPut(c, &V, s, 2, v ? nanv : y));
+      PetscCall(c->S[s].vec->axpby(n, 2.0, V.buf[s][0], beta, V.buf[s][2]));
+    }
+    for (PetscInt i = 0; i < n; i++) V.mag[i] = 2.0 * PetscAbsReal(x[i]) + (v ? 0.0 : 0.5 * PetscAbsReal(y[i])), V.terms[i] = 2;
+    PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_axpby, v ? "beta 0, y NaN" : "beta -0.5", 2, PETSC_FALSE));
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_axpby, n);
+  /* axpbypcz, gamma 0.5, and gamma 0 on a z of NaN */
+  for (PetscInt v = 0; v < 2; v++) {
+    const PetscScalar gamma = v ? 0.0 : 0.5;
+    FOR_SIDES(s) {
+      PetscCall(VecPut(c, &V, s, 0, x));
+      PetscCall(VecPut(c, &V, s, 1, y));
+      PetscCall(VecPut(c, &V, s, 2, v ? nanv : V.in[2]));
+      PetscCall(c->S[s].vec->axpbypcz(n, 1.25, V.buf[s][0], -2.0, V.buf[s][1], gamma, V.buf[s][2]));
+    }
+    for (PetscInt i = 0; i < n; i++) V.mag[i] = 1.25 * PetscAbsReal(x[i]) + 2.0 * PetscAbsReal(y[i]) + (v ? 0.0 : 0.5 * PetscAbsReal(V.in[2][i])), V.terms[i] = 3;
+    PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_axpbypcz, v ? "gamma 0, z NaN" : "gamma 0.5", 2, PETSC_FALSE));
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_axpbypcz, n);
+  /* swap: exact, both buffers */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 0, x));
+    PetscCall(VecPut(c, &V, s, 1, y));
+    PetscCall(c->S[s].vec->swap(n, V.buf[s][0], V.buf[s][1]));
+  }
+  PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_swap, "x", 0, PETSC_TRUE));
+  PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_swap, "y", 1, PETSC_TRUE));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_swap, n);
+  /* waxpy */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 0, x));
+    PetscCall(VecPut(c, &V, s, 1, y));
+    PetscCall(VecPut(c, &V, s, 2, nanv));
+    PetscCall(c->S[s].vec->waxpy(n, -0.8, V.buf[s][0], V.buf[s][1], V.buf[s][2]));
+  }
+  for (PetscInt i = 0; i < n; i++) V.mag[i] = 0.8 * PetscAbsReal(x[i]) + PetscAbsReal(y[i]), V.terms[i] = 2;
+  PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_waxpy, "alpha -0.8", 2, PETSC_FALSE));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_waxpy, n);
+  /* maxpy and mdot with 0 .. GPUPC_MAX_MULTI vectors (buffers 2 ..) */
+  for (PetscInt m = 0; m <= nv; m++) {
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "%" PetscInt_FMT " vectors", m));
+    FOR_SIDES(s) {
+      const PetscScalar *cx[GPUPC_MAX_MULTI];
+      for (PetscInt j = 0; j < m; j++) {
+        PetscCall(VecPut(c, &V, s, 2 + j, V.in[2 + j]));
+        cx[j] = V.buf[s][2 + j];
+      }
+      PetscCall(VecPut(c, &V, s, 0, x));
+      PetscCall(c->S[s].vec->maxpy(n, m, alpha, cx, V.buf[s][0]));
+      PetscCall(c->S[s].vec->mdot(n, V.buf[s][0], m, cx, val[s]));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      V.mag[i]   = PetscAbsReal(x[i]);
+      V.terms[i] = m + 1;
+      for (PetscInt j = 0; j < m; j++) V.mag[i] += PetscAbsReal(alpha[j] * V.in[2 + j][i]);
+    }
+    PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_maxpy, variant, 0, PETSC_FALSE));
+    /* mdot of the maxpy result (side 0's, which agrees with side 1's) with each x_j: the sides' inputs differ by the
+       maxpy bound, which the mdot bound takes in: sum_i |y_i x_ji| with y_i replaced by its magnitude bound */
+    for (PetscInt j = 0; j < m; j++) {
+      rmag[j]   = 0.0;
+      rterms[j] = n + m + 3;
+      for (PetscInt i = 0; i < n; i++) rmag[j] += V.mag[i] * PetscAbsReal(V.in[2 + j][i]);
+    }
+    PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_mdot, variant, n, m, val[0], val[1], rmag, rterms, DBL_EPSILON));
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_maxpy, n);
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_mdot, n);
+  /* pointwise: mult and divide round once, max/min/maxabs are exact */
+  {
+    const GPUPCPointwiseOp op[]   = {GPUPC_PW_MULT, GPUPC_PW_DIVIDE, GPUPC_PW_MAX, GPUPC_PW_MIN, GPUPC_PW_MAXABS};
+    const char            *name[] = {"mult", "divide (y has zeros)", "max", "min", "maxabs"};
+    for (PetscInt o = 0; o < 5; o++) {
+      FOR_SIDES(s) {
+        PetscCall(VecPut(c, &V, s, 0, x));
+        PetscCall(VecPut(c, &V, s, 1, y));
+        PetscCall(VecPut(c, &V, s, 2, nanv));
+        PetscCall(c->S[s].vec->pointwise(op[o], n, V.buf[s][0], V.buf[s][1], V.buf[s][2]));
+      }
+      for (PetscInt i = 0; i < n; i++) V.mag[i] = o == 0 ? PetscAbsReal(x[i] * y[i]) : (y[i] != 0.0 ? PetscAbsReal(x[i] / y[i]) : 0.0), V.terms[i] = 1;
+      PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_pointwise, name[o], 2, (PetscBool)(o >= 2)));
+    }
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_pointwise, n);
+  /* unary: reciprocal and sqrt round once, abs is exact, exp and log are within 1 ulp on either side (log of |x| + 0.25) */
+  {
+    const GPUPCUnaryOp op[]   = {GPUPC_UNARY_RECIPROCAL, GPUPC_UNARY_ABS, GPUPC_UNARY_SQRT_ABS, GPUPC_UNARY_EXP, GPUPC_UNARY_LOG};
+    const char        *name[] = {"reciprocal (x has zeros)", "abs", "sqrt_abs", "exp", "log"};
+    for (PetscInt o = 0; o < 5; o++) {
+      PetscScalar *in = V.in[2];
+      for (PetscInt i = 0; i < n; i++) in[i] = op[o] == GPUPC_UNARY_LOG ? PetscAbsReal(x[i]) + 0.25 : x[i];
+      FOR_SIDES(s) {
+        PetscCall(VecPut(c, &V, s, 2, in));
+        PetscCall(c->S[s].vec->unary(op[o], n, V.buf[s][2]));
+      }
+      PetscCall(Unary_Ref(op[o], n, in)); /* the magnitudes of the results */
+      for (PetscInt i = 0; i < n; i++) V.mag[i] = PetscAbsReal(in[i]), V.terms[i] = 2;
+      PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_unary, name[o], 2, (PetscBool)(op[o] == GPUPC_UNARY_ABS)));
+    }
+    PetscCall(Random(c, n, V.in[2]));
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_unary, n);
+  /* dotnorm2 */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 0, x));
+    PetscCall(VecPut(c, &V, s, 1, y));
+    PetscCall(c->S[s].vec->dotnorm2(n, V.buf[s][0], V.buf[s][1], val[s]));
+  }
+  rmag[0] = rmag[1] = 0.0;
+  rterms[0] = rterms[1] = n;
+  for (PetscInt i = 0; i < n; i++) rmag[0] += PetscAbsReal(x[i] * y[i]), rmag[1] += y[i] * y[i];
+  PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_dotnorm2, "x.y, y.y", n, 2, val[0], val[1], rmag, rterms, DBL_EPSILON));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_dotnorm2, n);
+  /* norms: the sums to rounding, the max exactly */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 0, x));
+    PetscCall(c->S[s].vec->norms(n, V.buf[s][0], nrm[s]));
+  }
+  rmag[0] = rmag[1] = 0.0;
+  rterms[0] = rterms[1] = n;
+  for (PetscInt i = 0; i < n; i++) rmag[0] += PetscAbsReal(x[i]), rmag[1] += x[i] * x[i];
+  PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_norms, "sum |x|, sum x^2", n, 2, nrm[0], nrm[1], rmag, rterms, DBL_EPSILON));
+  PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_norms, "max |x|", n, 1, &nrm[0][2], &nrm[1][2], NULL, NULL, DBL_EPSILON));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_norms, n);
+  /* maxpointwisedivide: exact (a max of quotients that round alike) */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 0, x));
+    PetscCall(VecPut(c, &V, s, 1, y));
+    PetscCall(c->S[s].vec->maxpointwisedivide(n, V.buf[s][0], V.buf[s][1], &nrm[s][0]));
+  }
+  PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_maxpointwisedivide, "y has zeros", n, 1, &nrm[0][0], &nrm[1][0], NULL, NULL, DBL_EPSILON));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_maxpointwisedivide, n);
+  /* extremum: value and index exactly; the input holds its extreme values twice, so the smallest index is asked for */
+  for (PetscInt sign = -1; sign <= 1; sign += 2) {
+    PetscInt idx[2];
+    PetscReal at[2];
+    PetscScalar *in = V.in[2];
+    PetscCall(PetscArraycpy(in, x, n));
+    if (n > 2) {
+      PetscInt  best = 0;
+      for (PetscInt i = 1; i < n; i++)
+        if (sign * in[i] > sign * in[best]) best = i;
+      in[n - 1] = in[best]; /* a tie after the first occurrence (best < n - 1 unless it is the last) */
+    }
+    FOR_SIDES(s) {
+      PetscCall(VecPut(c, &V, s, 2, in));
+      PetscCall(c->S[s].vec->extremum(n, V.buf[s][2], sign, &nrm[s][0], &idx[s]));
+    }
+    at[0] = idx[0];
+    at[1] = idx[1];
+    PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_extremum, sign > 0 ? "max value" : "min value", n, 1, &nrm[0][0], &nrm[1][0], NULL, NULL, DBL_EPSILON));
+    PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_extremum, sign > 0 ? "max index" : "min index", n, 1, &at[0], &at[1], NULL, NULL, DBL_EPSILON));
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_extremum, n);
+  /* sum */
+  FOR_SIDES(s) {
+    PetscCall(VecPut(c, &V, s, 0, x));
+    PetscCall(c->S[s].vec->sum(n, V.buf[s][0], &val[s][0]));
+  }
+  rmag[0]   = 0.0;
+  rterms[0] = n;
+  for (PetscInt i = 0; i < n; i++) rmag[0] += PetscAbsReal(x[i]);
+  PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_sum, "sum x", n, 1, val[0], val[1], rmag, rterms, DBL_EPSILON));
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_sum, n);
+
+  for (PetscInt j = 0; j < NVEC; j++) {
+    PetscCall(PetscFree(V.in[j]));
+    FOR_SIDES(s) PetscCall(TestFree(c->S[s].device, V.buf[s][j]));
+  }
+  FOR_SIDES(s) PetscCall(PetscFree(V.out[s]));
+  PetscCall(PetscFree3(V.mag, V.terms, nanv));
+  PetscFunctionReturn(0);
+}
+
+/* ================================================================ halo */
+
+static PetscErrorCode HaloCases(Ctx *c, PetscInt n)
+{
+  const PetscInt nx = 2 * n + 5, ny = n + 7; /* gather from a longer vector; scatter into a longer one */
+  PetscInt      *gidx, *sidx, *dgidx[2], *dsidx[2];
+  PetscScalar   *x, *buf, *y, *out[2], *dx[2], *dbuf[2], *dy[2];
+  PetscReal     *mag, *terms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc5(PetscMax(n, 1), &gidx, ny, &sidx, nx, &x, PetscMax(n, 1), &buf, ny, &y));
+  PetscCall(PetscMalloc4(ny, &out[0], ny, &out[1], ny, &mag, ny, &terms));
+  PetscCall(Random(c, nx, x));
+  PetscCall(Random(c, n, buf));
+  PetscCall(Random(c, ny, y));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscReal u;
+    PetscCall(PetscRandomGetValueReal(c->rnd, &u));
+    gidx[k] = PetscMin(nx - 1, (PetscInt)((u + 1.0) * 0.5 * nx)); /* repeats allowed */
+  }
+  for (PetscInt k = 0; k < ny; k++) sidx[k] = k;
+  for (PetscInt k = ny - 1; k > 0; k--) { /* a random permutation: n indices without repeats */
+    PetscReal u;
+    PetscInt  j, t;
+    PetscCall(PetscRandomGetValueReal(c->rnd, &u));
+    j       = PetscMin(k, (PetscInt)((u + 1.0) * 0.5 * (k + 1)));
+    t       = sidx[k];
+    sidx[k] = sidx[j];
+    sidx[j] = t;
+  }
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestDup(dev, gidx, n * sizeof(PetscInt), (void **)&dgidx[s]));
+    PetscCall(TestDup(dev, sidx, n * sizeof(PetscInt), (void **)&dsidx[s]));
+    PetscCall(TestDup(dev, x, nx * sizeof(PetscScalar), (void **)&dx[s]));
+    PetscCall(TestDup(dev, y, ny * sizeof(PetscScalar), (void **)&dy[s]));
+    PetscCall(TestMalloc(dev, n * sizeof(PetscScalar), (void **)&dbuf[s]));
+    /* gather: exact */
+    PetscCall(c->S[s].halo->gather(n, dgidx[s], dx[s], dbuf[s]));
+    PetscCall(TestGet(dev, out[s], dbuf[s], n * sizeof(PetscScalar)));
+  }
+  PetscCall(Agree(c, T_HALO, GPUPC_HALO_KERNEL_gather, "random indices with repeats", n, n, out[0], out[1], NULL, NULL, DBL_EPSILON));
+  Covered(c, T_HALO, GPUPC_HALO_KERNEL_gather, n);
+  /* scatteradd: one rounded addition on the entries it touches, the others exactly unchanged */
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestPut(dev, dbuf[s], buf, n * sizeof(PetscScalar)));
+    PetscCall(c->S[s].halo->scatteradd(n, dsidx[s], dbuf[s], dy[s]));
+    PetscCall(TestGet(dev, out[s], dy[s], ny * sizeof(PetscScalar)));
+  }
+  for (PetscInt i = 0; i < ny; i++) mag[i] = terms[i] = 0.0;
+  for (PetscInt k = 0; k < n; k++) mag[sidx[k]] = PetscAbsReal(y[sidx[k]]) + PetscAbsReal(buf[k]), terms[sidx[k]] = 2;
+  PetscCall(Agree(c, T_HALO, GPUPC_HALO_KERNEL_scatteradd, "random indices without repeats", n, ny, out[0], out[1], mag, terms, DBL_EPSILON));
+  Covered(c, T_HALO, GPUPC_HALO_KERNEL_scatteradd, n);
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestFree(dev, dgidx[s]));
+    PetscCall(TestFree(dev, dsidx[s]));
+    PetscCall(TestFree(dev, dx[s]));
+    PetscCall(TestFree(dev, dy[s]));
+    PetscCall(TestFree(dev, dbuf[s]));
+  }
+  PetscCall(PetscFree5(gidx, sidx, x, buf, y));
+  PetscCall(PetscFree4(out[0], out[1], mag, terms));
+  PetscFunctionReturn(0);
+}
+
+/* ================================================================ segcsr */
+
+/* an m x n CSR with distinct columns per row and rows of every kind: empty (r % 23 == 0), short, medium (300 entries
+   every 97th row) and one long row (row 3: 5000 entries), each capped at n */
+static PetscErrorCode SegRandomCSR(Ctx *c, PetscInt m, PetscInt n, TestCSR *A)
+{
+  size_t cap = 0;
+
+  PetscFunctionBegin;
+  A->m = m;
+  A->n = n;
+  PetscCall(PetscMalloc1(m + 1, &A->i));
+  A->i[0] = 0;
+  for (PetscInt r = 0; r < m; r++) {
+    const PetscInt len = n ? PetscMin(n, r == 3 ? 5000 : r % 97 == 0 ? 300 : r % 23) : 0;
+    A->i[r + 1]        = A->i[r] + len;
+  }
+  cap = (size_t)A->i[m];
+  PetscCall(PetscMalloc2(cap + 1, &A->j, cap + 1, &A->a));
+  for (PetscInt r = 0; r < m; r++) {
+    const PetscInt len = A->i[r + 1] - A->i[r];
+    for (PetscInt t = 0; t < len; t++) {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(c->rnd, &u));
+      A->j[A->i[r] + t] = (r + t * (n / PetscMax(len, 1))) % n; /* distinct: stride n / len >= 1, len <= n */
+      A->a[A->i[r] + t] = u;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SegFreeCSR(TestCSR *A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(A->i));
+  PetscCall(PetscFree2(A->j, A->a));
+  PetscFunctionReturn(0);
+}
+
+/* every member on one layout h (host arrays) copied into both worlds */
+static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSRDev *h, const PetscScalar *x, const PetscScalar *z, const PetscScalar *xt, const PetscScalar *y0)
+{
+  const PetscInt  m = h->m, n = h->n, L = h->L;
+  const PetscInt  offsets[2] = {0, n > 3 ? 3 : 0};
+  GPUPCSegCSRDev  d[2];
+  PetscScalar    *dx[2], *dz[2], *dy[2], *dxt[2], *dyt[2], *out[2];
+  PetscReal      *mag, *terms;
+  char            variant[128];
+  const PetscInt64 size = h->nnz;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(PetscMax(PetscMax(m, n), 1), &out[0], PetscMax(PetscMax(m, n), 1), &out[1], PetscMax(PetscMax(m, n), 1), &mag, PetscMax(PetscMax(m, n), 1), &terms));
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestSegCSRUpload(h, dev, &d[s]));
+    PetscCall(TestDup(dev, x, n * sizeof(PetscScalar), (void **)&dx[s]));
+    PetscCall(TestMalloc(dev, m * sizeof(PetscScalar), (void **)&dz[s]));
+    PetscCall(TestMalloc(dev, m * sizeof(PetscScalar), (void **)&dy[s]));
+    PetscCall(TestDup(dev, xt, m * sizeof(PetscScalar), (void **)&dxt[s]));
+    PetscCall(TestMalloc(dev, n * sizeof(PetscScalar), (void **)&dyt[s]));
+  }
+  /* mult: y = A x, y = A x + z (z another buffer), z = A x + z (in place) */
+  for (PetscInt v = 0; v < 3; v++) {
+    const char *vname[] = {"y = A x", "y = A x + z", "z = A x + z in place"};
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, L = %" PetscInt_FMT ", %s mode, %" PetscInt_FMT " x %" PetscInt_FMT, vname[v], L, MatSegCSRShortModes[h->shortmode], m, n));
+    FOR_SIDES(s) {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(TestPut(dev, dz[s], z, m * sizeof(PetscScalar)));
+      PetscCall(TestPut(dev, dy[s], y0, m * sizeof(PetscScalar))); /* stale values that must be overwritten */
+      PetscCall(c->S[s].seg->mult(&d[s], dx[s], v ? dz[s] : NULL, v == 2 ? dz[s] : dy[s]));
+      PetscCall(TestGet(dev, out[s], v == 2 ? dz[s] : dy[s], m * sizeof(PetscScalar)));
+    }
+    for (PetscInt i = 0; i < m; i++) {
+      mag[i]   = v ? PetscAbsReal(z[i]) : 0.0;
+      terms[i] = (h->segptr[i + 1] - h->segptr[i]) * L + 1;
+      for (PetscInt q = A->i[i]; q < A->i[i + 1]; q++) mag[i] += PetscAbsReal(A->a[q] * x[A->j[q]]);
+    }
+    PetscCall(Agree(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_mult, variant, size, m, out[0], out[1], mag, terms, DBL_EPSILON));
+  }
+  Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_mult, size);
+  /* multtransposeadd: yt = y0 + A^T xt */
+  PetscCall(PetscSNPrintf(variant, sizeof(variant), "yt += A^T xt, L = %" PetscInt_FMT ", %s mode, %" PetscInt_FMT " x %" PetscInt_FMT, L, MatSegCSRShortModes[h->shortmode], m, n));
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestPut(dev, dyt[s], x, n * sizeof(PetscScalar)));
+    PetscCall(c->S[s].seg->multtransposeadd(&d[s], dxt[s], dyt[s]));
+    PetscCall(TestGet(dev, out[s], dyt[s], n * sizeof(PetscScalar)));
+  }
+  for (PetscInt j = 0; j < n; j++) mag[j] = PetscAbsReal(x[j]), terms[j] = 1;
+  for (PetscInt i = 0; i < m; i++) {
+    for (PetscInt q = A->i[i]; q < A->i[i + 1]; q++) mag[A->j[q]] += PetscAbsReal(A->a[q] * xt[i]);
+    if (n > 0)
+      for (size_t k = (size_t)h->segptr[i] * L; k < (size_t)h->segptr[i + 1] * L; k++) terms[h->col[k]] += 1; /* padding slots add exact zeros */
+  }
+  PetscCall(Agree(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_multtransposeadd, variant, size, n, out[0], out[1], mag, terms, DBL_EPSILON));
+  Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_multtransposeadd, size);
+  /* getdiagonal of the block and of a block whose diagonal is shifted by 3 columns: exact */
+  for (PetscInt o = 0; o < 2; o++) {
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "column offset %" PetscInt_FMT ", L = %" PetscInt_FMT ", %s mode", offsets[o], L, MatSegCSRShortModes[h->shortmode]));
+    FOR_SIDES(s) {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(TestPut(dev, dy[s], y0, m * sizeof(PetscScalar)));
+      PetscCall(c->S[s].seg->getdiagonal(&d[s], offsets[o], dy[s]));
+      PetscCall(TestGet(dev, out[s], dy[s], m * sizeof(PetscScalar)));
+    }
+    PetscCall(Agree(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_getdiagonal, variant, size, m, out[0], out[1], NULL, NULL, DBL_EPSILON));
+  }
+  Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_getdiagonal, size);
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestSegCSRFreeUpload(dev, &d[s]));
+    PetscCall(TestFree(dev, dx[s]));
+    PetscCall(TestFree(dev, dz[s]));
+    PetscCall(TestFree(dev, dy[s]));
+    PetscCall(TestFree(dev, dxt[s]));
+    PetscCall(TestFree(dev, dyt[s]));
+  }
+  PetscCall(PetscFree4(out[0], out[1], mag, terms));
+  PetscFunctionReturn(0);
+}
+
+/* an m x n matrix in group mode, tile mode with full tiles and tile mode with tiles of at most 3 segments, for each
+   segment length of Ls */
+static PetscErrorCode SegCases(Ctx *c, PetscInt m, PetscInt n, PetscInt nL, const PetscInt *Ls)
+{
+  TestCSR      A;
+  PetscScalar *x, *z, *xt, *y0;
+
+  PetscFunctionBegin;
+  PetscCall(SegRandomCSR(c, m, n, &A));
+  PetscCall(PetscMalloc4(PetscMax(n, 1), &x, PetscMax(m, 1), &z, PetscMax(m, 1), &xt, PetscMax(m, 1), &y0));
+  PetscCall(Random(c, n, x));
+  PetscCall(Random(c, m, z));
+  PetscCall(Random(c, m, xt));
+  PetscCall(Random(c, m, y0));
+  for (PetscInt l = 0; l < nL; l++) {
+    GPUPCSegCSRDev h;
+    PetscCall(TestSegCSRLayout(&A, Ls[l], &h));
+    for (PetscInt v = 0; v < 3; v++) {
+      if (v) PetscCall(TestSegCSRTile(&h, v == 1 ? GPUPC_SEGCSR_TILE_SLOTS / Ls[l] : 3));
+      PetscCall(SegLayoutCases(c, &A, &h, x, z, xt, y0));
+    }
+    PetscCall(TestSegCSRFreeLayout(&h));
+  }
+  PetscCall(PetscFree4(x, z, xt, y0));
+  PetscCall(SegFreeCSR(&A));
+  PetscFunctionReturn(0);
+}
+
+/* ================================================================ cmg */
+
+/* a set-up PC cmg's levels and fold on both sides: side 0 the PC's own device data (copies of its structs), side 1
+   host-world copies of the same arrays (the CUDA-only load-balancing fields left empty: the host kernels and the
+   reference do not read them) */
+typedef struct {
+  GPUPCCMGPrecision    prec;
+  size_t               es;
+  PetscReal            eps;
+  PetscInt             nlevels, nmax;
+  GPUPCCMGDeviceLevel *lev[2];
+  GPUPCCMGDeviceFold   fold[2];
+  void                *r[2];        /* a residual buffer of nmax entries */
+  PetscScalar         *ub[2], *ux[2]; /* user vectors (fold.n) */
+} CMGData;
+
+static PetscErrorCode HostCopy(const void *d, size_t bytes, void **h)
+{
+  PetscFunctionBegin;
+  PetscCall(TestMalloc(PETSC_FALSE, bytes, h));
+  PetscCall(TestGet(PETSC_TRUE, *h, d, bytes));
+  PetscFunctionReturn(0);
+}
+
+/* level values of the level precision from double host values h (already rounded to it) */
+static PetscErrorCode PutLevel(Ctx *c, CMGData *M, PetscInt s, PetscInt n, const PetscReal *h, void *d)
+{
+  PetscFunctionBegin;
+  if (M->prec == GPUPC_CMG_PRECISION_SINGLE) {
+    float *f;
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
+    for (PetscInt i = 0; i < n; i++) f[i] = (float)h[i];
+    PetscCall(TestPut(c->S[s].device, d, f, n * sizeof(float)));
+    PetscCall(PetscFree(f));
+  } else PetscCall(TestPut(c->S[s].device, d, h, n * sizeof(double)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GetLevel(Ctx *c, CMGData *M, PetscInt s, PetscInt n, const void *d, PetscReal *h)
+{
+  PetscFunctionBegin;
+  if (M->prec == GPUPC_CMG_PRECISION_SINGLE) {
+    float *f;
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &f));
+    PetscCall(TestGet(c->S[s].device, f, d, n * sizeof(float)));
+    for (PetscInt i = 0; i < n; i++) h[i] = f[i];
+    PetscCall(PetscFree(f));
+  } else PetscCall(TestGet(c->S[s].device, h, d, n * sizeof(double)));
+  PetscFunctionReturn(0);
+}
+
+/* random values rounded to the level precision */
+static PetscErrorCode RandomLevel(Ctx *c, CMGData *M, PetscInt n, PetscReal *h)
+{
+  PetscFunctionBegin;
+  PetscCall(Random(c, n, h));
+  if (M->prec == GPUPC_CMG_PRECISION_SINGLE)
+    for (PetscInt i = 0; i < n; i++) h[i] = (float)h[i];
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CMGDataCreate(Ctx *c, const GPUPCCMGHierarchy *H, const GPUPCCMGDevice *D, CMGData *M)
+{
+  const GPUPCCMGReduction *R = &H->red;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(M, sizeof(*M)));
+  M->prec    = D->prec;
+  M->es      = M->prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+  M->eps     = M->prec == GPUPC_CMG_PRECISION_SINGLE ? FLT_EPSILON : DBL_EPSILON;
+  M->nlevels = D->nlevels;
+  FOR_SIDES(s) PetscCall(PetscCalloc1(M->nlevels, &M->lev[s]));
+  for (PetscInt k = 0; k < M->nlevels; k++) {
+    const GPUPCCMGDeviceLevel *DL = &D->levels[k];
+    GPUPCCMGDeviceLevel       *HL = &M->lev[1][k];
+    const PetscInt             n = DL->n, nnz = DL->nnz;
+
+    M->lev[0][k] = *DL;
+    M->nmax      = PetscMax(M->nmax, n);
+    HL->prec     = DL->prec;
+    HL->n        = n;
+    HL->nnz      = nnz;
+    HL->nc       = DL->nc;
+    HL->t        = DL->t;
+    HL->direct   = DL->direct;
+    HL->lanes    = DL->lanes;
+    PetscCall(HostCopy(DL->rowptr, (n + 1) * sizeof(PetscInt), (void **)&HL->rowptr));
+    PetscCall(HostCopy(DL->col, nnz * sizeof(PetscInt), (void **)&HL->col));
+    PetscCall(HostCopy(DL->val, nnz * M->es, &HL->val));
+    PetscCall(HostCopy(DL->invd, n * M->es, &HL->invd));
+    PetscCall(TestMalloc(PETSC_FALSE, n * M->es, &HL->b));
+    PetscCall(TestMalloc(PETSC_FALSE, n * M->es, &HL->x));
+    PetscCall(TestMalloc(PETSC_FALSE, n * M->es, &HL->w));
+    if (k + 1 < M->nlevels) {
+      PetscCall(HostCopy(DL->cluster, n * sizeof(PetscInt), (void **)&HL->cluster));
+      PetscCall(HostCopy(DL->cptr, (DL->nc + 1) * sizeof(PetscInt), (void **)&HL->cptr));
+      PetscCall(HostCopy(DL->cperm, n * sizeof(PetscInt), (void **)&HL->cperm));
+    } else if (DL->direct) PetscCall(HostCopy(DL->dense, (size_t)n * n * M->es, &HL->dense));
+  }
+  M->fold[0]          = D->fold;
+  M->fold[1]          = D->fold;
+  M->fold[1].map      = NULL;
+  M->fold[1].dinv     = NULL;
+  M->fold[1].sum      = NULL;
+  M->fold[1].done     = NULL;
+  M->fold[1].erow     = M->fold[1].ecol = M->fold[1].trow = M->fold[1].tcol = NULL;
+  M->fold[1].eval     = M->fold[1].tval = NULL;
+  if (D->fold.map) {
+    PetscCall(HostCopy(D->fold.map, R->n * sizeof(PetscInt), (void **)&M->fold[1].map));
+    PetscCall(HostCopy(D->fold.dinv, R->n * sizeof(PetscScalar), (void **)&M->fold[1].dinv));
+  }
+  if (D->fold.erow) {
+    PetscCall(HostCopy(D->fold.erow, (R->n + 1) * sizeof(PetscInt), (void **)&M->fold[1].erow));
+    PetscCall(HostCopy(D->fold.ecol, R->ncoupling * sizeof(PetscInt), (void **)&M->fold[1].ecol));
+    PetscCall(HostCopy(D->fold.eval, R->ncoupling * sizeof(PetscScalar), (void **)&M->fold[1].eval));
+    PetscCall(HostCopy(D->fold.trow, (R->n + 1) * sizeof(PetscInt), (void **)&M->fold[1].trow));
+    PetscCall(HostCopy(D->fold.tcol, R->ncoupling * sizeof(PetscInt), (void **)&M->fold[1].tcol));
+    PetscCall(HostCopy(D->fold.tval, R->ncoupling * sizeof(PetscScalar), (void **)&M->fold[1].tval));
+  }
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    M->fold[s].first.x    = NULL; /* set by the expand cases */
+    M->fold[s].first.invd = NULL;
+    PetscCall(TestMalloc(dev, M->nmax * M->es, &M->r[s]));
+    PetscCall(TestMalloc(dev, R->n * sizeof(PetscScalar), (void **)&M->ub[s]));
+    PetscCall(TestMalloc(dev, R->n * sizeof(PetscScalar), (void **)&M->ux[s]));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CMGDataDestroy(Ctx *c, CMGData *M)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < M->nlevels; k++) {
+    GPUPCCMGDeviceLevel *HL = &M->lev[1][k];
+    PetscCall(PetscFree(HL->rowptr));
+    PetscCall(PetscFree(HL->col));
+    PetscCall(PetscFree(HL->val));
+    PetscCall(PetscFree(HL->invd));
+    PetscCall(PetscFree(HL->b));
+    PetscCall(PetscFree(HL->x));
+    PetscCall(PetscFree(HL->w));
+    PetscCall(PetscFree(HL->cluster));
+    PetscCall(PetscFree(HL->cptr));
+    PetscCall(PetscFree(HL->cperm));
+    PetscCall(PetscFree(HL->dense));
+  }
+  PetscCall(PetscFree(M->fold[1].map));
+  PetscCall(PetscFree(M->fold[1].dinv));
+  PetscCall(PetscFree(M->fold[1].erow));
+  PetscCall(PetscFree(M->fold[1].ecol));
+  PetscCall(PetscFree(M->fold[1].eval));
+  PetscCall(PetscFree(M->fold[1].trow));
+  PetscCall(PetscFree(M->fold[1].tcol));
+  PetscCall(PetscFree(M->fold[1].tval));
+  FOR_SIDES(s) {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestFree(dev, M->r[s]));
+    PetscCall(TestFree(dev, M->ub[s]));
+    PetscCall(TestFree(dev, M->ux[s]));
+    PetscCall(PetscFree(M->lev[s]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the output of both sides: n level values at the world buffers d[0] and d[1] */
+static PetscErrorCode CMGAgree(Ctx *c, CMGData *M, PetscInt member, const char *variant, PetscInt64 size, PetscInt n, void *d0, void *d1, const PetscReal *mag, const PetscReal *terms, PetscReal *o0, PetscReal *o1)
+{
+  PetscFunctionBegin;
+  PetscCall(GetLevel(c, M, 0, n, d0, o0));
+  PetscCall(GetLevel(c, M, 1, n, d1, o1));
+  PetscCall(Agree(c, T_CMG, member, variant, size, n, o0, o1, mag, terms, M->eps));
+  PetscFunctionReturn(0);
+}
+
+/* every level kernel on level k (and its next level) */
+static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *config)
+{
+  const GPUPCCMGDeviceLevel *HL   = &M->lev[1][k]; /* host copies: the magnitudes come from these */
+  const PetscBool            last = (PetscBool)(k + 1 == M->nlevels);
+  const PetscInt             n = HL->n, nc = last ? 0 : HL->nc, m = PetscMax(PetscMax(n, nc), 1);
+  const GPUPCCMGPrecision    p = M->prec;
+  PetscReal                 *b, *x, *xc, *r, *o0, *o1, *mag, *terms, *cmag, *cterms, *absx;
+  char                       variant[160];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc7(m, &b, m, &x, m, &xc, m, &r, m, &o0, m, &o1, m, &mag));
+  PetscCall(PetscMalloc4(m, &terms, m, &cmag, m, &cterms, m, &absx));
+  PetscCall(RandomLevel(c, M, n, b));
+  PetscCall(RandomLevel(c, M, n, x));
+  PetscCall(RandomLevel(c, M, n, r));
+  PetscCall(RandomLevel(c, M, nc, xc));
+#define V(what) (PetscSNPrintf(variant, sizeof(variant), "%s, level %" PetscInt_FMT " of %" PetscInt_FMT " (n %" PetscInt_FMT ", nc %" PetscInt_FMT "), %s", what, k, M->nlevels, n, nc, GPUPCCMGPrecisions[p]), variant)
+#define INVD(i) PetscAbsReal(Ld(p, HL->invd, i))
+  /* jacobi: x = invd .* b */
+  FOR_SIDES(s) {
+    PetscCall(PutLevel(c, M, s, n, b, M->lev[s][k].b));
+    PetscCall(PutLevel(c, M, s, n, r, M->lev[s][k].x)); /* overwritten */
+    PetscCall(c->S[s].cmg->jacobi(&M->lev[s][k]));
+  }
+  for (PetscInt i = 0; i < n; i++) mag[i] = INVD(i) * PetscAbsReal(b[i]), terms[i] = 1;
+  PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_jacobi, V(config), n, n, M->lev[0][k].x, M->lev[1][k].x, mag, terms, o0, o1));
+  Covered(c, T_CMG, GPUPC_CMG_KERNEL_jacobi, n);
+  /* smooth: w = x' + invd .* (b - A x'), x' = x, or x + xc[c(.)] with the prolongation fused in (x unchanged) */
+  for (PetscInt fused = 0; fused < (last ? 1 : 2); fused++) {
+    FOR_SIDES(s) {
+      GPUPCCMGDeviceLevel *L = &M->lev[s][k];
+      PetscCall(PutLevel(c, M, s, n, b, L->b));
+      PetscCall(PutLevel(c, M, s, n, x, L->x));
+      PetscCall(PutLevel(c, M, s, n, r, L->w)); /* overwritten */
+      if (fused) PetscCall(PutLevel(c, M, s, nc, xc, M->lev[s][k + 1].x));
+      PetscCall(c->S[s].cmg->smooth(L, L->x, fused ? M->lev[s][k + 1].x : NULL, L->w));
+    }
+    for (PetscInt j = 0; j < n; j++) absx[j] = PetscAbsReal(x[j]) + (fused ? PetscAbsReal(xc[HL->cluster[j]]) : 0.0);
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal rs = PetscAbsReal(b[i]);
+      for (PetscInt e = HL->rowptr[i]; e < HL->rowptr[i + 1]; e++) rs += PetscAbsReal(Ld(p, HL->val, e)) * absx[HL->col[e]];
+      mag[i]   = absx[i] + INVD(i) * rs;
+      terms[i] = HL->rowptr[i + 1] - HL->rowptr[i] + 4;
+    }
+    PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_smooth, V(fused ? "prolongation fused in: w" : "w"), n, n, M->lev[0][k].w, M->lev[1][k].w, mag, terms, o0, o1));
+    PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_smooth, V(fused ? "prolongation fused in: x unchanged" : "x unchanged"), n, n, M->lev[0][k].x, M->lev[1][k].x, NULL, NULL, o0, o1));
+  }
+  Covered(c, T_CMG, GPUPC_CMG_KERNEL_smooth, n);
+  /* update: w = x + invd .* r */
+  FOR_SIDES(s) {
+    GPUPCCMGDeviceLevel *L = &M->lev[s][k];
+    PetscCall(PutLevel(c, M, s, n, x, L->x));
+    PetscCall(PutLevel(c, M, s, n, r, M->r[s]));
+    PetscCall(PutLevel(c, M, s, n, b, L->w)); /* overwritten */
+    PetscCall(c->S[s].cmg->update(L, M->r[s], L->x, L->w));
+  }
+  for (PetscInt i = 0; i < n; i++) mag[i] = PetscAbsReal(x[i]) + INVD(i) * PetscAbsReal(r[i]), terms[i] = 2;
+  PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_update, V(config), n, n, M->lev[0][k].w, M->lev[1][k].w, mag, terms, o0, o1));
+  Covered(c, T_CMG, GPUPC_CMG_KERNEL_update, n);
+  if (!last) {
+    const GPUPCCMGDeviceLevel *HC = &M->lev[1][k + 1];
+    /* residual_restrict: bc = sums over clusters of b - A x, x = L->x or (first) invd .* b stored in L->x; with next
+       also the next level's x = invd' .* bc */
+    for (PetscInt v = 0; v < 4; v++) {
+      const PetscBool first = (PetscBool)(v & 1), next = (PetscBool)(v >> 1);
+      FOR_SIDES(s) {
+        GPUPCCMGDeviceLevel     *L = &M->lev[s][k], *C = &M->lev[s][k + 1];
+        const GPUPCCMGNextJacobi nj = {C->invd, C->x};
+        PetscCall(PutLevel(c, M, s, n, b, L->b));
+        PetscCall(PutLevel(c, M, s, n, x, L->x));
+        PetscCall(PutLevel(c, M, s, nc, xc, C->b)); /* overwritten */
+        PetscCall(PutLevel(c, M, s, nc, xc, C->x)); /* overwritten when next */
+        PetscCall(c->S[s].cmg->residual_restrict(L, first, C->b, next ? &nj : NULL));
+      }
+      for (PetscInt j = 0; j < n; j++) absx[j] = first ? INVD(j) * PetscAbsReal(b[j]) : PetscAbsReal(x[j]);
+      for (PetscInt C = 0; C < nc; C++) cmag[C] = 0.0, cterms[C] = 1;
+      for (PetscInt i = 0; i < n; i++) {
+        PetscReal rs = PetscAbsReal(b[i]);
+        for (PetscInt e = HL->rowptr[i]; e < HL->rowptr[i + 1]; e++) rs += PetscAbsReal(Ld(p, HL->val, e)) * absx[HL->col[e]];
+        cmag[HL->cluster[i]] += rs;
+        cterms[HL->cluster[i]] += HL->rowptr[i + 1] - HL->rowptr[i] + 2; /* the first Jacobi step rounds x once more */
+      }
+      PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_residual_restrict, V(first ? (next ? "first, next: bc" : "first: bc") : (next ? "next: bc" : "bc")), n, nc, M->lev[0][k + 1].b, M->lev[1][k + 1].b, cmag, cterms, o0, o1));
+      if (first) {
+        for (PetscInt i = 0; i < n; i++) mag[i] = absx[i], terms[i] = 1;
+        PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_residual_restrict, V(next ? "first, next: x" : "first: x"), n, n, M->lev[0][k].x, M->lev[1][k].x, mag, terms, o0, o1));
+      }
+      if (next) {
+        for (PetscInt C = 0; C < nc; C++) mag[C] = PetscAbsReal(Ld(p, HC->invd, C)) * cmag[C], terms[C] = cterms[C] + 1;
+        PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_residual_restrict, V(first ? "first, next: the next level's x" : "next: the next level's x"), n, nc, M->lev[0][k + 1].x, M->lev[1][k + 1].x, mag, terms, o0, o1));
+      }
+    }
+    Covered(c, T_CMG, GPUPC_CMG_KERNEL_residual_restrict, n);
+    /* cluster_sum: bc = sums over clusters of r; with next also the next level's x */
+    for (PetscInt next = 0; next < 2; next++) {
+      FOR_SIDES(s) {
+        GPUPCCMGDeviceLevel     *L = &M->lev[s][k], *C = &M->lev[s][k + 1];
+        const GPUPCCMGNextJacobi nj = {C->invd, C->x};
+        PetscCall(PutLevel(c, M, s, n, r, M->r[s]));
+        PetscCall(PutLevel(c, M, s, nc, xc, C->b)); /* overwritten */
+        PetscCall(PutLevel(c, M, s, nc, xc, C->x)); /* overwritten when next */
+        PetscCall(c->S[s].cmg->cluster_sum(L, M->r[s], C->b, next ? &nj : NULL));
+      }
+      for (PetscInt C = 0; C < nc; C++) cmag[C] = 0.0, cterms[C] = 1;
+      for (PetscInt i = 0; i < n; i++) cmag[HL->cluster[i]] += PetscAbsReal(r[i]), cterms[HL->cluster[i]] += 1;
+      PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_cluster_sum, V(next ? "next: bc" : "bc"), n, nc, M->lev[0][k + 1].b, M->lev[1][k + 1].b, cmag, cterms, o0, o1));
+      if (next) {
+        for (PetscInt C = 0; C < nc; C++) mag[C] = PetscAbsReal(Ld(p, HC->invd, C)) * cmag[C], terms[C] = cterms[C] + 1;
+        PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_cluster_sum, V("next: the next level's x"), n, nc, M->lev[0][k + 1].x, M->lev[1][k + 1].x, mag, terms, o0, o1));
+      }
+    }
+    Covered(c, T_CMG, GPUPC_CMG_KERNEL_cluster_sum, n);
+    /* prolong: x += xc[c(.)] */
+    FOR_SIDES(s) {
+      PetscCall(PutLevel(c, M, s, n, x, M->lev[s][k].x));
+      PetscCall(PutLevel(c, M, s, nc, xc, M->lev[s][k + 1].x));
+      PetscCall(c->S[s].cmg->prolong(&M->lev[s][k], M->lev[s][k + 1].x));
+    }
+    for (PetscInt i = 0; i < n; i++) mag[i] = PetscAbsReal(x[i]) + PetscAbsReal(xc[HL->cluster[i]]), terms[i] = 1;
+    PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_prolong, V(config), n, n, M->lev[0][k].x, M->lev[1][k].x, mag, terms, o0, o1));
+    Covered(c, T_CMG, GPUPC_CMG_KERNEL_prolong, n);
+  } else if (HL->direct) {
+    /* dense_solve: x = dense b */
+    FOR_SIDES(s) {
+      PetscCall(PutLevel(c, M, s, n, b, M->lev[s][k].b));
+      PetscCall(PutLevel(c, M, s, n, r, M->lev[s][k].x)); /* overwritten */
+      PetscCall(c->S[s].cmg->dense_solve(&M->lev[s][k]));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      mag[i]   = 0.0;
+      terms[i] = n;
+      for (PetscInt j = 0; j < n; j++) mag[i] += PetscAbsReal(Ld(p, HL->dense, (PetscInt)((size_t)i * n + j)) * b[j]);
+    }
+    PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_dense_solve, V(config), n, n, M->lev[0][k].x, M->lev[1][k].x, mag, terms, o0, o1));
+    Covered(c, T_CMG, GPUPC_CMG_KERNEL_dense_solve, n);
+  }
+#undef V
+#undef INVD
+  PetscCall(PetscFree7(b, x, xc, r, o0, o1, mag));
+  PetscCall(PetscFree4(terms, cmag, cterms, absx));
+  PetscFunctionReturn(0);
+}
+
+/* expand (without and with the first Jacobi iterate of level 0) and fold, plain and transposed */
+static PetscErrorCode CMGFoldCases(Ctx *c, CMGData *M, const char *config)
+{
+  const GPUPCCMGDeviceFold  *F  = &M->fold[1];
+  const GPUPCCMGDeviceLevel *H0 = &M->lev[1][0];
+  const GPUPCCMGPrecision    p  = M->prec;
+  const PetscInt             n = F->n, nk = F->nk, n0 = F->n0, mm = PetscMax(PetscMax(n, n0), 1);
+  PetscReal                 *b, *x0, *o0, *o1, *mag, *terms, *rmag, *rterms;
+  char                       variant[160];
+
+  PetscFunctionBegin;
+  PetscCheck(n0 == M->lev[1][0].n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fold n0 %" PetscInt_FMT " but level 0 has %" PetscInt_FMT, n0, M->lev[1][0].n);
+  PetscCall(PetscMalloc6(mm, &b, mm, &x0, mm, &o0, mm, &o1, mm, &mag, mm, &terms));
+  PetscCall(PetscMalloc2(mm, &rmag, mm, &rterms));
+  PetscCall(Random(c, n, b));
+  /* the magnitudes of the expanded rows b'_i (plain: with the Dirichlet couplings E) */
+  for (PetscInt tr = 0; tr < 2; tr++) {
+    for (PetscInt i = 0; i < n; i++) {
+      rmag[i]   = PetscAbsReal(b[i]);
+      rterms[i] = 1;
+      if (F->erow && !tr)
+        for (PetscInt e = F->erow[i]; e < F->erow[i + 1]; e++) rmag[i] += PetscAbsReal(F->eval[e] * F->dinv[F->ecol[e]] * b[F->ecol[e]]), rterms[i] += 2;
+    }
+    for (PetscInt i = 0; i < n0; i++) mag[i] = 0.0, terms[i] = 1;
+    {
+      PetscReal gmag = 0.0, gterms = 1;
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscInt mi = F->map ? F->map[i] : i;
+        if (mi < 0) continue;
+        mag[mi]   = rmag[i];
+        terms[mi] = rterms[i];
+        if (F->copies == 2) mag[nk + mi] = rmag[i], terms[nk + mi] = rterms[i];
+        gmag += rmag[i];
+        gterms += rterms[i] + 1;
+      }
+      if (F->ground) mag[F->copies * nk] = F->copies == 1 ? gmag : 0.0, terms[F->copies * nk] = gterms;
+    }
+    for (PetscInt first = 0; first < 2; first++) {
+      PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s%s, %s, n %" PetscInt_FMT ", n0 %" PetscInt_FMT ", copies %" PetscInt_FMT ", %s", tr ? "transpose" : "plain", first ? ", first Jacobi iterate" : "", config, n, n0, F->copies, GPUPCCMGPrecisions[p]));
+      FOR_SIDES(s) {
+        GPUPCCMGDeviceFold  Fs = M->fold[s];
+        GPUPCCMGDeviceLevel *L = &M->lev[s][0];
+        Fs.first.invd          = first ? L->invd : NULL;
+        Fs.first.x             = first ? L->x : NULL;
+        PetscCall(TestPut(c->S[s].device, M->ub[s], b, n * sizeof(PetscScalar)));
+        PetscCall(RandomLevel(c, M, n0, x0));
+        PetscCall(PutLevel(c, M, s, n0, x0, L->b)); /* overwritten */
+        PetscCall(PutLevel(c, M, s, n0, x0, L->x)); /* overwritten when first */
+        PetscCall(c->S[s].cmg->expand(&Fs, (PetscBool)tr, M->ub[s], L->b));
+      }
+      PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_expand, variant, n0, n0, M->lev[0][0].b, M->lev[1][0].b, mag, terms, o0, o1));
+      if (first) {
+        PetscReal *xm, *xt;
+        PetscCall(PetscMalloc2(mm, &xm, mm, &xt));
+        for (PetscInt i = 0; i < n0; i++) xm[i] = PetscAbsReal(Ld(p, H0->invd, i)) * mag[i], xt[i] = terms[i] + 1;
+        PetscCall(CMGAgree(c, M, GPUPC_CMG_KERNEL_expand, variant, n0, n0, M->lev[0][0].x, M->lev[1][0].x, xm, xt, o0, o1));
+        PetscCall(PetscFree2(xm, xt));
+      }
+    }
+    /* fold */
+    PetscCall(RandomLevel(c, M, n0, x0));
+    FOR_SIDES(s) {
+      PetscCall(TestPut(c->S[s].device, M->ub[s], b, n * sizeof(PetscScalar)));
+      PetscCall(PutLevel(c, M, s, n0, x0, M->lev[s][0].x));
+      PetscCall(c->S[s].cmg->fold(&M->fold[s], (PetscBool)tr, M->ub[s], M->lev[s][0].x, M->ux[s]));
+    }
+    {
+      const PetscReal xg = F->ground ? PetscAbsReal(x0[F->copies * nk]) : 0.0;
+      for (PetscInt i = 0; i < n; i++) { /* kept rows first: the Dirichlet rows read them */
+        const PetscInt mi = F->map ? F->map[i] : i;
+        if (mi < 0) continue;
+        rmag[i]   = PetscAbsReal(x0[mi]) + xg + (F->copies == 2 ? PetscAbsReal(x0[nk + mi]) + xg : 0.0);
+        rterms[i] = 4;
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        PetscReal s = PetscAbsReal(b[i]), t = 2;
+        if (!F->map || F->map[i] >= 0) continue;
+        if (F->trow && tr)
+          for (PetscInt e = F->trow[i]; e < F->trow[i + 1]; e++) s += PetscAbsReal(F->tval[e]) * rmag[F->tcol[e]], t += rterms[F->tcol[e]] + 2;
+        rmag[i]   = PetscAbsReal(F->dinv[i]) * s;
+        rterms[i] = t;
+      }
+    }
+    FOR_SIDES(s) PetscCall(TestGet(c->S[s].device, s ? o1 : o0, M->ux[s], n * sizeof(PetscScalar)));
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, %s, n %" PetscInt_FMT ", n0 %" PetscInt_FMT ", copies %" PetscInt_FMT ", %s", tr ? "transpose" : "plain", config, n, n0, F->copies, GPUPCCMGPrecisions[p]));
+    PetscCall(Agree(c, T_CMG, GPUPC_CMG_KERNEL_fold, variant, n, n, o0, o1, rmag, rterms, M->eps));
+  }
+  Covered(c, T_CMG, GPUPC_CMG_KERNEL_expand, n0);
+  Covered(c, T_CMG, GPUPC_CMG_KERNEL_fold, n);
+  PetscCall(PetscFree6(b, x0, o0, o1, mag, terms));
+  PetscCall(PetscFree2(rmag, rterms));
+  PetscFunctionReturn(0);
+}
+
+/* every cmg kernel on an empty level and an empty fold (n = 0): nothing to compare, but nothing may be read or written
+   (all pointers are NULL) */
+static PetscErrorCode CMGEmptyCases(Ctx *c)
+{
+  GPUPCCMGDeviceLevel E;
+  GPUPCCMGDeviceFold  F;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&E, sizeof(E)));
+  PetscCall(PetscMemzero(&F, sizeof(F)));
+  E.prec   = GPUPC_CMG_PRECISION_DOUBLE;
+  E.lanes  = 2;
+  E.direct = PETSC_TRUE;
+  F.prec   = GPUPC_CMG_PRECISION_DOUBLE;
+  F.copies = 1;
+  FOR_SIDES(s) {
+    const GPUPCCMGKernels *K = c->S[s].cmg;
+    PetscCall(K->expand(&F, PETSC_FALSE, NULL, NULL));
+    PetscCall(K->fold(&F, PETSC_TRUE, NULL, NULL, NULL));
+    PetscCall(K->jacobi(&E));
+    PetscCall(K->smooth(&E, NULL, NULL, NULL));
+    PetscCall(K->residual_restrict(&E, PETSC_TRUE, NULL, NULL));
+    PetscCall(K->prolong(&E, NULL));
+    PetscCall(K->dense_solve(&E));
+    PetscCall(K->update(&E, NULL, NULL, NULL));
+    PetscCall(K->cluster_sum(&E, NULL, NULL, NULL));
+  }
+  for (PetscInt k = 0; k < GPUPC_CMG_NKERNELS; k++) Covered(c, T_CMG, k, 0);
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  const char    *name;
+  CMGTestProblem p;
+  const char    *options; /* PC options under the prefix <name>_ */
+} CMGConfig;
+
+static PetscErrorCode CMGConfigCases(Ctx *c, const CMGConfig *cfg)
+{
+  Mat                      A;
+  PC                       pc;
+  const GPUPCCMGHierarchy *H;
+  CMGData                  M;
+  char                     prefix[64], opts[512];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", cfg->name));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), cfg->options, prefix, prefix, prefix, prefix));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(CMGTestMatrix(&cfg->p, &A));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetOptionsPrefix(pc, prefix));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCCMG));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCCMGGetHierarchy_Private(pc, &H));
+  PetscCall(CMGDataCreate(c, H, &((PC_CMG *)pc->data)->dev, &M));
+  PetscCall(CMGFoldCases(c, &M, cfg->name));
+  for (PetscInt k = 0; k < M.nlevels; k++) PetscCall(CMGLevelCases(c, &M, k, cfg->name));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "cmg %-14s %s, %" PetscInt_FMT " levels, n =", cfg->name, GPUPCCMGPrecisions[M.prec], M.nlevels));
+  for (PetscInt k = 0; k < M.nlevels; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %" PetscInt_FMT, M.lev[1][k].n));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", M.lev[1][M.nlevels - 1].direct ? " (dense last level)" : " (Jacobi last level)"));
+  PetscCall(CMGDataDestroy(c, &M));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+/* ================================================================ main */
+
+/* a build without CUDA has no CUDA tables: every getter refuses (an error, never the host table) */
+static PetscErrorCode CheckNoCUDATables(void)
+{
+  PetscFunctionBegin;
+#if !defined(GPUPC_HAVE_CUDA)
+  {
+    const void    *k = NULL;
+    PetscErrorCode e[4];
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e[0] = GPUPCGetVecKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCVecKernels **)&k);
+    e[1] = GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCSegCSRKernels **)&k);
+    e[2] = GPUPCGetCMGKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCCMGKernels **)&k);
+    e[3] = GPUPCGetHaloKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCHaloKernels **)&k);
+    PetscCall(PetscPopErrorHandler());
+    for (int t = 0; t < 4; t++) PetscCheck(e[t] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave table %d for the cuda backend (error %d, expected PETSC_ERR_SUP)", t, (int)e[t]);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "built without CUDA: the four getters refuse the cuda backend\n"));
+  }
+#endif
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  /* around warp, block (256) and grid-stride boundaries, and more than 2^20 entries */
+  const PetscInt    vsizes[] = {0, 1, 31, 32, 33, 256, 257, 4097, (1 << 20) + 3};
+  const PetscInt    Lall[] = {1, 2, 4, 8, 16, 32}, Lbig[] = {1, 8};
+  const PetscInt    large = 1 << 20;
+  PetscGPUPCBackend backend;
+  Ctx               c;
+  size_t            mem0, mem1;
+  /* cmg hierarchies: several levels (dense last level), float levels, a bandwidth-bound two-pass residual-restriction
+     with long rows of several chunks and large clusters, the double cover with Dirichlet rows (map, E couplings),
+     wide lanes with clusters split over units, a Jacobi last level, one level of a few hundred and one of 4 vertices */
+  const CMGConfig cmgconfigs[] = {
+    {"grid2d", {.problem = "grid", .ground = "pads", .dim = 2, .n = 64, .spread = 6.0}, "-%spc_cmg_direct_size 100"},
+    {"grid2d_sp", {.problem = "grid", .ground = "pads", .dim = 2, .n = 64, .spread = 6.0}, "-%spc_cmg_direct_size 100 -%spc_cmg_precision single"},
+    {"power", {.problem = "power", .ground = "pads", .dim = 2, .n = 200, .spread = 6.0}, "-%spc_cmg_direct_size 700 -%spc_cmg_pack_nnz 0"},
+    {"power_sp", {.problem = "power", .ground = "pads", .dim = 2, .n = 200, .spread = 6.0}, "-%spc_cmg_direct_size 700 -%spc_cmg_precision single"},
+    {"dirichlet", {.problem = "grid", .ground = "pads", .dim = 3, .n = 16, .spread = 6.0, .positive = 0.2, .dirichlet = PETSC_TRUE}, "-%spc_cmg_direct_size 100"},
+    {"graph", {.problem = "graph", .ground = "pads", .dim = 2, .n = 60, .spread = 0.3}, "-%spc_cmg_direct_size 10"},
+    {"jacobilast", {.problem = "grid", .ground = "pads", .dim = 2, .n = 48, .spread = 6.0}, "-%spc_cmg_direct_size 10 -%spc_cmg_max_levels 3"},
+    {"onelevel", {.problem = "grid", .ground = "pads", .dim = 2, .n = 20, .spread = 6.0}, "-%spc_cmg_direct_size 700"},
+    {"tiny", {.problem = "cycles", .ground = "pads", .dim = 2, .n = 1}, "-%spc_cmg_direct_size 700"},
+  };
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  /* side 0: the active backend's tables on device buffers */
+  c.S[0].device = PETSC_TRUE;
+  PetscCall(GPUPCGetVecKernelsFor(backend, &c.S[0].vec));
+  PetscCall(GPUPCGetSegCSRKernelsFor(backend, &c.S[0].seg));
+  PetscCall(GPUPCGetCMGKernelsFor(backend, &c.S[0].cmg));
+  PetscCall(GPUPCGetHaloKernelsFor(backend, &c.S[0].halo));
+  /* side 1: the host tables (cuda backend) or the reference loops of this file (host backend), on host buffers */
+  c.S[1].device = PETSC_FALSE;
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) {
+    c.S[0].what = "cuda table";
+    c.S[1].what = "host table";
+    PetscCall(GPUPCGetVecKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].vec));
+    PetscCall(GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].seg));
+    PetscCall(GPUPCGetCMGKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].cmg));
+    PetscCall(GPUPCGetHaloKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].halo));
+  } else {
+    c.S[0].what = "host table";
+    c.S[1].what = "reference loops";
+    c.S[1].vec  = &RefVecKernels;
+    c.S[1].seg  = &RefSegCSRKernels;
+    c.S[1].cmg  = &RefCMGKernels;
+    c.S[1].halo = &RefHaloKernels;
+  }
+  FOR_SIDES(s) PetscCall(CheckSideTables(&c.S[s]));
+  PetscCall(CheckNoCUDATables());
+  PetscCall(CoverageInit(&c.cov[T_VEC], "vec", "GPUPC_VEC_KERNEL_LIST", GPUPCVecKernelNames, GPUPC_VEC_NKERNELS, 0, large));
+  PetscCall(CoverageInit(&c.cov[T_SEGCSR], "segcsr", "GPUPC_SEGCSR_KERNEL_LIST", GPUPCSegCSRKernelNames, GPUPC_SEGCSR_NKERNELS, 0, large));
+  PetscCall(CoverageInit(&c.cov[T_CMG], "cmg", "GPUPC_CMG_KERNEL_LIST", GPUPCCMGKernelNames, GPUPC_CMG_NKERNELS, 0, 256));
+  PetscCall(CoverageInit(&c.cov[T_HALO], "halo", "GPUPC_HALO_KERNEL_LIST", GPUPCHaloKernelNames, GPUPC_HALO_NKERNELS, 0, large));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &c.rnd));
+  PetscCall(PetscRandomSetInterval(c.rnd, -1.0, 1.0));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "kernel_equiv: %s backend, the %s (device buffers) against the %s (host buffers)\n", PetscGPUPCBackends[backend], c.S[0].what, c.S[1].what));
+
+  for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(VecCases(&c, vsizes[i]));
+  for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(HaloCases(&c, vsizes[i]));
+  /* segcsr: shapes of 0 and 1 rows, a warp, a block, rectangles, a block without columns, a row of 5000 entries (the
+     block-per-row bin for every L), and more than 2^20 entries */
+  PetscCall(SegCases(&c, 0, 10, 6, Lall));
+  PetscCall(SegCases(&c, 1, 1, 6, Lall));
+  PetscCall(SegCases(&c, 1, 40, 6, Lall));
+  PetscCall(SegCases(&c, 32, 32, 6, Lall));
+  PetscCall(SegCases(&c, 256, 300, 6, Lall));
+  PetscCall(SegCases(&c, 40, 0, 6, Lall));
+  PetscCall(SegCases(&c, 700, 90, 6, Lall));
+  PetscCall(SegCases(&c, 200, 6000, 6, Lall));
+  PetscCall(SegCases(&c, 80000, 80000, 2, Lbig));
+  /* cmg */
+  PetscCall(CMGEmptyCases(&c));
+  for (size_t i = 0; i < sizeof(cmgconfigs) / sizeof(cmgconfigs[0]); i++) PetscCall(CMGConfigCases(&c, &cmgconfigs[i]));
+
+  for (PetscInt t = 0; t < T_NTABLES; t++) PetscCall(CoverageCheck(&c.cov[t]));
+  PetscCall(PetscRandomDestroy(&c.rnd));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
+  PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "kernel_equiv: every member of the vec, segcsr, cmg and halo tables agrees\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}

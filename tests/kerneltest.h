@@ -1,0 +1,183 @@
+/*
+   Helpers of the kernel tests (segcsr_kernels, kernel_equiv).
+
+   Two "worlds" of buffers: the device world (GPUPCMalloc: device memory on the cuda backend, a
+   separate host allocation on the host backend), where the active backend's kernels run, and the
+   host world (PetscMalloc), where the host kernel table runs beside the CUDA one on the cuda
+   backend. The same inputs are copied into both and the results copied back to compare.
+
+   The segmented-CSR layout of a CSR matrix (gpupc/segcsrkernels.h), built here independently of
+   the library's build code: every row gets ceil(len / L) segments (at least one), rows are put in
+   the short, medium and long bins, and TestSegCSRTile cuts the rows into tiles for tile mode.
+*/
+#ifndef KERNELTEST_H
+#define KERNELTEST_H
+
+#include <gpupc/segcsrkernels.h>
+
+/* ---------------------------------------------------------------- the two worlds */
+static inline PetscErrorCode TestMalloc(PetscBool device, size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  *p = NULL;
+  if (!bytes) PetscFunctionReturn(0);
+  if (device) PetscCall(GPUPCMalloc(bytes, p));
+  else PetscCall(PetscMalloc(bytes, p));
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode TestFree(PetscBool device, void *p)
+{
+  PetscFunctionBegin;
+  if (!p) PetscFunctionReturn(0);
+  if (device) PetscCall(GPUPCFree(p));
+  else PetscCall(PetscFree(p));
+  PetscFunctionReturn(0);
+}
+
+/* host array src into the world's buffer dst */
+static inline PetscErrorCode TestPut(PetscBool device, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  if (device) PetscCall(GPUPCMemcpy(dst, src, bytes, GPUPC_COPY_HOST_TO_DEVICE));
+  else PetscCall(PetscMemcpy(dst, src, bytes));
+  PetscFunctionReturn(0);
+}
+
+/* the world's buffer src into host array dst */
+static inline PetscErrorCode TestGet(PetscBool device, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  if (device) PetscCall(GPUPCMemcpy(dst, src, bytes, GPUPC_COPY_DEVICE_TO_HOST));
+  else PetscCall(PetscMemcpy(dst, src, bytes));
+  PetscFunctionReturn(0);
+}
+
+/* a new world buffer holding a copy of host array src (NULL when bytes is 0) */
+static inline PetscErrorCode TestDup(PetscBool device, const void *src, size_t bytes, void **dst)
+{
+  PetscFunctionBegin;
+  PetscCall(TestMalloc(device, bytes, dst));
+  PetscCall(TestPut(device, *dst, src, bytes));
+  PetscFunctionReturn(0);
+}
+
+/* ---------------------------------------------------------------- segmented CSR layout */
+typedef struct {
+  PetscInt     m, n, *i, *j;
+  PetscScalar *a;
+} TestCSR;
+
+/* host arrays of the segmented layout for segment length L */
+static inline PetscErrorCode TestSegCSRLayout(const TestCSR *c, PetscInt L, GPUPCSegCSRDev *h)
+{
+  PetscInt nseg = 0, nmed = 0, nlong = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(h, sizeof(*h))); /* group mode, no tiles */
+  h->shortmode = MAT_SEGCSR_SHORT_GROUP;
+  h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
+  PetscCall(PetscMalloc1(c->m + 1, &h->segptr));
+  for (PetscInt r = 0; r < c->m; r++) {
+    PetscInt len = c->i[r + 1] - c->i[r], s = PetscMax(1, (len + L - 1) / L);
+    h->segptr[r] = nseg;
+    nseg += s;
+  }
+  h->segptr[c->m] = nseg;
+  h->nseg     = nseg;
+  h->shortmax = GPUPCSegCSRShortMax(nseg, c->m, L);
+  for (PetscInt r = 0; r < c->m; r++) {
+    GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
+    nmed += bin == GPUPC_SEGCSR_BIN_MEDIUM;
+    nlong += bin == GPUPC_SEGCSR_BIN_LONG;
+  }
+  h->nmed = nmed; h->nlong = nlong;
+  PetscCall(PetscMalloc5(nseg, &h->segrow, nseg * L, &h->col, nseg * L, &h->val, nmed, &h->medrows, nlong, &h->longrows));
+  nmed = nlong = 0;
+  for (PetscInt r = 0; r < c->m; r++) {
+    PetscInt       len = c->i[r + 1] - c->i[r], k0 = h->segptr[r] * L, k1 = h->segptr[r + 1] * L;
+    GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
+    for (PetscInt g = h->segptr[r]; g < h->segptr[r + 1]; g++) h->segrow[g] = r;
+    for (PetscInt k = k0; k < k1; k++) {
+      PetscInt q = k - k0;
+      h->col[k] = q < len ? c->j[c->i[r] + q] : (len ? c->j[c->i[r]] : 0);
+      h->val[k] = q < len ? c->a[c->i[r] + q] : 0.0;
+    }
+    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) h->medrows[nmed++] = r;
+    if (bin == GPUPC_SEGCSR_BIN_LONG) h->longrows[nlong++] = r; /* any order is valid */
+  }
+  PetscFunctionReturn(0);
+}
+
+/* tile mode on host layout h: tiles of consecutive rows that are not long (short and medium)
+   with at most cap segments each (cap <= GPUPC_SEGCSR_TILE_SLOTS / L; a row longer than cap gets
+   a tile of its own), a long row ends a tile; the medium rows lose their warps (nmed = 0) */
+static inline PetscErrorCode TestSegCSRTile(GPUPCSegCSRDev *h, PetscInt cap)
+{
+  PetscInt nt = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(h->tileptr, h->tileend));
+  PetscCall(PetscMalloc2(h->m + 1, &h->tileptr, PetscMax(h->m, 1), &h->tileend)); /* at most one tile per row */
+  for (PetscInt r = 0; r < h->m;) {
+    PetscInt segs = 0, r1 = r;
+    if (GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], h->L, h->shortmax) == GPUPC_SEGCSR_BIN_LONG) {
+      r++;
+      continue;
+    }
+    while (r1 < h->m && GPUPCSegCSRRowBin(h->segptr[r1 + 1] - h->segptr[r1], h->L, h->shortmax) != GPUPC_SEGCSR_BIN_LONG && (r1 == r || segs + h->segptr[r1 + 1] - h->segptr[r1] <= cap)) segs += h->segptr[r1 + 1] - h->segptr[r1], r1++;
+    h->tileptr[nt]   = r;
+    h->tileend[nt++] = r1;
+    r                = r1;
+  }
+  h->tileptr[nt] = h->m;
+  h->ntiles      = nt;
+  h->nmed        = 0;
+  h->shortmode   = MAT_SEGCSR_SHORT_TILE;
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode TestSegCSRFreeLayout(GPUPCSegCSRDev *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(h->segptr));
+  PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
+  PetscCall(PetscFree2(h->tileptr, h->tileend));
+  PetscFunctionReturn(0);
+}
+
+/* a copy of layout h in the device world (device true: GPUPCMalloc buffers) or the host world (PetscMalloc) */
+static inline PetscErrorCode TestSegCSRUpload(const GPUPCSegCSRDev *h, PetscBool device, GPUPCSegCSRDev *d)
+{
+  size_t ns = (size_t)h->nseg * h->L;
+
+  PetscFunctionBegin;
+  *d = *h;
+  PetscCall(TestDup(device, h->segptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->segptr));
+  PetscCall(TestDup(device, h->segrow, h->nseg * sizeof(PetscInt), (void **)&d->segrow));
+  PetscCall(TestDup(device, h->col, ns * sizeof(PetscInt), (void **)&d->col));
+  PetscCall(TestDup(device, h->val, ns * sizeof(PetscScalar), (void **)&d->val));
+  PetscCall(TestDup(device, h->medrows, h->nmed * sizeof(PetscInt), (void **)&d->medrows));
+  PetscCall(TestDup(device, h->longrows, h->nlong * sizeof(PetscInt), (void **)&d->longrows));
+  PetscCall(TestDup(device, h->tileptr, h->tileptr ? (h->ntiles + 1) * sizeof(PetscInt) : 0, (void **)&d->tileptr));
+  PetscCall(TestDup(device, h->tileend, h->tileptr ? h->ntiles * sizeof(PetscInt) : 0, (void **)&d->tileend));
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode TestSegCSRFreeUpload(PetscBool device, GPUPCSegCSRDev *d)
+{
+  PetscFunctionBegin;
+  PetscCall(TestFree(device, d->segptr));
+  PetscCall(TestFree(device, d->segrow));
+  PetscCall(TestFree(device, d->col));
+  PetscCall(TestFree(device, d->val));
+  PetscCall(TestFree(device, d->medrows));
+  PetscCall(TestFree(device, d->longrows));
+  PetscCall(TestFree(device, d->tileptr));
+  PetscCall(TestFree(device, d->tileend));
+  PetscFunctionReturn(0);
+}
+
+#endif
