@@ -6,8 +6,9 @@
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 
-const char *const GPUPCCMGPrecisions[] = {"double", "single", "GPUPCCMGPrecision", "GPUPC_CMG_PRECISION_", NULL};
-const char *const GPUPCCMGMatTypes[]   = {"csr", "segcsr", "hec", "GPUPCCMGMatType", "GPUPC_CMG_MAT_", NULL};
+const char *const PCCMGPrecisions[]    = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
+const char *const PCCMGPositiveModes[] = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
+const char *const PCCMGMatTypes[]      = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
 
 PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
 
@@ -53,8 +54,8 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCheck(cmg->mattype == GPUPC_CMG_MAT_CSR || cmg->mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", GPUPCCMGMatTypes[cmg->mattype]);
-  PetscCheck(cmg->mattype != GPUPC_CMG_MAT_SEGCSR || cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  PetscCheck(cmg->mattype == PC_CMG_MAT_CSR || cmg->mattype == PC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", PCCMGMatTypes[cmg->mattype]);
+  PetscCheck(cmg->mattype != PC_CMG_MAT_SEGCSR || cmg->prec == PC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   if (size > 1) { /* distributed CMG (src/pc/impls/cmg/mpi) */
     PetscCall(PCSetUp_CMG_MPI(pc));
     PetscFunctionReturn(0);
@@ -138,7 +139,7 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsBool("-pc_cmg_dirichlet_rows", "Couplings into rows that hold only a diagonal (eliminated Dirichlet unknowns) go to the ground vertex", "PCCMG", o->dirichlet_rows, &o->dirichlet_rows, NULL));
   PetscCall(PetscOptionsReal("-pc_cmg_symmetry_tol", "Relative tolerance of the symmetry check", "PCCMG", o->symmetry_tol, &o->symmetry_tol, NULL));
   PetscCall(PetscOptionsReal("-pc_cmg_dominance_tol", "Relative tolerance of diagonal dominance (excess below it counts as zero)", "PCCMG", o->dominance_tol, &o->dominance_tol, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_positive_offdiag", "Positive off-diagonal entries: reduce through the double cover, or error", "PCCMG", GPUPCCMGPositiveModes, (PetscEnum)o->positive, (PetscEnum *)&o->positive, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_positive_offdiag", "Positive off-diagonal entries: reduce through the double cover, or error", "PCCMG", PCCMGPositiveModes, (PetscEnum)o->positive, (PetscEnum *)&o->positive, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_direct_size", "Stop coarsening at this many vertices and factor the last level", "PCCMG", o->direct_size, &o->direct_size, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMG", o->max_levels, &o->max_levels, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
@@ -148,9 +149,9 @@ static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptions
   PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_cluster_order", "Number levels 1 .. last-1 so that every cluster's vertices are consecutive, in the order of the next level (the aggregation tree's order)", "PCCMG", o->cluster_order, &o->cluster_order, NULL));
   PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS or the cores the process may use when the program runs on one MPI process, else 1)", "PCCMG", o->threads, &o->threads, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", PCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", GPUPCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
+  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", PCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(o->direct_size >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_direct_size must be at least 1, got %" PetscInt_FMT, o->direct_size);
   PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
@@ -175,7 +176,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   {
     const GPUPCCMGKernels *K;
     PetscCall(GPUPCGetCMGKernels(&K));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", GPUPCCMGPrecisions[cmg->prec], GPUPCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", PCCMGPrecisions[cmg->prec], PCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
   }
   {
     char recursion[64];
@@ -183,7 +184,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     else if (cmg->opts.repeat_max > 0) PetscCall(PetscSNPrintf(recursion, sizeof(recursion), "from nonzero ratios, at most %" PetscInt_FMT, cmg->opts.repeat_max));
     else PetscCall(PetscStrncpy(recursion, "from nonzero ratios", sizeof(recursion)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s, setup threads %" PetscInt_FMT ", levels in cluster order: %s\n", cmg->opts.direct_size, cmg->opts.max_levels, recursion,
-                                   GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
+                                   PCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
   }
   if (!cmg->built) PetscFunctionReturn(0);
   if (cmg->mpi) {
@@ -206,7 +207,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle recorded as a CUDA graph of %zu kernel launches and memsets, replayed by one launch per application\n", nodes));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle launched kernel by kernel\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle plan: %" PetscInt_FMT " steps (smoothing, residual-restriction, prolongation, last-level solve) per application; levels of fewer than %" PetscInt_FMT " entries fuse the first Jacobi step into the residual-restriction and the prolongation into the smoothing\n", cmg->dev.nsteps, cmg->dev.fusennz));
-  if (cmg->mattype == GPUPC_CMG_MAT_CSR) {
+  if (cmg->mattype == PC_CMG_MAT_CSR) {
     PetscInt npacked = 0;
     for (PetscInt k = 0; k < cmg->dev.nlevels; k++)
       if (cmg->dev.levels[k].nunits > 0) npacked++;
@@ -375,8 +376,8 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cmg));
   PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
-  cmg->prec                = GPUPC_CMG_PRECISION_DOUBLE;
-  cmg->mattype             = GPUPC_CMG_MAT_CSR;
+  cmg->prec                = PC_CMG_PRECISION_DOUBLE;
+  cmg->mattype             = PC_CMG_MAT_CSR;
   cmg->graph               = PETSC_TRUE;
   pc->data                 = (void *)cmg;
   pc->ops->setup           = PCSetUp_CMG;
