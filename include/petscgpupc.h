@@ -136,5 +136,40 @@ PETSC_EXTERN const char *const PCCMGMatTypes[];
 
 PETSC_EXTERN PetscErrorCode PCCMGGetNumberOfLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCCMGGetLevel(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+/* one setter and one getter per -pc_cmg_ option (src/pc/impls/cmg/cmgoptions.c) */
+PETSC_EXTERN PetscErrorCode PCCMGSetCheckSymmetry(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetCheckSymmetry(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetSymmetryTolerance(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCCMGGetSymmetryTolerance(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCCMGSetDirichletRows(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetDirichletRows(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetDominanceTolerance(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCCMGGetDominanceTolerance(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCCMGSetPositiveOffDiagonal(PC, PCCMGPositiveMode);
+PETSC_EXTERN PetscErrorCode PCCMGGetPositiveOffDiagonal(PC, PCCMGPositiveMode *);
+PETSC_EXTERN PetscErrorCode PCCMGSetDirectSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetDirectSize(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMaxLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetMaxLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetRepeat(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetRepeat(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetRepeatMax(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetRepeatMax(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetFuseNnz(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetFuseNnz(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetPackNnz(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetPackNnz(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetPrecision(PC, PCCMGPrecision);
+PETSC_EXTERN PetscErrorCode PCCMGGetPrecision(PC, PCCMGPrecision *);
+PETSC_EXTERN PetscErrorCode PCCMGSetUseGraph(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetUseGraph(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMatType(PC, PCCMGMatType);
+PETSC_EXTERN PetscErrorCode PCCMGGetMatType(PC, PCCMGMatType *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMonitor(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetMonitor(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetClusterOrder(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetClusterOrder(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetSetupThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetSetupThreads(PC, PetscInt *);
 
 #endif

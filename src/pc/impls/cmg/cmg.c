@@ -42,6 +42,7 @@ static PetscErrorCode PCDestroy_CMG(PC pc)
   PetscCall(PCReset_CMG(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", NULL));
+  PetscCall(PCCMGComposeOptionFunctions_Private(pc, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(0);
 }
@@ -125,42 +126,6 @@ static PetscErrorCode PCApplyTranspose_CMG(PC pc, Vec b, Vec x)
 {
   PetscFunctionBegin;
   PetscCall(PCApply_CMG_Private(pc, PETSC_TRUE, b, x));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
-{
-  PC_CMG          *cmg = (PC_CMG *)pc->data;
-  GPUPCCMGOptions *o   = &cmg->opts;
-
-  PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "Combinatorial multigrid (cmg) options");
-  PetscCall(PetscOptionsBool("-pc_cmg_check_symmetry", "Check that the matrix is symmetric", "PCCMG", o->check_symmetry, &o->check_symmetry, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_dirichlet_rows", "Couplings into rows that hold only a diagonal (eliminated Dirichlet unknowns) go to the ground vertex", "PCCMG", o->dirichlet_rows, &o->dirichlet_rows, NULL));
-  PetscCall(PetscOptionsReal("-pc_cmg_symmetry_tol", "Relative tolerance of the symmetry check", "PCCMG", o->symmetry_tol, &o->symmetry_tol, NULL));
-  PetscCall(PetscOptionsReal("-pc_cmg_dominance_tol", "Relative tolerance of diagonal dominance (excess below it counts as zero)", "PCCMG", o->dominance_tol, &o->dominance_tol, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_positive_offdiag", "Positive off-diagonal entries: reduce through the double cover, or error", "PCCMG", PCCMGPositiveModes, (PetscEnum)o->positive, (PetscEnum *)&o->positive, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_direct_size", "Stop coarsening at this many vertices and factor the last level", "PCCMG", o->direct_size, &o->direct_size, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMG", o->max_levels, &o->max_levels, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_repeat_max", "Largest t_k taken from the nonzero ratios (0: no limit)", "PCCMG", o->repeat_max, &o->repeat_max, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_fuse_nnz", "Levels with fewer stored entries compute the first Jacobi step inside the residual-restriction and run the prolongation inside the smoothing (one launch fewer per iteration; 0: never)", "PCCMG", o->fuse_nnz, &o->fuse_nnz, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_pack_nnz", "Levels with fewer stored entries are latency-bound: wide lanes per row and a one-launch CUDA residual-restriction over packed clusters (larger levels: narrow lanes, the residual by rows, then the cluster sums; 0: no level packed)", "PCCMG", o->pack_nnz, &o->pack_nnz, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_cluster_order", "Number levels 1 .. last-1 so that every cluster's vertices are consecutive, in the order of the next level (the aggregation tree's order)", "PCCMG", o->cluster_order, &o->cluster_order, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS or the cores the process may use when the program runs on one MPI process, else 1)", "PCCMG", o->threads, &o->threads, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", PCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", PCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
-  PetscOptionsHeadEnd();
-  PetscCheck(o->direct_size >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_direct_size must be at least 1, got %" PetscInt_FMT, o->direct_size);
-  PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
-  PetscCheck(o->repeat >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat must be 0 (automatic) or positive, got %" PetscInt_FMT, o->repeat);
-  PetscCheck(o->repeat_max >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat_max must be 0 (no limit) or positive, got %" PetscInt_FMT, o->repeat_max);
-  PetscCheck(o->fuse_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_fuse_nnz must be 0 (never fuse) or positive, got %" PetscInt_FMT, o->fuse_nnz);
-  PetscCheck(o->pack_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_pack_nnz must be 0 (never pack) or positive, got %" PetscInt_FMT, o->pack_nnz);
-  PetscCheck(o->threads >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_setup_threads must be at least 1, got %" PetscInt_FMT, o->threads);
-  PetscCheck(o->symmetry_tol >= 0 && o->dominance_tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_symmetry_tol and -pc_cmg_dominance_tol must be non-negative");
   PetscFunctionReturn(0);
 }
 
@@ -389,5 +354,6 @@ PetscErrorCode PCCreate_CMG(PC pc)
   pc->ops->view            = PCView_CMG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", PCCMGGetNumberOfLevels_CMG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", PCCMGGetLevel_CMG));
+  PetscCall(PCCMGComposeOptionFunctions_Private(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
