@@ -285,25 +285,31 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    host reference kernels (host backend).
 
    Options Database Keys:
-+  -pc_cmg_check_symmetry <true>               - check symmetry (error naming the first asymmetric entry)
-.  -pc_cmg_symmetry_tol <1e-10>                - relative tolerance of that check
-.  -pc_cmg_dirichlet_rows <true>               - couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
-.  -pc_cmg_dominance_tol <1e-10>               - rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
-.  -pc_cmg_positive_offdiag <doublecover,error> - positive off-diagonal entries: double cover, or refuse the matrix
-.  -pc_cmg_direct_size <n>                     - stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
-.  -pc_cmg_max_levels <25>                     - most levels
-.  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
-.  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
-.  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step is computed inside the residual-restriction and the prolongation runs inside the smoothing (one launch fewer per iteration, an extra gather per entry: worth it where launches, not bandwidth, bound the level; on the other levels the restriction above writes the first Jacobi iterate with the level's b); 0 never fuses
-.  -pc_cmg_pack_nnz <1000000>                  - levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
-.  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
-.  -pc_cmg_graph <true>                        - on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
-.  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
-.  -pc_cmg_monitor                             - print the hierarchy while it is built
-.  -pc_cmg_cluster_order <false>               - number levels 1 .. last-1 so that every cluster's vertices are consecutive, clusters in the order of the next level (the aggregation tree's order): better locality of the cycle's gathers on the large coarse levels (H200, 7.2M rows: cycles 2.3-2.6% faster on randcoef3d and powergrid, unchanged on poisson3d) for ~0.1 s more setup at 16 threads, so worth it when one setup serves ~75 or more solves; the operator is the same
--  -pc_cmg_setup_threads <n>                   - OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores the process may run on, when the program runs on one MPI process; 1 on several, where the ranks share the host's cores; each thread holds one integer per cluster during a Galerkin product)
++  -pc_cmg_check_symmetry <true>               - PCCMGSetCheckSymmetry(): check symmetry (error naming the first asymmetric entry)
+.  -pc_cmg_symmetry_tol <1e-10>                - PCCMGSetSymmetryTolerance(): relative tolerance of that check
+.  -pc_cmg_dirichlet_rows <true>               - PCCMGSetDirichletRows(): couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
+.  -pc_cmg_dominance_tol <1e-10>               - PCCMGSetDominanceTolerance(): rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
+.  -pc_cmg_positive_offdiag <doublecover,error> - PCCMGSetPositiveOffDiagonal(): positive off-diagonal entries: double cover, or refuse the matrix
+.  -pc_cmg_direct_size <n>                     - PCCMGSetDirectSize(): stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
+.  -pc_cmg_max_levels <25>                     - PCCMGSetMaxLevels(): most levels
+.  -pc_cmg_repeat <0>                          - PCCMGSetRepeat(): fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
+.  -pc_cmg_repeat_max <2>                      - PCCMGSetRepeatMax(): with t_k from the nonzero ratios, at most this (0: no limit, the rule of ALGORITHMS.md; the cap keeps deep W-cycles from multiplying small-level launches)
+.  -pc_cmg_fuse_nnz <1000000>                  - PCCMGSetFuseNnz(): on levels with fewer stored entries the first Jacobi step is computed inside the residual-restriction and the prolongation runs inside the smoothing (one launch fewer per iteration, an extra gather per entry: worth it where launches, not bandwidth, bound the level; on the other levels the restriction above writes the first Jacobi iterate with the level's b); 0 never fuses
+.  -pc_cmg_pack_nnz <1000000>                  - PCCMGSetPackNnz(): levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
+.  -pc_cmg_precision <double,single>           - PCCMGSetPrecision(): precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
+.  -pc_cmg_graph <true>                        - PCCMGSetUseGraph(): on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
+.  -pc_cmg_mat_type <csr,segcsr,hec>           - PCCMGSetMatType(): storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
+.  -pc_cmg_monitor                             - PCCMGSetMonitor(): print the hierarchy while it is built
+.  -pc_cmg_cluster_order <false>               - PCCMGSetClusterOrder(): number levels 1 .. last-1 so that every cluster's vertices are consecutive, clusters in the order of the next level (the aggregation tree's order): better locality of the cycle's gathers on the large coarse levels (H200, 7.2M rows: cycles 2.3-2.6% faster on randcoef3d and powergrid, unchanged on poisson3d) for ~0.1 s more setup at 16 threads, so worth it when one setup serves ~75 or more solves; the operator is the same
+-  -pc_cmg_setup_threads <n>                   - PCCMGSetSetupThreads(): OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores the process may run on, when the program runs on one MPI process; 1 on several, where the ranks share the host's cores; each thread holds one integer per cluster during a Galerkin product)
 
    Notes:
+   Each option has a setter, named beside it above, and a getter (PCCMGGetCheckSymmetry() and so on) for programs
+   that configure the PC from C; PCSetFromOptions() hands each option to its setter. A new value of a setting that
+   shapes the hierarchy or its device copy (all but -pc_cmg_monitor and -pc_cmg_setup_threads) discards the
+   hierarchy of a set-up PC: the next PCSetUp() (or KSPSolve()) builds it afresh. The setters do nothing on a PC of
+   another type; the getters raise an error there.
+
    With -pc_cmg_dirichlet_rows (default) a matrix whose boundary rows hold only a diagonal, while the interior
    rows keep their couplings to the boundary (nonsymmetric, as PETSc's DMDA examples assemble Dirichlet
    conditions), is preconditioned through its symmetric part with the boundary unknowns eliminated.
@@ -332,7 +338,11 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 
    Level: intermediate
 
-.seealso: PCCMGGetNumberOfLevels(), PCCMGGetLevel(), PCGAMG, PCHYPRE
+.seealso: PCCMGGetNumberOfLevels(), PCCMGGetLevel(), PCCMGSetCheckSymmetry(), PCCMGSetSymmetryTolerance(), PCCMGSetDirichletRows(),
+          PCCMGSetDominanceTolerance(), PCCMGSetPositiveOffDiagonal(), PCCMGSetDirectSize(), PCCMGSetMaxLevels(), PCCMGSetRepeat(),
+          PCCMGSetRepeatMax(), PCCMGSetFuseNnz(), PCCMGSetPackNnz(), PCCMGSetPrecision(), PCCMGSetUseGraph(), PCCMGSetMatType(),
+          PCCMGSetMonitor(), PCCMGSetClusterOrder(), PCCMGSetSetupThreads(), PCCMGPrecision, PCCMGPositiveMode, PCCMGMatType,
+          PCGAMG, PCHYPRE
 M*/
 PetscErrorCode PCCreate_CMG(PC pc)
 {
