@@ -341,11 +341,11 @@ PetscErrorCode PCCMGComposeOptionFunctions_Private(PC pc, PetscBool attach)
 
 PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
 {
-  PC_CMG           *cmg = (PC_CMG *)pc->data;
-  GPUPCCMGOptions   o   = cmg->opts; /* the current values are the defaults shown; a given option goes through its setter */
-  PCCMGPrecision    prec    = cmg->prec;
-  PCCMGMatType      mattype = cmg->mattype;
-  PetscBool         graph   = cmg->graph, flg;
+  PC_CMG         *cmg     = (PC_CMG *)pc->data;
+  GPUPCCMGOptions o       = cmg->opts; /* the current values are the defaults shown; a given option goes through its setter */
+  PCCMGPrecision  prec    = cmg->prec;
+  PCCMGMatType    mattype = cmg->mattype;
+  PetscBool       graph   = cmg->graph, flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Combinatorial multigrid (cmg) options");
