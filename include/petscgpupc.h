@@ -74,7 +74,102 @@ PETSC_EXTERN PetscErrorCode    MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, Pet
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"
+
+/*E
+   PCCMGPrecision - precision of the stored CMG hierarchy and of the cycle vectors
+
+$  PC_CMG_PRECISION_DOUBLE - double (the default)
+$  PC_CMG_PRECISION_SINGLE - float level matrices and cycle vectors; the Krylov method stays in double (one MPI rank only)
+
+   Options Database Key:
+.  -pc_cmg_precision <double,single> - the precision
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGSetPrecision(), PCCMGGetPrecision()
+E*/
+typedef enum {
+  PC_CMG_PRECISION_DOUBLE,
+  PC_CMG_PRECISION_SINGLE
+} PCCMGPrecision;
+PETSC_EXTERN const char *const PCCMGPrecisions[];
+
+/*E
+   PCCMGPositiveMode - what PC cmg does with positive off-diagonal entries
+
+$  PC_CMG_POSITIVE_DOUBLECOVER - reduce the matrix through the double cover (2n unknowns; one MPI rank only), the default
+$  PC_CMG_POSITIVE_ERROR       - refuse the matrix with an error naming the row
+
+   Options Database Key:
+.  -pc_cmg_positive_offdiag <doublecover,error> - the mode
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGSetPositiveOffDiagonal(), PCCMGGetPositiveOffDiagonal()
+E*/
+typedef enum {
+  PC_CMG_POSITIVE_DOUBLECOVER,
+  PC_CMG_POSITIVE_ERROR
+} PCCMGPositiveMode;
+PETSC_EXTERN const char *const PCCMGPositiveModes[];
+
+/*E
+   PCCMGMatType - storage of the CMG level matrices on the device
+
+$  PC_CMG_MAT_CSR    - CSR with fused residual+smoothing and residual+restriction kernels (the default)
+$  PC_CMG_MAT_SEGCSR - the segcsr SpMV, then a separate update or cluster sum; double precision only
+$  PC_CMG_MAT_HEC    - reserved: not available in this version, PCSetUp() refuses it
+
+   Options Database Key:
+.  -pc_cmg_mat_type <csr,segcsr,hec> - the storage
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGSetMatType(), PCCMGGetMatType()
+E*/
+typedef enum {
+  PC_CMG_MAT_CSR,
+  PC_CMG_MAT_SEGCSR,
+  PC_CMG_MAT_HEC
+} PCCMGMatType;
+PETSC_EXTERN const char *const PCCMGMatTypes[];
+
 PETSC_EXTERN PetscErrorCode PCCMGGetNumberOfLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCCMGGetLevel(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+/* one setter and one getter per -pc_cmg_ option (src/pc/impls/cmg/cmgoptions.c) */
+PETSC_EXTERN PetscErrorCode PCCMGSetCheckSymmetry(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetCheckSymmetry(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetSymmetryTolerance(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCCMGGetSymmetryTolerance(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCCMGSetDirichletRows(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetDirichletRows(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetDominanceTolerance(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCCMGGetDominanceTolerance(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCCMGSetPositiveOffDiagonal(PC, PCCMGPositiveMode);
+PETSC_EXTERN PetscErrorCode PCCMGGetPositiveOffDiagonal(PC, PCCMGPositiveMode *);
+PETSC_EXTERN PetscErrorCode PCCMGSetDirectSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetDirectSize(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMaxLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetMaxLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetRepeat(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetRepeat(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetRepeatMax(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetRepeatMax(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetFuseNnz(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetFuseNnz(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetPackNnz(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetPackNnz(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetPrecision(PC, PCCMGPrecision);
+PETSC_EXTERN PetscErrorCode PCCMGGetPrecision(PC, PCCMGPrecision *);
+PETSC_EXTERN PetscErrorCode PCCMGSetUseGraph(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetUseGraph(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMatType(PC, PCCMGMatType);
+PETSC_EXTERN PetscErrorCode PCCMGGetMatType(PC, PCCMGMatType *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMonitor(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetMonitor(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetClusterOrder(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCCMGGetClusterOrder(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCCMGSetSetupThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetSetupThreads(PC, PetscInt *);
 
 #endif

@@ -20,13 +20,13 @@
 #define GPUPC_CMG_DIRECT_SIZE_HOST 700
 #define GPUPC_CMG_DIRECT_SIZE_CUDA 2500
 
-/* what -pc_cmg_... selected */
-typedef enum {
-  GPUPC_CMG_POSITIVE_DOUBLE_COVER,
-  GPUPC_CMG_POSITIVE_ERROR
-} GPUPCCMGPositiveMode;
-PETSC_EXTERN const char *const GPUPCCMGPositiveModes[];
+/* the public PCCMGPositiveMode (petscgpupc.h) under the names the CMG sources use: an alias, not a separate type */
+typedef PCCMGPositiveMode GPUPCCMGPositiveMode;
+#define GPUPC_CMG_POSITIVE_DOUBLE_COVER PC_CMG_POSITIVE_DOUBLECOVER
+#define GPUPC_CMG_POSITIVE_ERROR        PC_CMG_POSITIVE_ERROR
+#define GPUPCCMGPositiveModes           PCCMGPositiveModes
 
+/* what -pc_cmg_... selected (set through the PCCMGSet... functions, cmgoptions.c) */
 typedef struct {
   PetscBool            check_symmetry;
   PetscBool            dirichlet_rows; /* couplings into diagonal-only rows go to the ground */
@@ -194,6 +194,10 @@ typedef struct {
   PetscInt          nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
   GPUPCCMGMPI       mpi; /* the distributed hierarchy (more than one rank); NULL on one rank */
 } PC_CMG;
+
+/* options, their setters and getters (cmgoptions.c) */
+PETSC_INTERN PetscErrorCode PCSetFromOptions_CMG(PC, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode PCCMGComposeOptionFunctions_Private(PC, PetscBool);
 
 /* for tests: the hierarchy a set-up PC cmg holds */
 PETSC_EXTERN PetscErrorCode PCCMGGetHierarchy_Private(PC, const GPUPCCMGHierarchy **);

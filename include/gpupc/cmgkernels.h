@@ -13,18 +13,18 @@
 
 #include <gpupc/kerneltable.h>
 
-typedef enum {
-  GPUPC_CMG_PRECISION_DOUBLE,
-  GPUPC_CMG_PRECISION_SINGLE
-} GPUPCCMGPrecision;
-PETSC_EXTERN const char *const GPUPCCMGPrecisions[];
+/* the public PCCMGPrecision and PCCMGMatType (petscgpupc.h, with their string arrays PCCMGPrecisions and PCCMGMatTypes)
+   under the names the CMG sources use: aliases, not separate types */
+typedef PCCMGPrecision GPUPCCMGPrecision;
+#define GPUPC_CMG_PRECISION_DOUBLE PC_CMG_PRECISION_DOUBLE
+#define GPUPC_CMG_PRECISION_SINGLE PC_CMG_PRECISION_SINGLE
+#define GPUPCCMGPrecisions         PCCMGPrecisions
 
-typedef enum {
-  GPUPC_CMG_MAT_CSR,
-  GPUPC_CMG_MAT_SEGCSR,
-  GPUPC_CMG_MAT_HEC
-} GPUPCCMGMatType;
-PETSC_EXTERN const char *const GPUPCCMGMatTypes[];
+typedef PCCMGMatType GPUPCCMGMatType;
+#define GPUPC_CMG_MAT_CSR    PC_CMG_MAT_CSR
+#define GPUPC_CMG_MAT_SEGCSR PC_CMG_MAT_SEGCSR
+#define GPUPC_CMG_MAT_HEC    PC_CMG_MAT_HEC
+#define GPUPCCMGMatTypes     PCCMGMatTypes
 
 #define GPUPC_CMG_LONG_ROW     256
 /* the CUDA cluster sums give a cluster of at most this many vertices one thread */

@@ -6,8 +6,9 @@
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 
-const char *const GPUPCCMGPrecisions[] = {"double", "single", "GPUPCCMGPrecision", "GPUPC_CMG_PRECISION_", NULL};
-const char *const GPUPCCMGMatTypes[]   = {"csr", "segcsr", "hec", "GPUPCCMGMatType", "GPUPC_CMG_MAT_", NULL};
+const char *const PCCMGPrecisions[]    = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
+const char *const PCCMGPositiveModes[] = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
+const char *const PCCMGMatTypes[]      = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
 
 PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
 
@@ -41,6 +42,7 @@ static PetscErrorCode PCDestroy_CMG(PC pc)
   PetscCall(PCReset_CMG(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", NULL));
+  PetscCall(PCCMGComposeOptionFunctions_Private(pc, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(0);
 }
@@ -53,8 +55,8 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCheck(cmg->mattype == GPUPC_CMG_MAT_CSR || cmg->mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", GPUPCCMGMatTypes[cmg->mattype]);
-  PetscCheck(cmg->mattype != GPUPC_CMG_MAT_SEGCSR || cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  PetscCheck(cmg->mattype == PC_CMG_MAT_CSR || cmg->mattype == PC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", PCCMGMatTypes[cmg->mattype]);
+  PetscCheck(cmg->mattype != PC_CMG_MAT_SEGCSR || cmg->prec == PC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   if (size > 1) { /* distributed CMG (src/pc/impls/cmg/mpi) */
     PetscCall(PCSetUp_CMG_MPI(pc));
     PetscFunctionReturn(0);
@@ -127,42 +129,6 @@ static PetscErrorCode PCApplyTranspose_CMG(PC pc, Vec b, Vec x)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
-{
-  PC_CMG          *cmg = (PC_CMG *)pc->data;
-  GPUPCCMGOptions *o   = &cmg->opts;
-
-  PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "Combinatorial multigrid (cmg) options");
-  PetscCall(PetscOptionsBool("-pc_cmg_check_symmetry", "Check that the matrix is symmetric", "PCCMG", o->check_symmetry, &o->check_symmetry, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_dirichlet_rows", "Couplings into rows that hold only a diagonal (eliminated Dirichlet unknowns) go to the ground vertex", "PCCMG", o->dirichlet_rows, &o->dirichlet_rows, NULL));
-  PetscCall(PetscOptionsReal("-pc_cmg_symmetry_tol", "Relative tolerance of the symmetry check", "PCCMG", o->symmetry_tol, &o->symmetry_tol, NULL));
-  PetscCall(PetscOptionsReal("-pc_cmg_dominance_tol", "Relative tolerance of diagonal dominance (excess below it counts as zero)", "PCCMG", o->dominance_tol, &o->dominance_tol, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_positive_offdiag", "Positive off-diagonal entries: reduce through the double cover, or error", "PCCMG", GPUPCCMGPositiveModes, (PetscEnum)o->positive, (PetscEnum *)&o->positive, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_direct_size", "Stop coarsening at this many vertices and factor the last level", "PCCMG", o->direct_size, &o->direct_size, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMG", o->max_levels, &o->max_levels, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMG", o->repeat, &o->repeat, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_repeat_max", "Largest t_k taken from the nonzero ratios (0: no limit)", "PCCMG", o->repeat_max, &o->repeat_max, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_fuse_nnz", "Levels with fewer stored entries compute the first Jacobi step inside the residual-restriction and run the prolongation inside the smoothing (one launch fewer per iteration; 0: never)", "PCCMG", o->fuse_nnz, &o->fuse_nnz, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_pack_nnz", "Levels with fewer stored entries are latency-bound: wide lanes per row and a one-launch CUDA residual-restriction over packed clusters (larger levels: narrow lanes, the residual by rows, then the cluster sums; 0: no level packed)", "PCCMG", o->pack_nnz, &o->pack_nnz, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_monitor", "Print the hierarchy as it is built", "PCCMG", o->monitor, &o->monitor, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_cluster_order", "Number levels 1 .. last-1 so that every cluster's vertices are consecutive, in the order of the next level (the aggregation tree's order)", "PCCMG", o->cluster_order, &o->cluster_order, NULL));
-  PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS or the cores the process may use when the program runs on one MPI process, else 1)", "PCCMG", o->threads, &o->threads, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMG", GPUPCCMGPrecisions, (PetscEnum)cmg->prec, (PetscEnum *)&cmg->prec, NULL));
-  PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMG", cmg->graph, &cmg->graph, NULL));
-  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMG", GPUPCCMGMatTypes, (PetscEnum)cmg->mattype, (PetscEnum *)&cmg->mattype, NULL));
-  PetscOptionsHeadEnd();
-  PetscCheck(o->direct_size >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_direct_size must be at least 1, got %" PetscInt_FMT, o->direct_size);
-  PetscCheck(o->max_levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
-  PetscCheck(o->repeat >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat must be 0 (automatic) or positive, got %" PetscInt_FMT, o->repeat);
-  PetscCheck(o->repeat_max >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_repeat_max must be 0 (no limit) or positive, got %" PetscInt_FMT, o->repeat_max);
-  PetscCheck(o->fuse_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_fuse_nnz must be 0 (never fuse) or positive, got %" PetscInt_FMT, o->fuse_nnz);
-  PetscCheck(o->pack_nnz >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_pack_nnz must be 0 (never pack) or positive, got %" PetscInt_FMT, o->pack_nnz);
-  PetscCheck(o->threads >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_setup_threads must be at least 1, got %" PetscInt_FMT, o->threads);
-  PetscCheck(o->symmetry_tol >= 0 && o->dominance_tol >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_cmg_symmetry_tol and -pc_cmg_dominance_tol must be non-negative");
-  PetscFunctionReturn(0);
-}
-
 static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
 {
   PC_CMG                  *cmg = (PC_CMG *)pc->data;
@@ -175,7 +141,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   {
     const GPUPCCMGKernels *K;
     PetscCall(GPUPCGetCMGKernels(&K));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", GPUPCCMGPrecisions[cmg->prec], GPUPCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  CMG: precision %s, level matrices %s, cycle kernels: %s%s\n", PCCMGPrecisions[cmg->prec], PCCMGMatTypes[cmg->mattype], K->name, cmg->built ? "" : " (not set up)"));
   }
   {
     char recursion[64];
@@ -183,7 +149,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     else if (cmg->opts.repeat_max > 0) PetscCall(PetscSNPrintf(recursion, sizeof(recursion), "from nonzero ratios, at most %" PetscInt_FMT, cmg->opts.repeat_max));
     else PetscCall(PetscStrncpy(recursion, "from nonzero ratios", sizeof(recursion)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s, setup threads %" PetscInt_FMT ", levels in cluster order: %s\n", cmg->opts.direct_size, cmg->opts.max_levels, recursion,
-                                   GPUPCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
+                                   PCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
   }
   if (!cmg->built) PetscFunctionReturn(0);
   if (cmg->mpi) {
@@ -206,7 +172,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle recorded as a CUDA graph of %zu kernel launches and memsets, replayed by one launch per application\n", nodes));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle launched kernel by kernel\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle plan: %" PetscInt_FMT " steps (smoothing, residual-restriction, prolongation, last-level solve) per application; levels of fewer than %" PetscInt_FMT " entries fuse the first Jacobi step into the residual-restriction and the prolongation into the smoothing\n", cmg->dev.nsteps, cmg->dev.fusennz));
-  if (cmg->mattype == GPUPC_CMG_MAT_CSR) {
+  if (cmg->mattype == PC_CMG_MAT_CSR) {
     PetscInt npacked = 0;
     for (PetscInt k = 0; k < cmg->dev.nlevels; k++)
       if (cmg->dev.levels[k].nunits > 0) npacked++;
@@ -319,25 +285,31 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    host reference kernels (host backend).
 
    Options Database Keys:
-+  -pc_cmg_check_symmetry <true>               - check symmetry (error naming the first asymmetric entry)
-.  -pc_cmg_symmetry_tol <1e-10>                - relative tolerance of that check
-.  -pc_cmg_dirichlet_rows <true>               - couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
-.  -pc_cmg_dominance_tol <1e-10>               - rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
-.  -pc_cmg_positive_offdiag <doublecover,error> - positive off-diagonal entries: double cover, or refuse the matrix
-.  -pc_cmg_direct_size <n>                     - stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
-.  -pc_cmg_max_levels <25>                     - most levels
-.  -pc_cmg_repeat <0>                          - fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
-.  -pc_cmg_repeat_max <2>                      - with t_k from the nonzero ratios, at most this (0: no limit, the ratio rule of docs/algorithms.md 2.2 item 8; the cap keeps deep W-cycles from multiplying small-level launches)
-.  -pc_cmg_fuse_nnz <1000000>                  - on levels with fewer stored entries the first Jacobi step is computed inside the residual-restriction and the prolongation runs inside the smoothing (one launch fewer per iteration, an extra gather per entry: worth it where launches, not bandwidth, bound the level; on the other levels the restriction above writes the first Jacobi iterate with the level's b); 0 never fuses
-.  -pc_cmg_pack_nnz <1000000>                  - levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
-.  -pc_cmg_precision <double,single>           - precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
-.  -pc_cmg_graph <true>                        - on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
-.  -pc_cmg_mat_type <csr,segcsr>               - storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
-.  -pc_cmg_monitor                             - print the hierarchy while it is built
-.  -pc_cmg_cluster_order <false>               - number levels 1 .. last-1 so that every cluster's vertices are consecutive, clusters in the order of the next level (the aggregation tree's order): better locality of the cycle's gathers on the large coarse levels (H200, 7.2M rows: cycles 2.3-2.6% faster on randcoef3d and powergrid, unchanged on poisson3d) for ~0.1 s more setup at 16 threads, so worth it when one setup serves ~75 or more solves; the operator is the same
--  -pc_cmg_setup_threads <n>                   - OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores the process may run on, when the program runs on one MPI process; 1 on several, where the ranks share the host's cores; each thread holds one integer per cluster during a Galerkin product)
++  -pc_cmg_check_symmetry <true>               - PCCMGSetCheckSymmetry(): check symmetry (error naming the first asymmetric entry)
+.  -pc_cmg_symmetry_tol <1e-10>                - PCCMGSetSymmetryTolerance(): relative tolerance of that check
+.  -pc_cmg_dirichlet_rows <true>               - PCCMGSetDirichletRows(): couplings into rows holding only a diagonal (eliminated Dirichlet unknowns, e.g. PETSc's ksp ex45) go to the ground vertex instead of failing the symmetry check
+.  -pc_cmg_dominance_tol <1e-10>               - PCCMGSetDominanceTolerance(): rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
+.  -pc_cmg_positive_offdiag <doublecover,error> - PCCMGSetPositiveOffDiagonal(): positive off-diagonal entries: double cover, or refuse the matrix
+.  -pc_cmg_direct_size <n>                     - PCCMGSetDirectSize(): stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
+.  -pc_cmg_max_levels <25>                     - PCCMGSetMaxLevels(): most levels
+.  -pc_cmg_repeat <0>                          - PCCMGSetRepeat(): fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
+.  -pc_cmg_repeat_max <2>                      - PCCMGSetRepeatMax(): with t_k from the nonzero ratios, at most this (0: no limit, the ratio rule of docs/algorithms.md 2.2 item 8; the cap keeps deep W-cycles from multiplying small-level launches)
+.  -pc_cmg_fuse_nnz <1000000>                  - PCCMGSetFuseNnz(): on levels with fewer stored entries the first Jacobi step is computed inside the residual-restriction and the prolongation runs inside the smoothing (one launch fewer per iteration, an extra gather per entry: worth it where launches, not bandwidth, bound the level; on the other levels the restriction above writes the first Jacobi iterate with the level's b); 0 never fuses
+.  -pc_cmg_pack_nnz <1000000>                  - PCCMGSetPackNnz(): levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
+.  -pc_cmg_precision <double,single>           - PCCMGSetPrecision(): precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
+.  -pc_cmg_graph <true>                        - PCCMGSetUseGraph(): on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
+.  -pc_cmg_mat_type <csr,segcsr,hec>           - PCCMGSetMatType(): storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
+.  -pc_cmg_monitor                             - PCCMGSetMonitor(): print the hierarchy while it is built
+.  -pc_cmg_cluster_order <false>               - PCCMGSetClusterOrder(): number levels 1 .. last-1 so that every cluster's vertices are consecutive, clusters in the order of the next level (the aggregation tree's order): better locality of the cycle's gathers on the large coarse levels (H200, 7.2M rows: cycles 2.3-2.6% faster on randcoef3d and powergrid, unchanged on poisson3d) for ~0.1 s more setup at 16 threads, so worth it when one setup serves ~75 or more solves; the operator is the same
+-  -pc_cmg_setup_threads <n>                   - PCCMGSetSetupThreads(): OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores the process may run on, when the program runs on one MPI process; 1 on several, where the ranks share the host's cores; each thread holds one integer per cluster during a Galerkin product)
 
    Notes:
+   Each option has a setter, named beside it above, and a getter (PCCMGGetCheckSymmetry() and so on) for programs
+   that configure the PC from C; PCSetFromOptions() hands each option to its setter. A new value of a setting that
+   shapes the hierarchy or its device copy (all but -pc_cmg_monitor and -pc_cmg_setup_threads) discards the
+   hierarchy of a set-up PC: the next PCSetUp() (or KSPSolve()) builds it afresh. The setters do nothing on a PC of
+   another type; the getters raise an error there.
+
    With -pc_cmg_dirichlet_rows (default) a matrix whose boundary rows hold only a diagonal, while the interior
    rows keep their couplings to the boundary (nonsymmetric, as PETSc's DMDA examples assemble Dirichlet
    conditions), is preconditioned through its symmetric part with the boundary unknowns eliminated.
@@ -366,7 +338,11 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 
    Level: intermediate
 
-.seealso: PCCMGGetNumberOfLevels(), PCCMGGetLevel(), PCGAMG, PCHYPRE
+.seealso: PCCMGGetNumberOfLevels(), PCCMGGetLevel(), PCCMGSetCheckSymmetry(), PCCMGSetSymmetryTolerance(), PCCMGSetDirichletRows(),
+          PCCMGSetDominanceTolerance(), PCCMGSetPositiveOffDiagonal(), PCCMGSetDirectSize(), PCCMGSetMaxLevels(), PCCMGSetRepeat(),
+          PCCMGSetRepeatMax(), PCCMGSetFuseNnz(), PCCMGSetPackNnz(), PCCMGSetPrecision(), PCCMGSetUseGraph(), PCCMGSetMatType(),
+          PCCMGSetMonitor(), PCCMGSetClusterOrder(), PCCMGSetSetupThreads(), PCCMGPrecision, PCCMGPositiveMode, PCCMGMatType,
+          PCGAMG, PCHYPRE
 M*/
 PetscErrorCode PCCreate_CMG(PC pc)
 {
@@ -375,8 +351,8 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cmg));
   PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
-  cmg->prec                = GPUPC_CMG_PRECISION_DOUBLE;
-  cmg->mattype             = GPUPC_CMG_MAT_CSR;
+  cmg->prec                = PC_CMG_PRECISION_DOUBLE;
+  cmg->mattype             = PC_CMG_MAT_CSR;
   cmg->graph               = PETSC_TRUE;
   pc->data                 = (void *)cmg;
   pc->ops->setup           = PCSetUp_CMG;
@@ -388,5 +364,6 @@ PetscErrorCode PCCreate_CMG(PC pc)
   pc->ops->view            = PCView_CMG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", PCCMGGetNumberOfLevels_CMG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", PCCMGGetLevel_CMG));
+  PetscCall(PCCMGComposeOptionFunctions_Private(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }

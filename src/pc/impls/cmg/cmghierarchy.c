@@ -5,8 +5,7 @@
 */
 #include <gpupc/cmg.h>
 
-const char *const GPUPCCMGPositiveModes[] = {"doublecover", "error", "GPUPCCMGPositiveMode", "GPUPC_CMG_POSITIVE_", NULL};
-const char *const GPUPCCMGStopReasons[]   = {"last level small enough (-pc_cmg_direct_size)", "one cluster left", "stagnation: clustering removed fewer than 2 vertices", "stagnation: total nonzeros over 5 nnz(A)", "-pc_cmg_max_levels reached", "GPUPCCMGStopReason", "GPUPC_CMG_STOP_", NULL};
+const char *const GPUPCCMGStopReasons[] = {"last level small enough (-pc_cmg_direct_size)", "one cluster left", "stagnation: clustering removed fewer than 2 vertices", "stagnation: total nonzeros over 5 nnz(A)", "-pc_cmg_max_levels reached", "GPUPCCMGStopReason", "GPUPC_CMG_STOP_", NULL};
 
 /*@C
    GPUPCCMGOptionsDefault - the default CMG options (the last level's size depends on the active backend: a dense
