@@ -267,8 +267,15 @@ static PetscErrorCode TestAccess(Pairs p, PetscRandom r)
   PetscCall(VecRestoreArrayRead(p.g[3], &c));
   for (PetscInt i = 0; i < n; i++) PetscCheck(mine[i] == 2.0 * (3.0 + i), PETSC_COMM_SELF, PETSC_ERR_PLIB, "VecPlaceArray: placed array not updated at %" PetscInt_FMT, i);
   PetscCall(VecResetArray(p.g[3]));
-  PetscCall(PetscFree(mine));
   TestCheckVec(p.g[3], p.s[10], TOL_UPDATE, "VecResetArray restores the original values");
+  /* a device result in a placed array reaches it at VecResetArray without any host read before (MatFDColoringApply
+     places its difference array, computes into it with VecAXPY, resets and reads the array) */
+  PetscCall(VecPlaceArray(p.g[3], mine));
+  PetscCall(VecScale(p.g[3], -1.0));
+  PetscCall(VecResetArray(p.g[3]));
+  for (PetscInt i = 0; i < n; i++) PetscCheck(mine[i] == -2.0 * (3.0 + i), PETSC_COMM_SELF, PETSC_ERR_PLIB, "VecResetArray: the device result did not reach the placed array at %" PetscInt_FMT, i);
+  PetscCall(PetscFree(mine));
+  TestCheckVec(p.g[3], p.s[10], TOL_UPDATE, "VecResetArray after a device op restores the original values");
 
   /* set values from any rank, including off-process entries, with ADD_VALUES */
   PetscCall(VecGetOwnershipRange(p.s[4], &lo, &hi));
