@@ -1,7 +1,8 @@
 static const char help[] = "segcsr kernels of the active backend against a plain CSR loop (and, on the cuda backend, against the host table).\n"
                            "The segmented layout is built here independently of the library's build code; every segment length 1..32,\n"
                            "empty rows, rows in all three bins (group, warp and block per row), rectangular shape, a block without columns;\n"
-                           "short rows in group mode and in tile mode (full tiles with short and medium rows, and small tiles of a few segments).\n";
+                           "short rows in group mode and in tile mode (full tiles with short and medium rows, and small tiles of a few segments);\n"
+                           "the value layout (layvalues) from ranges of CSR values, as a value update lays them.\n";
 
 #include <petscsys.h>
 #include <gpupc/segcsrkernels.h>
@@ -21,7 +22,8 @@ static PetscErrorCode Layout(const CSR *c, PetscInt L, GPUPCSegCSRDev *h)
   PetscCall(PetscMemzero(h, sizeof(*h))); /* group mode, no tiles */
   h->shortmode = MAT_SEGCSR_SHORT_GROUP;
   h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
-  PetscCall(PetscMalloc1(c->m + 1, &h->segptr));
+  PetscCall(PetscMalloc2(c->m + 1, &h->segptr, c->m + 1, &h->rowptr));
+  PetscCall(PetscArraycpy(h->rowptr, c->i, c->m + 1));
   for (PetscInt r = 0; r < c->m; r++) {
     PetscInt len = c->i[r + 1] - c->i[r], s = PetscMax(1, (len + L - 1) / L);
     h->segptr[r] = nseg;
@@ -84,7 +86,7 @@ static PetscErrorCode Tile(GPUPCSegCSRDev *h, PetscInt cap)
 static PetscErrorCode FreeHost(GPUPCSegCSRDev *h)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(h->segptr));
+  PetscCall(PetscFree2(h->segptr, h->rowptr));
   PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
   PetscCall(PetscFree2(h->tileptr, h->tileend));
   PetscFunctionReturn(0);
@@ -97,6 +99,7 @@ static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
   PetscFunctionBegin;
   *d = *h;
   PetscCall(GPUPCMallocArray(h->m + 1, &d->segptr));
+  PetscCall(GPUPCMallocArray(h->m + 1, &d->rowptr));
   PetscCall(GPUPCMallocArray(h->nseg, &d->segrow));
   PetscCall(GPUPCMallocArray(ns, &d->col));
   PetscCall(GPUPCMallocArray(ns, &d->val));
@@ -105,6 +108,7 @@ static PetscErrorCode Upload(const GPUPCSegCSRDev *h, GPUPCSegCSRDev *d)
   PetscCall(GPUPCMallocArray(h->tileptr ? h->ntiles + 1 : 0, &d->tileptr));
   PetscCall(GPUPCMallocArray(h->tileptr ? h->ntiles : 0, &d->tileend));
   PetscCall(GPUPCCopyToDevice(d->segptr, h->segptr, h->m + 1));
+  PetscCall(GPUPCCopyToDevice(d->rowptr, h->rowptr, h->m + 1));
   PetscCall(GPUPCCopyToDevice(d->segrow, h->segrow, h->nseg));
   PetscCall(GPUPCCopyToDevice(d->col, h->col, ns));
   PetscCall(GPUPCCopyToDevice(d->val, h->val, ns));
@@ -121,6 +125,7 @@ static PetscErrorCode FreeDevice(GPUPCSegCSRDev *d)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCFree(d->segptr));
+  PetscCall(GPUPCFree(d->rowptr));
   PetscCall(GPUPCFree(d->segrow));
   PetscCall(GPUPCFree(d->col));
   PetscCall(GPUPCFree(d->val));
@@ -173,6 +178,48 @@ static PetscErrorCode Run(const GPUPCSegCSRKernels *k, const GPUPCSegCSRDev *d, 
   PetscCall(GPUPCFree(dy));
   PetscCall(GPUPCFree(dxt));
   PetscCall(GPUPCFree(dyt));
+  PetscFunctionReturn(0);
+}
+
+/* layvalues: the CSR values of c laid into the slots of layout h (device copy d) by ranges of cs entries (cs <= 0: all
+   at once), each range landed in a device buffer of its own as a value update does it; the slots must equal the values
+   Layout put there (padding 0, over a device array filled with garbage first), bit for bit; on the cuda backend the
+   host table does the same on host copies */
+static PetscErrorCode CheckLayValues(const GPUPCSegCSRKernels *k, const GPUPCSegCSRKernels *kh, PetscBool cuda, const CSR *c, const GPUPCSegCSRDev *h, const GPUPCSegCSRDev *d, PetscInt cs)
+{
+  const PetscInt nnz = c->i[c->m], nslots = h->nseg * h->L;
+  PetscInt      *slot;
+  PetscScalar   *da, *dval, *got, *hgot;
+  char           what[128];
+
+  PetscFunctionBegin;
+  if (cs <= 0) cs = PetscMax(nnz, 1);
+  PetscCall(PetscMalloc1(nnz + 1, &slot)); /* the slot of each entry, row by row (independent of the library's search) */
+  for (PetscInt r = 0; r < c->m; r++)
+    for (PetscInt q = c->i[r]; q < c->i[r + 1]; q++) slot[q] = h->segptr[r] * h->L + q - c->i[r];
+  PetscCall(PetscMalloc2(PetscMax(nslots, 1), &got, PetscMax(nslots, 1), &hgot));
+  PetscCall(GPUPCMallocArray(PetscMax(cs, 1), &da));
+  PetscCall(GPUPCMallocArray(PetscMax(nslots, 1), &dval));
+  for (PetscInt s = 0; s < nslots; s++) got[s] = hgot[s] = 1e300; /* garbage every slot must lose */
+  PetscCall(GPUPCCopyToDevice(dval, got, nslots));
+  for (PetscInt k0 = 0; k0 < PetscMax(nnz, 1); k0 += cs) { /* nnz = 0: one range, padding only */
+    const PetscInt k1 = PetscMin(nnz, k0 + cs), s0 = k0 == 0 ? 0 : slot[k0], s1 = k1 == nnz ? nslots : slot[k1];
+
+    PetscCall(GPUPCCopyToDevice(da, c->a + k0, k1 - k0));
+    PetscCall(k->layvalues(d, s0, s1, k0, da, dval));
+    if (cuda) PetscCall(kh->layvalues(h, s0, s1, k0, c->a + k0, hgot));
+  }
+  PetscCall(GPUPCCopyToHost(got, dval, nslots));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s layvalues %" PetscInt_FMT "x%" PetscInt_FMT ", ranges of %" PetscInt_FMT " entries", k->name, c->m, c->n, cs));
+  PetscCall(Compare(nslots, got, h->val, 0.0, what, h->L));
+  if (cuda) {
+    PetscCall(PetscSNPrintf(what, sizeof(what), "host table layvalues %" PetscInt_FMT "x%" PetscInt_FMT ", ranges of %" PetscInt_FMT " entries", c->m, c->n, cs));
+    PetscCall(Compare(nslots, hgot, h->val, 0.0, what, h->L));
+  }
+  PetscCall(GPUPCFree(da));
+  PetscCall(GPUPCFree(dval));
+  PetscCall(PetscFree2(got, hgot));
+  PetscCall(PetscFree(slot));
   PetscFunctionReturn(0);
 }
 
@@ -251,6 +298,11 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
         PetscCall(Compare(n, yt, hyt, 1e-13, what, L));
         PetscCall(Compare(m, dg, hdg, 0.0, what, L));
         PetscCall(PetscFree4(hy, hyz, hyt, hdg));
+      }
+      if (v == 0) { /* the value layout does not depend on the short-row mode */
+        PetscCall(CheckLayValues(k, kh, (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA), &c, &h, &d, 0));
+        PetscCall(CheckLayValues(k, kh, (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA), &c, &h, &d, 37));
+        PetscCall(CheckLayValues(k, kh, (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA), &c, &h, &d, 1000));
       }
       PetscCall(FreeDevice(&d));
     }

@@ -89,6 +89,7 @@ typedef struct {
   PetscInt           ntiles;    /* tile mode: tiles of short and medium rows; 0 in group mode */
   PetscInt          *tileptr;   /* tile mode: ntiles+1, first row of each tile (increasing), tileptr[ntiles] = m; NULL in group mode */
   PetscInt          *tileend;   /* tile mode: ntiles, one past the last row of each tile (<= tileptr[t+1]); NULL in group mode */
+  PetscInt          *rowptr;    /* m+1: the CSR row pointers (entry k of row i is in slot segptr[i]*L + k - rowptr[i]); layvalues */
 } GPUPCSegCSRDev;
 
 typedef struct {
@@ -99,6 +100,11 @@ typedef struct {
   PetscErrorCode (*multtransposeadd)(const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y);
   /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */
   PetscErrorCode (*getdiagonal)(const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d);
+  /* value update: val[s] for the slots s0 <= s < s1 from the CSR values (AIJ order) of their entries: a slot of row i
+     holding entry k (k < rowptr[i+1]) gets a[k - k0], a padding slot 0. The entries of those slots must lie in
+     k0 .. k0 + (length of a) - 1; a range of entries [k0, k1) has its slots, and the padding between them, in
+     [slot of k0, slot of k1) (slot 0 for k0 = 0, nseg*L for k1 = nnz). Needs rowptr and segrow. */
+  PetscErrorCode (*layvalues)(const GPUPCSegCSRDev *A, PetscInt s0, PetscInt s1, PetscInt k0, const PetscScalar *a, PetscScalar *val);
 } GPUPCSegCSRKernels;
 
 PETSC_INTERN const GPUPCSegCSRKernels GPUPCSegCSRKernelsHost;
