@@ -161,7 +161,7 @@ PetscErrorCode GPUPCCUDAHostMalloc(size_t bytes, void **ptr)
   err = cudaMallocHost(ptr, bytes);
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Cannot page-lock %zu bytes (%.3f GiB) of host memory for a gpu vector's host copy; raise the locked-memory limit (ulimit -l) or use -vec_pinned_memory_min with a larger size (-1: never pin)", bytes, bytes / 1073741824.0);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Cannot page-lock %zu bytes (%.3f GiB) of host memory; raise the locked-memory limit (ulimit -l), or for a gpu vector's host copy use -vec_pinned_memory_min with a larger size (-1: never pin), for the upload staging buffers a smaller -gpupc_stage_bytes", bytes, bytes / 1073741824.0);
   }
   GPUPCCallCUDA(err);
   PetscFunctionReturn(0);
