@@ -10,12 +10,21 @@ static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR
   "  -copy_mb <1024>        buffer size of the device-to-device copy measurement\n"
   "  -csv <spmv.csv>        CSV output\n"
   "  -check                 also run on the host backend: build the suite, compare segcsr with AIJ, print statistics (no timing)\n"
+  "  -reuse                 also new values on the same pattern (issue 19): the segcsr matrix's values written through\n"
+  "                         MatSeqAIJGetArray (scaled by 2, then 0.5, ...), then the next MatMult, which uploads them first;\n"
+  "                         update = median of that MatMult minus the median MatMult, against a device-to-device copy and a\n"
+  "                         page-locked host-to-device copy of the same nnz*8 bytes measured in the same run. Runs on the\n"
+  "                         host backend too (with -quick: a smoke test of the updates and the check, no timing)\n"
+  "  -reuse_reps <10>       value updates timed (median reported, after one untimed)\n"
+  "  -reuse_csv <spmv_reuse.csv>  CSV output of -reuse\n"
   "  -mat_segcsr_segment_length <L> and -mat_segcsr_short <auto,group,tile> are honoured (MatSetFromOptions on the segcsr\n"
   "  matrix; the column \"short\" says which short-row mode ran, with the number of tiles in tile mode).\n"
   "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
 
 #include <petscmat.h>
 #include <petscgpupc.h>
+#include <petsctime.h>
+#include <gpupc/device.h>
 #include <gpupc/bench.h>
 #include "spmv_problems.h"
 
@@ -84,11 +93,63 @@ static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *rel)
   PetscFunctionReturn(0);
 }
 
+/* a median of n times (sorts t) */
+static double MedianTime(PetscInt n, PetscReal *t)
+{
+  PetscCallAbort(PETSC_COMM_SELF, PetscSortReal(n, t));
+  return n % 2 ? (double)t[n / 2] : 0.5 * (double)(t[n / 2 - 1] + t[n / 2]);
+}
+
+/* -reuse: reps + 1 value updates of S (the first untimed: it allocates the staging buffers), each one as a
+   time-stepping or Newton code makes it: the values written through MatSeqAIJGetArray (scaled by 2 and 0.5 in turn;
+   *touch_ms, host only, not part of the update), then MatMult, which uploads them first. *update_ms = the median of
+   those MatMults (host clock, device synchronized before and after) minus mult_ms (the median MatMult alone). Then
+   the product is checked against AIJ (A scaled alike). Timing only on the cuda backend. */
+static PetscErrorCode ValueUpdates(Mat A, Mat S, Vec x, Vec y, Vec yref, PetscInt reps, PetscBool timing, double mult_ms, double *update_ms, double *touch_ms)
+{
+  PetscReal *tu, *tt, rel;
+  MatInfo    info;
+  PetscInt   nz;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetInfo(S, MAT_LOCAL, &info));
+  nz = (PetscInt)info.nz_used;
+  PetscCall(PetscMalloc2(reps + 1, &tu, reps + 1, &tt));
+  for (PetscInt r = 0; r <= reps; r++) {
+    const PetscScalar f = r % 2 ? 0.5 : 2.0;
+    PetscLogDouble    t0, t1, t2, t3;
+    PetscScalar      *a;
+
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatSeqAIJGetArray(S, &a));
+    for (PetscInt q = 0; q < nz; q++) a[q] *= f;
+    PetscCall(MatSeqAIJRestoreArray(S, &a));
+    PetscCall(PetscTime(&t1));
+    PetscCall(GPUPCSynchronize());
+    PetscCall(PetscTime(&t2));
+    PetscCall(MatMult(S, x, y));
+    PetscCall(GPUPCSynchronize());
+    PetscCall(PetscTime(&t3));
+    tu[r] = (PetscReal)(1e3 * (t3 - t2));
+    tt[r] = (PetscReal)(1e3 * (t1 - t0));
+  }
+  if ((reps + 1) % 2) PetscCall(MatScale(A, 2.0)); /* an odd number of updates left S scaled by 2 */
+  PetscCall(MatMult(A, x, yref));
+  PetscCall(RelDiff(y, yref, &rel));
+  PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr product after %" PetscInt_FMT " value updates differs from AIJ (relative %g)", reps + 1, (double)rel);
+  if ((reps + 1) % 2) PetscCall(MatScale(A, 0.5));
+  *update_ms = timing ? MedianTime(reps, tu + 1) - mult_ms : 0.0;
+  *touch_ms  = MedianTime(reps, tt + 1);
+  PetscCall(PetscFree2(tu, tt));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
-  char              *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv";
-  PetscInt           nnames = 16, nfiles = 16, reps = 100, copy_mb = 1024, nrun = 0;
-  PetscBool          quick = PETSC_FALSE, check = PETSC_FALSE, set, timing;
+  char              *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv", reusecsvname[PETSC_MAX_PATH_LEN] = "spmv_reuse.csv";
+  PetscInt           nnames = 16, nfiles = 16, reps = 100, copy_mb = 1024, nrun = 0, reuse_reps = 10;
+  PetscBool          quick = PETSC_FALSE, check = PETSC_FALSE, reuse = PETSC_FALSE, set, timing;
+  FILE              *reusecsv = NULL;
   PetscMPIInt        size;
   PetscGPUPCBackend  backend;
   double             copygbs = 0.0, logsum = 0.0;
@@ -101,6 +162,10 @@ int main(int argc, char **argv)
   PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "bench/spmv runs on one rank (one GPU)");
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-quick", &quick, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", &check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reuse_reps", &reuse_reps, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-reuse_csv", reusecsvname, sizeof(reusecsvname), NULL));
+  PetscCheck(reuse_reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reuse_reps must be at least 1, got %" PetscInt_FMT, reuse_reps);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-copy_mb", &copy_mb, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
@@ -123,13 +188,13 @@ int main(int argc, char **argv)
 #else
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench/spmv: GPUPC was built without CUDA; the benchmark times CUDA kernels and cuSPARSE.\n"));
 #endif
-    if (!check) {
+    if (!check && !reuse) {
       for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
       for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
       PetscCall(PetscFinalize());
       return 0;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-check: building the suite and comparing segcsr with AIJ, no timing.\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: building the suite and comparing segcsr with AIJ%s, no timing.\n", check ? "-check" : "-reuse", reuse ? " (also after value updates)" : ""));
   }
 #if defined(GPUPC_HAVE_CUDA)
   if (timing) {
@@ -140,6 +205,10 @@ int main(int argc, char **argv)
   if (timing) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs,short_mode,tiles\n"));
+    if (reuse) {
+      PetscCall(PetscFOpen(PETSC_COMM_WORLD, reusecsvname, "w", &reusecsv));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, reusecsv, "matrix,rows,nnz,segment_length,padding,value_bytes,update_ms,d2d_copy_ms,h2d_pinned_ms,ratio,touch_ms,mult_ms\n"));
+    }
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10s %11s %8s %7s %3s %6s %-12s %9s %9s %8s %8s %6s %6s %7s\n", "matrix", "rows", "nnz", "mean", "maxrow", "L", "pad", "short", "seg ms", "cusp ms", "seg GB/s", "cus GB/s", "seg%cp", "cus%cp", "speedup"));
   for (PetscInt p = 0; p < nnames + nfiles; p++) {
@@ -201,6 +270,23 @@ int main(int argc, char **argv)
     } else {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9s %9s %8s %8s %6s %6s %7s  (segcsr == AIJ: rel %.1e)\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, "-", "-", "-", "-", "-", "-", "-", (double)rel));
     }
+    if (reuse) { /* new values on the same pattern: the update against the copies of the same bytes */
+      double tupd = 0, ttouch = 0, tcopy = 0, th2d = 0, bytes = 8.0 * nnz;
+
+      PetscCall(ValueUpdates(A, S, x, y, yref, quick && !timing ? 2 : reuse_reps, timing, tseg, &tupd, &ttouch));
+#if defined(GPUPC_HAVE_CUDA)
+      if (timing) {
+        double gbs;
+        PetscCall(GPUPCBenchCopyBandwidth((size_t)bytes, 20, &gbs));
+        tcopy = 2.0 * bytes / (gbs * 1e9) * 1e3;
+        PetscCall(GPUPCBenchHostToDevice((size_t)bytes, 20, &th2d));
+      }
+#endif
+      if (timing) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-12s value update %.3f ms (%.0f MB of values) | d2d copy %.3f ms + pinned h2d %.3f ms (%.1f GB/s) = %.3f ms | update/(copy+h2d) %.2f | host touch %.1f ms\n", name, tupd, bytes / 1e6, tcopy, th2d, bytes / (th2d * 1e6), tcopy + th2d, tupd / (tcopy + th2d), ttouch));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, reusecsv, "%s,%" PetscInt_FMT ",%.0f,%" PetscInt_FMT ",%.4f,%.0f,%.4f,%.4f,%.4f,%.3f,%.3f,%.4f\n", name, m, nnz, L, pad, bytes, tupd, tcopy, th2d, tupd / (tcopy + th2d), ttouch, tseg));
+      } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-12s value updates: segcsr == AIJ after them (%.0f MB of values; no timing on this backend)\n", name, bytes / 1e6));
+    }
     nrun++;
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y));
@@ -210,6 +296,10 @@ int main(int argc, char **argv)
   }
   if (timing && nrun) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "geometric mean speedup segcsr / cuSPARSE over %" PetscInt_FMT " matrices: %.3f\nCSV: %s\n", nrun, exp(logsum / nrun), csvname));
   if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));
+  if (reusecsv) {
+    PetscCall(PetscFClose(PETSC_COMM_WORLD, reusecsv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "CSV of -reuse: %s\n", reusecsvname));
+  }
   for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
   for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
   PetscCall(PetscFinalize());

@@ -304,6 +304,18 @@ static PetscErrorCode GetDiagonal_Ref(const GPUPCSegCSRDev *A, PetscInt coloffse
   }
   return 0;
 }
+/* row by row: slot q of row i holds the row's entry q, or padding (0) past the row's length; only slots in [s0, s1) */
+static PetscErrorCode LayValues_Ref(const GPUPCSegCSRDev *A, PetscInt s0, PetscInt s1, PetscInt k0, const PetscScalar *a, PetscScalar *val)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    const PetscInt len = A->rowptr[i + 1] - A->rowptr[i];
+    for (PetscInt q = 0; q < (A->segptr[i + 1] - A->segptr[i]) * A->L; q++) {
+      const PetscInt slot = A->segptr[i] * A->L + q;
+      if (slot >= s0 && slot < s1) val[slot] = q < len ? a[A->rowptr[i] + q - k0] : 0.0;
+    }
+  }
+  return 0;
+}
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCSegCSRKernels, RefSegCSRKernels, GPUPC_SEGCSR_KERNEL_LIST, "reference", _Ref);
 
 /* ---- cmg: level vectors in the level precision, read and written through Ld/St; sums in double; the cluster
@@ -892,6 +904,37 @@ static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSR
     PetscCall(Agree(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_getdiagonal, variant, size, m, out[0], out[1], NULL, NULL, DBL_EPSILON));
   }
   Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_getdiagonal, size);
+  /* layvalues: the values laid out in one range and in ranges of 1000 entries (as a staged update does), over a value
+     array of garbage that every slot must lose: exact */
+  {
+    const PetscInt nslots = h->nseg * L, nnz = A->i[m];
+    PetscInt      *slot;
+    PetscScalar   *da[2], *dval[2], *got[2], *junk;
+
+    PetscCall(PetscMalloc4(nnz + 1, &slot, PetscMax(nslots, 1), &got[0], PetscMax(nslots, 1), &got[1], PetscMax(nslots, 1), &junk));
+    for (PetscInt i = 0; i < m; i++)
+      for (PetscInt q = A->i[i]; q < A->i[i + 1]; q++) slot[q] = h->segptr[i] * L + q - A->i[i];
+    for (PetscInt t = 0; t < nslots; t++) junk[t] = 1e300;
+    for (PetscInt cs = PetscMax(nnz, 1), pass = 0; pass < 2; pass++, cs = 1000) {
+      PetscCall(PetscSNPrintf(variant, sizeof(variant), "ranges of %" PetscInt_FMT " entries, L = %" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT, cs, L, m, n));
+      FOR_SIDES(s) {
+        const PetscBool dev = c->S[s].device;
+        PetscCall(TestMalloc(dev, PetscMax(cs, 1) * sizeof(PetscScalar), (void **)&da[s]));
+        PetscCall(TestDup(dev, junk, nslots * sizeof(PetscScalar), (void **)&dval[s]));
+        for (PetscInt k0 = 0; k0 < PetscMax(nnz, 1); k0 += cs) { /* nnz = 0: one range of padding only */
+          const PetscInt k1 = PetscMin(nnz, k0 + cs), s0 = k0 == 0 ? 0 : slot[k0], s1 = k1 == nnz ? nslots : slot[k1];
+          PetscCall(TestPut(dev, da[s], A->a + k0, (k1 - k0) * sizeof(PetscScalar)));
+          PetscCall(c->S[s].seg->layvalues(&d[s], s0, s1, k0, da[s], dval[s]));
+        }
+        PetscCall(TestGet(dev, got[s], dval[s], nslots * sizeof(PetscScalar)));
+        PetscCall(TestFree(dev, da[s]));
+        PetscCall(TestFree(dev, dval[s]));
+      }
+      PetscCall(Agree(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_layvalues, variant, size, nslots, got[0], got[1], NULL, NULL, DBL_EPSILON));
+    }
+    PetscCall(PetscFree4(slot, got[0], got[1], junk));
+  }
+  Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_layvalues, size);
   FOR_SIDES(s) {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestSegCSRFreeUpload(dev, &d[s]));

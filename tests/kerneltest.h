@@ -79,7 +79,8 @@ static inline PetscErrorCode TestSegCSRLayout(const TestCSR *c, PetscInt L, GPUP
   PetscCall(PetscMemzero(h, sizeof(*h))); /* group mode, no tiles */
   h->shortmode = MAT_SEGCSR_SHORT_GROUP;
   h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
-  PetscCall(PetscMalloc1(c->m + 1, &h->segptr));
+  PetscCall(PetscMalloc2(c->m + 1, &h->segptr, c->m + 1, &h->rowptr));
+  PetscCall(PetscArraycpy(h->rowptr, c->i, c->m + 1));
   for (PetscInt r = 0; r < c->m; r++) {
     PetscInt len = c->i[r + 1] - c->i[r], s = PetscMax(1, (len + L - 1) / L);
     h->segptr[r] = nseg;
@@ -142,7 +143,7 @@ static inline PetscErrorCode TestSegCSRTile(GPUPCSegCSRDev *h, PetscInt cap)
 static inline PetscErrorCode TestSegCSRFreeLayout(GPUPCSegCSRDev *h)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(h->segptr));
+  PetscCall(PetscFree2(h->segptr, h->rowptr));
   PetscCall(PetscFree5(h->segrow, h->col, h->val, h->medrows, h->longrows));
   PetscCall(PetscFree2(h->tileptr, h->tileend));
   PetscFunctionReturn(0);
@@ -156,6 +157,7 @@ static inline PetscErrorCode TestSegCSRUpload(const GPUPCSegCSRDev *h, PetscBool
   PetscFunctionBegin;
   *d = *h;
   PetscCall(TestDup(device, h->segptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->segptr));
+  PetscCall(TestDup(device, h->rowptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->rowptr));
   PetscCall(TestDup(device, h->segrow, h->nseg * sizeof(PetscInt), (void **)&d->segrow));
   PetscCall(TestDup(device, h->col, ns * sizeof(PetscInt), (void **)&d->col));
   PetscCall(TestDup(device, h->val, ns * sizeof(PetscScalar), (void **)&d->val));
@@ -170,6 +172,7 @@ static inline PetscErrorCode TestSegCSRFreeUpload(PetscBool device, GPUPCSegCSRD
 {
   PetscFunctionBegin;
   PetscCall(TestFree(device, d->segptr));
+  PetscCall(TestFree(device, d->rowptr));
   PetscCall(TestFree(device, d->segrow));
   PetscCall(TestFree(device, d->col));
   PetscCall(TestFree(device, d->val));

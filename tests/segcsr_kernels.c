@@ -1,7 +1,8 @@
 static const char help[] = "segcsr kernels of the active backend against a plain CSR loop (and, on the cuda backend, against the host table).\n"
                            "The segmented layout is built here independently of the library's build code; every segment length 1..32,\n"
                            "empty rows, rows in all three bins (group, warp and block per row), rectangular shape, a block without columns;\n"
-                           "short rows in group mode and in tile mode (full tiles with short and medium rows, and small tiles of a few segments).\n";
+                           "short rows in group mode and in tile mode (full tiles with short and medium rows, and small tiles of a few segments);\n"
+                           "the value layout (layvalues) from ranges of CSR values, as a value update lays them.\n";
 
 #include <petscsys.h>
 #include <gpupc/segcsrkernels.h>
@@ -50,6 +51,48 @@ static PetscErrorCode Run(const GPUPCSegCSRKernels *k, const GPUPCSegCSRDev *d, 
   PetscCall(GPUPCFree(dy));
   PetscCall(GPUPCFree(dxt));
   PetscCall(GPUPCFree(dyt));
+  PetscFunctionReturn(0);
+}
+
+/* layvalues: the CSR values of c laid into the slots of layout h (device copy d) by ranges of cs entries (cs <= 0: all
+   at once), each range landed in a device buffer of its own as a value update does it; the slots must equal the values
+   Layout put there (padding 0, over a device array filled with garbage first), bit for bit; on the cuda backend the
+   host table does the same on host copies */
+static PetscErrorCode CheckLayValues(const GPUPCSegCSRKernels *k, const GPUPCSegCSRKernels *kh, PetscBool cuda, const TestCSR *c, const GPUPCSegCSRDev *h, const GPUPCSegCSRDev *d, PetscInt cs)
+{
+  const PetscInt nnz = c->i[c->m], nslots = h->nseg * h->L;
+  PetscInt      *slot;
+  PetscScalar   *da, *dval, *got, *hgot;
+  char           what[128];
+
+  PetscFunctionBegin;
+  if (cs <= 0) cs = PetscMax(nnz, 1);
+  PetscCall(PetscMalloc1(nnz + 1, &slot)); /* the slot of each entry, row by row (independent of the library's search) */
+  for (PetscInt r = 0; r < c->m; r++)
+    for (PetscInt q = c->i[r]; q < c->i[r + 1]; q++) slot[q] = h->segptr[r] * h->L + q - c->i[r];
+  PetscCall(PetscMalloc2(PetscMax(nslots, 1), &got, PetscMax(nslots, 1), &hgot));
+  PetscCall(GPUPCMallocArray(PetscMax(cs, 1), &da));
+  PetscCall(GPUPCMallocArray(PetscMax(nslots, 1), &dval));
+  for (PetscInt s = 0; s < nslots; s++) got[s] = hgot[s] = 1e300; /* garbage every slot must lose */
+  PetscCall(GPUPCCopyToDevice(dval, got, nslots));
+  for (PetscInt k0 = 0; k0 < PetscMax(nnz, 1); k0 += cs) { /* nnz = 0: one range, padding only */
+    const PetscInt k1 = PetscMin(nnz, k0 + cs), s0 = k0 == 0 ? 0 : slot[k0], s1 = k1 == nnz ? nslots : slot[k1];
+
+    PetscCall(GPUPCCopyToDevice(da, c->a + k0, k1 - k0));
+    PetscCall(k->layvalues(d, s0, s1, k0, da, dval));
+    if (cuda) PetscCall(kh->layvalues(h, s0, s1, k0, c->a + k0, hgot));
+  }
+  PetscCall(GPUPCCopyToHost(got, dval, nslots));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s layvalues %" PetscInt_FMT "x%" PetscInt_FMT ", ranges of %" PetscInt_FMT " entries", k->name, c->m, c->n, cs));
+  PetscCall(Compare(nslots, got, h->val, 0.0, what, h->L));
+  if (cuda) {
+    PetscCall(PetscSNPrintf(what, sizeof(what), "host table layvalues %" PetscInt_FMT "x%" PetscInt_FMT ", ranges of %" PetscInt_FMT " entries", c->m, c->n, cs));
+    PetscCall(Compare(nslots, hgot, h->val, 0.0, what, h->L));
+  }
+  PetscCall(GPUPCFree(da));
+  PetscCall(GPUPCFree(dval));
+  PetscCall(PetscFree2(got, hgot));
+  PetscCall(PetscFree(slot));
   PetscFunctionReturn(0);
 }
 
@@ -128,6 +171,11 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
         PetscCall(Compare(n, yt, hyt, 1e-13, what, L));
         PetscCall(Compare(m, dg, hdg, 0.0, what, L));
         PetscCall(PetscFree4(hy, hyz, hyt, hdg));
+      }
+      if (v == 0) { /* the value layout does not depend on the short-row mode */
+        PetscCall(CheckLayValues(k, kh, (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA), &c, &h, &d, 0));
+        PetscCall(CheckLayValues(k, kh, (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA), &c, &h, &d, 37));
+        PetscCall(CheckLayValues(k, kh, (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA), &c, &h, &d, 1000));
       }
       PetscCall(TestSegCSRFreeUpload(PETSC_TRUE, &d));
     }

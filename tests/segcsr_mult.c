@@ -2,7 +2,9 @@ static const char help[] = "segcsr products, conversions, value updates and valu
                            "  -m <global rows> -n <global columns> -maxlen <longest ordinary row> -long <length of one very long row, 0 = none>\n"
                            "  -powerlaw: heavy-tailed row lengths (Pareto, exponent 1.5, lengths 2..200) instead of uniform ones up to maxlen\n"
                            "  The last rank owns no rows when run on more than one rank. Every segment length 1..32 is tested.\n"
-                           "  -mat_segcsr_short <auto,group,tile>: the short-row mode of the directly assembled matrix (checked with the view).\n";
+                           "  -mat_segcsr_short <auto,group,tile>: the short-row mode of the directly assembled matrix (checked with the view).\n"
+                           "  New values on the same pattern at every L (assembled, and on one rank written through MatSeqAIJGetArray);\n"
+                           "  -gpupc_stage_bytes <b> cuts their upload into chunks of b bytes.\n";
 
 #include <petscmat.h>
 #include <petscgpupc.h>
@@ -177,6 +179,54 @@ static PetscErrorCode CheckType(Mat S, const char *what)
   PetscFunctionReturn(0);
 }
 
+/* new values on the same pattern for every segment length (the short-row mode of the options, the bins of the
+   problem): S and A are assembled again with new values (a value upload at MatAssemblyEnd, no rebuild), and on one rank
+   also written through MatSeqAIJGetArray (uploaded at the next product, once); the products must equal AIJ's. The
+   values reach the device in chunks of -gpupc_stage_bytes, laid into the layout there. */
+static PetscErrorCode CheckValueUpdates(Mat S, Mat A, const Problem *p)
+{
+  const PetscInt Ls[] = {1, 2, 4, 8, 16, 32};
+  PetscMPIInt    size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (PetscInt l = 0; l < 6; l++) {
+    PetscInt b0, u0, b1, u1;
+    char     what[128];
+
+    PetscCall(MatSegCSRSetSegmentLength(S, Ls[l]));
+    PetscCall(TestCheckSegCSRShortMode(S));
+    PetscCall(MatSegCSRGetInfo(S, NULL, &b0, &u0));
+    PetscCall(MatZeroEntries(A));
+    PetscCall(MatZeroEntries(S));
+    PetscCall(Fill(A, p, 10 + l, PETSC_TRUE));
+    PetscCall(Fill(S, p, 10 + l, PETSC_TRUE));
+    PetscCall(MatSegCSRGetInfo(S, NULL, &b1, &u1));
+    PetscCheck(b1 == b0 && u1 > u0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = %" PetscInt_FMT ", same-pattern assembly: builds %" PetscInt_FMT " -> %" PetscInt_FMT ", uploads %" PetscInt_FMT " -> %" PetscInt_FMT "; expected value uploads only", Ls[l], b0, b1, u0, u1);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "new values by assembly, L = %" PetscInt_FMT, Ls[l]));
+    PetscCall(CompareProducts(S, A, VECGPU, what));
+    if (size == 1) { /* PETSc 3.18's MatMPIAIJGetSeqAIJ refuses derived types: the arrays on one rank only */
+      PetscScalar *as, *aa;
+      MatInfo      info;
+      PetscInt     u2;
+
+      PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+      PetscCall(MatSegCSRGetInfo(S, NULL, &b0, &u0)); /* (syncs the device copy: before the values change) */
+      PetscCall(MatSeqAIJGetArray(S, &as));
+      PetscCall(MatSeqAIJGetArray(A, &aa));
+      for (PetscInt q = 0; q < (PetscInt)info.nz_used; q++) as[q] = aa[q] = (PetscScalar)((q * 7919 + l) % 101) / 50.0 - 1.0;
+      PetscCall(MatSeqAIJRestoreArray(A, &aa));
+      PetscCall(MatSeqAIJRestoreArray(S, &as));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "new values through MatSeqAIJGetArray, L = %" PetscInt_FMT, Ls[l]));
+      PetscCall(CompareProducts(S, A, VECGPU, what));
+      PetscCall(MatSegCSRGetInfo(S, NULL, &b1, &u2));
+      PetscCheck(b1 == b0 && u2 == u0 + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = %" PetscInt_FMT ", values written through the array: builds %" PetscInt_FMT " -> %" PetscInt_FMT ", uploads %" PetscInt_FMT " -> %" PetscInt_FMT "; expected one value upload", Ls[l], b0, b1, u0, u2);
+    }
+  }
+  PetscCall(MatSegCSRSetSegmentLength(S, 0));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Problem   p = {600, 600, 12, 0, PETSC_FALSE};
@@ -248,6 +298,7 @@ int main(int argc, char **argv)
     PetscCall(MatSegCSRGetInfo(S, NULL, NULL, &u2));
     PetscCheck(u2 == u1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "products after an assembly uploaded the values again (%" PetscInt_FMT " -> %" PetscInt_FMT " uploads)", u1, u2);
   }
+  PetscCall(CheckValueUpdates(S, A, &p));
   /* new pattern: rebuild */
   PetscCall(Fill(A, &p, 2, PETSC_FALSE));
   PetscCall(Fill(S, &p, 2, PETSC_FALSE));

@@ -5,6 +5,7 @@
 #   vecbench         bench/vecbench at 10^8 doubles (and a sweep of the reduction grid fill)
 #   spmv [L...]      bench/spmv (default segment length, then each L)
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
+#   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   cmd <command>    any command inside the bundle's environment
 set -u
@@ -36,6 +37,9 @@ while [ $# -gt 0 ]; do
       echo "--- -mat_segcsr_short $mode" | tee -a "$OUT/spmv.txt"
       ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -mat_segcsr_short $mode -csv "$OUT/spmv_$mode.csv" 2>&1 | tail -9 | tee -a "$OUT/spmv.txt"
     done ;;
+  spmvreuse) # issue 19: new values on the same pattern, lap3d7 at 193^3 = 7.2M rows (~50M nonzeros), then the default suite
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reuse_reps 20 -problems lap3d7 -n3d7 193 -reps 50 -csv "$OUT/spmv_reuse_7m_spmv.csv" -reuse_csv "$OUT/spmv_reuse_7m.csv" 2>&1 | tee "$OUT/spmv_reuse.txt"
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reps 50 -csv "$OUT/spmv_reuse_suite_spmv.csv" -reuse_csv "$OUT/spmv_reuse_suite.csv" 2>&1 | tee -a "$OUT/spmv_reuse.txt" ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)

@@ -19,6 +19,9 @@ PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscI
 PETSC_EXTERN PetscErrorCode GPUPCBenchTimeMatMult(Mat A, Vec x, Vec y, PetscInt reps, double *median_ms);
 /* device-to-device cudaMemcpy of bytes bytes; GB/s counts read + write (2 * bytes / time) */
 PETSC_EXTERN PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs);
+/* median time of a host-to-device cudaMemcpy of bytes bytes from page-locked host memory (the link's speed: what a
+   staged upload of those bytes costs at best) */
+PETSC_EXTERN PetscErrorCode GPUPCBenchHostToDevice(size_t bytes, PetscInt reps, double *median_ms);
 #endif
 
 #endif

@@ -90,6 +90,7 @@ typedef struct {
   PetscInt           ntiles;    /* tile mode: tiles of short and medium rows; 0 in group mode */
   PetscInt          *tileptr;   /* tile mode: ntiles+1, first row of each tile (increasing), tileptr[ntiles] = m; NULL in group mode */
   PetscInt          *tileend;   /* tile mode: ntiles, one past the last row of each tile (<= tileptr[t+1]); NULL in group mode */
+  PetscInt          *rowptr;    /* m+1: the CSR row pointers (entry k of row i is in slot segptr[i]*L + k - rowptr[i]); layvalues */
 } GPUPCSegCSRDev;
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
@@ -101,7 +102,12 @@ typedef struct {
   /* y += A^T x  (y has length n; atomic scatter on the GPU) */ \
   X(A, multtransposeadd, MultTransposeAdd, (const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y)) \
   /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */ \
-  X(A, getdiagonal, GetDiagonal, (const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d))
+  X(A, getdiagonal, GetDiagonal, (const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d)) \
+  /* value update: val[s] for the slots s0 <= s < s1 from the CSR values (AIJ order) of their entries: a slot of */ \
+  /* row i holding entry k (k < rowptr[i+1]) gets a[k - k0], a padding slot 0. The entries of those slots lie in */ \
+  /* k0 .. k0 + (length of a) - 1; a range of entries [k0, k1) has its slots, and the padding between them, in */ \
+  /* [slot of k0, slot of k1) (slot 0 for k0 = 0, nseg*L for k1 = nnz). Needs rowptr and segrow. */ \
+  X(A, layvalues, LayValues, (const GPUPCSegCSRDev *A, PetscInt s0, PetscInt s1, PetscInt k0, const PetscScalar *a, PetscScalar *val))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_SEGCSR_KERNEL_LIST) GPUPCSegCSRKernels;
 

@@ -1,6 +1,6 @@
 /*
    Benchmark helpers (gpupc/bench.h): cuSPARSE CSR SpMV baseline, MatMult timing with
-   cudaEvents, device-to-device copy bandwidth. Used by bench/spmv and the other Mat types'
+   cudaEvents, device-to-device copy bandwidth, page-locked host-to-device copy time. Used by bench/spmv and the other Mat types'
    benchmarks; not used by the library itself.
 */
 #include <gpupc/cuda.h>
@@ -148,5 +148,29 @@ PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs)
   *gbs = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
   PetscCall(GPUPCFree(a));
   PetscCall(GPUPCFree(b));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCBenchHostToDevice(size_t bytes, PetscInt reps, double *median_ms)
+{
+  void        *h, *d;
+  PetscBool    pinned;
+  cudaStream_t s = GPUPCCUDAStream();
+
+  PetscFunctionBegin;
+  PetscCall(RequireCUDA("GPUPCBenchHostToDevice"));
+  PetscCall(GPUPCHostMalloc(bytes, &h, &pinned));
+  PetscCheck(pinned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "GPUPCBenchHostToDevice: the host buffer is not page-locked");
+  PetscCall(PetscMemzero(h, bytes));
+  PetscCall(GPUPCMalloc(bytes, &d));
+  PetscCall(TimeMedian(
+    3, reps,
+    [&]() -> PetscErrorCode {
+      GPUPCCallCUDA(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, s));
+      return 0;
+    },
+    median_ms));
+  PetscCall(GPUPCFree(d));
+  PetscCall(GPUPCHostFree(h, pinned));
   PetscFunctionReturn(0);
 }

@@ -6,6 +6,7 @@
    the host backend exercises the same placement and synchronisation logic as the GPU.
 */
 #include <gpupc/device.h>
+#include <gpupc/stage.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -24,6 +25,8 @@ static PetscBool           require_device = PETSC_FALSE;
 static PetscInt            forced_device  = -1;
 static PetscInt            blocks_per_sm  = 0;
 static PetscBool           dependent_launch = PETSC_TRUE;
+static PetscInt            stage_bytes    = 8 << 20; /* -gpupc_stage_bytes (gpupc/stage.h) */
+static PetscInt            upload_threads = 0;       /* -gpupc_upload_threads (gpupc/stage.h) */
 static PetscMPIInt         node_rank      = 0;
 static PetscBool           device_ready   = PETSC_FALSE;
 static GPUPCDeviceInfo     device_info;
@@ -150,7 +153,10 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceReadOptions(void)
   PetscCall(PetscOptionsInt("-gpupc_device", "CUDA device ordinal to use (default: node-local rank modulo the device count)", "PetscGPUPCGetBackend", forced_device, &forced_device, NULL));
   PetscCall(PetscOptionsBool("-gpupc_cuda_dependent_launch", "Let a kernel of the CMG cycle start while the kernel before it finishes (programmatic dependent launch, compute capability 9.0 and newer)", "PetscGPUPCGetBackend", dependent_launch, &dependent_launch, NULL));
   PetscCall(PetscOptionsInt("-gpupc_cuda_blocks_per_sm", "Thread blocks per SM of persistent kernels such as reductions (0: fill the SM)", "PetscGPUPCGetBackend", blocks_per_sm, &blocks_per_sm, NULL));
+  PetscCall(PetscOptionsInt("-gpupc_stage_bytes", "Bytes of each of the page-locked staging buffers of host-to-device uploads (segcsr value updates, PC cmg's upload)", "PetscGPUPCGetBackend", stage_bytes, &stage_bytes, NULL));
+  PetscCall(PetscOptionsInt("-gpupc_upload_threads", "Host threads that fill the staging buffers of a segcsr value update (0: OMP_NUM_THREADS or the cores on one MPI process, 1 on several)", "PetscGPUPCGetBackend", upload_threads, &upload_threads, NULL));
   PetscOptionsEnd();
+  PetscCall(GPUPCStageSetOptions(stage_bytes, upload_threads));
   PetscCall(GPUPCNodeRank(&node_rank));
   PetscFunctionReturn(0);
 }
@@ -202,6 +208,7 @@ PetscErrorCode GPUPCDeviceSetUp(void)
 PetscErrorCode GPUPCDeviceFinalize(void)
 {
   PetscFunctionBegin;
+  PetscCall(GPUPCStageFinalize()); /* before the stream goes */
 #if defined(GPUPC_HAVE_CUDA)
   if (device_ready && device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAFinalize());
 #endif

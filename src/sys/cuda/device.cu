@@ -4,6 +4,7 @@
    asked and what was free, copies ordered on the rank's stream.
 */
 #include <gpupc/cuda.h>
+#include <gpupc/stage.h>
 
 static cudaStream_t     stream         = NULL;
 static cublasHandle_t   cublas_handle  = NULL;
@@ -160,7 +161,7 @@ PetscErrorCode GPUPCCUDAHostMalloc(size_t bytes, void **ptr)
   err = cudaMallocHost(ptr, bytes);
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Cannot page-lock %zu bytes (%.3f GiB) of host memory for a gpu vector's host copy; raise the locked-memory limit (ulimit -l) or use -vec_pinned_memory_min with a larger size (-1: never pin)", bytes, bytes / 1073741824.0);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Cannot page-lock %zu bytes (%.3f GiB) of host memory; raise the locked-memory limit (ulimit -l), or for a gpu vector's host copy use -vec_pinned_memory_min with a larger size (-1: never pin), for the upload staging buffers a smaller -gpupc_stage_bytes", bytes, bytes / 1073741824.0);
   }
   GPUPCCallCUDA(err);
   PetscFunctionReturn(0);
@@ -225,5 +226,41 @@ PetscErrorCode GPUPCCUDAGetPinnedResult(size_t bytes, void **ptr)
     pinned_bytes = bytes;
   }
   *ptr = pinned;
+  PetscFunctionReturn(0);
+}
+
+/* the staging buffers' events (gpupc/stage.h): without timing, the cheapest kind to record and wait for */
+PetscErrorCode GPUPCCUDAEventCreate(void **event)
+{
+  cudaEvent_t e;
+
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  *event = (void *)e;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAEventDestroy(void *event)
+{
+  PetscFunctionBegin;
+  if (event) GPUPCCallCUDA(cudaEventDestroy((cudaEvent_t)event));
+  PetscFunctionReturn(0);
+}
+
+/* the host waits until the work recorded before the event has finished */
+PetscErrorCode GPUPCCUDAEventWait(void *event)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaEventSynchronize((cudaEvent_t)event));
+  PetscFunctionReturn(0);
+}
+
+/* enqueues the copy of bytes from page-locked host memory h to the device address d on the rank's stream and records
+   event after it; returns at once (h must stay untouched until the event has passed) */
+PetscErrorCode GPUPCCUDACopyToDeviceAsync(void *d, const void *h, size_t bytes, void *event)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream));
+  GPUPCCallCUDA(cudaEventRecord((cudaEvent_t)event, stream));
   PetscFunctionReturn(0);
 }

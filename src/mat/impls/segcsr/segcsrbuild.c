@@ -3,6 +3,7 @@
    (docs/algorithms.md 1.1): layout, value-only re-upload, statistics for the view.
 */
 #include "segcsrimpl.h"
+#include <gpupc/stage.h>
 
 PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
 
@@ -38,25 +39,64 @@ PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *b)
   PetscCall(GPUPCFree(b->d.longrows));
   PetscCall(GPUPCFree(b->d.tileptr));
   PetscCall(GPUPCFree(b->d.tileend));
+  PetscCall(GPUPCFree(b->d.rowptr));
   PetscCall(PetscFree(b->h_segptr));
   PetscCall(PetscMemzero(b, sizeof(*b)));
   PetscFunctionReturn(0);
 }
 
-/* fills the slot values of the block from the CSR values (padding slots 0) */
-static PetscErrorCode FillValues(const GPUPCCSR *csr, const GPUPCSegCSRBlock *b, PetscScalar *val)
+/* the slot of entry k (0 <= k <= nnz) of the CSR matrix that block b was built from: entry k of row i is in slot
+   segptr[i]*L + k - i[i]; 0 for k = 0 and nseg*L for k = nnz, so that the slots [slot(k0), slot(k1)) of consecutive
+   ranges of entries cover every slot once: the padding of a row goes with its last entry, that of an empty row with
+   the entries before it (the first range for leading empty rows) */
+static PetscInt EntrySlot(const GPUPCCSR *csr, const GPUPCSegCSRBlock *b, PetscInt k)
 {
-  const PetscInt L = b->d.L;
+  PetscInt lo = 0, hi = csr->m - 1;
+
+  if (k == 0) return 0;
+  if (k >= csr->nnz) return b->d.nseg * b->d.L;
+  while (lo < hi) { /* the last row starting at or before k: it holds k, since k < nnz */
+    const PetscInt mid = lo + (hi - lo + 1) / 2;
+    if (csr->i[mid] <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return b->h_segptr[lo] * b->d.L + k - csr->i[lo];
+}
+
+typedef struct {
+  const GPUPCCSR           *csr;
+  GPUPCSegCSRBlock         *b;
+  const GPUPCSegCSRKernels *k;
+} LayOut;
+
+/* GPUPCStageConsumer: the CSR values of entries first .. first+count-1, landed at a on the device, into their slots */
+static PetscErrorCode LayChunk(void *ctx, size_t first, size_t count, const void *a)
+{
+  LayOut        *lo = (LayOut *)ctx;
+  const PetscInt k0 = (PetscInt)first, k1 = (PetscInt)(first + count);
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < csr->m; i++) {
-    const PetscInt len = csr->i[i + 1] - csr->i[i];
-    PetscScalar   *v   = val + (size_t)b->h_segptr[i] * L;
-    const PetscInt end = (b->h_segptr[i + 1] - b->h_segptr[i]) * L;
+  PetscCall(lo->k->layvalues(&lo->b->d, EntrySlot(lo->csr, lo->b, k0), EntrySlot(lo->csr, lo->b, k1), k0, (const PetscScalar *)a, lo->b->d.val));
+  PetscFunctionReturn(0);
+}
 
-    PetscCall(PetscArraycpy(v, csr->a + csr->i[i], len));
-    for (PetscInt k = len; k < end; k++) v[k] = 0.0;
+/* the slot values of block b (structure on the device) from the CSR values: the nnz values go to the device once,
+   chunk by chunk through the page-locked staging buffers (gpupc/stage.h), and the kernel table's layvalues lays each
+   chunk into its slots there (padding 0) while the next chunk is filled and sent. On the cuda backend this returns with
+   the last chunks still in flight on the rank's stream, which orders every later product after them. */
+static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
+{
+  LayOut lo;
+
+  PetscFunctionBegin;
+  if (!csr->nnz) { /* only padding */
+    PetscCall(GPUPCMemzero(b->d.val, (size_t)b->d.nseg * b->d.L * sizeof(PetscScalar)));
+    PetscFunctionReturn(0);
   }
+  lo.csr = csr;
+  lo.b   = b;
+  PetscCall(GPUPCGetSegCSRKernels(&lo.k));
+  PetscCall(GPUPCStageStream(0, (size_t)csr->nnz, csr->a, sizeof(PetscScalar), LayChunk, &lo));
   PetscFunctionReturn(0);
 }
 
@@ -189,7 +229,6 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   const PetscInt m = csr->m;
   PetscInt64     nseg = 0, nslots;
   PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0;
-  PetscScalar   *val;
   PetscBool      listmed;
 
   PetscFunctionBegin;
@@ -229,7 +268,7 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   listmed   = (PetscBool)(b->d.shortmode != MAT_SEGCSR_SHORT_TILE); /* tile mode: the medium rows are in the tiles */
   nmed      = listmed ? nmed : 0;
   b->d.nmed = nmed;
-  PetscCall(PetscMalloc4(nseg, &segrow, nslots, &col, nslots, &val, nmed, &medrows));
+  PetscCall(PetscMalloc3(nseg, &segrow, nslots, &col, nmed, &medrows));
   PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
   nmed = nlong = 0;
   for (PetscInt i = 0; i < m; i++) {
@@ -248,40 +287,37 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
     }
   }
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
-  PetscCall(FillValues(csr, b, val));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
+  PetscCall(GPUPCMallocArray(m + 1, &b->d.rowptr));
   PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
   PetscCall(GPUPCMallocArray(nslots, &b->d.col));
   PetscCall(GPUPCMallocArray(nslots, &b->d.val));
   PetscCall(GPUPCMallocArray(nmed, &b->d.medrows));
   PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
   PetscCall(GPUPCCopyToDevice(b->d.segptr, b->h_segptr, m + 1));
+  PetscCall(GPUPCCopyToDevice(b->d.rowptr, csr->i, m + 1));
   PetscCall(GPUPCCopyToDevice(b->d.segrow, segrow, nseg));
   PetscCall(GPUPCCopyToDevice(b->d.col, col, nslots));
-  PetscCall(GPUPCCopyToDevice(b->d.val, val, nslots));
   PetscCall(GPUPCCopyToDevice(b->d.medrows, medrows, nmed));
   PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
-  PetscCall(PetscFree4(segrow, col, val, medrows));
+  PetscCall(LayValues(csr, b)); /* the same path as a value update */
+  PetscCall(PetscFree3(segrow, col, medrows));
   PetscCall(PetscFree2(longrows, longkey));
   PetscCall(PetscLogEventEnd(MATSEGCSR_Build, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
 /*
-   GPUPCSegCSRBlockUploadValues - same nonzero pattern, new values: one upload, no re-layout
+   GPUPCSegCSRBlockUploadValues - same nonzero pattern, new values: the nnz CSR values go to the device once (through
+   the page-locked staging buffers, filled by host threads while earlier chunks are in flight) and a kernel lays them
+   into the segmented layout there (LayValues): no host re-layout, no padded host array, no pageable copy
 */
 PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
 {
-  PetscScalar *val;
-  size_t       nslots = (size_t)b->d.nseg * b->d.L;
-
   PetscFunctionBegin;
   PetscCheck(csr->m == b->d.m && csr->nnz == b->d.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr value update: the block has %" PetscInt_FMT " rows and %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT " and %" PetscInt_FMT "; the pattern changed without a rebuild", b->d.m, b->d.nnz, csr->m, csr->nnz);
   PetscCall(PetscLogEventBegin(MATSEGCSR_Upload, 0, 0, 0, 0));
-  PetscCall(PetscMalloc1(nslots, &val));
-  PetscCall(FillValues(csr, b, val));
-  PetscCall(GPUPCCopyToDevice(b->d.val, val, nslots));
-  PetscCall(PetscFree(val));
+  PetscCall(LayValues(csr, b));
   PetscCall(PetscLogEventEnd(MATSEGCSR_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

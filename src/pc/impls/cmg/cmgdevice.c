@@ -2,8 +2,8 @@
    CMG hierarchy on the device: upload once per setup (structure, values in the chosen
    precision, cluster-sorted lists, last-level inverse, level vectors) and free.
 */
-#include <string.h>
 #include <gpupc/cmg.h>
+#include <gpupc/stage.h>
 #include "../../../mat/impls/segcsr/segcsrimpl.h"
 
 /* -L in segmented CSR (the segcsr SpMV y = A x + z then gives the residual b - L x): built at the first upload, its
@@ -37,71 +37,21 @@ static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *
   PetscFunctionReturn(0);
 }
 
-/* Host -> device copies of the upload. With a page-locked staging buffer (cuda backend) the setup threads copy, or
-   convert to float, a chunk of the host array into it and one copy moves that chunk to the device: the ~1.5 GB of a
-   7.2M-row hierarchy went at ~6 GB/s from pageable memory on the H200 host (bench/NOTES.md). Without a buffer (host
-   backend, or S NULL for the small arrays) the array is copied directly. */
+/* Host -> device copies of the upload. The large arrays go through the rank's page-locked staging buffers (gpupc/stage.h,
+   shared with segcsr's value updates): the setup threads copy, or convert to float, a chunk of the host array into a
+   free buffer while the chunks before it are on their way; the ~1.5 GB of a 7.2M-row hierarchy went at ~6 GB/s from
+   pageable memory on the H200 host (bench/NOTES.md). The small arrays (S NULL) are copied directly. */
 typedef struct {
-  char    *buf; /* page-locked, or NULL */
-  PetscInt threads;
+  PetscInt threads; /* the setup threads fill the staging buffers */
 } Stage;
-
-#define STAGE_BYTES ((size_t)32 << 20)
-
-static PetscErrorCode StageCreate(PetscInt threads, Stage *S)
-{
-  PetscBool pinned;
-
-  PetscFunctionBegin;
-  S->threads = PetscMax(threads, 1);
-  PetscCall(GPUPCHostMalloc(STAGE_BYTES, (void **)&S->buf, &pinned));
-  if (!pinned) { /* a pageable buffer would only add a copy */
-    PetscCall(GPUPCHostFree(S->buf, PETSC_FALSE));
-    S->buf = NULL;
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode StageDestroy(Stage *S)
-{
-  PetscFunctionBegin;
-  if (S->buf) PetscCall(GPUPCHostFree(S->buf, PETSC_TRUE));
-  S->buf = NULL;
-  PetscFunctionReturn(0);
-}
-
-/* dst[0 .. m) = src[0 .. m): bytes when hs == ds, else PetscReal to float; split over nt threads (no PETSc call) */
-static void Fill(PetscInt nt, size_t m, const void *src, size_t hs, void *dst, size_t ds)
-{
-#pragma omp parallel for num_threads(nt) schedule(static)
-  for (PetscInt b = 0; b < nt; b++) {
-    const size_t lo = m * (size_t)b / (size_t)nt, hi = m * (size_t)(b + 1) / (size_t)nt;
-    if (hs == ds) memcpy((char *)dst + lo * ds, (const char *)src + lo * hs, (hi - lo) * ds);
-    else
-      for (size_t i = lo; i < hi; i++) ((float *)dst)[i] = (float)((const PetscReal *)src)[i];
-  }
-}
 
 /* the n items of the host array h (hs bytes each) to the device buffer d (ds bytes each: hs, or a float for a
    PetscReal) */
 static PetscErrorCode Copy(const Stage *S, size_t n, const void *h, size_t hs, void *d, size_t ds)
 {
   PetscFunctionBegin;
-  if (S && S->buf) {
-    const size_t per = STAGE_BYTES / ds;
-    for (size_t i0 = 0; i0 < n; i0 += per) {
-      const size_t m = PetscMin(per, n - i0);
-      Fill(S->threads, m, (const char *)h + i0 * hs, hs, S->buf, ds);
-      PetscCall(GPUPCMemcpy((char *)d + i0 * ds, S->buf, m * ds, GPUPC_COPY_HOST_TO_DEVICE));
-    }
-  } else if (hs == ds) PetscCall(GPUPCMemcpy(d, h, n * ds, GPUPC_COPY_HOST_TO_DEVICE));
-  else {
-    void *tmp;
-    PetscCall(PetscMalloc(PetscMax(n, 1) * ds, &tmp));
-    Fill(S ? S->threads : 1, n, h, hs, tmp, ds);
-    PetscCall(GPUPCMemcpy(d, tmp, n * ds, GPUPC_COPY_HOST_TO_DEVICE));
-    PetscCall(PetscFree(tmp));
-  }
+  if (S || hs != ds) PetscCall(GPUPCStageCopyToDevice(S ? S->threads : 1, n, h, hs, d, ds));
+  else PetscCall(GPUPCMemcpy(d, h, n * ds, GPUPC_COPY_HOST_TO_DEVICE));
   PetscFunctionReturn(0);
 }
 
@@ -332,7 +282,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   PetscCheck(mattype != GPUPC_CMG_MAT_SEGCSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscGPUPCGetBackend(&backend));
-  PetscCall(StageCreate(opts->threads, &S));
+  S.threads = opts->threads;
   PetscCall(PetscMemzero(D, sizeof(*D)));
   D->prec    = prec;
   D->mattype = mattype;
@@ -416,7 +366,6 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   PetscCall(GPUPCMallocArray(1, &D->fold.done));
   PetscCall(GPUPCMemzero(D->fold.done, sizeof(PetscInt)));
   D->bytes += sizeof(PetscScalar) + sizeof(PetscInt);
-  PetscCall(StageDestroy(&S));
   PetscCall(GPUPCCMGDevicePlan(D));
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
@@ -439,9 +388,8 @@ PetscErrorCode GPUPCCMGDeviceRefresh(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisi
   if (!*done) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
   PetscCall(GPUPCSynchronize()); /* no cycle still reads the old values */
-  PetscCall(StageCreate(opts->threads, &S));
+  S.threads = opts->threads;
   PetscCall(UploadValues(H, opts->threads, &S, D));
-  PetscCall(StageDestroy(&S));
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);

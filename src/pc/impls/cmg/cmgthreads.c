@@ -5,6 +5,7 @@
    hierarchy does not depend on the thread count (tests/cmg_hierarchy.c -compare_threads checks it bit for bit).
 */
 #include <gpupc/cmg.h>
+#include <gpupc/stage.h>
 
 /*@C
    GPUPCCMGDefaultThreads - the default of -pc_cmg_setup_threads
@@ -22,14 +23,8 @@
 @*/
 PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *threads)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  *threads = 1;
-#if defined(_OPENMP)
-  if (size == 1) *threads = PetscMax(omp_get_max_threads(), 1);
-#endif
+  PetscCall(GPUPCDefaultHostThreads(threads)); /* the rule of GPUPC's threaded host work (src/sys/stage.c) */
   PetscFunctionReturn(0);
 }
 

@@ -84,5 +84,18 @@ static PetscErrorCode GetDiagonal_Host(const GPUPCSegCSRDev *A, PetscInt coloffs
   return 0;
 }
 
+/* the slots in order: slot s of segment s / L of row i holds entry rowptr[i] + s - segptr[i] L when that is below
+   rowptr[i+1], else it is padding */
+static PetscErrorCode LayValues_Host(const GPUPCSegCSRDev *A, PetscInt s0, PetscInt s1, PetscInt k0, const PetscScalar *a, PetscScalar *val)
+{
+  const PetscInt L = A->L;
+
+  for (PetscInt s = s0; s < s1; s++) {
+    const PetscInt i = A->segrow[s / L], k = A->rowptr[i] + s - A->segptr[i] * L;
+    val[s] = k < A->rowptr[i + 1] ? a[k - k0] : 0.0;
+  }
+  return 0;
+}
+
 /* the table: every member's Stem_Host from GPUPC_SEGCSR_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCSegCSRKernels, GPUPCSegCSRKernelsHost, GPUPC_SEGCSR_KERNEL_LIST, "host", _Host);
