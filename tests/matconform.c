@@ -39,8 +39,8 @@ static const Case cases[] = {
   {"bs4",          CASE_RANDOM, 48,    48,    4, 1, 0,     PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
   {"bs5-rect",     CASE_RANDOM, 50,    35,    5, 1, 0,     PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
   {"da2d-dof1-star",          CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 2, 9, 1, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"da2d-dof2-box-periodic",  CASE_DMDA, 0, 0, 2, 0, 0, PETSC_FALSE, 2, 7, 2, DMDA_STENCIL_BOX,  DM_BOUNDARY_PERIODIC},
-  {"da3d-dof3-star-periodic", CASE_DMDA, 0, 0, 3, 0, 0, PETSC_FALSE, 3, 5, 3, DMDA_STENCIL_STAR, DM_BOUNDARY_PERIODIC},
+  {"da2d-dof2-box-periodic",  CASE_DMDA, 0, 0, 2, 0, 0, PETSC_FALSE, 2, 6, 2, DMDA_STENCIL_BOX,  DM_BOUNDARY_PERIODIC},
+  {"da3d-dof3-star-periodic", CASE_DMDA, 0, 0, 3, 0, 0, PETSC_FALSE, 3, 6, 3, DMDA_STENCIL_STAR, DM_BOUNDARY_PERIODIC},
   {"da2d-dof4-box",           CASE_DMDA, 0, 0, 4, 0, 0, PETSC_FALSE, 2, 6, 4, DMDA_STENCIL_BOX,  DM_BOUNDARY_NONE    },
   {"da3d-dof1-box",           CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 3, 5, 1, DMDA_STENCIL_BOX,  DM_BOUNDARY_NONE    },
 };
@@ -184,7 +184,7 @@ static PetscErrorCode IsTestType(Ctx *c, Mat T, PetscBool *is)
 
 /* the products of T against those of the AIJ reference A, with T's own vectors (MatCreateVecs) or standard ones;
    tolerance of entry i: 1e-12 (sum_j |a_ij| max|x| + |z_i|) */
-static PetscErrorCode CheckProducts(Ctx *c, Mat T, Mat A, PetscBool own, const char *op)
+static PetscErrorCode CheckProducts(Ctx *c, Mat T, Mat A, PetscBool own, PetscReal dtol, const char *op)
 {
   Vec         xa, ya, za, ua, wa, va, xt, yt, zt, ut, wt, vt, s, x0;
   PetscInt    lo, hi, M, N, m, n;
@@ -302,7 +302,7 @@ static PetscErrorCode CheckProducts(Ctx *c, Mat T, Mat A, PetscBool own, const c
     PetscCall(MatGetDiagonal(A, ya));
     PetscCall(MatGetDiagonal(T, yt));
     PetscCall(PetscSNPrintf(what, sizeof(what), "MatGetDiagonal (%s)", kind));
-    PetscCall(CheckVec(c, yt, ya, NULL, 0.0, op, what));
+    PetscCall(CheckVec(c, yt, ya, NULL, dtol, op, what)); /* the tolerance of the entries */
   }
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&ya));
@@ -352,8 +352,8 @@ static PetscErrorCode CheckMat(Ctx *c, Mat T, Mat A, PetscInt flags, PetscReal v
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "sizes %" PetscInt_FMT "x%" PetscInt_FMT " (local %" PetscInt_FMT "x%" PetscInt_FMT "), reference %" PetscInt_FMT "x%" PetscInt_FMT " (local %" PetscInt_FMT "x%" PetscInt_FMT ")", Mt, Nt, mt, nt, M, N, m, n));
   PetscCall(Report(c, comm, (PetscBool)(M != Mt || N != Nt || m != mt || n != nt), 0, op, msg));
   if (M != Mt || N != Nt || m != mt || n != nt) PetscFunctionReturn(0);
-  PetscCall(CheckProducts(c, T, A, PETSC_TRUE, op));
-  PetscCall(CheckProducts(c, T, A, PETSC_FALSE, op));
+  PetscCall(CheckProducts(c, T, A, PETSC_TRUE, vtol, op));
+  PetscCall(CheckProducts(c, T, A, PETSC_FALSE, vtol, op));
   PetscCall(MatGetOwnershipRange(A, &lo, &hi));
   for (PetscInt i = lo; i < hi && !bad; i++) {
     const PetscInt    *ca, *ct;
@@ -393,6 +393,22 @@ static PetscErrorCode CheckMat(Ctx *c, Mat T, Mat A, PetscInt flags, PetscReal v
     PetscCall(MatRestoreRow(T, i, &nt2, &ct, &vt));
   }
   PetscCall(Report(c, comm, bad, key, op, msg));
+  PetscFunctionReturn(0);
+}
+
+/* CheckMat, unless T is not assembled: that is the failure then (its products would error) */
+static PetscErrorCode CheckAssembledThenMat(Ctx *c, Mat T, Mat A, PetscInt flags, PetscReal vtol, const char *op)
+{
+  PetscBool ok;
+  MatType   tt;
+  char      msg[256];
+
+  PetscFunctionBegin;
+  PetscCall(MatAssembled(T, &ok));
+  PetscCall(MatGetType(T, &tt));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "the result (type %s) is not assembled", tt));
+  PetscCall(CheckTrue(c, PetscObjectComm((PetscObject)A), ok, op, msg));
+  if (ok) PetscCall(CheckMat(c, T, A, flags, vtol, op));
   PetscFunctionReturn(0);
 }
 
@@ -715,22 +731,34 @@ static PetscErrorCode GroupSetValues(Ctx *c)
   PetscCall(MatGetSize(A, &M, &N));
   PetscCall(MatGetBlockSize(A, &bs));
   /* INSERT and ADD at existing locations of up to three owned rows, point-wise; a flush between the modes */
+  PetscInt first[3] = {-1, -1, -1}, last[3] = {-1, -1, -1}, mid[2] = {-1, -1};
+  for (PetscInt i = lo; i < PetscMin(hi, lo + 3); i++) {
+    const PetscInt *cols;
+    PetscInt        nc;
+    PetscCall(MatGetRow(A, i, &nc, &cols, NULL));
+    if (nc) {
+      first[i - lo] = cols[0];
+      last[i - lo]  = cols[nc - 1];
+    }
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, NULL));
+  }
+  for (PetscInt i = lo, q = 0; i < PetscMin(hi, lo + 2 * bs); i += bs, q++) {
+    const PetscInt *cols;
+    PetscInt        nc;
+    PetscCall(MatGetRow(A, i, &nc, &cols, NULL));
+    if (nc) mid[q] = cols[nc / 2];
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, NULL));
+  }
   for (PetscInt s = 0; s < 2; s++) {
     for (PetscInt i = lo; i < PetscMin(hi, lo + 3); i++) {
-      const PetscInt *cols;
-      PetscInt        nc, c0 = -1, c1 = -1;
-      PetscScalar     v = 1.5 + i;
-      PetscCall(MatGetRow(A, i, &nc, &cols, NULL));
-      if (nc) {
-        c0 = cols[0];
-        c1 = cols[nc - 1];
-      }
-      PetscCall(MatRestoreRow(A, i, &nc, &cols, NULL));
-      if (c0 >= 0) PetscCall(MatSetValues(both[s], 1, &i, 1, &c0, &v, INSERT_VALUES));
-      PetscCall(MatAssemblyBegin(both[s], MAT_FLUSH_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(both[s], MAT_FLUSH_ASSEMBLY));
-      v = 0.25;
-      if (c1 >= 0) PetscCall(MatSetValues(both[s], 1, &i, 1, &c1, &v, ADD_VALUES));
+      PetscScalar v = 1.5 + i;
+      if (first[i - lo] >= 0) PetscCall(MatSetValues(both[s], 1, &i, 1, &first[i - lo], &v, INSERT_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(both[s], MAT_FLUSH_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(both[s], MAT_FLUSH_ASSEMBLY));
+    for (PetscInt i = lo; i < PetscMin(hi, lo + 3); i++) {
+      PetscScalar v = 0.25;
+      if (last[i - lo] >= 0) PetscCall(MatSetValues(both[s], 1, &i, 1, &last[i - lo], &v, ADD_VALUES));
     }
     PetscCall(MatAssemblyBegin(both[s], MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(both[s], MAT_FINAL_ASSEMBLY));
@@ -739,13 +767,9 @@ static PetscErrorCode GroupSetValues(Ctx *c)
   /* MatSetValuesLocal and MatSetValuesBlockedLocal at existing locations */
   PetscCall(MatGetLocalToGlobalMapping(A, &rmap, &cmap));
   for (PetscInt s = 0; s < 2; s++) {
-    for (PetscInt i = lo; i < PetscMin(hi, lo + 2 * bs); i += bs) {
-      const PetscInt *cols;
-      PetscInt        nc, col = -1, lr, lc, lbr, lbc;
-      PetscScalar     v[25];
-      PetscCall(MatGetRow(A, i, &nc, &cols, NULL));
-      if (nc) col = cols[nc / 2];
-      PetscCall(MatRestoreRow(A, i, &nc, &cols, NULL));
+    for (PetscInt i = lo, q = 0; i < PetscMin(hi, lo + 2 * bs); i += bs, q++) {
+      PetscInt    col = mid[q], lr, lc, lbr, lbc;
+      PetscScalar v[25];
       if (col < 0) continue;
       PetscCall(FindLocal(rmap, i, &lr));
       PetscCall(FindLocal(cmap, col, &lc));
@@ -778,7 +802,7 @@ static PetscErrorCode GroupSetValues(Ctx *c)
               break;
             }
           PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(cb, &bi));
-          if (lbr >= 0 && lbc >= 0) PetscCall(MatSetValuesBlockedLocal(both[s], 1, &lbr, 1, &lbc, v, INSERT_VALUES));
+          if (lbr >= 0 && lbc >= 0) PetscCall(MatSetValuesBlockedLocal(both[s], 1, &lbr, 1, &lbc, v, ADD_VALUES));
         }
         /* and MatSetValuesBlocked with global block indices */
         PetscCall(MatSetValuesBlocked(both[s], 1, &gbr, 1, &gbc, v, ADD_VALUES));
@@ -787,7 +811,7 @@ static PetscErrorCode GroupSetValues(Ctx *c)
     PetscCall(MatAssemblyBegin(both[s], MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(both[s], MAT_FINAL_ASSEMBLY));
   }
-  PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatSetValuesLocal ADD / MatSetValuesBlockedLocal INSERT / MatSetValuesBlocked ADD after assembly"));
+  PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatSetValuesLocal ADD / MatSetValuesBlockedLocal ADD / MatSetValuesBlocked ADD after assembly"));
   if (c->cs->kind == CASE_DMDA) {
     DMDALocalInfo in;
     PetscCall(DMDAGetLocalInfo(c->da, &in));
@@ -820,13 +844,14 @@ static PetscErrorCode GroupSetValues(Ctx *c)
     PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatSetValuesStencil INSERT/ADD, MatSetValuesBlockedStencil ADD after assembly"));
   }
   /* new nonzero locations after assembly: an owned row and an entry of another rank's row */
+  PetscInt fcol = -1;
+  if (hi > lo) PetscCall(FreeColumn(A, lo, 0, &fcol));
   for (PetscInt s = 0; s < 2; s++) {
     PetscCall(MatSetOption(both[s], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     if (hi > lo) {
-      PetscInt    col, row = lo;
+      PetscInt    col = fcol, row = lo;
       PetscScalar v = 9.5;
-      PetscCall(FreeColumn(A, row, 0, &col));
-      if (col >= 0) PetscCall(MatSetValues(both[s], 1, &row, 1, &col, &v, INSERT_VALUES));
+      if (col >= 0) PetscCall(MatSetValues(both[s], 1, &row, 1, &col, &v, ADD_VALUES));
     }
     {
       PetscInt    row = (hi < M ? hi : 0), col = (rank * 7 + 3) % N;
@@ -1038,6 +1063,10 @@ static PetscErrorCode GroupCopyDup(Ctx *c)
   BOTH(MatCopy(DA, A, SUBSET_NONZERO_PATTERN), MatCopy(DT, T, SUBSET_NONZERO_PATTERN));
   PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatCopy SUBSET_NONZERO_PATTERN"));
   PetscCall(DestroyPair(&DA, &DT));
+  PetscCall(DestroyPair(&XA, &XT));
+  PetscCall(DestroyPair(&A, &T));
+  PetscCall(BuildPair(c, 1, 0, &A, &T));
+  PetscCall(BuildPair(c, 6, 0, &XA, &XT));
   BOTH(MatCopy(XA, A, SAME_NONZERO_PATTERN), MatCopy(XA, T, SAME_NONZERO_PATTERN));
   PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatCopy aij -> tested type"));
   BOTH(MatScale(A, 2.0), MatScale(T, 2.0));
@@ -1169,20 +1198,32 @@ static PetscErrorCode Thin(Mat R, MatType type, Mat *G)
 
 static PetscErrorCode GroupTranspose(Ctx *c)
 {
-  Mat A, T, At, Tt, PA, PT, GA, GT, QA, QT, RA, RT;
+  Mat       A, T, At, Tt, PA, PT, GA, GT, QA, QT, RA, RT;
+  PetscBool transposeok;
 
   PetscFunctionBegin;
   PetscCall(BuildPair(c, 1, 0, &A, &T));
   BOTH(MatTranspose(A, MAT_INITIAL_MATRIX, &At), MatTranspose(T, MAT_INITIAL_MATRIX, &Tt));
-  PetscCall(CheckMat(c, Tt, At, CK_PATTERN | CK_SHOWTYPE, 0.0, "MatTranspose MAT_INITIAL_MATRIX"));
+  PetscCall(CheckAssembledThenMat(c, Tt, At, CK_PATTERN | CK_SHOWTYPE, 0.0, "MatTranspose MAT_INITIAL_MATRIX"));
+  PetscCall(MatAssembled(Tt, &transposeok));
   BOTH(MatScale(A, 1.5), MatScale(T, 1.5));
-  BOTH(MatTranspose(A, MAT_REUSE_MATRIX, &At), MatTranspose(T, MAT_REUSE_MATRIX, &Tt));
-  PetscCall(CheckMat(c, Tt, At, CK_PATTERN, 0.0, "MatTranspose MAT_REUSE_MATRIX (after MatScale)"));
+  {
+    PetscBool ok;
+    PetscCall(MatAssembled(Tt, &ok));
+    if (ok) {
+      BOTH(MatTranspose(A, MAT_REUSE_MATRIX, &At), MatTranspose(T, MAT_REUSE_MATRIX, &Tt));
+      PetscCall(CheckAssembledThenMat(c, Tt, At, CK_PATTERN, 0.0, "MatTranspose MAT_REUSE_MATRIX (after MatScale)"));
+    } else PetscCall(MatTranspose(A, MAT_REUSE_MATRIX, &At));
+  }
+  /* the operand T^T of the products below: the AIJ transpose converted (independent of MatTranspose of the type) */
+  PetscCall(MatDestroy(&Tt));
+  PetscCall(MatConvert(At, c->type, MAT_INITIAL_MATRIX, &Tt));
   /* products: T T^T, PtAP with a thin P, T^T G */
   BOTH(MatMatMult(A, At, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &PA), MatMatMult(T, Tt, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &PT));
   PetscCall(CheckMat(c, PT, PA, CK_SHOWTYPE, 1e-13, "MatMatMult(T, T^T) MAT_INITIAL_MATRIX"));
   BOTH(MatScale(A, -0.5), MatScale(T, -0.5));
-  BOTH(MatTranspose(A, MAT_REUSE_MATRIX, &At), MatTranspose(T, MAT_REUSE_MATRIX, &Tt));
+  PetscCall(MatTranspose(A, MAT_REUSE_MATRIX, &At));
+  PetscCall(MatConvert(At, c->type, MAT_REUSE_MATRIX, &Tt));
   BOTH(MatMatMult(A, At, MAT_REUSE_MATRIX, PETSC_DEFAULT, &PA), MatMatMult(T, Tt, MAT_REUSE_MATRIX, PETSC_DEFAULT, &PT));
   PetscCall(CheckMat(c, PT, PA, 0, 1e-13, "MatMatMult(T, T^T) MAT_REUSE_MATRIX (after MatScale)"));
   PetscCall(Thin(A, MATAIJ, &GA));
@@ -1192,19 +1233,22 @@ static PetscErrorCode GroupTranspose(Ctx *c)
   BOTH(MatScale(PA, 2.0), MatScale(PT, 2.0));
   BOTH(MatPtAP(PA, GA, MAT_REUSE_MATRIX, 2.0, &QA), MatPtAP(PT, GT, MAT_REUSE_MATRIX, 2.0, &QT));
   PetscCall(CheckMat(c, QT, QA, 0, 1e-13, "MatPtAP(T T^T, G) MAT_REUSE_MATRIX (after MatScale)"));
-  BOTH(MatTransposeMatMult(A, GA, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &RA), MatTransposeMatMult(T, GT, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &RT));
-  PetscCall(CheckMat(c, RT, RA, CK_SHOWTYPE, 1e-13, "MatTransposeMatMult(T, G) MAT_INITIAL_MATRIX"));
-  BOTH(MatScale(A, 3.0), MatScale(T, 3.0));
-  BOTH(MatTransposeMatMult(A, GA, MAT_REUSE_MATRIX, PETSC_DEFAULT, &RA), MatTransposeMatMult(T, GT, MAT_REUSE_MATRIX, PETSC_DEFAULT, &RT));
-  PetscCall(CheckMat(c, RT, RA, 0, 1e-13, "MatTransposeMatMult(T, G) MAT_REUSE_MATRIX (after MatScale)"));
-  PetscCall(DestroyPair(&RA, &RT));
+  if (transposeok) {
+    BOTH(MatTransposeMatMult(A, GA, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &RA), MatTransposeMatMult(T, GT, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &RT));
+    PetscCall(CheckMat(c, RT, RA, CK_SHOWTYPE, 1e-13, "MatTransposeMatMult(T, G) MAT_INITIAL_MATRIX"));
+    BOTH(MatScale(A, 3.0), MatScale(T, 3.0));
+    BOTH(MatTransposeMatMult(A, GA, MAT_REUSE_MATRIX, PETSC_DEFAULT, &RA), MatTransposeMatMult(T, GT, MAT_REUSE_MATRIX, PETSC_DEFAULT, &RT));
+    PetscCall(CheckMat(c, RT, RA, 0, 1e-13, "MatTransposeMatMult(T, G) MAT_REUSE_MATRIX (after MatScale)"));
+    PetscCall(DestroyPair(&RA, &RT));
+  } else /* AIJ's product transposes T with MatTranspose: it would read the unassembled transpose and crash */
+    PetscCall(CheckTrue(c, PETSC_COMM_WORLD, PETSC_FALSE, "MatTransposeMatMult(T, G)", "not run: MatTranspose of the type gives an unassembled matrix, which the product reads (SEGV)"));
   PetscCall(DestroyPair(&QA, &QT));
   PetscCall(DestroyPair(&GA, &GT));
   PetscCall(DestroyPair(&PA, &PT));
   PetscCall(DestroyPair(&At, &Tt));
-  if (IsSquare(A)) {
+  if (IsSquare(A) && transposeok) {
     BOTH(MatTranspose(A, MAT_INPLACE_MATRIX, &A), MatTranspose(T, MAT_INPLACE_MATRIX, &T));
-    PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatTranspose MAT_INPLACE_MATRIX"));
+    PetscCall(CheckAssembledThenMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatTranspose MAT_INPLACE_MATRIX"));
   }
   PetscCall(DestroyPair(&A, &T));
   PetscFunctionReturn(0);
@@ -1289,6 +1333,7 @@ static PetscErrorCode GroupStore(Ctx *c)
   /* MatResetPreallocation, then a new fill */
   PetscCall(BuildPair(c, 1, 0, &A, &T));
   BOTH(MatResetPreallocation(A), MatResetPreallocation(T));
+  BOTH(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_FALSE), MatSetOption(T, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_FALSE));
   BOTH(Fill(c, A, 9, 0), Fill(c, T, 9, 0));
   PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "MatResetPreallocation, then a new assembly"));
   PetscCall(DestroyPair(&A, &T));
@@ -1313,7 +1358,15 @@ static PetscErrorCode GroupOptions(Ctx *c)
     both[1] = T;
     PetscCall(MatGetOwnershipRange(A, &lo, &hi));
     row = lo;
-    if (hi > lo) PetscCall(FreeColumn(A, row, 0, &col));
+    PetscInt ec = -1;
+    if (hi > lo) {
+      const PetscInt *cols;
+      PetscInt        nc;
+      PetscCall(FreeColumn(A, row, 0, &col));
+      PetscCall(MatGetRow(A, row, &nc, &cols, NULL));
+      if (nc) ec = cols[0];
+      PetscCall(MatRestoreRow(A, row, &nc, &cols, NULL));
+    }
     for (PetscInt s = 0; s < 2; s++) {
       PetscScalar v = 5.0;
       PetscCall(MatSetOption(both[s], opts[k], flg[k]));
@@ -1323,16 +1376,7 @@ static PetscErrorCode GroupOptions(Ctx *c)
         PetscCall(PetscPopErrorHandler());
       }
       /* an existing location is always fine */
-      {
-        const PetscInt *cols;
-        PetscInt        nc, ec = -1;
-        if (hi > lo) {
-          PetscCall(MatGetRow(A, row, &nc, &cols, NULL));
-          if (nc) ec = cols[0];
-          PetscCall(MatRestoreRow(A, row, &nc, &cols, NULL));
-        }
-        if (ec >= 0) PetscCall(MatSetValues(both[s], 1, &row, 1, &ec, &v, INSERT_VALUES));
-      }
+      if (ec >= 0) PetscCall(MatSetValues(both[s], 1, &row, 1, &ec, &v, INSERT_VALUES));
       PetscCall(MatAssemblyBegin(both[s], MAT_FINAL_ASSEMBLY));
       PetscCall(MatAssemblyEnd(both[s], MAT_FINAL_ASSEMBLY));
     }
@@ -1397,7 +1441,7 @@ static PetscErrorCode SetUpCase(Ctx *c, const Case *cs)
   c->da = NULL;
   c->rmap = c->cmap = NULL;
   if (cs->kind == CASE_DMDA) {
-    if (cs->dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, cs->bt, cs->bt, cs->st, cs->n, cs->n + 1, PETSC_DECIDE, PETSC_DECIDE, cs->dof, 1, NULL, NULL, &c->da));
+    if (cs->dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, cs->bt, cs->bt, cs->st, cs->n, cs->bt == DM_BOUNDARY_PERIODIC ? cs->n : cs->n + 1, PETSC_DECIDE /* periodic DMDA colorings: sizes divisible by 3 */, PETSC_DECIDE, cs->dof, 1, NULL, NULL, &c->da));
     else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, cs->bt, cs->bt, cs->bt, cs->st, cs->n, cs->n, cs->n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, cs->dof, 1, NULL, NULL, NULL, &c->da));
     PetscCall(DMSetUp(c->da));
     PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "%s (%" PetscInt_FMT "^%" PetscInt_FMT " grid)", cs->name, cs->n, cs->dim));
@@ -1470,8 +1514,261 @@ int main(int argc, char **argv)
   return 0;
 }
 
-/* stubs filled in below */
-static PetscErrorCode GroupFDColoring(Ctx *c) { return 0; }
-static PetscErrorCode GroupLoadView(Ctx *c) { return 0; }
-static PetscErrorCode GroupNullSpace(Ctx *c) { return 0; }
-static PetscErrorCode GroupFactor(Ctx *c) { return 0; }
+/* F_c(u) at a grid point: u_c^3 + sum over the star neighbours q and components d of 0.1 (c + 1) u_c u_{q,d} - the
+   pattern of any DMDA stencil contains it */
+static PetscErrorCode FDFunction(void *sctx, Vec X, Vec F, void *fctx)
+{
+  Ctx               *c = (Ctx *)fctx;
+  DMDALocalInfo      in;
+  Vec                Xl;
+  const PetscScalar *x;
+  PetscScalar       *f;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetLocalInfo(c->da, &in));
+  PetscCall(DMGetLocalVector(c->da, &Xl));
+  PetscCall(DMGlobalToLocal(c->da, X, INSERT_VALUES, Xl));
+  PetscCall(VecGetArrayRead(Xl, &x));
+  PetscCall(VecGetArray(F, &f));
+#define GIDX(ii, jj, kk, cc) (((((kk) - in.gzs) * in.gym + ((jj) - in.gys)) * in.gxm + ((ii) - in.gxs)) * in.dof + (cc))
+  for (PetscInt k = in.zs, p = 0; k < in.zs + in.zm; k++)
+    for (PetscInt j = in.ys; j < in.ys + in.ym; j++)
+      for (PetscInt i = in.xs; i < in.xs + in.xm; i++)
+        for (PetscInt cc = 0; cc < in.dof; cc++, p++) {
+          PetscScalar u = x[GIDX(i, j, k, cc)], sum = u * u * u;
+          PetscInt    nb[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k}, {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
+          for (PetscInt q = 0; q < (in.dim == 3 ? 6 : 4); q++) {
+            if (in.bx != DM_BOUNDARY_PERIODIC && (nb[q][0] < 0 || nb[q][0] >= in.mx)) continue;
+            if (in.by != DM_BOUNDARY_PERIODIC && (nb[q][1] < 0 || nb[q][1] >= in.my)) continue;
+            if (in.dim == 3 && in.bz != DM_BOUNDARY_PERIODIC && (nb[q][2] < 0 || nb[q][2] >= in.mz)) continue;
+            for (PetscInt d = 0; d < in.dof; d++) sum += 0.1 * (cc + 1) * u * x[GIDX(nb[q][0], nb[q][1], nb[q][2], d)];
+          }
+          f[p] = sum;
+        }
+#undef GIDX
+  PetscCall(VecRestoreArrayRead(Xl, &x));
+  PetscCall(VecRestoreArray(F, &f));
+  PetscCall(DMRestoreLocalVector(c->da, &Xl));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GroupFDColoring(Ctx *c)
+{
+  Mat           A, T, both[2];
+  ISColoring    iscoloring;
+  MatFDColoring fd[2];
+  Vec           x[2];
+
+  PetscFunctionBegin;
+  if (c->cs->kind != CASE_DMDA) PetscFunctionReturn(0);
+  PetscCall(BuildPair(c, 1, 0, &A, &T));
+  both[0] = A;
+  both[1] = T;
+  PetscCall(DMCreateColoring(c->da, IS_COLORING_GLOBAL, &iscoloring));
+  for (PetscInt s = 0; s < 2; s++) {
+    PetscRandom r;
+    PetscCall(MatCreateVecs(both[s], &x[s], NULL)); /* the tested type's own vectors: the coloring's work vectors are their duplicates */
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &r));
+    PetscCall(PetscRandomSetSeed(r, 99));
+    PetscCall(PetscRandomSeed(r));
+    if (!s) PetscCall(VecSetRandom(x[0], r));
+    else PetscCall(CopyVals(x[0], x[1]));
+    PetscCall(PetscRandomDestroy(&r));
+    PetscCall(MatFDColoringCreate(both[s], iscoloring, &fd[s]));
+    PetscCall(MatFDColoringSetFunction(fd[s], (PetscErrorCode(*)(void))(void (*)(void))FDFunction, c));
+    PetscCall(MatFDColoringSetUp(both[s], iscoloring, fd[s]));
+    PetscCall(MatFDColoringApply(both[s], fd[s], x[s], NULL));
+  }
+  PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 1e-8, "MatFDColoringApply (DMDA coloring)"));
+  /* a second application at another point: the same matrix, new values */
+  PetscCall(VecScale(x[0], -0.5));
+  PetscCall(CopyVals(x[0], x[1]));
+  for (PetscInt s = 0; s < 2; s++) PetscCall(MatFDColoringApply(both[s], fd[s], x[s], NULL));
+  PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 1e-8, "MatFDColoringApply again at another point"));
+  for (PetscInt s = 0; s < 2; s++) {
+    PetscCall(MatFDColoringDestroy(&fd[s]));
+    PetscCall(VecDestroy(&x[s]));
+  }
+  PetscCall(ISColoringDestroy(&iscoloring));
+  PetscCall(DestroyPair(&A, &T));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GroupLoadView(Ctx *c)
+{
+  Mat         A, T, LA, LT;
+  PetscViewer v;
+  char        file[PETSC_MAX_PATH_LEN];
+  PetscInt    bs;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(BuildPair(c, 1, 0, &A, &T));
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(PetscSNPrintf(file, sizeof(file), "matconform-%s.bin", c->cs->name));
+  PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_WRITE, &v));
+  PetscCall(MatView(T, v));
+  PetscCall(PetscViewerDestroy(&v));
+  for (PetscInt s = 0; s < 2; s++) {
+    Mat *L = s ? &LT : &LA;
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_READ, &v));
+    PetscCall(MatCreate(PETSC_COMM_WORLD, L));
+    PetscInt m, n;
+    PetscCall(MatGetLocalSize(A, &m, &n));
+    PetscCall(MatSetSizes(*L, m, n, PETSC_DETERMINE, PETSC_DETERMINE));
+    PetscCall(MatSetBlockSize(*L, bs));
+    PetscCall(MatSetType(*L, s ? c->type : MATAIJ));
+    PetscCall(MatLoad(*L, v));
+    PetscCall(PetscViewerDestroy(&v));
+  }
+  PetscCall(CheckMat(c, LA, A, CK_AIJTYPE | CK_PATTERN, 0.0, "MatView (binary) of the tested type, MatLoad into aij"));
+  PetscCall(CheckMat(c, LT, A, CK_TYPE | CK_PATTERN, 0.0, "MatView (binary) of the tested type, MatLoad into the tested type"));
+  PetscCall(DestroyPair(&LA, &LT));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  if (!rank) {
+    char info[PETSC_MAX_PATH_LEN + 8];
+    PetscCall(PetscSNPrintf(info, sizeof(info), "%s.info", file));
+    remove(file);
+    remove(info);
+  }
+  PetscCall(DestroyPair(&A, &T));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode GroupNullSpace(Ctx *c)
+{
+  Mat          A, T, D[2], C[2];
+  MatNullSpace nsp, got;
+  const char  *what[2] = {"aij", "tested type"};
+  char         op[160];
+
+  PetscFunctionBegin;
+  PetscCall(BuildPair(c, 1, 0, &A, &T));
+  PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, NULL, &nsp));
+  BOTH(MatSetNearNullSpace(A, nsp), MatSetNearNullSpace(T, nsp));
+  BOTH(MatDuplicate(A, MAT_COPY_VALUES, &D[0]), MatDuplicate(T, MAT_COPY_VALUES, &D[1]));
+  BOTH(MatConvert(A, c->type, MAT_INITIAL_MATRIX, &C[1]), MatConvert(T, MATAIJ, MAT_INITIAL_MATRIX, &C[0]));
+  for (PetscInt s = 0; s < 2; s++) {
+    PetscBool aijkeeps;
+    Mat       R;
+    /* the reference: what AIJ does (MatDuplicate of AIJ; MatConvert aij -> aij) */
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &R));
+    PetscCall(MatGetNearNullSpace(R, &got));
+    aijkeeps = (PetscBool)(got == nsp);
+    PetscCall(MatDestroy(&R));
+    PetscCall(MatGetNearNullSpace(D[s], &got));
+    PetscCall(PetscSNPrintf(op, sizeof(op), "MatSetNearNullSpace, then MatDuplicate (%s)", what[s]));
+    PetscCall(CheckTrue(c, PETSC_COMM_WORLD, (PetscBool)(got == nsp || !aijkeeps), op, "the near null space is lost (AIJ keeps it)"));
+    PetscCall(MatGetNearNullSpace(C[s], &got));
+    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &R));
+    {
+      MatNullSpace rn;
+      PetscCall(MatGetNearNullSpace(R, &rn));
+      aijkeeps = (PetscBool)(rn == nsp);
+    }
+    PetscCall(MatDestroy(&R));
+    PetscCall(PetscSNPrintf(op, sizeof(op), "MatSetNearNullSpace, then MatConvert %s", s ? "aij -> tested" : "tested -> aij"));
+    PetscCall(CheckTrue(c, PETSC_COMM_WORLD, (PetscBool)(got == nsp || !aijkeeps), op, "the near null space is lost (MatConvert aij -> aij keeps it)"));
+  }
+  {
+    PetscCall(MatConvert(T, MATAIJ, MAT_INPLACE_MATRIX, &T));
+    PetscCall(MatGetNearNullSpace(T, &got));
+    PetscCall(CheckTrue(c, PETSC_COMM_WORLD, (PetscBool)(got == nsp), "MatSetNearNullSpace, then MatConvert tested -> aij MAT_INPLACE_MATRIX", "the near null space is lost"));
+    PetscCall(MatConvert(T, c->type, MAT_INPLACE_MATRIX, &T));
+    PetscCall(MatGetNearNullSpace(T, &got));
+    PetscCall(CheckTrue(c, PETSC_COMM_WORLD, (PetscBool)(got == nsp), "MatSetNearNullSpace, then MatConvert aij -> tested MAT_INPLACE_MATRIX", "the near null space is lost"));
+  }
+  PetscCall(DestroyPair(&D[0], &D[1]));
+  PetscCall(DestroyPair(&C[0], &C[1]));
+  PetscCall(MatNullSpaceDestroy(&nsp));
+  PetscCall(DestroyPair(&A, &T));
+  PetscFunctionReturn(0);
+}
+
+/* PETSc's own factorizations: symbolic, numeric, MatSolve of the tested type (its diagonal block on several ranks)
+   against AIJ's, on the symmetric, diagonally dominant S = A + A^T + s I; then a numeric refactorization of 2 S */
+static PetscErrorCode GroupFactor(Ctx *c)
+{
+  Mat            A, T, At, Tt, SA, ST, BA, BT;
+  MatFactorType  ft[4]    = {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC};
+  const char    *names[4] = {"LU", "ILU", "Cholesky", "ICC"};
+  PetscMPIInt    size;
+  PetscReal      nrm;
+  PetscInt       m;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(BuildPair(c, 1, 0, &A, &T));
+  if (!IsSquare(A)) {
+    PetscCall(DestroyPair(&A, &T));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &At));
+  PetscCall(MatConvert(At, c->type, MAT_INITIAL_MATRIX, &Tt));
+  BOTH(MatAXPY(A, 1.0, At, DIFFERENT_NONZERO_PATTERN), MatAXPY(T, 1.0, Tt, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(A, NORM_INFINITY, &nrm));
+  BOTH(MatShift(A, nrm + 1.0), MatShift(T, nrm + 1.0));
+  PetscCall(CheckMat(c, T, A, CK_TYPE | CK_PATTERN, 0.0, "A + A^T + s I (the matrix factored)"));
+  if (size > 1) {
+    BOTH(MatGetDiagonalBlock(A, &SA), MatGetDiagonalBlock(T, &ST));
+  } else {
+    SA = A;
+    ST = T;
+  }
+  PetscCall(MatGetLocalSize(SA, &m, NULL));
+  for (PetscInt k = 0; k < 4 && m > 0; k++) {
+    Mat           F[2], S[2] = {SA, ST};
+    Vec           b[2], x[2];
+    IS            rp, cp;
+    MatFactorInfo info;
+    char          op[128];
+    for (PetscInt s = 0; s < 2; s++) {
+      PetscCall(MatGetFactor(S[s], MATSOLVERPETSC, ft[k], &F[s]));
+      PetscCall(MatGetOrdering(SA, MATORDERINGNATURAL, &rp, &cp));
+      PetscCall(MatFactorInfoInitialize(&info));
+      info.fill = 5.0;
+      if (ft[k] == MAT_FACTOR_LU) {
+        PetscCall(MatLUFactorSymbolic(F[s], S[s], rp, cp, &info));
+        PetscCall(MatLUFactorNumeric(F[s], S[s], &info));
+      } else if (ft[k] == MAT_FACTOR_ILU) {
+        PetscCall(MatILUFactorSymbolic(F[s], S[s], rp, cp, &info));
+        PetscCall(MatLUFactorNumeric(F[s], S[s], &info));
+      } else if (ft[k] == MAT_FACTOR_CHOLESKY) {
+        PetscCall(MatCholeskyFactorSymbolic(F[s], S[s], rp, &info));
+        PetscCall(MatCholeskyFactorNumeric(F[s], S[s], &info));
+      } else {
+        PetscCall(MatICCFactorSymbolic(F[s], S[s], rp, &info));
+        PetscCall(MatCholeskyFactorNumeric(F[s], S[s], &info));
+      }
+      PetscCall(ISDestroy(&rp));
+      PetscCall(ISDestroy(&cp));
+      PetscCall(MatCreateVecs(S[s], &x[s], &b[s]));
+      if (!s) PetscCall(VecSetRandom(b[0], NULL));
+      else PetscCall(CopyVals(b[0], b[1]));
+      PetscCall(MatSolve(F[s], b[s], x[s]));
+    }
+    PetscCall(PetscSNPrintf(op, sizeof(op), "MatGetFactor(petsc, %s): symbolic, numeric, MatSolve%s", names[k], size > 1 ? " of the diagonal block" : ""));
+    PetscCall(CheckVec(c, x[1], x[0], NULL, 1e-12, op, "solution"));
+    /* new values, the same pattern: numeric again */
+    BOTH(MatScale(S[0], 2.0), MatScale(S[1], 2.0));
+    for (PetscInt s = 0; s < 2; s++) {
+      if (ft[k] == MAT_FACTOR_LU || ft[k] == MAT_FACTOR_ILU) PetscCall(MatLUFactorNumeric(F[s], S[s], &info));
+      else PetscCall(MatCholeskyFactorNumeric(F[s], S[s], &info));
+      PetscCall(MatSolve(F[s], b[s], x[s]));
+    }
+    PetscCall(PetscSNPrintf(op, sizeof(op), "MatGetFactor(petsc, %s): numeric again after MatScale, MatSolve%s", names[k], size > 1 ? " of the diagonal block" : ""));
+    PetscCall(CheckVec(c, x[1], x[0], NULL, 1e-12, op, "solution"));
+    BOTH(MatScale(S[0], 0.5), MatScale(S[1], 0.5));
+    for (PetscInt s = 0; s < 2; s++) {
+      PetscCall(MatDestroy(&F[s]));
+      PetscCall(VecDestroy(&x[s]));
+      PetscCall(VecDestroy(&b[s]));
+    }
+  }
+  (void)BA;
+  (void)BT;
+  PetscCall(DestroyPair(&At, &Tt));
+  PetscCall(DestroyPair(&A, &T));
+  PetscFunctionReturn(0);
+}
