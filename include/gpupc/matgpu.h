@@ -36,11 +36,17 @@ typedef struct {
   PetscBool        built;   /* device structure exists */
   PetscObjectState synced;  /* value version the device copy holds */
   PetscInt         builds, uploads;
-  PetscErrorCode (*build)(Mat);  /* lays out and uploads (new pattern; collective for MPI) */
-  PetscErrorCode (*upload)(Mat); /* refreshes the device values (same pattern) */
+  PetscErrorCode (*build)(Mat);    /* lays out and uploads (new pattern; collective for MPI) */
+  PetscErrorCode (*upload)(Mat);   /* refreshes the device values (same pattern as far as A->nonzerostate tells) */
+  PetscErrorCode (*frombase)(Mat); /* turns a matrix of the base type into this type, in place (MatTranspose's result) */
+  PetscErrorCode (*retrieve)(Mat); /* the base type's MatRetrieveValues_C */
 } GPUPCMatSubclass;
 
-PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *, PetscBool, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *, PetscBool, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
+PETSC_INTERN PetscErrorCode GPUPCMatTranspose_Subclass(Mat, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode GPUPCMatRetrieveValues_Subclass(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatProductSetFromOptions_Subclass(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatComposeProductSetFromOptions(Mat, const char *, const char *, PetscErrorCode (*)(Mat));
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassRestore(Mat, const GPUPCMatSubclass *);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassSync(Mat, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassEnsure(Mat);

@@ -11,19 +11,27 @@ static inline GPUPCMatSubclass *Sub(Mat A)
 }
 
 /*
-   GPUPCMatSubclassSave - saves A's current (base type) ops so overrides can call them, and the
-   type's build (new pattern) and upload (same pattern, new values) functions
+   GPUPCMatSubclassSave - saves A's current (base type) ops so overrides can call them, the type's
+   build (new pattern), upload (same pattern, new values) and frombase (in-place conversion from
+   the base type) functions, and installs the overrides every GPUPC type shares (MatAssemblyEnd,
+   MatTranspose, MatRetrieveValues). The caller sets A->spptr to the record that begins with sc.
 */
-PetscErrorCode GPUPCMatSubclassSave(Mat A, GPUPCMatSubclass *sc, PetscBool mpi, PetscErrorCode (*build)(Mat), PetscErrorCode (*upload)(Mat))
+PetscErrorCode GPUPCMatSubclassSave(Mat A, GPUPCMatSubclass *sc, PetscBool mpi, PetscErrorCode (*build)(Mat), PetscErrorCode (*upload)(Mat), PetscErrorCode (*frombase)(Mat))
 {
   PetscFunctionBegin;
   PetscCall(PetscMemcpy(&sc->base, A->ops, sizeof(struct _MatOps)));
-  sc->mpi     = mpi;
-  sc->built   = PETSC_FALSE;
-  sc->nzstate = -1;
-  sc->synced  = -1;
-  sc->build   = build;
-  sc->upload  = upload;
+  sc->mpi      = mpi;
+  sc->built    = PETSC_FALSE;
+  sc->nzstate  = -1;
+  sc->synced   = -1;
+  sc->build    = build;
+  sc->upload   = upload;
+  sc->frombase = frombase;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatRetrieveValues_C", &sc->retrieve));
+  A->ops->assemblyend = GPUPCMatAssemblyEnd_Subclass;
+  A->ops->transpose   = GPUPCMatTranspose_Subclass;
+  if (sc->base.productsetfromoptions) A->ops->productsetfromoptions = GPUPCMatProductSetFromOptions_Subclass;
+  if (sc->retrieve) PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatRetrieveValues_C", GPUPCMatRetrieveValues_Subclass));
   PetscFunctionReturn(0);
 }
 
@@ -32,6 +40,44 @@ PetscErrorCode GPUPCMatSubclassRestore(Mat A, const GPUPCMatSubclass *sc)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemcpy(A->ops, &sc->base, sizeof(struct _MatOps)));
+  if (sc->retrieve) PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatRetrieveValues_C", sc->retrieve));
+  PetscFunctionReturn(0);
+}
+
+/* MatRetrieveValues copies the stored values back without changing the object state (PETSc 3.18), so the device
+   copy would never see them: the state moves here */
+PetscErrorCode GPUPCMatRetrieveValues_Subclass(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(Sub(A)->retrieve(A));
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  PetscFunctionReturn(0);
+}
+
+/*
+   MatTranspose of every GPUPC type. The base type's transpose ends with MatSetType(C, type name of A), which on a
+   fresh base-type matrix would throw its data away for an empty matrix of the derived type; so the base transpose
+   runs under the base type's name, and its result becomes the derived type in place (frombase). MAT_REUSE_MATRIX
+   copies the new values into *B (the same pattern), MAT_INPLACE_MATRIX replaces A's contents.
+*/
+PetscErrorCode GPUPCMatTranspose_Subclass(Mat A, MatReuse reuse, Mat *B)
+{
+  GPUPCMatSubclass *sc   = Sub(A);
+  char             *name = ((PetscObject)A)->type_name;
+  Mat               T    = NULL;
+  PetscErrorCode    ierr;
+
+  PetscFunctionBegin;
+  ((PetscObject)A)->type_name = (char *)(sc->mpi ? MATMPIAIJ : MATSEQAIJ);
+  ierr                        = sc->base.transpose(A, MAT_INITIAL_MATRIX, &T);
+  ((PetscObject)A)->type_name = name;
+  PetscCall(ierr);
+  PetscCall(sc->frombase(T));
+  if (reuse == MAT_INITIAL_MATRIX) *B = T;
+  else if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(T, *B, SAME_NONZERO_PATTERN));
+    PetscCall(MatDestroy(&T));
+  } else PetscCall(MatHeaderReplace(A, &T));
   PetscFunctionReturn(0);
 }
 
@@ -113,10 +159,16 @@ PetscErrorCode GPUPCMatAssemblyEnd_Subclass(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(0);
 }
 
-/* type name and default vector type of a matrix turned into (or back from) a GPUPC type */
+/* type name and default vector type of a matrix turned into a GPUPC type (B->spptr set) or back into the base type
+   (B->spptr NULL) */
 PetscErrorCode GPUPCMatSubclassSetTypeName(Mat B, MatType type, VecType vtype)
 {
+  const char *base = B->spptr ? (Sub(B)->mpi ? MATMPIAIJ : MATSEQAIJ) : NULL;
+
   PetscFunctionBegin;
+  /* products with one operand of the base type: PETSc looks the set-up up by both type names */
+  if (base) PetscCall(GPUPCMatComposeProductSetFromOptions(B, type, base, GPUPCMatProductSetFromOptions_Subclass));
+  else PetscCall(GPUPCMatComposeProductSetFromOptions(B, ((PetscObject)B)->type_name, type, NULL));
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(vtype, &B->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, type));

@@ -27,13 +27,18 @@ static PetscErrorCode MPISegCSRBuild(Mat A)
   PetscCall(GPUPCSegCSRBlockBuildWithMode(&co, s->Lopt, s->shortopt, &s->offd));
   PetscCall(GPUPCHaloDestroy(&s->halo));
   PetscCall(GPUPCHaloCreate(A, co.n, garray, &s->halo));
+  s->blocknz[0] = Ad->nonzerostate;
+  s->blocknz[1] = Ao->nonzerostate;
   PetscCall(PetscInfo(A, "built mpisegcsr: local %" PetscInt_FMT " rows, diagonal block %" PetscInt_FMT " nonzeros (L %" PetscInt_FMT "), off-diagonal %" PetscInt_FMT " nonzeros (L %" PetscInt_FMT "), %" PetscInt_FMT " ghosts from %" PetscInt_FMT " ranks\n", cd.m, cd.nnz, s->diag.d.L, co.nnz, s->offd.d.L, co.n, s->halo->nneighbors));
   PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscFunctionReturn(0);
 }
 
-/* same pattern: new values of both blocks */
+/* the matrix's nonzero pattern is unchanged (A->nonzerostate): new values of both blocks. A block's own pattern can
+   still have changed without a parallel assembly (MPIAIJ's MatShift and MatZeroRows insert missing diagonal entries
+   into the diagonal block by the block's own assembly): such a block is laid out again, locally; the ghost columns
+   (the halo plan) change only in a parallel assembly */
 static PetscErrorCode MPISegCSRUpload(Mat A)
 {
   Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
@@ -44,8 +49,15 @@ static PetscErrorCode MPISegCSRUpload(Mat A)
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
-  PetscCall(GPUPCSegCSRBlockUploadValues(&cd, &s->diag));
-  PetscCall(GPUPCSegCSRBlockUploadValues(&co, &s->offd));
+  PetscCheck(co.n == s->halo->nghost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "mpisegcsr: the off-diagonal block has %" PetscInt_FMT " ghost columns, the halo plan %" PetscInt_FMT ", but the matrix's nonzero state did not change", co.n, s->halo->nghost);
+  if (Ad->nonzerostate != s->blocknz[0]) {
+    PetscCall(GPUPCSegCSRBlockBuildWithMode(&cd, s->Lopt, s->shortopt, &s->diag));
+    s->blocknz[0] = Ad->nonzerostate;
+  } else PetscCall(GPUPCSegCSRBlockUploadValues(&cd, &s->diag));
+  if (Ao->nonzerostate != s->blocknz[1]) {
+    PetscCall(GPUPCSegCSRBlockBuildWithMode(&co, s->Lopt, s->shortopt, &s->offd));
+    s->blocknz[1] = Ao->nonzerostate;
+  } else PetscCall(GPUPCSegCSRBlockUploadValues(&co, &s->offd));
   PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscFunctionReturn(0);
@@ -315,9 +327,8 @@ static PetscErrorCode MPIAIJToSegCSR_InPlace(Mat B)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_TRUE, MPISegCSRBuild, MPISegCSRUpload));
+  PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_TRUE, MPISegCSRBuild, MPISegCSRUpload, MPIAIJToSegCSR_InPlace));
   B->spptr                 = s;
-  B->ops->assemblyend      = GPUPCMatAssemblyEnd_Subclass;
   B->ops->mult             = MatMult_MPISegCSR;
   B->ops->multadd          = MatMultAdd_MPISegCSR;
   B->ops->multtranspose    = MatMultTranspose_MPISegCSR;

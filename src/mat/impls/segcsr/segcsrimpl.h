@@ -37,6 +37,7 @@ typedef struct {
   MatSegCSRShortMode shortopt;   /* requested short-row mode (-mat_segcsr_short), auto by default */
   GPUPCSegCSRBlock   diag, offd; /* seq: diag only */
   GPUPCHalo          halo;       /* mpi only */
+  PetscObjectState   blocknz[2]; /* mpi only: nonzero states of the SEQAIJ diagonal and off-diagonal blocks at their last build */
 } Mat_SegCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);

@@ -249,9 +249,8 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE)); /* inode routines would replace our ops */
-  PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_FALSE, SeqSegCSRBuild, SeqSegCSRUpload));
+  PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_FALSE, SeqSegCSRBuild, SeqSegCSRUpload, SeqAIJToSegCSR_InPlace));
   B->spptr                    = s;
-  B->ops->assemblyend         = GPUPCMatAssemblyEnd_Subclass;
   B->ops->mult                = MatMult_SeqSegCSR;
   B->ops->multadd             = MatMultAdd_SeqSegCSR;
   B->ops->multtranspose       = MatMultTranspose_SeqSegCSR;
