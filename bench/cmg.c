@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 {
   char               problem[64] = "randcoef3d", prec[16] = "double";
   PetscInt           n = 1000000, cycles = 20, nlev, its, N, nnz0;
-  PetscReal          rtol = 1e-8, rnorm, bnorm;
+  PetscReal          rtol    = 1e-8, rnorm, bnorm;
   double             copy_bw = 0.0, *tc, floor_bytes = 0.0, visits = 1.0, iters = 1.0;
   PetscLogDouble     t0, t1, tsetup, tsolve, twarm, ph[5];
   const char        *phases[] = {"CMGReduce", "CMGCluster", "CMGGalerkin", "CMGCoarseFactor", "CMGUpload"};

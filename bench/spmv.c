@@ -1,25 +1,25 @@
 static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR SpMV (CUSPARSE_SPMV_CSR_ALG1), same run, same vectors.\n"
-  "Generated suite: 2D 5-point, 3D 7-point, 3D 27-point Laplacians, power-grid-like SDD, power-law random graph\n"
-  "(max row >= 1000x mean), 3D elasticity (block size 3); plus -f a.mtx,b.mtx (Matrix Market coordinate).\n"
-  "Options:\n"
-  "  -reps <100>            timed repetitions (median reported, after a warm-up)\n"
-  "  -quick                 small sizes (seconds), for a smoke test\n"
-  "  -n2d <3000> -n3d7 <224> -n3d27 <128> -ngrid <2000> -npowerlaw <4000000> -nelast <72>   problem sizes\n"
-  "  -problems lap2d5,lap3d7,lap3d27,powergrid,powerlaw,elast3d   subset to run\n"
-  "  -f <files>             Matrix Market files to add\n"
-  "  -copy_mb <1024>        buffer size of the device-to-device copy measurement\n"
-  "  -csv <spmv.csv>        CSV output\n"
-  "  -check                 also run on the host backend: build the suite, compare segcsr with AIJ, print statistics (no timing)\n"
-  "  -reuse                 also new values on the same pattern (issue 19): the segcsr matrix's values written through\n"
-  "                         MatSeqAIJGetArray (scaled by 2, then 0.5, ...), then the next MatMult, which uploads them first;\n"
-  "                         update = median of that MatMult minus the median MatMult, against a device-to-device copy and a\n"
-  "                         page-locked host-to-device copy of the same nnz*8 bytes measured in the same run. Runs on the\n"
-  "                         host backend too (with -quick: a smoke test of the updates and the check, no timing)\n"
-  "  -reuse_reps <10>       value updates timed (median reported, after one untimed)\n"
-  "  -reuse_csv <spmv_reuse.csv>  CSV output of -reuse\n"
-  "  -mat_segcsr_segment_length <L> and -mat_segcsr_short <auto,group,tile> are honoured (MatSetFromOptions on the segcsr\n"
-  "  matrix; the column \"short\" says which short-row mode ran, with the number of tiles in tile mode).\n"
-  "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
+                           "Generated suite: 2D 5-point, 3D 7-point, 3D 27-point Laplacians, power-grid-like SDD, power-law random graph\n"
+                           "(max row >= 1000x mean), 3D elasticity (block size 3); plus -f a.mtx,b.mtx (Matrix Market coordinate).\n"
+                           "Options:\n"
+                           "  -reps <100>            timed repetitions (median reported, after a warm-up)\n"
+                           "  -quick                 small sizes (seconds), for a smoke test\n"
+                           "  -n2d <3000> -n3d7 <224> -n3d27 <128> -ngrid <2000> -npowerlaw <4000000> -nelast <72>   problem sizes\n"
+                           "  -problems lap2d5,lap3d7,lap3d27,powergrid,powerlaw,elast3d   subset to run\n"
+                           "  -f <files>             Matrix Market files to add\n"
+                           "  -copy_mb <1024>        buffer size of the device-to-device copy measurement\n"
+                           "  -csv <spmv.csv>        CSV output\n"
+                           "  -check                 also run on the host backend: build the suite, compare segcsr with AIJ, print statistics (no timing)\n"
+                           "  -reuse                 also new values on the same pattern (issue 19): the segcsr matrix's values written through\n"
+                           "                         MatSeqAIJGetArray (scaled by 2, then 0.5, ...), then the next MatMult, which uploads them first;\n"
+                           "                         update = median of that MatMult minus the median MatMult, against a device-to-device copy and a\n"
+                           "                         page-locked host-to-device copy of the same nnz*8 bytes measured in the same run. Runs on the\n"
+                           "                         host backend too (with -quick: a smoke test of the updates and the check, no timing)\n"
+                           "  -reuse_reps <10>       value updates timed (median reported, after one untimed)\n"
+                           "  -reuse_csv <spmv_reuse.csv>  CSV output of -reuse\n"
+                           "  -mat_segcsr_segment_length <L> and -mat_segcsr_short <auto,group,tile> are honoured (MatSetFromOptions on the segcsr\n"
+                           "  matrix; the column \"short\" says which short-row mode ran, with the number of tiles in tile mode).\n"
+                           "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
 
 #include <petscmat.h>
 #include <petscgpupc.h>
@@ -29,8 +29,8 @@ static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR
 #include "spmv_problems.h"
 
 typedef struct {
-  char   name[64];
-  Mat    A;
+  char name[64];
+  Mat  A;
 } Problem;
 
 static PetscErrorCode RowStats(Mat A, PetscInt *maxrow, PetscReal *mean)
@@ -50,7 +50,7 @@ static PetscErrorCode RowStats(Mat A, PetscInt *maxrow, PetscReal *mean)
 
 static PetscErrorCode Generate(const char *name, PetscBool quick, Mat *A)
 {
-  PetscInt n2d = quick ? 200 : 3000, n3d7 = quick ? 30 : 224, n3d27 = quick ? 20 : 128, ngrid = quick ? 150 : 2000, npl = quick ? 40000 : 4000000, nel = quick ? 10 : 72;
+  PetscInt  n2d = quick ? 200 : 3000, n3d7 = quick ? 30 : 224, n3d27 = quick ? 20 : 128, ngrid = quick ? 150 : 2000, npl = quick ? 40000 : 4000000, nel = quick ? 10 : 72;
   PetscBool f;
 
   PetscFunctionBegin;
@@ -146,15 +146,15 @@ static PetscErrorCode ValueUpdates(Mat A, Mat S, Vec x, Vec y, Vec yref, PetscIn
 
 int main(int argc, char **argv)
 {
-  char              *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv", reusecsvname[PETSC_MAX_PATH_LEN] = "spmv_reuse.csv";
-  PetscInt           nnames = 16, nfiles = 16, reps = 100, copy_mb = 1024, nrun = 0, reuse_reps = 10;
-  PetscBool          quick = PETSC_FALSE, check = PETSC_FALSE, reuse = PETSC_FALSE, set, timing;
-  FILE              *reusecsv = NULL;
-  PetscMPIInt        size;
-  PetscGPUPCBackend  backend;
-  double             copygbs = 0.0, logsum = 0.0;
-  FILE              *csv = NULL;
-  const char        *defaults[] = {"lap2d5", "lap3d7", "lap3d27", "powergrid", "powerlaw", "elast3d"};
+  char             *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv", reusecsvname[PETSC_MAX_PATH_LEN] = "spmv_reuse.csv";
+  PetscInt          nnames = 16, nfiles = 16, reps = 100, copy_mb = 1024, nrun = 0, reuse_reps = 10;
+  PetscBool         quick = PETSC_FALSE, check = PETSC_FALSE, reuse = PETSC_FALSE, set, timing;
+  FILE             *reusecsv = NULL;
+  PetscMPIInt       size;
+  PetscGPUPCBackend backend;
+  double            copygbs = 0.0, logsum = 0.0;
+  FILE             *csv        = NULL;
+  const char       *defaults[] = {"lap2d5", "lap3d7", "lap3d27", "powergrid", "powerlaw", "elast3d"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -217,10 +217,10 @@ int main(int argc, char **argv)
     MatSegCSRShortMode mode;
     char               shortdesc[32];
     PetscInt           m, n, maxrow = 0, L, builds, ntiles;
-    PetscReal   mean = 0, rel = 0;
-    MatInfo     info;
-    double      nnz, floor_bytes, tseg = 0, tcus = 0, pad;
-    const char *name = p < nnames ? names[p] : files[p - nnames];
+    PetscReal          mean = 0, rel = 0;
+    MatInfo            info;
+    double             nnz, floor_bytes, tseg = 0, tcus = 0, pad;
+    const char        *name = p < nnames ? names[p] : files[p - nnames];
 
     if (p < nnames) PetscCall(Generate(names[p], quick, &A));
     else PetscCall(BenchReadMatrixMarket(files[p - nnames], &A));

@@ -19,8 +19,8 @@ typedef struct {
 static PetscErrorCode BenchCSRInit(BenchCSR *c, PetscInt m, PetscInt n, PetscInt capguess)
 {
   PetscFunctionBegin;
-  c->m = m;
-  c->n = n;
+  c->m   = m;
+  c->n   = n;
   c->nnz = 0;
   c->cap = PetscMax(capguess, 16);
   PetscCall(PetscMalloc1(m + 1, &c->i));
@@ -111,8 +111,8 @@ static PetscErrorCode BenchLaplacian(PetscInt dim, PetscInt points, PetscInt nx,
    (long-range edges) and pads (strictly dominant rows) on nx*nx nodes */
 static PetscErrorCode BenchPowerGrid(PetscInt nx, Mat *A)
 {
-  PetscInt    N = nx * nx;
-  PetscInt   *deg, *start, *adj, nedge = 0;
+  PetscInt     N = nx * nx;
+  PetscInt    *deg, *start, *adj, nedge = 0;
   PetscScalar *w;
   PetscInt    *eu, *ev;
   PetscScalar *ew;
@@ -128,22 +128,39 @@ static PetscErrorCode BenchPowerGrid(PetscInt nx, Mat *A)
     PetscReal u;
     PetscInt  x = r % nx, y = r / nx;
     PetscCall(PetscRandomGetValueReal(rnd, &u));
-    if (x + 1 < nx) { eu[nedge] = r; ev[nedge] = r + 1; ew[nedge++] = 1.0 + 9.0 * u; }
-    if (y + 1 < nx) { eu[nedge] = r; ev[nedge] = r + nx; ew[nedge++] = 1.0 + 9.0 * (1.0 - u); }
+    if (x + 1 < nx) {
+      eu[nedge]   = r;
+      ev[nedge]   = r + 1;
+      ew[nedge++] = 1.0 + 9.0 * u;
+    }
+    if (y + 1 < nx) {
+      eu[nedge]   = r;
+      ev[nedge]   = r + nx;
+      ew[nedge++] = 1.0 + 9.0 * (1.0 - u);
+    }
     if (r % 17 == 0) { /* via to another layer region */
       PetscCall(PetscRandomGetValueReal(rnd, &u));
       PetscInt t = (PetscInt)(u * (N - 1));
-      if (t != r) { eu[nedge] = r; ev[nedge] = t; ew[nedge++] = 50.0; }
+      if (t != r) {
+        eu[nedge]   = r;
+        ev[nedge]   = t;
+        ew[nedge++] = 50.0;
+      }
     }
   }
   PetscCall(PetscCalloc2(N + 1, &deg, N + 1, &start));
-  for (PetscInt e = 0; e < nedge; e++) { deg[eu[e]]++; deg[ev[e]]++; }
+  for (PetscInt e = 0; e < nedge; e++) {
+    deg[eu[e]]++;
+    deg[ev[e]]++;
+  }
   for (PetscInt r = 0; r < N; r++) start[r + 1] = start[r] + deg[r];
   PetscCall(PetscMalloc2(start[N], &adj, start[N], &w));
   PetscCall(PetscArrayzero(deg, N));
   for (PetscInt e = 0; e < nedge; e++) {
-    adj[start[eu[e]] + deg[eu[e]]] = ev[e]; w[start[eu[e]] + deg[eu[e]]++] = ew[e];
-    adj[start[ev[e]] + deg[ev[e]]] = eu[e]; w[start[ev[e]] + deg[ev[e]]++] = ew[e];
+    adj[start[eu[e]] + deg[eu[e]]] = ev[e];
+    w[start[eu[e]] + deg[eu[e]]++] = ew[e];
+    adj[start[ev[e]] + deg[ev[e]]] = eu[e];
+    w[start[ev[e]] + deg[ev[e]]++] = ew[e];
   }
   PetscCall(BenchCSRInit(&c, N, N, start[N] + N));
   for (PetscInt r = 0; r < N; r++) {
@@ -183,7 +200,10 @@ static PetscErrorCode BenchPowerLaw(PetscInt n, Mat *A)
     u      = PetscMax(u, 1e-12);
     deg[r] = (PetscInt)PetscMin(2.0 * PetscPowReal(u, -1.0 / 1.5), (PetscReal)(n - 1));
     total += deg[r];
-    if (deg[r] > maxdeg) { maxdeg = deg[r]; maxrow = r; }
+    if (deg[r] > maxdeg) {
+      maxdeg = deg[r];
+      maxrow = r;
+    }
   }
   if (maxdeg < 1000.0 * (double)total / n) { /* force the heavy tail the suite asks for */
     PetscInt want = (PetscInt)PetscMin(1001.0 * (double)total / n + 1, (PetscReal)(n - 1));
@@ -244,13 +264,13 @@ static PetscErrorCode BenchElasticity(PetscInt nx, Mat *A)
 /* Matrix Market coordinate file (real, integer or pattern; general or symmetric) */
 static PetscErrorCode BenchReadMatrixMarket(const char *path, Mat *A)
 {
-  FILE       *f;
-  char        line[1024], obj[64], fmt[64], field[64], sym[64];
-  PetscInt    m, n, nz, *ri, *ci, *cnt;
+  FILE        *f;
+  char         line[1024], obj[64], fmt[64], field[64], sym[64];
+  PetscInt     m, n, nz, *ri, *ci, *cnt;
   PetscScalar *v;
-  PetscBool   symmetric, pattern;
-  BenchCSR    c;
-  PetscInt64  tot = 0;
+  PetscBool    symmetric, pattern;
+  BenchCSR     c;
+  PetscInt64   tot = 0;
 
   PetscFunctionBegin;
   f = fopen(path, "r");
@@ -291,8 +311,12 @@ static PetscErrorCode BenchReadMatrixMarket(const char *path, Mat *A)
     PetscCall(PetscMalloc3(tot, &bj, tot, &bv, m, &pos));
     PetscCall(PetscArraycpy(pos, cnt, m));
     for (PetscInt k = 0; k < nz; k++) {
-      bj[pos[ri[k]]] = ci[k]; bv[pos[ri[k]]++] = v[k];
-      if (symmetric && ri[k] != ci[k]) { bj[pos[ci[k]]] = ri[k]; bv[pos[ci[k]]++] = v[k]; }
+      bj[pos[ri[k]]]   = ci[k];
+      bv[pos[ri[k]]++] = v[k];
+      if (symmetric && ri[k] != ci[k]) {
+        bj[pos[ci[k]]]   = ri[k];
+        bv[pos[ci[k]]++] = v[k];
+      }
     }
     PetscCall(BenchCSRInit(&c, m, n, (PetscInt)tot));
     for (PetscInt r = 0; r < m; r++) {

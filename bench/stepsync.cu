@@ -31,13 +31,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(e) \
-  do { \
-    cudaError_t err_ = (e); \
-    if (err_ != cudaSuccess) { \
+#define CHECK(e)                                                                   \
+  do {                                                                             \
+    cudaError_t err_ = (e);                                                        \
+    if (err_ != cudaSuccess) {                                                     \
       fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
-      exit(1); \
-    } \
+      exit(1);                                                                     \
+    }                                                                              \
   } while (0)
 
 constexpr int BLOCK = 256, G = 8, DEG = 16, STEPS = 200;
@@ -52,7 +52,7 @@ struct Level {
 __device__ __forceinline__ void StepBlock(const Level &L, int blk, int t, const double *x, double *y)
 {
   const int row = (blk * BLOCK + t) / G, lane = t % G;
-  double    s   = 0;
+  double    s = 0;
 
   if (row < L.n)
     for (int k = L.rowptr[row] + lane; k < L.rowptr[row + 1]; k += G) s += L.val[k] * x[L.col[k]];
@@ -62,8 +62,10 @@ __device__ __forceinline__ void StepBlock(const Level &L, int blk, int t, const 
 
 __global__ void StepKernel(Level L, const double *x, double *y)
 {
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::
+                 : "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::
+                 : "memory");
   StepBlock(L, blockIdx.x, threadIdx.x, x, y);
 }
 
@@ -95,7 +97,7 @@ __global__ void PersistKernel(Level L, double *x, double *y, int steps, unsigned
 }
 
 /* one cluster of gridDim.x blocks of CBLOCK threads (CBLOCK / BLOCK virtual blocks each) */
-constexpr int CBLOCK = 1024;
+constexpr int   CBLOCK = 1024;
 __global__ void __launch_bounds__(CBLOCK) ClusterKernel(Level L, double *x, double *y, int steps)
 {
   const int vblocks = (L.n * G + BLOCK - 1) / BLOCK, per = CBLOCK / BLOCK;
@@ -104,7 +106,8 @@ __global__ void __launch_bounds__(CBLOCK) ClusterKernel(Level L, double *x, doub
     double *t = x;
     x         = y;
     y         = t;
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
   }
 }
 
@@ -122,11 +125,11 @@ __global__ void __launch_bounds__(CBLOCK) SmemClusterKernel(Level L, double *x, 
 {
   namespace cg = cooperative_groups;
   extern __shared__ double smem[];
-  cg::cluster_group cluster = cg::this_cluster();
-  const int         C = (int)gridDim.x, rpc = (L.n + C - 1) / C, r0 = (int)blockIdx.x * rpc;
-  const int         nr = max(min(L.n, r0 + rpc) - r0, 0);
-  double           *xs = smem, *ys = smem + rpc, *vs = smem + 2 * rpc;
-  int              *cs = (int *)(vs + (size_t)rpc * DEG);
+  cg::cluster_group        cluster = cg::this_cluster();
+  const int                C = (int)gridDim.x, rpc = (L.n + C - 1) / C, r0 = (int)blockIdx.x * rpc;
+  const int                nr = max(min(L.n, r0 + rpc) - r0, 0);
+  double                  *xs = smem, *ys = smem + rpc, *vs = smem + 2 * rpc;
+  int                     *cs = (int *)(vs + (size_t)rpc * DEG);
 
   for (int i = threadIdx.x; i < nr; i += blockDim.x) xs[i] = x[r0 + i];
   for (int k = threadIdx.x; k < nr * DEG; k += blockDim.x) {
@@ -137,7 +140,7 @@ __global__ void __launch_bounds__(CBLOCK) SmemClusterKernel(Level L, double *x, 
   for (int s = 0; s < steps; s++) {
     for (int base = 0; base < nr * G; base += blockDim.x) { /* block-uniform trip count: whole groups shuffle */
       const int row = (base + (int)threadIdx.x) / G, lane = threadIdx.x % G;
-      double    t   = 0;
+      double    t = 0;
 
       if (row < nr)
         for (int k = row * DEG + lane; k < row * DEG + DEG; k += G) {
@@ -277,9 +280,9 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(col, cl.data(), cl.size() * sizeof(int), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(val, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(x, x0.data(), n * sizeof(double), cudaMemcpyHostToDevice));
-    const std::vector<double> ref = Reference(n, rp, cl, v, x0);
-    Level                     L   = {n, rowptr, col, val};
-    const unsigned vblocks = (unsigned)(((size_t)n * G + BLOCK - 1) / BLOCK);
+    const std::vector<double> ref     = Reference(n, rp, cl, v, x0);
+    Level                     L       = {n, rowptr, col, val};
+    const unsigned            vblocks = (unsigned)(((size_t)n * G + BLOCK - 1) / BLOCK);
 
     printf("n %7d (%u blocks of work per step):", n, vblocks);
     for (int pdl = 1; pdl >= 0; pdl--) {

@@ -99,11 +99,11 @@ static PetscErrorCode SetOptions(const char *prefix, const Settings *s)
   char name[128], value[64];
 
   PetscFunctionBegin;
-#define SET_OPTION(opt, fmt, v) \
-  do { \
+#define SET_OPTION(opt, fmt, v)                                                \
+  do {                                                                         \
     PetscCall(PetscSNPrintf(name, sizeof(name), "-%spc_cmg_%s", prefix, opt)); \
-    PetscCall(PetscSNPrintf(value, sizeof(value), fmt, v)); \
-    PetscCall(PetscOptionsSetValue(NULL, name, value)); \
+    PetscCall(PetscSNPrintf(value, sizeof(value), fmt, v));                    \
+    PetscCall(PetscOptionsSetValue(NULL, name, value));                        \
   } while (0)
   SET_OPTION("check_symmetry", "%s", PetscBools[s->check_symmetry]);
   SET_OPTION("symmetry_tol", "%.17g", (double)s->symmetry_tol);
@@ -127,19 +127,19 @@ static PetscErrorCode SetOptions(const char *prefix, const Settings *s)
 }
 
 /* call must fail (a PETSc error, not printed) with a message that contains expect */
-#define ExpectError(comm, call, expect, what) \
-  do { \
-    PetscErrorCode ierr_; \
-    const char    *text_; \
-    char          *msg_ = NULL, *found_ = NULL; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    PetscCheck(ierr_, comm, PETSC_ERR_PLIB, "%s was accepted, expected an error", what); \
-    PetscCall(PetscErrorMessage(ierr_, &text_, &msg_)); \
-    PetscCall(PetscStrstr(msg_ ? msg_ : "", (expect), &found_)); \
+#define ExpectError(comm, call, expect, what)                                                                                           \
+  do {                                                                                                                                  \
+    PetscErrorCode ierr_;                                                                                                               \
+    const char    *text_;                                                                                                               \
+    char          *msg_ = NULL, *found_ = NULL;                                                                                         \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));                                                                    \
+    ierr_ = (call);                                                                                                                     \
+    PetscCall(PetscPopErrorHandler());                                                                                                  \
+    PetscCheck(ierr_, comm, PETSC_ERR_PLIB, "%s was accepted, expected an error", what);                                                \
+    PetscCall(PetscErrorMessage(ierr_, &text_, &msg_));                                                                                 \
+    PetscCall(PetscStrstr(msg_ ? msg_ : "", (expect), &found_));                                                                        \
     PetscCheck(found_, comm, PETSC_ERR_PLIB, "%s: the error \"%s\" does not say \"%s\"", what, msg_ ? msg_ : "(no message)", (expect)); \
-    PetscCall(PetscPrintf(comm, "refused as expected: %s: %s\n", what, msg_ ? msg_ : text_)); \
+    PetscCall(PetscPrintf(comm, "refused as expected: %s: %s\n", what, msg_ ? msg_ : text_));                                           \
   } while (0)
 
 /* out-of-range values are refused by the setter with its name and the option's, and leave the value unchanged */

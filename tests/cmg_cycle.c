@@ -33,7 +33,7 @@ static void Jacobi(const GPUPCCMGLevel *L, const PetscReal *b, PetscReal *x, Pet
   if (!first) LevelMult(L, x, tmp);
   for (PetscInt i = 0; i < L->n; i++) {
     PetscReal d = Diag(L, i), w = d > 0 ? 1.0 / (2.0 * d) : 0.0;
-    x[i]        = first ? w * b[i] : x[i] + w * (b[i] - tmp[i]);
+    x[i] = first ? w * b[i] : x[i] + w * (b[i] - tmp[i]);
   }
 }
 

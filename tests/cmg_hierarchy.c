@@ -36,8 +36,8 @@ static PetscErrorCode CheckClusters(const GPUPCCMGLevel *L, PetscInt k)
     PetscCheck(size > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": cluster %" PetscInt_FMT " is empty", k, C);
     for (PetscInt q = cptr[C]; q < cptr[C + 1]; q++) { /* BFS inside the cluster from every vertex */
       PetscInt head = 0, tail = 0, s = cperm[q];
-      dist[s]         = 0;
-      queue[tail++]   = s;
+      dist[s]       = 0;
+      queue[tail++] = s;
       while (head < tail) {
         PetscInt v = queue[head++];
         for (PetscInt e = L->rowptr[v]; e < L->rowptr[v + 1]; e++) {
@@ -158,7 +158,7 @@ static PetscErrorCode CheckReduction(Mat A, const GPUPCCMGHierarchy *H)
   PetscScalar         *x0;
   PetscRandom          rnd;
   PetscReal            err = 0.0, m = 0.0;
-  PetscInt             n   = H->red.n;
+  PetscInt             n = H->red.n;
 
   PetscFunctionBegin;
   PetscCall(MatCreateVecs(A, &x, &y));
@@ -199,10 +199,10 @@ static PetscErrorCode CheckReduction(Mat A, const GPUPCCMGHierarchy *H)
   PetscFunctionReturn(0);
 }
 
-#define SAME(what, a, b, m) \
-  do { \
-    PetscBool eq_ = PETSC_TRUE; \
-    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_)); \
+#define SAME(what, a, b, m)                                                                                             \
+  do {                                                                                                                  \
+    PetscBool eq_ = PETSC_TRUE;                                                                                         \
+    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_));                                                         \
     PetscCheck(eq_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s differs between the threaded and the one-thread setup", what); \
   } while (0)
 
@@ -259,9 +259,9 @@ int main(int argc, char **argv)
   PC                       pc;
   const GPUPCCMGHierarchy *H;
   PetscReal                min_ratio = 2.0;
-  PetscInt                 repeat    = 0, repeat_max = 2, capped = 0;
+  PetscInt                 repeat = 0, repeat_max = 2, capped = 0;
   PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE, ordered = PETSC_FALSE;
-  PetscInt                 threads       = 1;
+  PetscInt                 threads = 1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -289,7 +289,7 @@ int main(int argc, char **argv)
     if (k + 1 == H->nlevels) break;
     PetscCall(CheckClusters(L, k));
     if (!ordered || k == 0) PetscCall(CheckWeak(L, k)); /* (the cluster order renumbers a level after its clustering, and the ties with it) */
-    if (ordered && k > 0) /* -pc_cmg_cluster_order: each cluster's vertices consecutive, clusters in the next level's order */
+    if (ordered && k > 0)                               /* -pc_cmg_cluster_order: each cluster's vertices consecutive, clusters in the next level's order */
       for (PetscInt v = 1; v < L->n; v++) PetscCheck(L->cluster[v] >= L->cluster[v - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT " is not in cluster order: vertex %" PetscInt_FMT " is in cluster %" PetscInt_FMT ", vertex %" PetscInt_FMT " in %" PetscInt_FMT, k, v - 1, L->cluster[v - 1], v, L->cluster[v]);
     PetscCheck((PetscReal)L->n >= min_ratio * L->nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": coarsening ratio %g below %g", k, (double)L->n / L->nc, (double)min_ratio);
     PetscCall(CheckGalerkin(L, &H->levels[k + 1], k));

@@ -287,8 +287,8 @@ static PetscErrorCode CheckChunkPrefix(PetscInt cnt, const PetscInt *dlist, cons
 
 static PetscErrorCode CheckChunks(const GPUPCCMGHierarchy *H, const GPUPCCMGDevice *D, PetscInt k)
 {
-  const GPUPCCMGLevel       *L  = &H->levels[k];
-  const GPUPCCMGDeviceLevel *DL = &D->levels[k];
+  const GPUPCCMGLevel       *L     = &H->levels[k];
+  const GPUPCCMGDeviceLevel *DL    = &D->levels[k];
   PetscInt                   nlong = 0;
 
   PetscFunctionBegin;

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
   KSP            ksp;
   PC             pc;
   PetscInt       max_its = 60;
-  PetscBool      reuse = PETSC_FALSE, floating, iscmg, convert;
+  PetscBool      reuse   = PETSC_FALSE, floating, iscmg, convert;
   char           type[256];
   size_t         mem0, mem1;
   MatNullSpace   nsp = NULL;

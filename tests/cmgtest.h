@@ -37,7 +37,7 @@ typedef struct {
 
 static inline PetscReal CMGTestHash(PetscInt a, PetscInt b, PetscInt salt)
 {
-  unsigned long long h = 1469598103934665603ULL;
+  unsigned long long h    = 1469598103934665603ULL;
   unsigned long long v[3] = {(unsigned long long)PetscMin(a, b), (unsigned long long)PetscMax(a, b), (unsigned long long)salt};
   for (int k = 0; k < 3; k++) {
     h ^= v[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -102,21 +102,21 @@ static inline PetscInt CMGTestNeighbors(const CMGTestProblem *p, PetscInt i, Pet
   if (!strcmp(p->problem, "pairs")) {
     const PetscInt base = i - i % 20, r = i % 20;
     if (r == 0 || r == 1) { /* a and b */
-      nb[k] = base + 1 - r;
+      nb[k]  = base + 1 - r;
       w[k++] = 1.0;
     }
     for (PetscInt j = 0; r == 1 && j < 9; j++) {
-      nb[k] = base + 2 + j;
+      nb[k]  = base + 2 + j;
       w[k++] = 0.9;
     }
     if (r >= 2 && r < 11) { /* c_j */
-      nb[k] = base + 1;
+      nb[k]  = base + 1;
       w[k++] = 0.9;
-      nb[k] = base + r + 9;
+      nb[k]  = base + r + 9;
       w[k++] = 1.0;
     }
     if (r >= 11) { /* d_j */
-      nb[k] = base + r - 9;
+      nb[k]  = base + r - 9;
       w[k++] = 1.0;
     }
     return k;

@@ -137,25 +137,25 @@ static inline PetscErrorCode TestCheckSegCSRShortMode(Mat S)
   PetscFunctionReturn(0);
 }
 
-#define TestCheckVec(a, b, tol, what) \
-  do { \
-    PetscReal rel_ = PETSC_MAX_REAL; \
-    PetscCall(TestVecDiff((a), (b), &rel_)); \
+#define TestCheckVec(a, b, tol, what)                                                                                                                                \
+  do {                                                                                                                                                               \
+    PetscReal rel_ = PETSC_MAX_REAL;                                                                                                                                 \
+    PetscCall(TestVecDiff((a), (b), &rel_));                                                                                                                         \
     PetscCheck(rel_ <= (tol), PetscObjectComm((PetscObject)(a)), PETSC_ERR_PLIB, "%s: vectors differ, relative error %g > %g", (what), (double)rel_, (double)(tol)); \
   } while (0)
 
-#define TestCheckScalar(a, b, tol, what) \
-  do { \
-    PetscReal a_ = (PetscReal)(a), b_ = (PetscReal)(b); \
-    PetscCheck(PetscAbsReal(a_ - b_) <= (tol) * PetscMax(1.0, PetscAbsReal(b_)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.17g, expected %.17g", (what), (double)a_, (double)b_); \
+#define TestCheckScalar(a, b, tol, what)                                                                                                                                          \
+  do {                                                                                                                                                                            \
+    PetscReal a_ = (PetscReal)(a), b_ = (PetscReal)(b);                                                                                                                           \
+    PetscCheck(PetscAbsReal(a_ - b_) <= (tol)*PetscMax(1.0, PetscAbsReal(b_)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.17g, expected %.17g", (what), (double)a_, (double)b_); \
   } while (0)
 
 /* for reductions: the rounding error of a sum scales with the sum of the magnitudes of its
    terms (scale), not with the size of the result */
-#define TestCheckReduction(a, b, scale, tol, what) \
-  do { \
-    PetscReal a_ = (PetscReal)(a), b_ = (PetscReal)(b), s_ = PetscMax((PetscReal)(scale), 1.0); \
-    PetscCheck(PetscAbsReal(a_ - b_) <= (tol) * s_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.17g, expected %.17g (error %g, scale %g)", (what), (double)a_, (double)b_, (double)PetscAbsReal(a_ - b_), (double)s_); \
+#define TestCheckReduction(a, b, scale, tol, what)                                                                                                                                                                   \
+  do {                                                                                                                                                                                                               \
+    PetscReal a_ = (PetscReal)(a), b_ = (PetscReal)(b), s_ = PetscMax((PetscReal)(scale), 1.0);                                                                                                                      \
+    PetscCheck(PetscAbsReal(a_ - b_) <= (tol)*s_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.17g, expected %.17g (error %g, scale %g)", (what), (double)a_, (double)b_, (double)PetscAbsReal(a_ - b_), (double)s_); \
   } while (0)
 
 #endif

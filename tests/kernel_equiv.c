@@ -52,11 +52,11 @@ typedef enum {
 
 typedef struct {
   const char        *table;
-  const char        *list;    /* the list macro, for the message of a missing case */
-  const char *const *names;   /* generated member names, NULL-terminated */
-  PetscInt           count;   /* members in the list */
-  PetscInt64         small;   /* every member must run on a size <= small ... */
-  PetscInt64         large;   /* ... and on a size >= large */
+  const char        *list;  /* the list macro, for the message of a missing case */
+  const char *const *names; /* generated member names, NULL-terminated */
+  PetscInt           count; /* members in the list */
+  PetscInt64         small; /* every member must run on a size <= small ... */
+  PetscInt64         large; /* ... and on a size >= large */
   PetscInt           runs[MAX_MEMBERS];
   PetscInt64         minsize[MAX_MEMBERS], maxsize[MAX_MEMBERS];
 } Coverage;
@@ -496,45 +496,50 @@ static PetscErrorCode VecGet(Ctx *c, VecData *V, PetscInt s, PetscInt j)
 static PetscErrorCode VecAgree(Ctx *c, VecData *V, PetscInt member, const char *variant, PetscInt j, PetscBool exact)
 {
   PetscFunctionBegin;
-  FOR_SIDES(s) PetscCall(VecGet(c, V, s, j));
+  FOR_SIDES(s)
+  PetscCall(VecGet(c, V, s, j));
   PetscCall(Agree(c, T_VEC, member, variant, V->n, V->n, V->out[0], V->out[1], exact ? NULL : V->mag, V->terms, DBL_EPSILON));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode VecCases(Ctx *c, PetscInt n)
 {
-  VecData          V;
-  const PetscInt   nv = GPUPC_MAX_MULTI;
-  PetscScalar      alpha[GPUPC_MAX_MULTI], val[2][GPUPC_MAX_MULTI];
-  PetscReal        rmag[GPUPC_MAX_MULTI], rterms[GPUPC_MAX_MULTI], nrm[2][3];
-  PetscScalar     *x, *y, *nanv;
-  char             variant[64];
+  VecData        V;
+  const PetscInt nv = GPUPC_MAX_MULTI;
+  PetscScalar    alpha[GPUPC_MAX_MULTI], val[2][GPUPC_MAX_MULTI];
+  PetscReal      rmag[GPUPC_MAX_MULTI], rterms[GPUPC_MAX_MULTI], nrm[2][3];
+  PetscScalar   *x, *y, *nanv;
+  char           variant[64];
 
   PetscFunctionBegin;
   V.n = n;
   for (PetscInt j = 0; j < NVEC; j++) {
     PetscCall(PetscMalloc1(PetscMax(n, 1), &V.in[j]));
     PetscCall(Random(c, n, V.in[j]));
-    FOR_SIDES(s) PetscCall(TestMalloc(c->S[s].device, n * sizeof(PetscScalar), (void **)&V.buf[s][j]));
+    FOR_SIDES(s)
+    PetscCall(TestMalloc(c->S[s].device, n * sizeof(PetscScalar), (void **)&V.buf[s][j]));
   }
-  FOR_SIDES(s) PetscCall(PetscMalloc1(PetscMax(n, 1), &V.out[s]));
+  FOR_SIDES(s)
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &V.out[s]));
   PetscCall(PetscMalloc3(PetscMax(n, 1), &V.mag, PetscMax(n, 1), &V.terms, PetscMax(n, 1), &nanv));
   x = V.in[0];
   y = V.in[1];
   for (PetscInt i = 0; i < n; i++) nanv[i] = (PetscScalar)NAN; /* a buffer the kernel must not read */
-  for (PetscInt i = 0; i < n; i += 7) y[i] = 0.0;      /* divisions by zero (pointwise divide, maxpointwisedivide) */
-  for (PetscInt i = 3; i < n; i += 11) x[i] = 0.0;     /* reciprocal of zero */
+  for (PetscInt i = 0; i < n; i += 7) y[i] = 0.0;              /* divisions by zero (pointwise divide, maxpointwisedivide) */
+  for (PetscInt i = 3; i < n; i += 11) x[i] = 0.0;             /* reciprocal of zero */
   for (PetscInt j = 0; j < nv; j++) alpha[j] = 0.37 * j - 1.1;
 
   /* set: exact */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 2, x));
     PetscCall(c->S[s].vec->set(n, 2.5, V.buf[s][2]));
   }
   PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_set, "alpha 2.5", 2, PETSC_TRUE));
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_set, n);
   /* scale */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 2, x));
     PetscCall(c->S[s].vec->scale(n, -1.5, V.buf[s][2]));
   }
@@ -542,7 +547,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_scale, "alpha -1.5", 2, PETSC_FALSE));
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_scale, n);
   /* shift */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 2, x));
     PetscCall(c->S[s].vec->shift(n, 0.75, V.buf[s][2]));
   }
@@ -552,7 +558,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   /* axpby, beta -0.5, and beta 0 on a y of NaN (must not be read) */
   for (PetscInt v = 0; v < 2; v++) {
     const PetscScalar beta = v ? 0.0 : -0.5;
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       PetscCall(VecPut(c, &V, s, 0, x));
       PetscCall(VecPut(c, &V, s, 2, v ? nanv : y));
       PetscCall(c->S[s].vec->axpby(n, 2.0, V.buf[s][0], beta, V.buf[s][2]));
@@ -564,7 +571,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   /* axpbypcz, gamma 0.5, and gamma 0 on a z of NaN */
   for (PetscInt v = 0; v < 2; v++) {
     const PetscScalar gamma = v ? 0.0 : 0.5;
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       PetscCall(VecPut(c, &V, s, 0, x));
       PetscCall(VecPut(c, &V, s, 1, y));
       PetscCall(VecPut(c, &V, s, 2, v ? nanv : V.in[2]));
@@ -575,7 +583,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_axpbypcz, n);
   /* swap: exact, both buffers */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 0, x));
     PetscCall(VecPut(c, &V, s, 1, y));
     PetscCall(c->S[s].vec->swap(n, V.buf[s][0], V.buf[s][1]));
@@ -584,7 +593,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_swap, "y", 1, PETSC_TRUE));
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_swap, n);
   /* waxpy */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 0, x));
     PetscCall(VecPut(c, &V, s, 1, y));
     PetscCall(VecPut(c, &V, s, 2, nanv));
@@ -596,7 +606,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   /* maxpy and mdot with 0 .. GPUPC_MAX_MULTI vectors (buffers 2 ..) */
   for (PetscInt m = 0; m <= nv; m++) {
     PetscCall(PetscSNPrintf(variant, sizeof(variant), "%" PetscInt_FMT " vectors", m));
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       const PetscScalar *cx[GPUPC_MAX_MULTI];
       for (PetscInt j = 0; j < m; j++) {
         PetscCall(VecPut(c, &V, s, 2 + j, V.in[2 + j]));
@@ -628,7 +639,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
     const GPUPCPointwiseOp op[]   = {GPUPC_PW_MULT, GPUPC_PW_DIVIDE, GPUPC_PW_MAX, GPUPC_PW_MIN, GPUPC_PW_MAXABS};
     const char            *name[] = {"mult", "divide (y has zeros)", "max", "min", "maxabs"};
     for (PetscInt o = 0; o < 5; o++) {
-      FOR_SIDES(s) {
+      FOR_SIDES(s)
+      {
         PetscCall(VecPut(c, &V, s, 0, x));
         PetscCall(VecPut(c, &V, s, 1, y));
         PetscCall(VecPut(c, &V, s, 2, nanv));
@@ -646,7 +658,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
     for (PetscInt o = 0; o < 5; o++) {
       PetscScalar *in = V.in[2];
       for (PetscInt i = 0; i < n; i++) in[i] = op[o] == GPUPC_UNARY_LOG ? PetscAbsReal(x[i]) + 0.25 : x[i];
-      FOR_SIDES(s) {
+      FOR_SIDES(s)
+      {
         PetscCall(VecPut(c, &V, s, 2, in));
         PetscCall(c->S[s].vec->unary(op[o], n, V.buf[s][2]));
       }
@@ -658,7 +671,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_unary, n);
   /* dotnorm2 */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 0, x));
     PetscCall(VecPut(c, &V, s, 1, y));
     PetscCall(c->S[s].vec->dotnorm2(n, V.buf[s][0], V.buf[s][1], val[s]));
@@ -669,7 +683,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_dotnorm2, "x.y, y.y", n, 2, val[0], val[1], rmag, rterms, DBL_EPSILON));
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_dotnorm2, n);
   /* norms: the sums to rounding, the max exactly */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 0, x));
     PetscCall(c->S[s].vec->norms(n, V.buf[s][0], nrm[s]));
   }
@@ -680,7 +695,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_norms, "max |x|", n, 1, &nrm[0][2], &nrm[1][2], NULL, NULL, DBL_EPSILON));
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_norms, n);
   /* maxpointwisedivide: exact (a max of quotients that round alike) */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 0, x));
     PetscCall(VecPut(c, &V, s, 1, y));
     PetscCall(c->S[s].vec->maxpointwisedivide(n, V.buf[s][0], V.buf[s][1], &nrm[s][0]));
@@ -689,17 +705,18 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_maxpointwisedivide, n);
   /* extremum: value and index exactly; the input holds its extreme values twice, so the smallest index is asked for */
   for (PetscInt sign = -1; sign <= 1; sign += 2) {
-    PetscInt idx[2];
-    PetscReal at[2];
+    PetscInt     idx[2];
+    PetscReal    at[2];
     PetscScalar *in = V.in[2];
     PetscCall(PetscArraycpy(in, x, n));
     if (n > 2) {
-      PetscInt  best = 0;
+      PetscInt best = 0;
       for (PetscInt i = 1; i < n; i++)
         if (sign * in[i] > sign * in[best]) best = i;
       in[n - 1] = in[best]; /* a tie after the first occurrence (best < n - 1 unless it is the last) */
     }
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       PetscCall(VecPut(c, &V, s, 2, in));
       PetscCall(c->S[s].vec->extremum(n, V.buf[s][2], sign, &nrm[s][0], &idx[s]));
     }
@@ -710,7 +727,8 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_extremum, n);
   /* sum */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(VecPut(c, &V, s, 0, x));
     PetscCall(c->S[s].vec->sum(n, V.buf[s][0], &val[s][0]));
   }
@@ -722,9 +740,11 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
 
   for (PetscInt j = 0; j < NVEC; j++) {
     PetscCall(PetscFree(V.in[j]));
-    FOR_SIDES(s) PetscCall(TestFree(c->S[s].device, V.buf[s][j]));
+    FOR_SIDES(s)
+    PetscCall(TestFree(c->S[s].device, V.buf[s][j]));
   }
-  FOR_SIDES(s) PetscCall(PetscFree(V.out[s]));
+  FOR_SIDES(s)
+  PetscCall(PetscFree(V.out[s]));
   PetscCall(PetscFree3(V.mag, V.terms, nanv));
   PetscFunctionReturn(0);
 }
@@ -759,7 +779,8 @@ static PetscErrorCode HaloCases(Ctx *c, PetscInt n)
     sidx[k] = sidx[j];
     sidx[j] = t;
   }
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestDup(dev, gidx, n * sizeof(PetscInt), (void **)&dgidx[s]));
     PetscCall(TestDup(dev, sidx, n * sizeof(PetscInt), (void **)&dsidx[s]));
@@ -773,7 +794,8 @@ static PetscErrorCode HaloCases(Ctx *c, PetscInt n)
   PetscCall(Agree(c, T_HALO, GPUPC_HALO_KERNEL_gather, "random indices with repeats", n, n, out[0], out[1], NULL, NULL, DBL_EPSILON));
   Covered(c, T_HALO, GPUPC_HALO_KERNEL_gather, n);
   /* scatteradd: one rounded addition on the entries it touches, the others exactly unchanged */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestPut(dev, dbuf[s], buf, n * sizeof(PetscScalar)));
     PetscCall(c->S[s].halo->scatteradd(n, dsidx[s], dbuf[s], dy[s]));
@@ -783,7 +805,8 @@ static PetscErrorCode HaloCases(Ctx *c, PetscInt n)
   for (PetscInt k = 0; k < n; k++) mag[sidx[k]] = PetscAbsReal(y[sidx[k]]) + PetscAbsReal(buf[k]), terms[sidx[k]] = 2;
   PetscCall(Agree(c, T_HALO, GPUPC_HALO_KERNEL_scatteradd, "random indices without repeats", n, ny, out[0], out[1], mag, terms, DBL_EPSILON));
   Covered(c, T_HALO, GPUPC_HALO_KERNEL_scatteradd, n);
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestFree(dev, dgidx[s]));
     PetscCall(TestFree(dev, dsidx[s]));
@@ -810,7 +833,9 @@ static PetscErrorCode SegRandomCSR(Ctx *c, PetscInt m, PetscInt n, TestCSR *A)
   PetscCall(PetscMalloc1(m + 1, &A->i));
   A->i[0] = 0;
   for (PetscInt r = 0; r < m; r++) {
-    const PetscInt len = n ? PetscMin(n, r == 3 ? 5000 : r % 97 == 0 ? 300 : r % 23) : 0;
+    const PetscInt len = n ? PetscMin(n, r == 3 ? 5000 : r % 97 == 0 ? 300
+                                                                     : r % 23)
+                           : 0;
     A->i[r + 1]        = A->i[r] + len;
   }
   cap = (size_t)A->i[m];
@@ -838,17 +863,18 @@ static PetscErrorCode SegFreeCSR(TestCSR *A)
 /* every member on one layout h (host arrays) copied into both worlds */
 static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSRDev *h, const PetscScalar *x, const PetscScalar *z, const PetscScalar *xt, const PetscScalar *y0)
 {
-  const PetscInt  m = h->m, n = h->n, L = h->L;
-  const PetscInt  offsets[2] = {0, n > 3 ? 3 : 0};
-  GPUPCSegCSRDev  d[2];
-  PetscScalar    *dx[2], *dz[2], *dy[2], *dxt[2], *dyt[2], *out[2];
-  PetscReal      *mag, *terms;
-  char            variant[128];
+  const PetscInt   m = h->m, n = h->n, L = h->L;
+  const PetscInt   offsets[2] = {0, n > 3 ? 3 : 0};
+  GPUPCSegCSRDev   d[2];
+  PetscScalar     *dx[2], *dz[2], *dy[2], *dxt[2], *dyt[2], *out[2];
+  PetscReal       *mag, *terms;
+  char             variant[128];
   const PetscInt64 size = h->nnz;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(PetscMax(PetscMax(m, n), 1), &out[0], PetscMax(PetscMax(m, n), 1), &out[1], PetscMax(PetscMax(m, n), 1), &mag, PetscMax(PetscMax(m, n), 1), &terms));
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestSegCSRUpload(h, dev, &d[s]));
     PetscCall(TestDup(dev, x, n * sizeof(PetscScalar), (void **)&dx[s]));
@@ -861,7 +887,8 @@ static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSR
   for (PetscInt v = 0; v < 3; v++) {
     const char *vname[] = {"y = A x", "y = A x + z", "z = A x + z in place"};
     PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, L = %" PetscInt_FMT ", %s mode, %" PetscInt_FMT " x %" PetscInt_FMT, vname[v], L, MatSegCSRShortModes[h->shortmode], m, n));
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       const PetscBool dev = c->S[s].device;
       PetscCall(TestPut(dev, dz[s], z, m * sizeof(PetscScalar)));
       PetscCall(TestPut(dev, dy[s], y0, m * sizeof(PetscScalar))); /* stale values that must be overwritten */
@@ -878,7 +905,8 @@ static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSR
   Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_mult, size);
   /* multtransposeadd: yt = y0 + A^T xt */
   PetscCall(PetscSNPrintf(variant, sizeof(variant), "yt += A^T xt, L = %" PetscInt_FMT ", %s mode, %" PetscInt_FMT " x %" PetscInt_FMT, L, MatSegCSRShortModes[h->shortmode], m, n));
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestPut(dev, dyt[s], x, n * sizeof(PetscScalar)));
     PetscCall(c->S[s].seg->multtransposeadd(&d[s], dxt[s], dyt[s]));
@@ -895,7 +923,8 @@ static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSR
   /* getdiagonal of the block and of a block whose diagonal is shifted by 3 columns: exact */
   for (PetscInt o = 0; o < 2; o++) {
     PetscCall(PetscSNPrintf(variant, sizeof(variant), "column offset %" PetscInt_FMT ", L = %" PetscInt_FMT ", %s mode", offsets[o], L, MatSegCSRShortModes[h->shortmode]));
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       const PetscBool dev = c->S[s].device;
       PetscCall(TestPut(dev, dy[s], y0, m * sizeof(PetscScalar)));
       PetscCall(c->S[s].seg->getdiagonal(&d[s], offsets[o], dy[s]));
@@ -917,7 +946,8 @@ static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSR
     for (PetscInt t = 0; t < nslots; t++) junk[t] = 1e300;
     for (PetscInt cs = PetscMax(nnz, 1), pass = 0; pass < 2; pass++, cs = 1000) {
       PetscCall(PetscSNPrintf(variant, sizeof(variant), "ranges of %" PetscInt_FMT " entries, L = %" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT, cs, L, m, n));
-      FOR_SIDES(s) {
+      FOR_SIDES(s)
+      {
         const PetscBool dev = c->S[s].device;
         PetscCall(TestMalloc(dev, PetscMax(cs, 1) * sizeof(PetscScalar), (void **)&da[s]));
         PetscCall(TestDup(dev, junk, nslots * sizeof(PetscScalar), (void **)&dval[s]));
@@ -935,7 +965,8 @@ static PetscErrorCode SegLayoutCases(Ctx *c, const TestCSR *A, const GPUPCSegCSR
     PetscCall(PetscFree4(slot, got[0], got[1], junk));
   }
   Covered(c, T_SEGCSR, GPUPC_SEGCSR_KERNEL_layvalues, size);
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestSegCSRFreeUpload(dev, &d[s]));
     PetscCall(TestFree(dev, dx[s]));
@@ -988,7 +1019,7 @@ typedef struct {
   PetscInt             nlevels, nmax;
   GPUPCCMGDeviceLevel *lev[2];
   GPUPCCMGDeviceFold   fold[2];
-  void                *r[2];        /* a residual buffer of nmax entries */
+  void                *r[2];          /* a residual buffer of nmax entries */
   PetscScalar         *ub[2], *ux[2]; /* user vectors (fold.n) */
 } CMGData;
 
@@ -1047,7 +1078,8 @@ static PetscErrorCode CMGDataCreate(Ctx *c, const GPUPCCMGHierarchy *H, const GP
   M->es      = M->prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
   M->eps     = M->prec == GPUPC_CMG_PRECISION_SINGLE ? FLT_EPSILON : DBL_EPSILON;
   M->nlevels = D->nlevels;
-  FOR_SIDES(s) PetscCall(PetscCalloc1(M->nlevels, &M->lev[s]));
+  FOR_SIDES(s)
+  PetscCall(PetscCalloc1(M->nlevels, &M->lev[s]));
   for (PetscInt k = 0; k < M->nlevels; k++) {
     const GPUPCCMGDeviceLevel *DL = &D->levels[k];
     GPUPCCMGDeviceLevel       *HL = &M->lev[1][k];
@@ -1075,14 +1107,14 @@ static PetscErrorCode CMGDataCreate(Ctx *c, const GPUPCCMGHierarchy *H, const GP
       PetscCall(HostCopy(DL->cperm, n * sizeof(PetscInt), (void **)&HL->cperm));
     } else if (DL->direct) PetscCall(HostCopy(DL->dense, (size_t)n * n * M->es, &HL->dense));
   }
-  M->fold[0]          = D->fold;
-  M->fold[1]          = D->fold;
-  M->fold[1].map      = NULL;
-  M->fold[1].dinv     = NULL;
-  M->fold[1].sum      = NULL;
-  M->fold[1].done     = NULL;
-  M->fold[1].erow     = M->fold[1].ecol = M->fold[1].trow = M->fold[1].tcol = NULL;
-  M->fold[1].eval     = M->fold[1].tval = NULL;
+  M->fold[0]      = D->fold;
+  M->fold[1]      = D->fold;
+  M->fold[1].map  = NULL;
+  M->fold[1].dinv = NULL;
+  M->fold[1].sum  = NULL;
+  M->fold[1].done = NULL;
+  M->fold[1].erow = M->fold[1].ecol = M->fold[1].trow = M->fold[1].tcol = NULL;
+  M->fold[1].eval = M->fold[1].tval = NULL;
   if (D->fold.map) {
     PetscCall(HostCopy(D->fold.map, R->n * sizeof(PetscInt), (void **)&M->fold[1].map));
     PetscCall(HostCopy(D->fold.dinv, R->n * sizeof(PetscScalar), (void **)&M->fold[1].dinv));
@@ -1095,8 +1127,9 @@ static PetscErrorCode CMGDataCreate(Ctx *c, const GPUPCCMGHierarchy *H, const GP
     PetscCall(HostCopy(D->fold.tcol, R->ncoupling * sizeof(PetscInt), (void **)&M->fold[1].tcol));
     PetscCall(HostCopy(D->fold.tval, R->ncoupling * sizeof(PetscScalar), (void **)&M->fold[1].tval));
   }
-  FOR_SIDES(s) {
-    const PetscBool dev = c->S[s].device;
+  FOR_SIDES(s)
+  {
+    const PetscBool dev   = c->S[s].device;
     M->fold[s].first.x    = NULL; /* set by the expand cases */
     M->fold[s].first.invd = NULL;
     PetscCall(TestMalloc(dev, M->nmax * M->es, &M->r[s]));
@@ -1131,7 +1164,8 @@ static PetscErrorCode CMGDataDestroy(Ctx *c, CMGData *M)
   PetscCall(PetscFree(M->fold[1].trow));
   PetscCall(PetscFree(M->fold[1].tcol));
   PetscCall(PetscFree(M->fold[1].tval));
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const PetscBool dev = c->S[s].device;
     PetscCall(TestFree(dev, M->r[s]));
     PetscCall(TestFree(dev, M->ub[s]));
@@ -1171,7 +1205,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
 #define V(what) (PetscSNPrintf(variant, sizeof(variant), "%s, level %" PetscInt_FMT " of %" PetscInt_FMT " (n %" PetscInt_FMT ", nc %" PetscInt_FMT "), %s", what, k, M->nlevels, n, nc, GPUPCCMGPrecisions[p]), variant)
 #define INVD(i) PetscAbsReal(Ld(p, HL->invd, i))
   /* jacobi: x = invd .* b */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     PetscCall(PutLevel(c, M, s, n, b, M->lev[s][k].b));
     PetscCall(PutLevel(c, M, s, n, r, M->lev[s][k].x)); /* overwritten */
     PetscCall(c->S[s].cmg->jacobi(&M->lev[s][k]));
@@ -1181,7 +1216,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
   Covered(c, T_CMG, GPUPC_CMG_KERNEL_jacobi, n);
   /* smooth: w = x' + invd .* (b - A x'), x' = x, or x + xc[c(.)] with the prolongation fused in (x unchanged) */
   for (PetscInt fused = 0; fused < (last ? 1 : 2); fused++) {
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       GPUPCCMGDeviceLevel *L = &M->lev[s][k];
       PetscCall(PutLevel(c, M, s, n, b, L->b));
       PetscCall(PutLevel(c, M, s, n, x, L->x));
@@ -1201,7 +1237,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
   }
   Covered(c, T_CMG, GPUPC_CMG_KERNEL_smooth, n);
   /* update: w = x + invd .* r */
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     GPUPCCMGDeviceLevel *L = &M->lev[s][k];
     PetscCall(PutLevel(c, M, s, n, x, L->x));
     PetscCall(PutLevel(c, M, s, n, r, M->r[s]));
@@ -1217,7 +1254,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
        also the next level's x = invd' .* bc */
     for (PetscInt v = 0; v < 4; v++) {
       const PetscBool first = (PetscBool)(v & 1), next = (PetscBool)(v >> 1);
-      FOR_SIDES(s) {
+      FOR_SIDES(s)
+      {
         GPUPCCMGDeviceLevel     *L = &M->lev[s][k], *C = &M->lev[s][k + 1];
         const GPUPCCMGNextJacobi nj = {C->invd, C->x};
         PetscCall(PutLevel(c, M, s, n, b, L->b));
@@ -1247,7 +1285,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
     Covered(c, T_CMG, GPUPC_CMG_KERNEL_residual_restrict, n);
     /* cluster_sum: bc = sums over clusters of r; with next also the next level's x */
     for (PetscInt next = 0; next < 2; next++) {
-      FOR_SIDES(s) {
+      FOR_SIDES(s)
+      {
         GPUPCCMGDeviceLevel     *L = &M->lev[s][k], *C = &M->lev[s][k + 1];
         const GPUPCCMGNextJacobi nj = {C->invd, C->x};
         PetscCall(PutLevel(c, M, s, n, r, M->r[s]));
@@ -1265,7 +1304,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
     }
     Covered(c, T_CMG, GPUPC_CMG_KERNEL_cluster_sum, n);
     /* prolong: x += xc[c(.)] */
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       PetscCall(PutLevel(c, M, s, n, x, M->lev[s][k].x));
       PetscCall(PutLevel(c, M, s, nc, xc, M->lev[s][k + 1].x));
       PetscCall(c->S[s].cmg->prolong(&M->lev[s][k], M->lev[s][k + 1].x));
@@ -1275,7 +1315,8 @@ static PetscErrorCode CMGLevelCases(Ctx *c, CMGData *M, PetscInt k, const char *
     Covered(c, T_CMG, GPUPC_CMG_KERNEL_prolong, n);
   } else if (HL->direct) {
     /* dense_solve: x = dense b */
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       PetscCall(PutLevel(c, M, s, n, b, M->lev[s][k].b));
       PetscCall(PutLevel(c, M, s, n, r, M->lev[s][k].x)); /* overwritten */
       PetscCall(c->S[s].cmg->dense_solve(&M->lev[s][k]));
@@ -1334,11 +1375,12 @@ static PetscErrorCode CMGFoldCases(Ctx *c, CMGData *M, const char *config)
     }
     for (PetscInt first = 0; first < 2; first++) {
       PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s%s, %s, n %" PetscInt_FMT ", n0 %" PetscInt_FMT ", copies %" PetscInt_FMT ", %s", tr ? "transpose" : "plain", first ? ", first Jacobi iterate" : "", config, n, n0, F->copies, GPUPCCMGPrecisions[p]));
-      FOR_SIDES(s) {
-        GPUPCCMGDeviceFold  Fs = M->fold[s];
-        GPUPCCMGDeviceLevel *L = &M->lev[s][0];
-        Fs.first.invd          = first ? L->invd : NULL;
-        Fs.first.x             = first ? L->x : NULL;
+      FOR_SIDES(s)
+      {
+        GPUPCCMGDeviceFold   Fs = M->fold[s];
+        GPUPCCMGDeviceLevel *L  = &M->lev[s][0];
+        Fs.first.invd           = first ? L->invd : NULL;
+        Fs.first.x              = first ? L->x : NULL;
         PetscCall(TestPut(c->S[s].device, M->ub[s], b, n * sizeof(PetscScalar)));
         PetscCall(RandomLevel(c, M, n0, x0));
         PetscCall(PutLevel(c, M, s, n0, x0, L->b)); /* overwritten */
@@ -1356,7 +1398,8 @@ static PetscErrorCode CMGFoldCases(Ctx *c, CMGData *M, const char *config)
     }
     /* fold */
     PetscCall(RandomLevel(c, M, n0, x0));
-    FOR_SIDES(s) {
+    FOR_SIDES(s)
+    {
       PetscCall(TestPut(c->S[s].device, M->ub[s], b, n * sizeof(PetscScalar)));
       PetscCall(PutLevel(c, M, s, n0, x0, M->lev[s][0].x));
       PetscCall(c->S[s].cmg->fold(&M->fold[s], (PetscBool)tr, M->ub[s], M->lev[s][0].x, M->ux[s]));
@@ -1378,7 +1421,8 @@ static PetscErrorCode CMGFoldCases(Ctx *c, CMGData *M, const char *config)
         rterms[i] = t;
       }
     }
-    FOR_SIDES(s) PetscCall(TestGet(c->S[s].device, s ? o1 : o0, M->ux[s], n * sizeof(PetscScalar)));
+    FOR_SIDES(s)
+    PetscCall(TestGet(c->S[s].device, s ? o1 : o0, M->ux[s], n * sizeof(PetscScalar)));
     PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, %s, n %" PetscInt_FMT ", n0 %" PetscInt_FMT ", copies %" PetscInt_FMT ", %s", tr ? "transpose" : "plain", config, n, n0, F->copies, GPUPCCMGPrecisions[p]));
     PetscCall(Agree(c, T_CMG, GPUPC_CMG_KERNEL_fold, variant, n, n, o0, o1, rmag, rterms, M->eps));
   }
@@ -1404,7 +1448,8 @@ static PetscErrorCode CMGEmptyCases(Ctx *c)
   E.direct = PETSC_TRUE;
   F.prec   = GPUPC_CMG_PRECISION_DOUBLE;
   F.copies = 1;
-  FOR_SIDES(s) {
+  FOR_SIDES(s)
+  {
     const GPUPCCMGKernels *K = c->S[s].cmg;
     PetscCall(K->expand(&F, PETSC_FALSE, NULL, NULL));
     PetscCall(K->fold(&F, PETSC_TRUE, NULL, NULL, NULL));
@@ -1533,7 +1578,8 @@ int main(int argc, char **argv)
     c.S[1].cmg  = &RefCMGKernels;
     c.S[1].halo = &RefHaloKernels;
   }
-  FOR_SIDES(s) PetscCall(CheckSideTables(&c.S[s]));
+  FOR_SIDES(s)
+  PetscCall(CheckSideTables(&c.S[s]));
   PetscCall(CheckNoCUDATables());
   PetscCall(CoverageInit(&c.cov[T_VEC], "vec", "GPUPC_VEC_KERNEL_LIST", GPUPCVecKernelNames, GPUPC_VEC_NKERNELS, 0, large));
   PetscCall(CoverageInit(&c.cov[T_SEGCSR], "segcsr", "GPUPC_SEGCSR_KERNEL_LIST", GPUPCSegCSRKernelNames, GPUPC_SEGCSR_NKERNELS, 0, large));

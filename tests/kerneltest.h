@@ -78,7 +78,10 @@ static inline PetscErrorCode TestSegCSRLayout(const TestCSR *c, PetscInt L, GPUP
   PetscFunctionBegin;
   PetscCall(PetscMemzero(h, sizeof(*h))); /* group mode, no tiles */
   h->shortmode = MAT_SEGCSR_SHORT_GROUP;
-  h->m = c->m; h->n = c->n; h->L = L; h->nnz = c->i[c->m];
+  h->m         = c->m;
+  h->n         = c->n;
+  h->L         = L;
+  h->nnz       = c->i[c->m];
   PetscCall(PetscMalloc2(c->m + 1, &h->segptr, c->m + 1, &h->rowptr));
   PetscCall(PetscArraycpy(h->rowptr, c->i, c->m + 1));
   for (PetscInt r = 0; r < c->m; r++) {
@@ -87,14 +90,15 @@ static inline PetscErrorCode TestSegCSRLayout(const TestCSR *c, PetscInt L, GPUP
     nseg += s;
   }
   h->segptr[c->m] = nseg;
-  h->nseg     = nseg;
-  h->shortmax = GPUPCSegCSRShortMax(nseg, c->m, L);
+  h->nseg         = nseg;
+  h->shortmax     = GPUPCSegCSRShortMax(nseg, c->m, L);
   for (PetscInt r = 0; r < c->m; r++) {
     GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(h->segptr[r + 1] - h->segptr[r], L, h->shortmax);
     nmed += bin == GPUPC_SEGCSR_BIN_MEDIUM;
     nlong += bin == GPUPC_SEGCSR_BIN_LONG;
   }
-  h->nmed = nmed; h->nlong = nlong;
+  h->nmed  = nmed;
+  h->nlong = nlong;
   PetscCall(PetscMalloc5(nseg, &h->segrow, nseg * L, &h->col, nseg * L, &h->val, nmed, &h->medrows, nlong, &h->longrows));
   nmed = nlong = 0;
   for (PetscInt r = 0; r < c->m; r++) {
@@ -103,8 +107,8 @@ static inline PetscErrorCode TestSegCSRLayout(const TestCSR *c, PetscInt L, GPUP
     for (PetscInt g = h->segptr[r]; g < h->segptr[r + 1]; g++) h->segrow[g] = r;
     for (PetscInt k = k0; k < k1; k++) {
       PetscInt q = k - k0;
-      h->col[k] = q < len ? c->j[c->i[r] + q] : (len ? c->j[c->i[r]] : 0);
-      h->val[k] = q < len ? c->a[c->i[r] + q] : 0.0;
+      h->col[k]  = q < len ? c->j[c->i[r] + q] : (len ? c->j[c->i[r]] : 0);
+      h->val[k]  = q < len ? c->a[c->i[r] + q] : 0.0;
     }
     if (bin == GPUPC_SEGCSR_BIN_MEDIUM) h->medrows[nmed++] = r;
     if (bin == GPUPC_SEGCSR_BIN_LONG) h->longrows[nlong++] = r; /* any order is valid */

@@ -10,7 +10,6 @@ static const char help[] = "KSP on a 2D/3D Laplacian with gpu vectors against th
 #include <gpupc/device.h>
 #include "gpupctest.h"
 
-
 static PetscErrorCode Solve(Mat A, VecType vtype, Vec bref, Vec *x, PetscInt *its, KSPConvergedReason *reason)
 {
   KSP ksp;

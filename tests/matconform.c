@@ -30,19 +30,19 @@ typedef struct {
 } Case;
 
 static const Case cases[] = {
-  {"square",       CASE_RANDOM, 90,    90,    1, 3, 0,     PETSC_TRUE,  0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"longrow",      CASE_RANDOM, 10006, 10006, 1, 2, 10000, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"wide-longrow", CASE_RANDOM, 40,    10050, 1, 4, 10000, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"tall",         CASE_RANDOM, 70,    31,    1, 3, 0,     PETSC_TRUE,  0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"bs2",          CASE_RANDOM, 48,    48,    2, 2, 0,     PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"bs3",          CASE_RANDOM, 45,    45,    3, 2, 0,     PETSC_TRUE,  0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"bs4",          CASE_RANDOM, 48,    48,    4, 1, 0,     PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"bs5-rect",     CASE_RANDOM, 50,    35,    5, 1, 0,     PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"da2d-dof1-star",          CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 2, 9, 1, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE    },
-  {"da2d-dof2-box-periodic",  CASE_DMDA, 0, 0, 2, 0, 0, PETSC_FALSE, 2, 6, 2, DMDA_STENCIL_BOX,  DM_BOUNDARY_PERIODIC},
+  {"square", CASE_RANDOM, 90, 90, 1, 3, 0, PETSC_TRUE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"longrow", CASE_RANDOM, 10006, 10006, 1, 2, 10000, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"wide-longrow", CASE_RANDOM, 40, 10050, 1, 4, 10000, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"tall", CASE_RANDOM, 70, 31, 1, 3, 0, PETSC_TRUE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"bs2", CASE_RANDOM, 48, 48, 2, 2, 0, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"bs3", CASE_RANDOM, 45, 45, 3, 2, 0, PETSC_TRUE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"bs4", CASE_RANDOM, 48, 48, 4, 1, 0, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"bs5-rect", CASE_RANDOM, 50, 35, 5, 1, 0, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"da2d-dof1-star", CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 2, 9, 1, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"da2d-dof2-box-periodic", CASE_DMDA, 0, 0, 2, 0, 0, PETSC_FALSE, 2, 6, 2, DMDA_STENCIL_BOX, DM_BOUNDARY_PERIODIC},
   {"da3d-dof3-star-periodic", CASE_DMDA, 0, 0, 3, 0, 0, PETSC_FALSE, 3, 6, 3, DMDA_STENCIL_STAR, DM_BOUNDARY_PERIODIC},
-  {"da2d-dof4-box",           CASE_DMDA, 0, 0, 4, 0, 0, PETSC_FALSE, 2, 6, 4, DMDA_STENCIL_BOX,  DM_BOUNDARY_NONE    },
-  {"da3d-dof1-box",           CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 3, 5, 1, DMDA_STENCIL_BOX,  DM_BOUNDARY_NONE    },
+  {"da2d-dof4-box", CASE_DMDA, 0, 0, 4, 0, 0, PETSC_FALSE, 2, 6, 4, DMDA_STENCIL_BOX, DM_BOUNDARY_NONE},
+  {"da3d-dof1-box", CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 3, 5, 1, DMDA_STENCIL_BOX, DM_BOUNDARY_NONE},
 };
 
 typedef struct {
@@ -57,10 +57,10 @@ typedef struct {
 } Ctx;
 
 enum {
-  CK_TYPE    = 1, /* the tested matrix must be of the type under test */
-  CK_AIJTYPE = 2, /* ... of type AIJ */
-  CK_PATTERN = 4, /* the nonzero patterns must agree exactly (otherwise values only, a missing entry counts as 0) */
-  CK_SHOWTYPE = 8 /* print the tested matrix's type */
+  CK_TYPE     = 1, /* the tested matrix must be of the type under test */
+  CK_AIJTYPE  = 2, /* ... of type AIJ */
+  CK_PATTERN  = 4, /* the nonzero patterns must agree exactly (otherwise values only, a missing entry counts as 0) */
+  CK_SHOWTYPE = 8  /* print the tested matrix's type */
 };
 
 /* a value in (-1,1) that depends on (a, b, seed) only: the same matrix on any number of ranks */
@@ -105,7 +105,7 @@ static PetscErrorCode CheckVec(Ctx *c, Vec t, Vec a, Vec scale, PetscReal tol, c
 {
   const PetscScalar *x, *y, *s = NULL;
   PetscInt           n, na, lo, key = 0;
-  PetscBool          bad = PETSC_FALSE;
+  PetscBool          bad      = PETSC_FALSE;
   char               msg[512] = "";
 
   PetscFunctionBegin;
@@ -328,7 +328,7 @@ static PetscErrorCode CheckMat(Ctx *c, Mat T, Mat A, PetscInt flags, PetscReal v
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)A);
   PetscInt  M, N, Mt, Nt, m, n, mt, nt, lo, hi, key = 0;
-  PetscBool bad = PETSC_FALSE, is;
+  PetscBool bad      = PETSC_FALSE, is;
   char      msg[512] = "";
   MatType   tt;
 
@@ -511,10 +511,10 @@ static PetscErrorCode FillDMDA(Ctx *c, Mat A, PetscInt seed, PetscInt pv)
         MatStencil  row, cols[27];
         PetscScalar v[27 * 4 * 4];
         PetscInt    nc = 0;
-        row.i = i;
-        row.j = j;
-        row.k = k;
-        row.c = 0;
+        row.i          = i;
+        row.j          = j;
+        row.k          = k;
+        row.c          = 0;
         for (PetscInt dk = (in.dim == 3 ? -sw : 0); dk <= (in.dim == 3 ? sw : 0); dk++)
           for (PetscInt dj = -sw; dj <= sw; dj++)
             for (PetscInt di = -sw; di <= sw; di++) {
@@ -598,8 +598,8 @@ static PetscErrorCode Create(Ctx *c, MatType type, Mat *A)
     PetscCall(PetscMalloc2(mb, &d, mb, &o));
     for (PetscInt Ib = 0; Ib < mb; Ib++) {
       PetscInt K = 4 * cs->w + 6;
-      d[Ib]       = PetscMin(nb, K);
-      o[Ib]       = PetscMin(Nb - nb, K);
+      d[Ib]      = PetscMin(nb, K);
+      o[Ib]      = PetscMin(Nb - nb, K);
       if (cs->longlen && (rlo + Ib) * bs + bs - 1 >= cs->M - 1) {
         d[Ib] = nb;
         o[Ib] = Nb - nb;
@@ -671,9 +671,9 @@ static PetscErrorCode FreeColumn(Mat A, PetscInt row, PetscInt from, PetscInt *c
 /* the groups of operations; each starts from a fresh pair                                                          */
 
 #define BOTH(call_a, call_t) \
-  do { \
-    PetscCall(call_a); \
-    PetscCall(call_t); \
+  do {                       \
+    PetscCall(call_a);       \
+    PetscCall(call_t);       \
   } while (0)
 
 static PetscErrorCode GroupAssembly(Ctx *c)
@@ -819,19 +819,19 @@ static PetscErrorCode GroupSetValues(Ctx *c)
       if (in.xm * in.ym * in.zm > 0) {
         MatStencil  r, cc[2];
         PetscScalar v[2 * 16] = {3.0, -2.0, 1.0, 0.5, 0.25, 7.0, 2.0, 1.0, 3.0, -2.0, 1.0, 0.5, 0.25, 7.0, 2.0, 1.0, 3.0, -2.0, 1.0, 0.5, 0.25, 7.0, 2.0, 1.0, 3.0, -2.0, 1.0, 0.5, 0.25, 7.0, 2.0, 1.0};
-        r.i = in.xs;
-        r.j = in.ys;
-        r.k = in.zs;
-        r.c = in.dof - 1;
-        cc[0] = r;
-        cc[1] = r;
-        cc[1].i = r.i + 1 < in.mx || in.bx == DM_BOUNDARY_PERIODIC ? r.i + 1 : r.i - 1;
-        cc[1].c = 0;
+        r.i                   = in.xs;
+        r.j                   = in.ys;
+        r.k                   = in.zs;
+        r.c                   = in.dof - 1;
+        cc[0]                 = r;
+        cc[1]                 = r;
+        cc[1].i               = r.i + 1 < in.mx || in.bx == DM_BOUNDARY_PERIODIC ? r.i + 1 : r.i - 1;
+        cc[1].c               = 0;
         PetscCall(MatSetValuesStencil(both[s], 1, &r, 2, cc, v, INSERT_VALUES));
         PetscCall(MatAssemblyBegin(both[s], MAT_FLUSH_ASSEMBLY));
         PetscCall(MatAssemblyEnd(both[s], MAT_FLUSH_ASSEMBLY));
         PetscCall(MatSetValuesStencil(both[s], 1, &r, 2, cc, v, ADD_VALUES));
-        r.c = 0;
+        r.c     = 0;
         cc[0].c = 0;
         PetscCall(MatSetValuesBlockedStencil(both[s], 1, &r, 2, cc, v, ADD_VALUES));
       } else {
@@ -855,7 +855,7 @@ static PetscErrorCode GroupSetValues(Ctx *c)
     }
     {
       PetscInt    row = (hi < M ? hi : 0), col = (rank * 7 + 3) % N;
-      PetscScalar v   = -1.25;
+      PetscScalar v = -1.25;
       PetscCall(MatSetValues(both[s], 1, &row, 1, &col, &v, ADD_VALUES));
     }
     PetscCall(MatAssemblyBegin(both[s], MAT_FINAL_ASSEMBLY));
@@ -1028,10 +1028,10 @@ static PetscErrorCode GroupAXPY(Ctx *c)
 
 static PetscErrorCode GroupCopyDup(Ctx *c)
 {
-  Mat                 A, T, XA, XT, DA, DT;
-  MatDuplicateOption  opts[3]  = {MAT_DO_NOT_COPY_VALUES, MAT_COPY_VALUES, MAT_SHARE_NONZERO_PATTERN};
-  const char         *names[3] = {"MAT_DO_NOT_COPY_VALUES", "MAT_COPY_VALUES", "MAT_SHARE_NONZERO_PATTERN"};
-  char                op[128];
+  Mat                A, T, XA, XT, DA, DT;
+  MatDuplicateOption opts[3]  = {MAT_DO_NOT_COPY_VALUES, MAT_COPY_VALUES, MAT_SHARE_NONZERO_PATTERN};
+  const char        *names[3] = {"MAT_DO_NOT_COPY_VALUES", "MAT_COPY_VALUES", "MAT_SHARE_NONZERO_PATTERN"};
+  char               op[128];
 
   PetscFunctionBegin;
   PetscCall(BuildPair(c, 1, 0, &A, &T));
@@ -1122,9 +1122,9 @@ static PetscErrorCode GroupConvert(Ctx *c)
 
 static PetscErrorCode GroupSub(Ctx *c)
 {
-  Mat       A, T, SA, ST, *sa, *st;
-  IS        isr, isc;
-  PetscInt  lo, hi, clo, chi, M, N;
+  Mat         A, T, SA, ST, *sa, *st;
+  IS          isr, isc;
+  PetscInt    lo, hi, clo, chi, M, N;
   PetscMPIInt rank;
 
   PetscFunctionBegin;
@@ -1256,11 +1256,11 @@ static PetscErrorCode GroupTranspose(Ctx *c)
 
 static PetscErrorCode GroupNormEqual(Ctx *c)
 {
-  Mat       A, T, A2, T2;
-  NormType  nt[3]   = {NORM_1, NORM_FROBENIUS, NORM_INFINITY};
+  Mat         A, T, A2, T2;
+  NormType    nt[3] = {NORM_1, NORM_FROBENIUS, NORM_INFINITY};
   const char *nn[3] = {"MatNorm NORM_1", "MatNorm NORM_FROBENIUS", "MatNorm NORM_INFINITY"};
-  PetscBool ea, et;
-  PetscInt  lo, hi;
+  PetscBool   ea, et;
+  PetscInt    lo, hi;
 
   PetscFunctionBegin;
   PetscCall(BuildPair(c, 1, 0, &A, &T));
@@ -1373,7 +1373,7 @@ static PetscErrorCode GroupOptions(Ctx *c)
     both[0] = A;
     both[1] = T;
     PetscCall(MatGetOwnershipRange(A, &lo, &hi));
-    row = lo;
+    row         = lo;
     PetscInt ec = -1;
     if (hi > lo) {
       const PetscInt *cols;
@@ -1418,22 +1418,22 @@ static PetscErrorCode GroupNullSpace(Ctx *);
 static PetscErrorCode GroupFactor(Ctx *);
 
 static const Group groups[] = {
-  {"assembly",  GroupAssembly  },
-  {"setvalues", GroupSetValues },
-  {"zero",      GroupZero      },
-  {"scale",     GroupScale     },
-  {"axpy",      GroupAXPY      },
-  {"copy",      GroupCopyDup   },
-  {"convert",   GroupConvert   },
-  {"sub",       GroupSub       },
-  {"transpose", GroupTranspose },
-  {"norm",      GroupNormEqual },
-  {"store",     GroupStore     },
-  {"options",   GroupOptions   },
+  {"assembly", GroupAssembly},
+  {"setvalues", GroupSetValues},
+  {"zero", GroupZero},
+  {"scale", GroupScale},
+  {"axpy", GroupAXPY},
+  {"copy", GroupCopyDup},
+  {"convert", GroupConvert},
+  {"sub", GroupSub},
+  {"transpose", GroupTranspose},
+  {"norm", GroupNormEqual},
+  {"store", GroupStore},
+  {"options", GroupOptions},
   {"fdcoloring", GroupFDColoring},
-  {"loadview",  GroupLoadView  },
-  {"nullspace", GroupNullSpace },
-  {"factor",    GroupFactor    },
+  {"loadview", GroupLoadView},
+  {"nullspace", GroupNullSpace},
+  {"factor", GroupFactor},
 };
 
 static PetscBool Wanted(char **list, PetscInt n, const char *name)
@@ -1453,8 +1453,8 @@ static PetscErrorCode SetUpCase(Ctx *c, const Case *cs)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  c->cs = cs;
-  c->da = NULL;
+  c->cs   = cs;
+  c->da   = NULL;
   c->rmap = c->cmap = NULL;
   if (cs->kind == CASE_DMDA) {
     if (cs->dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, cs->bt, cs->bt, cs->st, cs->n, cs->bt == DM_BOUNDARY_PERIODIC ? cs->n : cs->n + 1, PETSC_DECIDE /* periodic DMDA colorings: sizes divisible by 3 */, PETSC_DECIDE, cs->dof, 1, NULL, NULL, &c->da));
@@ -1462,7 +1462,7 @@ static PetscErrorCode SetUpCase(Ctx *c, const Case *cs)
     PetscCall(DMSetUp(c->da));
     PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "%s (%" PetscInt_FMT "^%" PetscInt_FMT " grid)", cs->name, cs->n, cs->dim));
   } else {
-    PetscInt  bs = cs->bs, Mb = cs->M / bs, Nb = cs->N / bs, *ri, *ci;
+    PetscInt bs = cs->bs, Mb = cs->M / bs, Nb = cs->N / bs, *ri, *ci;
     PetscCall(PetscMalloc1(Mb, &ri));
     PetscCall(PetscMalloc1(Nb, &ci));
     for (PetscInt k = 0; k < Mb; k++) ri[k] = Mb - 1 - k;
@@ -1546,7 +1546,7 @@ static PetscErrorCode FDFunction(void *sctx, Vec X, Vec F, void *fctx)
   PetscCall(DMGlobalToLocal(c->da, X, INSERT_VALUES, Xl));
   PetscCall(VecGetArrayRead(Xl, &x));
   PetscCall(VecGetArray(F, &f));
-#define GIDX(ii, jj, kk, cc) (((((kk) - in.gzs) * in.gym + ((jj) - in.gys)) * in.gxm + ((ii) - in.gxs)) * in.dof + (cc))
+#define GIDX(ii, jj, kk, cc) (((((kk)-in.gzs) * in.gym + ((jj)-in.gys)) * in.gxm + ((ii)-in.gxs)) * in.dof + (cc))
   for (PetscInt k = in.zs, p = 0; k < in.zs + in.zm; k++)
     for (PetscInt j = in.ys; j < in.ys + in.ym; j++)
       for (PetscInt i = in.xs; i < in.xs + in.xm; i++)
@@ -1706,12 +1706,12 @@ static PetscErrorCode GroupNullSpace(Ctx *c)
    against AIJ's, on the symmetric, diagonally dominant S = A + A^T + s I; then a numeric refactorization of 2 S */
 static PetscErrorCode GroupFactor(Ctx *c)
 {
-  Mat            A, T, At, Tt, SA, ST, BA, BT;
-  MatFactorType  ft[4]    = {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC};
-  const char    *names[4] = {"LU", "ILU", "Cholesky", "ICC"};
-  PetscMPIInt    size;
-  PetscReal      nrm;
-  PetscInt       m;
+  Mat           A, T, At, Tt, SA, ST, BA, BT;
+  MatFactorType ft[4]    = {MAT_FACTOR_LU, MAT_FACTOR_ILU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ICC};
+  const char   *names[4] = {"LU", "ILU", "Cholesky", "ICC"};
+  PetscMPIInt   size;
+  PetscReal     nrm;
+  PetscInt      m;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));

@@ -63,16 +63,16 @@ int main(int argc, char **argv)
   /* a small circuit with a known answer: Vdd=1 V at a through 1k to b, 1k from b to ground,
      0.25 mA sink at b, 2k from b to c, c floats otherwise: v(b) = v(c) = 0.375 V */
   PetscCall(TestWriteText(PETSC_COMM_WORLD, "netlist_small.sp",
-                      "* hand-written\n"
-                      "V1 a 0 DC 1\n"
-                      "r1 a b 1k\n"
-                      "R2 b GND 1000ohm\n"
-                      "Isink b 0 0.25m\n"
-                      "R3 b c 2K\n"
-                      "C1 c 0 1p\n"
-                      ".op\n"
-                      ".end\n"
-                      "R4 c 0 1\n"));
+                          "* hand-written\n"
+                          "V1 a 0 DC 1\n"
+                          "r1 a b 1k\n"
+                          "R2 b GND 1000ohm\n"
+                          "Isink b 0 0.25m\n"
+                          "R3 b c 2K\n"
+                          "C1 c 0 1p\n"
+                          ".op\n"
+                          ".end\n"
+                          "R4 c 0 1\n"));
   PetscCall(GPUPCMatLoadNetlist(PETSC_COMM_WORLD, "netlist_small.sp", &A, &b));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCheck(N == 2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "small netlist: %" PetscInt_FMT " unknowns, expected 2 (b and c)", N);

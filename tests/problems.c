@@ -76,12 +76,12 @@ int main(int argc, char **argv)
   PetscCall(GPUPCProblemList(&names, &np));
   PetscCheck(np == 11, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected 11 built-in problems, found %" PetscInt_FMT, np);
   for (PetscInt p = 0; p < np; p++) {
-    Mat         A, At;
-    Vec         b, x, y, b2;
-    PetscBool   sym, sdd, spd, issym, eq;
-    PetscInt    M, N;
-    PetscReal   xAx, nb;
-    PetscRandom rnd;
+    Mat          A, At;
+    Vec          b, x, y, b2;
+    PetscBool    sym, sdd, spd, issym, eq;
+    PetscInt     M, N;
+    PetscReal    xAx, nb;
+    PetscRandom  rnd;
     MatNullSpace nsp;
 
     PetscCall(GPUPCProblemGetInfo(names[p], &sym, &sdd, &spd));

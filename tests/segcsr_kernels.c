@@ -108,13 +108,19 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
   PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(GPUPCGetSegCSRKernels(&k));
   PetscCall(GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_HOST, &kh));
-  c.m = m; c.n = n;
+  c.m = m;
+  c.n = n;
   PetscCall(PetscMalloc1(m + 1, &c.i));
-  for (PetscInt r = 0; r < m; r++) cap += n ? PetscMin(n, r == 3 ? 5000 : r % 7 == 0 ? 300 : r % 13) : 0;
+  for (PetscInt r = 0; r < m; r++) cap += n ? PetscMin(n, r == 3 ? 5000 : r % 7 == 0 ? 300
+                                                                                     : r % 13)
+                                            : 0;
   PetscCall(PetscMalloc2(cap + 1, &c.j, cap + 1, &c.a));
   c.i[0] = 0;
   for (PetscInt r = 0; r < m; r++) {
-    PetscInt len = n ? PetscMin(n, r == 3 ? 5000 : r % 7 == 0 ? 300 : r % 13) : 0, q = c.i[r]; /* r % 13 == 0: empty rows; every 7th row medium, row 3 long (bins of segcsrkernels.h) */
+    PetscInt len = n ? PetscMin(n, r == 3 ? 5000 : r % 7 == 0 ? 300
+                                                              : r % 13)
+                     : 0,
+             q   = c.i[r]; /* r % 13 == 0: empty rows; every 7th row medium, row 3 long (bins of segcsrkernels.h) */
     for (PetscInt t = 0; t < len; t++) {
       PetscReal u;
       PetscCall(PetscRandomGetValueReal(rnd, &u));
@@ -134,7 +140,7 @@ static PetscErrorCode TestShape(PetscInt m, PetscInt n, PetscRandom rnd)
   for (PetscInt t = 0; t < n; t++) ryt[t] = x[t];
   for (PetscInt r = 0; r < m; r++) {
     PetscScalar s = 0;
-    rd[r] = 0;
+    rd[r]         = 0;
     for (PetscInt q = c.i[r]; q < c.i[r + 1]; q++) {
       s += c.a[q] * x[c.j[q]];
       ryt[c.j[q]] += c.a[q] * xt[r];
@@ -202,7 +208,7 @@ int main(int argc, char **argv)
   PetscCall(TestShape(300, 1000, rnd));
   PetscCall(TestShape(700, 90, rnd));
   PetscCall(TestShape(200, 6000, rnd)); /* a row of 5000 entries: the block-per-row bin for every L */
-  PetscCall(TestShape(40, 0, rnd)); /* a block without columns (empty off-diagonal block) */
+  PetscCall(TestShape(40, 0, rnd));     /* a block without columns (empty off-diagonal block) */
   PetscCall(TestShape(0, 10, rnd));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));

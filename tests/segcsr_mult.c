@@ -34,8 +34,8 @@ static PetscErrorCode Fill(Mat A, const Problem *p, PetscInt seed, PetscBool sam
   for (PetscInt i = lo; i < hi; i++) {
     PetscInt len = (i * 7919) % (p->maxlen + 1); /* pattern depends on i only */
     if (p->powerlaw) len = (PetscInt)(2.0 * PetscPowReal(((i * 7919) % 997 + 1) / 998.0, -2.0 / 3.0));
-    if (i % 5 == 3) len = 0;                      /* empty rows */
-    if (i == 1 && p->longlen) len = p->longlen;   /* the very long row */
+    if (i % 5 == 3) len = 0;                    /* empty rows */
+    if (i == 1 && p->longlen) len = p->longlen; /* the very long row */
     len = PetscMin(len, p->N);
     for (PetscInt k = 0; k < len; k++) {
       PetscReal u;
@@ -57,7 +57,7 @@ static PetscErrorCode Fill(Mat A, const Problem *p, PetscInt seed, PetscBool sam
   }
   /* an entry of the next rank's first row, set from this rank (off-process stash) */
   if (size > 1) {
-    PetscInt row = ((rank + 1) % size) * 0, col = (rank * 13) % p->N;
+    PetscInt    row = ((rank + 1) % size) * 0, col = (rank * 13) % p->N;
     PetscScalar v = 0.25 * (rank + 1);
     PetscCall(MatGetOwnershipRange(A, &lo, &hi));
     row = 0; /* row 0 is owned by rank 0; every rank adds to it */

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 2.0));
   PetscCall(MatMult(A, x, y));
-  PetscCall(VecShift(y, -2.0));  /* y_i = 2 (1 + i) - 2 = 2 i */
+  PetscCall(VecShift(y, -2.0)); /* y_i = 2 (1 + i) - 2 = 2 i */
   {
     PetscScalar s;
     PetscCall(VecSum(y, &s));

@@ -12,9 +12,9 @@ static const char help[] = "Newton on a DMDA problem with several unknowns per g
 /* F_c(u) = -lap(u_c) + u_c^3 + 0.5 u_c u_{c+1} + 0.3 du_{c+2}/dx - (1 + c): nonsymmetric, couples every component */
 static PetscErrorCode FormFunction(SNES snes, Vec X, Vec F, void *ctx)
 {
-  DM            da;
-  Vec           Xl;
-  DMDALocalInfo in;
+  DM             da;
+  Vec            Xl;
+  DMDALocalInfo  in;
   PetscScalar ***x3, ***f3;
 
   PetscFunctionBegin;
@@ -40,7 +40,7 @@ static PetscErrorCode FormFunction(SNES snes, Vec X, Vec F, void *ctx)
     PetscCall(DMDAVecRestoreArrayDOF(da, F, &f3));
   } else {
     PetscScalar ****x4, ****f4;
-    PetscReal   h = 1.0 / (in.mx + 1);
+    PetscReal       h = 1.0 / (in.mx + 1);
     PetscCall(DMDAVecGetArrayDOFRead(da, Xl, &x4));
     PetscCall(DMDAVecGetArrayDOF(da, F, &f4));
     for (PetscInt k = in.zs; k < in.zs + in.zm; k++)

@@ -165,10 +165,10 @@ static PetscErrorCode RunAll(const GPUPCVecKernels *k, PetscInt n, PetscRandom r
 int main(int argc, char **argv)
 {
   /* around warp, block (256) and grid-stride boundaries, plus one large length */
-  PetscInt              lengths[] = {0, 1, 31, 32, 33, 255, 256, 257, 4097, 1000003};
+  PetscInt               lengths[] = {0, 1, 31, 32, 33, 255, 256, 257, 4097, 1000003};
   const GPUPCVecKernels *k;
-  PetscRandom           r;
-  size_t                mem0, mem1;
+  PetscRandom            r;
+  size_t                 mem0, mem1;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());

@@ -7,7 +7,7 @@ static const char help[] = "Every VecOp of the gpu vector types against VECSEQ/V
 
 #define TOL_UPDATE 1e-14
 #define TOL_REDUCE 1e-12 /* relative to the sum of the magnitudes of the terms */
-#define NV         11 /* more than one kernel chunk (8) for mdot/maxpy */
+#define NV         11    /* more than one kernel chunk (8) for mdot/maxpy */
 
 typedef struct {
   Vec g[NV], s[NV]; /* gpu and standard vectors with equal values */

@@ -30,15 +30,15 @@ typedef PCCMGPositiveMode GPUPCCMGPositiveMode;
 typedef struct {
   PetscBool            check_symmetry;
   PetscBool            dirichlet_rows; /* couplings into diagonal-only rows go to the ground */
-  PetscReal            symmetry_tol;  /* relative to max(|a_ij|,|a_ji|) */
-  PetscReal            dominance_tol; /* e_i < -tol * a_ii is an error */
+  PetscReal            symmetry_tol;   /* relative to max(|a_ij|,|a_ji|) */
+  PetscReal            dominance_tol;  /* e_i < -tol * a_ii is an error */
   GPUPCCMGPositiveMode positive;
-  PetscInt             direct_size;   /* stop when a level has at most this many vertices */
+  PetscInt             direct_size; /* stop when a level has at most this many vertices */
   PetscInt             max_levels;
-  PetscInt             repeat;        /* > 0 overrides every t_k */
-  PetscInt             repeat_max;    /* > 0: t_k from the nonzero ratios is at most this */
-  PetscInt             fuse_nnz;      /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
-  PetscInt             pack_nnz;      /* levels with fewer stored entries are latency-bound (CUDA lanes per row, packed residual-restriction) */
+  PetscInt             repeat;     /* > 0 overrides every t_k */
+  PetscInt             repeat_max; /* > 0: t_k from the nonzero ratios is at most this */
+  PetscInt             fuse_nnz;   /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
+  PetscInt             pack_nnz;   /* levels with fewer stored entries are latency-bound (CUDA lanes per row, packed residual-restriction) */
   PetscBool            monitor;
   PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
   PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
@@ -52,21 +52,21 @@ typedef struct {
    copies = 2: L0 acts on [x_k; -x_k; x_g]    (double cover of the positive off-diagonals)
    Expand: b0 = [s_c b_k ...; -(copies == 1 ? sum b_k : 0)], fold: x_i = (1/copies) sum_c s_c (x0[c nk + map[i]] - x0[g]) */
 typedef struct {
-  PetscInt  n;         /* rows of the user's matrix */
-  PetscInt  copies;    /* 1 or 2 */
-  PetscBool ground;    /* a ground vertex was added (index copies*n) */
-  PetscInt  n0;        /* copies*nk + ground */
-  PetscInt  nkept;     /* nk: rows in the Laplacian */
-  PetscInt *map;       /* length n: row -> kept index, -1 for Dirichlet rows; NULL when none */
-  PetscReal *dinv;     /* length n: 1/a_ii on Dirichlet rows, 0 elsewhere; NULL when none */
-  PetscInt   ncoupling;  /* entries of E = A(kept rows, Dirichlet columns); the operator is nonsymmetric when > 0 */
+  PetscInt   n;           /* rows of the user's matrix */
+  PetscInt   copies;      /* 1 or 2 */
+  PetscBool  ground;      /* a ground vertex was added (index copies*n) */
+  PetscInt   n0;          /* copies*nk + ground */
+  PetscInt   nkept;       /* nk: rows in the Laplacian */
+  PetscInt  *map;         /* length n: row -> kept index, -1 for Dirichlet rows; NULL when none */
+  PetscReal *dinv;        /* length n: 1/a_ii on Dirichlet rows, 0 elsewhere; NULL when none */
+  PetscInt   ncoupling;   /* entries of E = A(kept rows, Dirichlet columns); the operator is nonsymmetric when > 0 */
   PetscInt  *erow, *ecol; /* E by user row (length n + 1; empty rows for Dirichlet rows) */
   PetscReal *eval;
   PetscInt  *trow, *tcol; /* E^T by user row (Dirichlet rows hold entries) */
   PetscReal *tval;
-  PetscInt  npositive; /* stored positive off-diagonal entries of the user's matrix */
-  PetscInt  nstrict;   /* strictly dominant rows (tied to the ground) */
-  PetscInt  ndirichlet; /* rows with only a diagonal (with dirichlet_rows: couplings into them go to the ground) */
+  PetscInt   npositive;  /* stored positive off-diagonal entries of the user's matrix */
+  PetscInt   nstrict;    /* strictly dominant rows (tied to the ground) */
+  PetscInt   ndirichlet; /* rows with only a diagonal (with dirichlet_rows: couplings into them go to the ground) */
 } GPUPCCMGReduction;
 
 /* one level of the hierarchy, on the host: a Laplacian in CSR (sorted columns, diagonal stored) */
@@ -75,11 +75,11 @@ typedef struct {
   PetscInt  *rowptr, *col;
   PetscReal *val;
   /* towards the next level (unused on the last level) */
-  PetscInt   nc;      /* clusters = rows of the next level */
-  PetscInt  *cluster; /* c(v) in [0, nc), length n */
-  PetscInt   t;       /* the next level runs t times per visit of this one */
+  PetscInt  nc;      /* clusters = rows of the next level */
+  PetscInt *cluster; /* c(v) in [0, nc), length n */
+  PetscInt  t;       /* the next level runs t times per visit of this one */
   /* clustering statistics */
-  PetscInt   nweak, nsingletons, maxsize;
+  PetscInt nweak, nsingletons, maxsize;
 } GPUPCCMGLevel;
 
 typedef enum {
@@ -94,7 +94,7 @@ PETSC_EXTERN const char *const GPUPCCMGStopReasons[];
 typedef struct {
   GPUPCCMGReduction  red;
   PetscInt           nlevels;
-  GPUPCCMGLevel     *levels;        /* levels[0] is the reduced Laplacian */
+  GPUPCCMGLevel     *levels; /* levels[0] is the reduced Laplacian */
   GPUPCCMGStopReason stop;
   PetscBool          coarse_direct; /* last level: dense grounded inverse, else one Jacobi step */
   PetscInt           coarse_ncomp;  /* connected components (= grounded vertices) of the last level */
@@ -115,10 +115,10 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 /* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
    PETSc's function stack and error handling are not thread-safe in every PETSc build. */
 #if defined(_OPENMP)
-  #include <omp.h>
-  #define GPUPCCMGThreadIndex() omp_get_thread_num()
+#include <omp.h>
+#define GPUPCCMGThreadIndex() omp_get_thread_num()
 #else
-  #define GPUPCCMGThreadIndex() 0
+#define GPUPCCMGThreadIndex() 0
 #endif
 PETSC_EXTERN PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *);
 PETSC_EXTERN void           GPUPCCMGSortRow(PetscInt, PetscInt *, PetscReal *);
@@ -155,14 +155,14 @@ typedef struct {
   PetscInt             nlevels;
   GPUPCCMGDeviceLevel *levels;
   GPUPCCMGDeviceFold   fold;
-  size_t               bytes;  /* device memory held */
+  size_t               bytes; /* device memory held */
   /* the plan: the steps of the cycle P(b0, 0, 1) in launch order with their buffers (GPUPCCMGDevicePlan) */
-  PetscInt             nsteps;
-  GPUPCCMGStep        *steps;
-  void                *xcycle;           /* where the cycle leaves level 0's iterate */
-  PetscInt             fusennz;          /* the plan fuses steps on levels with fewer stored entries */
-  PetscInt             packnnz;          /* levels with fewer stored entries are latency-bound: their clusters are packed into units (nunits) */
-  GPUPCGraph           graph;            /* the plan recorded once (GPUPCCMGDeviceRecord), NULL: launched step by step */
+  PetscInt      nsteps;
+  GPUPCCMGStep *steps;
+  void         *xcycle;  /* where the cycle leaves level 0's iterate */
+  PetscInt      fusennz; /* the plan fuses steps on levels with fewer stored entries */
+  PetscInt      packnnz; /* levels with fewer stored entries are latency-bound: their clusters are packed into units (nunits) */
+  GPUPCGraph    graph;   /* the plan recorded once (GPUPCCMGDeviceRecord), NULL: launched step by step */
 } GPUPCCMGDevice;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
@@ -175,12 +175,12 @@ PETSC_INTERN PetscErrorCode GPUPCCMGDeviceApply(GPUPCCMGDevice *, PetscBool, con
 
 /* distributed CMG (PC on more than one MPI rank): gpupc/cmgmpi.h, src/pc/impls/cmg/mpi */
 typedef struct _n_GPUPCCMGMPI *GPUPCCMGMPI;
-PETSC_INTERN PetscErrorCode PCSetUp_CMG_MPI(PC);
-PETSC_INTERN PetscErrorCode PCApply_CMG_MPI(PC, PetscBool, Vec, Vec);
-PETSC_INTERN PetscErrorCode PCView_CMG_MPI(PC, PetscViewer);
-PETSC_INTERN PetscErrorCode PCReset_CMG_MPI(PC);
-PETSC_INTERN PetscErrorCode PCCMGGetLevel_CMG_MPI(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI, PetscInt *);
+PETSC_INTERN PetscErrorCode    PCSetUp_CMG_MPI(PC);
+PETSC_INTERN PetscErrorCode    PCApply_CMG_MPI(PC, PetscBool, Vec, Vec);
+PETSC_INTERN PetscErrorCode    PCView_CMG_MPI(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode    PCReset_CMG_MPI(PC);
+PETSC_INTERN PetscErrorCode    PCCMGGetLevel_CMG_MPI(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode    GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI, PetscInt *);
 
 /* the PC's data */
 typedef struct {
@@ -192,7 +192,7 @@ typedef struct {
   PetscBool         built;
   GPUPCCMGDevice    dev;
   PetscInt          nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
-  GPUPCCMGMPI       mpi; /* the distributed hierarchy (more than one rank); NULL on one rank */
+  GPUPCCMGMPI       mpi;                          /* the distributed hierarchy (more than one rank); NULL on one rank */
 } PC_CMG;
 
 /* options, their setters and getters (cmgoptions.c) */
@@ -202,7 +202,7 @@ PETSC_INTERN PetscErrorCode PCCMGComposeOptionFunctions_Private(PC, PetscBool);
 /* for tests: the hierarchy a set-up PC cmg holds */
 PETSC_EXTERN PetscErrorCode PCCMGGetHierarchy_Private(PC, const GPUPCCMGHierarchy **);
 
-PETSC_INTERN PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
+PETSC_INTERN PetscLogEvent  PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
 PETSC_INTERN PetscErrorCode PCCMGRegisterEvents(void);
 PETSC_INTERN PetscErrorCode PCCreate_CMG(PC);
 

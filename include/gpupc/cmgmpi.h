@@ -36,41 +36,41 @@ typedef struct {
   PetscInt   nmin, nmax; /* local rows, smallest and largest over the ranks */
   PetscReal *e;          /* local excess diagonal (length n) */
   /* towards the next level (unused on the last level) */
-  PetscInt   nc, NC;     /* local and global clusters */
-  PetscInt  *cluster;    /* local c(v) in [0, nc) */
-  PetscInt   t;
-  PetscInt   nweak, nsingletons, maxsize; /* global: sums and largest cluster */
+  PetscInt  nc, NC;  /* local and global clusters */
+  PetscInt *cluster; /* local c(v) in [0, nc) */
+  PetscInt  t;
+  PetscInt  nweak, nsingletons, maxsize; /* global: sums and largest cluster */
 } GPUPCCMGMPILevel;
 
 /* device side of one level */
 typedef struct {
-  GPUPCCMGDeviceLevel k;  /* what the CMG kernels see (local rows, double) */
+  GPUPCCMGDeviceLevel k;           /* what the CMG kernels see (local rows, double) */
   void               *diag, *offd; /* GPUPCSegCSRBlock of -A_k: diagonal and off-diagonal blocks (not on a direct last level) */
   GPUPCHalo           halo;
 } GPUPCCMGMPIDeviceLevel;
 
 struct _n_GPUPCCMGMPI {
-  MPI_Comm           comm;
-  PetscMPIInt        size, rank;
+  MPI_Comm    comm;
+  PetscMPIInt size, rank;
   /* reduction (local): map, dinv (length n + nghostdir), E with columns in [0, n + nghostdir) */
-  GPUPCCMGReduction  red;
-  PetscInt           Nuser, Nkept;                 /* global */
-  PetscInt           gstrict, gdirichlet, gcoupling; /* global counts */
-  PetscBool          offrank_coupling;             /* some E couplings cross ranks (PCApplyTranspose refused) */
-  PetscInt           nghostdir;                    /* off-rank Dirichlet columns of E on this rank */
-  PetscInt          *ghostdir;                     /* their global (user) indices, ascending */
+  GPUPCCMGReduction red;
+  PetscInt          Nuser, Nkept;                   /* global */
+  PetscInt          gstrict, gdirichlet, gcoupling; /* global counts */
+  PetscBool         offrank_coupling;               /* some E couplings cross ranks (PCApplyTranspose refused) */
+  PetscInt          nghostdir;                      /* off-rank Dirichlet columns of E on this rank */
+  PetscInt         *ghostdir;                       /* their global (user) indices, ascending */
   /* hierarchy */
   PetscInt           nlevels;
   GPUPCCMGMPILevel  *levels;
   GPUPCCMGStopReason stop;
-  PetscBool          gathered;       /* the last level is gathered to every rank and solved by the one-rank CMG there */
-  GPUPCCMGHierarchy  seq;            /* that one-rank hierarchy (of the gathered last level) */
+  PetscBool          gathered; /* the last level is gathered to every rank and solved by the one-rank CMG there */
+  GPUPCCMGHierarchy  seq;      /* that one-rank hierarchy (of the gathered last level) */
   /* device */
   GPUPCCMGMPIDeviceLevel *dlev;
   GPUPCCMGDeviceFold      fold;
-  GPUPCHalo               dirhalo;   /* user-vector ghosts at the off-rank Dirichlet columns */
-  PetscScalar            *bext;      /* device: [b; ghosts] when nghostdir > 0 */
-  GPUPCCMGDevice          seqdev;    /* the one-rank hierarchy on the device */
+  GPUPCHalo               dirhalo;         /* user-vector ghosts at the off-rank Dirichlet columns */
+  PetscScalar            *bext;            /* device: [b; ghosts] when nghostdir > 0 */
+  GPUPCCMGDevice          seqdev;          /* the one-rank hierarchy on the device */
   PetscScalar            *bfull, *xfull;   /* device: the gathered last level's right-hand side and solution */
   PetscScalar            *h_part, *h_full; /* host staging of the coarse right-hand side */
   PetscMPIInt            *counts, *displs;

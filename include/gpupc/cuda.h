@@ -12,28 +12,28 @@
 #include <cublas_v2.h>
 #include <cusparse.h>
 
-#define GPUPCCallCUDA(...) \
-  do { \
-    cudaError_t gpupc_cerr_ = (__VA_ARGS__); \
+#define GPUPCCallCUDA(...)                                                                                                                                                                \
+  do {                                                                                                                                                                                    \
+    cudaError_t gpupc_cerr_ = (__VA_ARGS__);                                                                                                                                              \
     PetscCheck(gpupc_cerr_ == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA call %s failed: %s (%s)", #__VA_ARGS__, cudaGetErrorName(gpupc_cerr_), cudaGetErrorString(gpupc_cerr_)); \
   } while (0)
 
-#define GPUPCCallCUBLAS(...) \
-  do { \
-    cublasStatus_t gpupc_berr_ = (__VA_ARGS__); \
+#define GPUPCCallCUBLAS(...)                                                                                                                                                                                \
+  do {                                                                                                                                                                                                      \
+    cublasStatus_t gpupc_berr_ = (__VA_ARGS__);                                                                                                                                                             \
     PetscCheck(gpupc_berr_ == CUBLAS_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuBLAS call %s failed: %s (%s)", #__VA_ARGS__, cublasGetStatusName(gpupc_berr_), cublasGetStatusString(gpupc_berr_)); \
   } while (0)
 
-#define GPUPCCallCUSPARSE(...) \
-  do { \
-    cusparseStatus_t gpupc_serr_ = (__VA_ARGS__); \
+#define GPUPCCallCUSPARSE(...)                                                                                                                                                                                    \
+  do {                                                                                                                                                                                                            \
+    cusparseStatus_t gpupc_serr_ = (__VA_ARGS__);                                                                                                                                                                 \
     PetscCheck(gpupc_serr_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE call %s failed: %s (%s)", #__VA_ARGS__, cusparseGetErrorName(gpupc_serr_), cusparseGetErrorString(gpupc_serr_)); \
   } while (0)
 
 /* after every kernel launch */
-#define GPUPCCheckLaunch(name) \
-  do { \
-    cudaError_t gpupc_lerr_ = cudaGetLastError(); \
+#define GPUPCCheckLaunch(name)                                                                                                                                                                \
+  do {                                                                                                                                                                                        \
+    cudaError_t gpupc_lerr_ = cudaGetLastError();                                                                                                                                             \
     PetscCheck(gpupc_lerr_ == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA kernel %s failed to launch: %s (%s)", name, cudaGetErrorName(gpupc_lerr_), cudaGetErrorString(gpupc_lerr_)); \
   } while (0)
 
@@ -65,14 +65,16 @@ PETSC_EXTERN int GPUPCCUDADependentLaunch(void);
 __device__ __forceinline__ void GPUPCWaitPrevious(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::
+                 : "memory");
 #endif
 }
 
 __device__ __forceinline__ void GPUPCLetNextLaunch(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::
+                 : "memory");
 #endif
 }
 

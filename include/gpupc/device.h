@@ -21,9 +21,9 @@ typedef enum {
 /* Description of the device the rank uses, filled once by GPUPCDeviceSetUp() */
 typedef struct {
   PetscGPUPCBackend backend;
-  int               device;        /* CUDA ordinal, -1 on the host backend */
-  int               sm_count;      /* multiprocessors (1 on the host) */
-  size_t            l2_bytes;      /* L2 cache size */
+  int               device;   /* CUDA ordinal, -1 on the host backend */
+  int               sm_count; /* multiprocessors (1 on the host) */
+  size_t            l2_bytes; /* L2 cache size */
   size_t            shared_per_block;
   char              name[256];
 } GPUPCDeviceInfo;
@@ -48,18 +48,18 @@ PETSC_EXTERN PetscErrorCode GPUPCSynchronize(void);
    the same arguments (one CUDA graph launch instead of one launch per kernel). Only the cuda backend records
    (GPUPCGraphAvailable()); code between begin and end may only launch kernels and asynchronous memsets. */
 typedef struct _n_GPUPCGraph *GPUPCGraph;
-PETSC_EXTERN PetscErrorCode GPUPCGraphAvailable(PetscBool *);
-PETSC_EXTERN PetscErrorCode GPUPCGraphBeginCapture(void);
-PETSC_EXTERN PetscErrorCode GPUPCGraphEndCapture(PetscBool, GPUPCGraph *);
-PETSC_EXTERN PetscErrorCode GPUPCGraphLaunch(GPUPCGraph);
-PETSC_EXTERN PetscErrorCode GPUPCGraphGetSize(GPUPCGraph, size_t *);
-PETSC_EXTERN PetscErrorCode GPUPCGraphDestroy(GPUPCGraph *);
+PETSC_EXTERN PetscErrorCode   GPUPCGraphAvailable(PetscBool *);
+PETSC_EXTERN PetscErrorCode   GPUPCGraphBeginCapture(void);
+PETSC_EXTERN PetscErrorCode   GPUPCGraphEndCapture(PetscBool, GPUPCGraph *);
+PETSC_EXTERN PetscErrorCode   GPUPCGraphLaunch(GPUPCGraph);
+PETSC_EXTERN PetscErrorCode   GPUPCGraphGetSize(GPUPCGraph, size_t *);
+PETSC_EXTERN PetscErrorCode   GPUPCGraphDestroy(GPUPCGraph *);
 
 /* Typed helpers */
-#define GPUPCMallocArray(n, p)       GPUPCMalloc((size_t)(n) * sizeof(**(p)), (void **)(p))
-#define GPUPCCopyToDevice(d, h, n)   GPUPCMemcpy((d), (h), (size_t)(n) * sizeof(*(h)), GPUPC_COPY_HOST_TO_DEVICE)
-#define GPUPCCopyToHost(h, d, n)     GPUPCMemcpy((h), (d), (size_t)(n) * sizeof(*(d)), GPUPC_COPY_DEVICE_TO_HOST)
-#define GPUPCCopyOnDevice(d, s, n)   GPUPCMemcpy((d), (s), (size_t)(n) * sizeof(*(s)), GPUPC_COPY_DEVICE_TO_DEVICE)
+#define GPUPCMallocArray(n, p)     GPUPCMalloc((size_t)(n) * sizeof(**(p)), (void **)(p))
+#define GPUPCCopyToDevice(d, h, n) GPUPCMemcpy((d), (h), (size_t)(n) * sizeof(*(h)), GPUPC_COPY_HOST_TO_DEVICE)
+#define GPUPCCopyToHost(h, d, n)   GPUPCMemcpy((h), (d), (size_t)(n) * sizeof(*(d)), GPUPC_COPY_DEVICE_TO_HOST)
+#define GPUPCCopyOnDevice(d, s, n) GPUPCMemcpy((d), (s), (size_t)(n) * sizeof(*(s)), GPUPC_COPY_DEVICE_TO_DEVICE)
 
 /* Log events of the device layer */
 PETSC_INTERN PetscLogEvent GPUPC_DeviceSetUp, GPUPC_CopyToDevice, GPUPC_CopyFromDevice;

@@ -43,21 +43,21 @@
 
 /* the struct of a table: its name ("host", "cuda"), then one function pointer per member, in list order */
 #define GPUPC_KERNEL_TABLE(LIST) \
-  struct { \
-    const char *name; \
-    LIST(GPUPC_KERNEL_MEMBER, ) \
+  struct {                       \
+    const char *name;            \
+    LIST(GPUPC_KERNEL_MEMBER, )  \
   }
 
 /* defines the table var of type Type named label from the implementations <stem><suffix> (suffix _Host or _CUDA) */
 #define GPUPC_KERNEL_TABLE_DEFINE(Type, var, LIST, label, suffix) \
-  LIST(GPUPC_KERNEL_DECLARE, suffix) \
+  LIST(GPUPC_KERNEL_DECLARE, suffix)                              \
   const Type var = {.name = label, LIST(GPUPC_KERNEL_INIT, suffix)}
 
 /* the CUDA table of a getter: its address, or NULL in a build without CUDA */
 #if defined(GPUPC_HAVE_CUDA)
-  #define GPUPC_CUDA_TABLE(t) ((const void *)&(t))
+#define GPUPC_CUDA_TABLE(t) ((const void *)&(t))
 #else
-  #define GPUPC_CUDA_TABLE(t) ((const void *)NULL)
+#define GPUPC_CUDA_TABLE(t) ((const void *)NULL)
 #endif
 
 PETSC_EXTERN PetscErrorCode GPUPCKernelTableSelect(PetscGPUPCBackend, const void *, const void *, const char *, const void **);

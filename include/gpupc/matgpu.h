@@ -74,12 +74,12 @@ PETSC_INTERN PetscErrorCode GPUPCMatMPIAIJGetSeqAIJ(Mat, Mat *, Mat *, const Pet
 /* ---------------------------------------------------------------- halo plan */
 typedef struct _n_GPUPCHalo *GPUPCHalo;
 struct _n_GPUPCHalo {
-  PetscSF      sf;                  /* roots: this rank's packed send buffer; leaves: ghosts */
-  PetscInt     nsend, nghost;       /* packed entries sent (each owned entry once), ghosts received */
-  PetscInt    *d_sendidx;           /* local indices packed (device) */
-  PetscScalar *d_send, *h_send;     /* packed buffer on device and host */
-  PetscScalar *d_ghost, *h_ghost;   /* ghost values on device and host */
-  PetscInt     nneighbors;          /* ranks this rank receives from */
+  PetscSF      sf;                /* roots: this rank's packed send buffer; leaves: ghosts */
+  PetscInt     nsend, nghost;     /* packed entries sent (each owned entry once), ghosts received */
+  PetscInt    *d_sendidx;         /* local indices packed (device) */
+  PetscScalar *d_send, *h_send;   /* packed buffer on device and host */
+  PetscScalar *d_ghost, *h_ghost; /* ghost values on device and host */
+  PetscInt     nneighbors;        /* ranks this rank receives from */
 };
 
 PETSC_INTERN PetscErrorCode GPUPCHaloCreate(Mat, PetscInt, const PetscInt *, GPUPCHalo *);
@@ -95,17 +95,18 @@ PETSC_INTERN PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo, PetscScalar *);
 /* ---------------------------------------------------------------- halo kernels */
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
    implementation of a member is Stem_Host (src/mat/utils/host), the CUDA one Stem_CUDA (src/mat/utils/cuda). */
-#define GPUPC_HALO_KERNEL_LIST(X, A) \
-  /* buf[k] = x[idx[k]] */ \
+#define GPUPC_HALO_KERNEL_LIST(X, A)                                                              \
+  /* buf[k] = x[idx[k]] */                                                                        \
   X(A, gather, Gather, (PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf)) \
-  /* y[idx[k]] += buf[k]  (idx without repeats) */ \
+  /* y[idx[k]] += buf[k]  (idx without repeats) */                                                \
   X(A, scatteradd, ScatterAdd, (PetscInt n, const PetscInt *idx, const PetscScalar *buf, PetscScalar *y))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_HALO_KERNEL_LIST) GPUPCHaloKernels;
 
 /* member k of the list is GPUPC_HALO_KERNEL_<member> = k; its name is GPUPCHaloKernelNames[k] */
 typedef enum {
-  GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_HALO_KERNEL_) GPUPC_HALO_NKERNELS
+  GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_HALO_KERNEL_)
+  GPUPC_HALO_NKERNELS
 } GPUPCHaloKernelIndex;
 PETSC_EXTERN const char *const GPUPCHaloKernelNames[];
 

@@ -96,24 +96,25 @@ typedef struct {
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
    implementation of a member is Stem_Host (src/mat/impls/segcsr/host), the CUDA one Stem_CUDA
    (src/mat/impls/segcsr/cuda). */
-#define GPUPC_SEGCSR_KERNEL_LIST(X, A) \
-  /* y = A x + z (z may be NULL: y = A x; z may equal y) */ \
-  X(A, mult, Mult, (const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)) \
-  /* y += A^T x  (y has length n; atomic scatter on the GPU) */ \
-  X(A, multtransposeadd, MultTransposeAdd, (const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y)) \
-  /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */ \
-  X(A, getdiagonal, GetDiagonal, (const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d)) \
+#define GPUPC_SEGCSR_KERNEL_LIST(X, A)                                                                              \
+  /* y = A x + z (z may be NULL: y = A x; z may equal y) */                                                         \
+  X(A, mult, Mult, (const GPUPCSegCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y))           \
+  /* y += A^T x  (y has length n; atomic scatter on the GPU) */                                                     \
+  X(A, multtransposeadd, MultTransposeAdd, (const GPUPCSegCSRDev *A, const PetscScalar *x, PetscScalar *y))         \
+  /* d[i] = a(i, i + coloffset) for i < m (0 where not stored) */                                                   \
+  X(A, getdiagonal, GetDiagonal, (const GPUPCSegCSRDev *A, PetscInt coloffset, PetscScalar *d))                     \
   /* value update: val[s] for the slots s0 <= s < s1 from the CSR values (AIJ order) of their entries: a slot of */ \
   /* row i holding entry k (k < rowptr[i+1]) gets a[k - k0], a padding slot 0. The entries of those slots lie in */ \
-  /* k0 .. k0 + (length of a) - 1; a range of entries [k0, k1) has its slots, and the padding between them, in */ \
-  /* [slot of k0, slot of k1) (slot 0 for k0 = 0, nseg*L for k1 = nnz). Needs rowptr and segrow. */ \
+  /* k0 .. k0 + (length of a) - 1; a range of entries [k0, k1) has its slots, and the padding between them, in */   \
+  /* [slot of k0, slot of k1) (slot 0 for k0 = 0, nseg*L for k1 = nnz). Needs rowptr and segrow. */                 \
   X(A, layvalues, LayValues, (const GPUPCSegCSRDev *A, PetscInt s0, PetscInt s1, PetscInt k0, const PetscScalar *a, PetscScalar *val))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_SEGCSR_KERNEL_LIST) GPUPCSegCSRKernels;
 
 /* member k of the list is GPUPC_SEGCSR_KERNEL_<member> = k; its name is GPUPCSegCSRKernelNames[k] */
 typedef enum {
-  GPUPC_SEGCSR_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_SEGCSR_KERNEL_) GPUPC_SEGCSR_NKERNELS
+  GPUPC_SEGCSR_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_SEGCSR_KERNEL_)
+  GPUPC_SEGCSR_NKERNELS
 } GPUPCSegCSRKernelIndex;
 PETSC_EXTERN const char *const GPUPCSegCSRKernelNames[];
 

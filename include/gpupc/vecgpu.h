@@ -14,12 +14,12 @@
 #include <gpupc/veckernels.h>
 
 typedef struct {
-  VECHEADER                     /* host mirror: array, array_allocated, unplacedarray */
-  PetscScalar *d_array;         /* device storage */
-  Vec          companion;       /* host-logic companion sharing the host mirror */
-  const GPUPCVecKernels *k;     /* kernels of the active backend */
-  PetscInt     pinnedmin;       /* -vec_pinned_memory_min: a host mirror of at least this many bytes is page-locked (< 0: never) */
-  PetscBool    pinned;          /* array_allocated is page-locked (GPUPCHostFree) */
+  VECHEADER                         /* host mirror: array, array_allocated, unplacedarray */
+    PetscScalar         *d_array;   /* device storage */
+  Vec                    companion; /* host-logic companion sharing the host mirror */
+  const GPUPCVecKernels *k;         /* kernels of the active backend */
+  PetscInt               pinnedmin; /* -vec_pinned_memory_min: a host mirror of at least this many bytes is page-locked (< 0: never) */
+  PetscBool              pinned;    /* array_allocated is page-locked (GPUPCHostFree) */
 } Vec_GPU;
 
 PETSC_INTERN PetscErrorCode VecCreate_SeqGPU(Vec);

@@ -34,46 +34,47 @@ typedef enum {
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
    implementation of a member is Stem_Host (src/vec/kernels/host), the CUDA one Stem_CUDA (src/vec/kernels/cuda). */
-#define GPUPC_VEC_KERNEL_LIST(X, A) \
-  /* y[i] = alpha */ \
-  X(A, set, Set, (PetscInt n, PetscScalar alpha, PetscScalar *y)) \
-  /* y[i] = alpha*y[i] */ \
-  X(A, scale, Scale, (PetscInt n, PetscScalar alpha, PetscScalar *y)) \
-  /* y[i] += alpha */ \
-  X(A, shift, Shift, (PetscInt n, PetscScalar alpha, PetscScalar *y)) \
-  /* y = alpha x + beta y (covers axpy, aypx, axpby; beta == 0 does not read y) */ \
-  X(A, axpby, AXPBY, (PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, PetscScalar *y)) \
-  /* z = alpha x + beta y + gamma z (gamma == 0 does not read z) */ \
+#define GPUPC_VEC_KERNEL_LIST(X, A)                                                                                                                          \
+  /* y[i] = alpha */                                                                                                                                         \
+  X(A, set, Set, (PetscInt n, PetscScalar alpha, PetscScalar * y))                                                                                           \
+  /* y[i] = alpha*y[i] */                                                                                                                                    \
+  X(A, scale, Scale, (PetscInt n, PetscScalar alpha, PetscScalar * y))                                                                                       \
+  /* y[i] += alpha */                                                                                                                                        \
+  X(A, shift, Shift, (PetscInt n, PetscScalar alpha, PetscScalar * y))                                                                                       \
+  /* y = alpha x + beta y (covers axpy, aypx, axpby; beta == 0 does not read y) */                                                                           \
+  X(A, axpby, AXPBY, (PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, PetscScalar *y))                                                \
+  /* z = alpha x + beta y + gamma z (gamma == 0 does not read z) */                                                                                          \
   X(A, axpbypcz, AXPBYPCZ, (PetscInt n, PetscScalar alpha, const PetscScalar *x, PetscScalar beta, const PetscScalar *y, PetscScalar gamma, PetscScalar *z)) \
-  /* exchange x and y */ \
-  X(A, swap, Swap, (PetscInt n, PetscScalar *x, PetscScalar *y)) \
-  /* w = alpha x + y */ \
-  X(A, waxpy, WAXPY, (PetscInt n, PetscScalar alpha, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)) \
-  /* y += sum_j alpha[j] x[j], nv <= GPUPC_MAX_MULTI; alpha and the pointer array x on the host */ \
-  X(A, maxpy, MAXPY, (PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)) \
-  /* w = x op y */ \
-  X(A, pointwise, Pointwise, (GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)) \
-  /* x = op(x) */ \
-  X(A, unary, Unary, (GPUPCUnaryOp op, PetscInt n, PetscScalar *x)) \
-  /* local reductions, results on the host: */ \
-  /* val[j] = x . y[j], nv <= GPUPC_MAX_MULTI (dot is nv == 1) */ \
-  X(A, mdot, MDot, (PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val)) \
-  /* val[0] = x . y, val[1] = y . y in one pass (VecDotNorm2) */ \
-  X(A, dotnorm2, DotNorm2, (PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val)) \
-  /* sum |x|, sum x^2, max |x| : val[0..2] */ \
-  X(A, norms, Norms, (PetscInt n, const PetscScalar *x, PetscReal *val)) \
-  /* max |x/y| with y == 0 treated as 1 */ \
-  X(A, maxpointwisedivide, MaxPointwiseDivide, (PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscReal *val)) \
-  /* value and smallest index of the max (sign = 1) or min (sign = -1); idx = -1 when n == 0 */ \
-  X(A, extremum, Extremum, (PetscInt n, const PetscScalar *x, PetscInt sign, PetscReal *val, PetscInt *idx)) \
-  /* sum x */ \
+  /* exchange x and y */                                                                                                                                     \
+  X(A, swap, Swap, (PetscInt n, PetscScalar * x, PetscScalar * y))                                                                                           \
+  /* w = alpha x + y */                                                                                                                                      \
+  X(A, waxpy, WAXPY, (PetscInt n, PetscScalar alpha, const PetscScalar *x, const PetscScalar *y, PetscScalar *w))                                            \
+  /* y += sum_j alpha[j] x[j], nv <= GPUPC_MAX_MULTI; alpha and the pointer array x on the host */                                                           \
+  X(A, maxpy, MAXPY, (PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y))                                       \
+  /* w = x op y */                                                                                                                                           \
+  X(A, pointwise, Pointwise, (GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w))                                  \
+  /* x = op(x) */                                                                                                                                            \
+  X(A, unary, Unary, (GPUPCUnaryOp op, PetscInt n, PetscScalar * x))                                                                                         \
+  /* local reductions, results on the host: */                                                                                                               \
+  /* val[j] = x . y[j], nv <= GPUPC_MAX_MULTI (dot is nv == 1) */                                                                                            \
+  X(A, mdot, MDot, (PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val))                                           \
+  /* val[0] = x . y, val[1] = y . y in one pass (VecDotNorm2) */                                                                                             \
+  X(A, dotnorm2, DotNorm2, (PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val))                                                       \
+  /* sum |x|, sum x^2, max |x| : val[0..2] */                                                                                                                \
+  X(A, norms, Norms, (PetscInt n, const PetscScalar *x, PetscReal *val))                                                                                     \
+  /* max |x/y| with y == 0 treated as 1 */                                                                                                                   \
+  X(A, maxpointwisedivide, MaxPointwiseDivide, (PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscReal *val))                                     \
+  /* value and smallest index of the max (sign = 1) or min (sign = -1); idx = -1 when n == 0 */                                                              \
+  X(A, extremum, Extremum, (PetscInt n, const PetscScalar *x, PetscInt sign, PetscReal *val, PetscInt *idx))                                                 \
+  /* sum x */                                                                                                                                                \
   X(A, sum, Sum, (PetscInt n, const PetscScalar *x, PetscScalar *val))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_VEC_KERNEL_LIST) GPUPCVecKernels;
 
 /* member k of the list is GPUPC_VEC_KERNEL_<member> = k; its name is GPUPCVecKernelNames[k] */
 typedef enum {
-  GPUPC_VEC_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_VEC_KERNEL_) GPUPC_VEC_NKERNELS
+  GPUPC_VEC_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_VEC_KERNEL_)
+  GPUPC_VEC_NKERNELS
 } GPUPCVecKernelIndex;
 PETSC_EXTERN const char *const GPUPCVecKernelNames[];
 

@@ -67,7 +67,7 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
   PetscBool            done;
   int                 *d_i, *d_j;
   PetscScalar         *d_a;
-  void                *buf = NULL;
+  void                *buf     = NULL;
   size_t               bufsize = 0;
   const double         one = 1.0, zero = 0.0;
 
@@ -129,9 +129,9 @@ PetscErrorCode GPUPCBenchTimeMatMult(Mat A, Vec x, Vec y, PetscInt reps, double 
 
 PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs)
 {
-  void              *a, *b;
-  cudaStream_t       s = GPUPCCUDAStream();
-  double             ms = 0.0;
+  void        *a, *b;
+  cudaStream_t s  = GPUPCCUDAStream();
+  double       ms = 0.0;
 
   PetscFunctionBegin;
   PetscCall(RequireCUDA("GPUPCBenchCopyBandwidth"));

@@ -25,14 +25,14 @@ static void Add(PetscInt *k, PetscInt cols[], PetscScalar vals[], PetscInt col, 
       vals[j] += v;
       return;
     }
-  cols[*k]   = col;
-  vals[*k]   = v;
+  cols[*k] = col;
+  vals[*k] = v;
   (*k)++;
 }
 
 static PetscErrorCode ElasticityRow(void *ctx, PetscInt row, PetscInt *ncols, PetscInt cols[], PetscScalar vals[])
 {
-  const Elasticity *e = (const Elasticity *)ctx;
+  const Elasticity *e    = (const Elasticity *)ctx;
   PetscInt          node = row / 3, a = row % 3, m = e->m, k = 0;
   PetscInt          p[3] = {node % m, (node / m) % m, node / (m * m)};
   PetscReal         cg   = 0.25 * (e->lambda + e->mu);

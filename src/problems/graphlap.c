@@ -19,13 +19,13 @@ typedef struct {
 static void Position(const GraphLap *g, PetscInt p, PetscReal xy[2])
 {
   PetscInt cell = p / g->d;
-  xy[0] = ((cell % g->C) + GPUPCHashUniform(g->seed, 0x71, (uint64_t)p)) / g->C;
-  xy[1] = ((cell / g->C) + GPUPCHashUniform(g->seed, 0x72, (uint64_t)p)) / g->C;
+  xy[0]         = ((cell % g->C) + GPUPCHashUniform(g->seed, 0x71, (uint64_t)p)) / g->C;
+  xy[1]         = ((cell / g->C) + GPUPCHashUniform(g->seed, 0x72, (uint64_t)p)) / g->C;
 }
 
 static PetscErrorCode GraphLapRow(void *ctx, PetscInt row, PetscInt *ncols, PetscInt cols[], PetscScalar vals[])
 {
-  const GraphLap *g = (const GraphLap *)ctx;
+  const GraphLap *g    = (const GraphLap *)ctx;
   PetscInt        cell = row / g->d, cx = cell % g->C, cy = cell / g->C, k = 0, dk = 0;
   PetscReal       p[2], q[2], r = 1.0 / g->C, deg = 0.0;
 
@@ -38,8 +38,8 @@ static PetscErrorCode GraphLapRow(void *ctx, PetscInt row, PetscInt *ncols, Pets
         PetscReal dist;
 
         if (col == row) {
-          dk      = k;
-          cols[k] = row;
+          dk        = k;
+          cols[k]   = row;
           vals[k++] = 0.0;
           continue;
         }

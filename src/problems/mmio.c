@@ -77,7 +77,7 @@ static PetscErrorCode NextDataLine(FILE *fp, const char file[], char buf[], size
     const char *s;
     PetscCall(GPUPCReadLine(fp, file, buf, len, lineno, eof));
     if (*eof) break;
-    for (s = buf; *s && isspace((unsigned char)*s); s++) { }
+    for (s = buf; *s && isspace((unsigned char)*s); s++) {}
     if (*s && *s != '%') break;
   }
   PetscFunctionReturn(0);

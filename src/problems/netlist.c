@@ -20,10 +20,10 @@
 #include <errno.h>
 
 typedef struct {
-  PetscInt  a, b; /* node ids, -1 for ground */
-  double    value;
-  PetscInt  line;
-  char      kind; /* 'R', 'V', 'I' */
+  PetscInt a, b; /* node ids, -1 for ground */
+  double   value;
+  PetscInt line;
+  char     kind; /* 'R', 'V', 'I' */
 } Element;
 
 typedef struct {
@@ -31,9 +31,9 @@ typedef struct {
   GPUPCStrMap   names;
   Element      *el;
   size_t        nel, elcap;
-  PetscReal    *fixed;  /* per node: voltage or NaN */
-  PetscInt     *idx;    /* per node: unknown number or -1 */
-  PetscInt     *uf;     /* union-find over nodes */
+  PetscReal    *fixed; /* per node: voltage or NaN */
+  PetscInt     *idx;   /* per node: unknown number or -1 */
+  PetscInt     *uf;    /* union-find over nodes */
   PetscBool    *grounded;
   GPUPCTriplets t;
   PetscInt     *ia, *ja;
@@ -117,7 +117,7 @@ static PetscErrorCode Parse(const char file[], NetRead *r)
 
     PetscCall(GPUPCReadLine(r->fp, file, buf, sizeof(buf), &lineno, &eof));
     if (eof) break;
-    for (s = buf; *s && isspace((unsigned char)*s); s++) { }
+    for (s = buf; *s && isspace((unsigned char)*s); s++) {}
     if (!*s || *s == '*') continue;
     if (*s == '.') {
       if (!strncasecmp(s, ".end", 4) && (!s[4] || isspace((unsigned char)s[4]))) break;

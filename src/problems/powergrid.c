@@ -20,9 +20,9 @@
 #define PG_VDD 1.8
 
 typedef struct {
-  PetscInt layers, pad_pitch, m0;
-  PetscInt m[16], offset[17];
-  uint64_t seed;
+  PetscInt  layers, pad_pitch, m0;
+  PetscInt  m[16], offset[17];
+  uint64_t  seed;
   PetscReal sink_current;
 } PowerGrid;
 
@@ -47,8 +47,8 @@ static PetscErrorCode PowerGridSetUp(MPI_Comm comm, PetscInt n, PetscInt seed, P
   /* bottom layer m0 = c * 2^(L-1) + 1 points per direction, so every layer's nodes sit on bottom nodes */
   top = (PetscInt)1 << (pg->layers - 1);
   for (PetscInt k = 0; k < pg->layers; k++) f += PetscPowReal(0.25, (PetscReal)k);
-  c      = (PetscInt)PetscMax(1.0, PetscFloorReal((PetscSqrtReal(n / f) - 1.0) / top + 0.5));
-  pg->m0 = c * top + 1;
+  c             = (PetscInt)PetscMax(1.0, PetscFloorReal((PetscSqrtReal(n / f) - 1.0) / top + 0.5));
+  pg->m0        = c * top + 1;
   pg->offset[0] = 0;
   for (PetscInt k = 0; k < pg->layers; k++) {
     pg->m[k]          = (pg->m0 - 1) / ((PetscInt)1 << k) + 1;
@@ -98,7 +98,7 @@ static PetscInt Neighbors(const PowerGrid *pg, PetscInt row, PetscInt nb[], Pets
 
   NodeOf(pg, row, &k, &i, &j);
   const PetscInt  di[4] = {0, -1, 1, 0}, dj[4] = {-1, 0, 0, 1};
-  const PetscReal gw    = (PetscReal)(k + 1);
+  const PetscReal gw = (PetscReal)(k + 1);
   if (k > 0) { /* via down */
     nb[cnt] = RowOf(pg, k - 1, 2 * i, 2 * j);
     g[cnt]  = EdgeConductance(pg, row, nb[cnt], 4.0);
@@ -203,7 +203,7 @@ PetscErrorCode GPUPCNetlistWritePowerGrid(MPI_Comm comm, const char file[], Pets
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscFOpen(comm, file, "w", &fp));
   if (rank == 0) {
-    PetscInt  N = pg.offset[pg.layers], nb[6], cnt;
+    PetscInt  N  = pg.offset[pg.layers], nb[6], cnt;
     long long nr = 0, nv = 0, ni = 0;
     PetscReal g[6];
     char      a[64], c[64];

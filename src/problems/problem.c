@@ -3,7 +3,7 @@
 */
 #include "problemimpl.h"
 
-PetscLogEvent GPUPC_ProblemGenerate, GPUPC_MatLoadMM, GPUPC_MatLoadNetlist, GPUPC_Distribute;
+PetscLogEvent    GPUPC_ProblemGenerate, GPUPC_MatLoadMM, GPUPC_MatLoadNetlist, GPUPC_Distribute;
 static PetscBool events_registered = PETSC_FALSE;
 
 static PetscErrorCode GPUPCProblemsFinalize(void)
@@ -37,17 +37,17 @@ typedef struct {
 
 /* sdd: symmetric diagonally dominant with non-positive off-diagonals (what CMG accepts) */
 static const ProblemInfo problems[] = {
-  {"poisson2d",    PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"poisson3d",    PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"poisson3d27",  PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"aniso2d",      PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"jump3d",       PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"randcoef3d",   PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"powergrid",    PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"graphlap",     PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE },
-  {"elasticity3d", PETSC_TRUE,  PETSC_FALSE, PETSC_TRUE },
-  {"convdiff2d",   PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
-  {"convdiff3d",   PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+  {"poisson2d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"poisson3d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"poisson3d27", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"aniso2d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"jump3d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"randcoef3d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"powergrid", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"graphlap", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
+  {"elasticity3d", PETSC_TRUE, PETSC_FALSE, PETSC_TRUE},
+  {"convdiff2d", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+  {"convdiff3d", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
 };
 static const char *const problem_names[] = {"poisson2d", "poisson3d", "poisson3d27", "aniso2d", "jump3d", "randcoef3d", "powergrid", "graphlap", "elasticity3d", "convdiff2d", "convdiff3d"};
 #define NPROBLEMS ((PetscInt)(sizeof(problems) / sizeof(problems[0])))

@@ -46,7 +46,7 @@ PETSC_INTERN PetscErrorCode GPUPCProblemCreate_GraphLap(MPI_Comm, PetscInt, Pets
 PETSC_INTERN PetscErrorCode GPUPCProblemCreate_Elasticity(MPI_Comm, PetscInt, PetscInt, Mat *, Vec *);
 
 /* log events, registered on first use */
-PETSC_INTERN PetscLogEvent GPUPC_ProblemGenerate, GPUPC_MatLoadMM, GPUPC_MatLoadNetlist, GPUPC_Distribute;
+PETSC_INTERN PetscLogEvent  GPUPC_ProblemGenerate, GPUPC_MatLoadMM, GPUPC_MatLoadNetlist, GPUPC_Distribute;
 PETSC_INTERN PetscErrorCode GPUPCProblemsRegisterEvents(void);
 
 /* string helpers for the readers */

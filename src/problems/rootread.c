@@ -65,8 +65,8 @@ PetscErrorCode GPUPCTripletsToCSR(GPUPCTriplets *t, PetscInt M, PetscInt **ia, P
         (*a)[nz++] = (*a)[k];
       }
     }
-    start          = end;
-    (*ia)[r + 1]   = nz;
+    start        = end;
+    (*ia)[r + 1] = nz;
   }
   PetscFunctionReturn(0);
 }
@@ -91,7 +91,7 @@ PetscErrorCode GPUPCReadLine(FILE *fp, const char file[], char buf[], size_t len
 
 PetscErrorCode GPUPCRootErrorRelay(MPI_Comm comm, PetscErrorCode ierr)
 {
-  int         code = (int)ierr;
+  int         code      = (int)ierr;
   char        msg[1024] = "";
   PetscMPIInt rank;
 

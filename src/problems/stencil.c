@@ -55,9 +55,9 @@ static PetscReal EdgeWeight(const Stencil *s, PetscInt row, PetscInt d, PetscInt
 
 static PetscErrorCode StencilRow(void *ctx, PetscInt row, PetscInt *ncols, PetscInt cols[], PetscScalar vals[])
 {
-  const Stencil *s = (const Stencil *)ctx;
-  PetscInt       c[3], k = 0, stride[3] = {1, s->m, s->m * s->m};
-  PetscScalar    diag = 0.0;
+  const Stencil  *s = (const Stencil *)ctx;
+  PetscInt        c[3], k = 0, stride[3] = {1, s->m, s->m * s->m};
+  PetscScalar     diag    = 0.0;
   const PetscReal beta[3] = {1.0, 0.7, 0.4};
 
   PetscFunctionBegin;
@@ -68,12 +68,12 @@ static PetscErrorCode StencilRow(void *ctx, PetscInt row, PetscInt *ncols, Petsc
         for (PetscInt dx = -1; dx <= 1; dx++) {
           PetscInt q[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
           if (!dx && !dy && !dz) {
-            cols[k] = row;
+            cols[k]   = row;
             vals[k++] = 26.0;
             continue;
           }
           if (q[0] < 0 || q[0] >= s->m || q[1] < 0 || q[1] >= s->m || q[2] < 0 || q[2] >= s->m) continue;
-          cols[k] = row + dx + dy * stride[1] + dz * stride[2];
+          cols[k]   = row + dx + dy * stride[1] + dz * stride[2];
           vals[k++] = -1.0;
         }
     *ncols = k;
@@ -92,7 +92,7 @@ static PetscErrorCode StencilRow(void *ctx, PetscInt row, PetscInt *ncols, Petsc
       if (s->kind == ST_JUMP) {
         if (q[d] >= 0 && q[d] < s->m) {
           PetscReal kq = Kappa(s, q);
-          w = 2.0 * kp * kq / (kp + kq);
+          w            = 2.0 * kp * kq / (kp + kq);
         } else w = kp;
       }
       diag += w;
@@ -102,12 +102,12 @@ static PetscErrorCode StencilRow(void *ctx, PetscInt row, PetscInt *ncols, Petsc
         w += cb;
       }
       if (q[d] >= 0 && q[d] < s->m) {
-        cols[k] = row + side * stride[d];
+        cols[k]   = row + side * stride[d];
         vals[k++] = -w;
       }
     }
     if (side < 0) { /* the center goes between the lower and upper neighbors; filled below */
-      cols[k] = row;
+      cols[k]   = row;
       vals[k++] = 0.0;
     }
   }
@@ -138,14 +138,14 @@ PetscErrorCode GPUPCProblemCreate_Stencil(MPI_Comm comm, const char name[], Pets
     PetscInt    dim;
     StencilKind kind;
   } table[] = {
-    {"poisson2d",   2, ST_POISSON  },
-    {"poisson3d",   3, ST_POISSON  },
+    {"poisson2d", 2, ST_POISSON},
+    {"poisson3d", 3, ST_POISSON},
     {"poisson3d27", 3, ST_POISSON27},
-    {"aniso2d",     2, ST_ANISO    },
-    {"jump3d",      3, ST_JUMP     },
-    {"randcoef3d",  3, ST_RANDCOEF },
-    {"convdiff2d",  2, ST_CONVDIFF },
-    {"convdiff3d",  3, ST_CONVDIFF },
+    {"aniso2d", 2, ST_ANISO},
+    {"jump3d", 3, ST_JUMP},
+    {"randcoef3d", 3, ST_RANDCOEF},
+    {"convdiff2d", 2, ST_CONVDIFF},
+    {"convdiff3d", 3, ST_CONVDIFF},
   };
   PetscInt which = -1;
 

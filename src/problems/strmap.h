@@ -8,12 +8,12 @@
 #include <petscsys.h>
 
 typedef struct {
-  char    *arena;          /* the names, NUL-separated */
-  size_t   arena_len, arena_cap;
-  size_t  *offset;         /* offset[id] of the name of id */
-  PetscInt count, idcap;
-  PetscInt *slots;         /* id + 1, 0 when empty */
-  size_t   nslots;         /* power of two */
+  char     *arena; /* the names, NUL-separated */
+  size_t    arena_len, arena_cap;
+  size_t   *offset; /* offset[id] of the name of id */
+  PetscInt  count, idcap;
+  PetscInt *slots;  /* id + 1, 0 when empty */
+  size_t    nslots; /* power of two */
 } GPUPCStrMap;
 
 PETSC_INTERN PetscErrorCode GPUPCStrMapGetOrAdd(GPUPCStrMap *, const char[], PetscInt *);

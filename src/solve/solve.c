@@ -78,7 +78,7 @@ PetscErrorCode GPUPCSolveRun(MPI_Comm comm, GPUPCSolveSummary *s)
   PetscInt          n = 1000000, seed = 1, repeat = 1, N;
   PetscBool         hasf, hasnet, hasvt, symmetric = PETSC_FALSE, flg;
   Mat               A;
-  Vec               b0 = NULL, b, x, r;
+  Vec               b0  = NULL, b, x, r;
   KSP               ksp = NULL;
   PetscReal        *tset, *tsol, rn, bn;
   MatInfo           info;

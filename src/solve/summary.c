@@ -110,12 +110,21 @@ PetscErrorCode GPUPCSolveSummaryParse(const char line[], GPUPCSolveSummary *s)
     PetscCheck(*v, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line: %s has an empty value", tok);
     switch (k) {
     case 0: PetscCall(PetscStrncpy(s->problem, v, sizeof(s->problem))); break;
-    case 1: PetscCall(ParseInt64(tok, v, &iv)); s->n = (PetscInt)iv; break;
+    case 1:
+      PetscCall(ParseInt64(tok, v, &iv));
+      s->n = (PetscInt)iv;
+      break;
     case 2: PetscCall(ParseInt64(tok, v, &s->nnz)); break;
-    case 3: PetscCall(ParseInt64(tok, v, &iv)); s->ranks = (PetscMPIInt)iv; break;
+    case 3:
+      PetscCall(ParseInt64(tok, v, &iv));
+      s->ranks = (PetscMPIInt)iv;
+      break;
     case 4: PetscCall(PetscStrncpy(s->ksp, v, sizeof(s->ksp))); break;
     case 5: PetscCall(PetscStrncpy(s->pc, v, sizeof(s->pc))); break;
-    case 6: PetscCall(ParseInt64(tok, v, &iv)); s->its = (PetscInt)iv; break;
+    case 6:
+      PetscCall(ParseInt64(tok, v, &iv));
+      s->its = (PetscInt)iv;
+      break;
     case 7: {
       PetscBool found = PETSC_FALSE;
       for (int r = KSP_DIVERGED_PC_FAILED; r <= KSP_CONVERGED_ATOL_NORMAL && !found; r++)

@@ -20,15 +20,15 @@ typedef enum {
 } GPUPCBackendRequest;
 static const char *const GPUPCBackendRequests[] = {"auto", "cuda", "host", "GPUPCBackendRequest", "GPUPC_WANT_", NULL};
 
-static GPUPCBackendRequest requested      = GPUPC_WANT_AUTO;
-static PetscBool           require_device = PETSC_FALSE;
-static PetscInt            forced_device  = -1;
-static PetscInt            blocks_per_sm  = 0;
+static GPUPCBackendRequest requested        = GPUPC_WANT_AUTO;
+static PetscBool           require_device   = PETSC_FALSE;
+static PetscInt            forced_device    = -1;
+static PetscInt            blocks_per_sm    = 0;
 static PetscBool           dependent_launch = PETSC_TRUE;
-static PetscInt            stage_bytes    = 8 << 20; /* -gpupc_stage_bytes (gpupc/stage.h) */
-static PetscInt            upload_threads = 0;       /* -gpupc_upload_threads (gpupc/stage.h) */
-static PetscMPIInt         node_rank      = 0;
-static PetscBool           device_ready   = PETSC_FALSE;
+static PetscInt            stage_bytes      = 8 << 20; /* -gpupc_stage_bytes (gpupc/stage.h) */
+static PetscInt            upload_threads   = 0;       /* -gpupc_upload_threads (gpupc/stage.h) */
+static PetscMPIInt         node_rank        = 0;
+static PetscBool           device_ready     = PETSC_FALSE;
 static GPUPCDeviceInfo     device_info;
 
 /* ---- allocation bookkeeping: bytes in use, so tests can check that destroy returns them ---- */
@@ -53,7 +53,7 @@ static PetscErrorCode AllocTableInsert(void *p, size_t bytes)
   PetscFunctionBegin;
   if (2 * (alloc_count + 1) > alloc_capacity) {
     size_t           newcap = alloc_capacity ? 2 * alloc_capacity : 256;
-    GPUPCAllocation *old = alloc_table, *t;
+    GPUPCAllocation *old    = alloc_table, *t;
 
     t = (GPUPCAllocation *)calloc(newcap, sizeof(*t)); /* not PetscMalloc: bookkeeping must outlive PetscFinalize's malloc checks */
     PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_MEM, "Cannot grow the device allocation table to %zu entries", newcap);
@@ -213,8 +213,8 @@ PetscErrorCode GPUPCDeviceFinalize(void)
   if (device_ready && device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAFinalize());
 #endif
   if (alloc_count) PetscCall(PetscInfo(NULL, "GPUPC: %zu device allocations (%zu bytes) still live at finalize\n", alloc_count, alloc_bytes));
-  device_ready = PETSC_FALSE;
-  requested    = GPUPC_WANT_AUTO;
+  device_ready   = PETSC_FALSE;
+  requested      = GPUPC_WANT_AUTO;
   require_device = PETSC_FALSE;
   forced_device  = -1;
   PetscFunctionReturn(0);

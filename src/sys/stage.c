@@ -12,22 +12,22 @@
 #include <gpupc/stage.h>
 #include <string.h>
 #if defined(_OPENMP)
-  #include <omp.h>
+#include <omp.h>
 #endif
 
 /* a fill thread gets at least this many bytes (below that the threads cost more than they save) */
 #define GPUPC_STAGE_MIN_PIECE ((size_t)256 << 10)
 
 typedef struct {
-  PetscBool         ready;                          /* buffers allocated */
-  PetscGPUPCBackend backend;                        /* the backend they were allocated for */
-  size_t            bytes;                          /* of each buffer */
-  char             *host[GPUPC_STAGE_BUFFERS];      /* page-locked on the cuda backend */
-  PetscBool         pinned;                         /* host[] is page-locked */
-  void             *land[GPUPC_STAGE_BUFFERS];      /* device landing buffers of GPUPCStageStream, NULL until its first use */
-  void             *left[GPUPC_STAGE_BUFFERS];      /* cuda: event recorded after the copy out of host[j] */
-  PetscBool         inflight[GPUPC_STAGE_BUFFERS];  /* cuda: a copy out of host[j] was enqueued and not waited for */
-  PetscInt          next;                           /* the buffer the next chunk takes */
+  PetscBool         ready;                         /* buffers allocated */
+  PetscGPUPCBackend backend;                       /* the backend they were allocated for */
+  size_t            bytes;                         /* of each buffer */
+  char             *host[GPUPC_STAGE_BUFFERS];     /* page-locked on the cuda backend */
+  PetscBool         pinned;                        /* host[] is page-locked */
+  void             *land[GPUPC_STAGE_BUFFERS];     /* device landing buffers of GPUPCStageStream, NULL until its first use */
+  void             *left[GPUPC_STAGE_BUFFERS];     /* cuda: event recorded after the copy out of host[j] */
+  PetscBool         inflight[GPUPC_STAGE_BUFFERS]; /* cuda: a copy out of host[j] was enqueued and not waited for */
+  PetscInt          next;                          /* the buffer the next chunk takes */
 } GPUPCStageBuffers;
 
 static GPUPCStageBuffers stage;

@@ -44,14 +44,14 @@ static PetscErrorCode GetCtx(Mat F, HostFactorCtx **ctx)
 
 /* A holds the base type's data; packages check its type name (MUMPS tells SEQAIJ from MPIAIJ by it, MPIAIJ's
    MatMPIAIJGetSeqAIJ refuses other names), so they see the base name for the length of the call */
-#define AS_BASE(ctx, A, call) \
-  do { \
+#define AS_BASE(ctx, A, call)                             \
+  do {                                                    \
     char          *name_ = ((PetscObject)(A))->type_name; \
-    PetscErrorCode ierr_; \
-    ((PetscObject)(A))->type_name = (char *)(ctx)->base; \
-    ierr_                         = (call); \
-    ((PetscObject)(A))->type_name = name_; \
-    PetscCall(ierr_); \
+    PetscErrorCode ierr_;                                 \
+    ((PetscObject)(A))->type_name = (char *)(ctx)->base;  \
+    ierr_                         = (call);               \
+    ((PetscObject)(A))->type_name = name_;                \
+    PetscCall(ierr_);                                     \
   } while (0)
 
 static PetscErrorCode WrapNumeric(Mat F, HostFactorCtx *ctx);
@@ -208,18 +208,18 @@ static PetscErrorCode GetFactorAsBase(int k, MatType base, Mat A, MatFactorType 
 }
 
 /* MatSolverFunction has no package argument: one function per (package, base type) */
-#define GPUPC_FACTOR_FN(k) \
+#define GPUPC_FACTOR_FN(k)                                               \
   static PetscErrorCode GetFactorSeq_##k(Mat A, MatFactorType t, Mat *F) \
-  { \
-    PetscFunctionBegin; \
-    PetscCall(GetFactorAsBase(k, MATSEQAIJ, A, t, F)); \
-    PetscFunctionReturn(0); \
-  } \
+  {                                                                      \
+    PetscFunctionBegin;                                                  \
+    PetscCall(GetFactorAsBase(k, MATSEQAIJ, A, t, F));                   \
+    PetscFunctionReturn(0);                                              \
+  }                                                                      \
   static PetscErrorCode GetFactorMPI_##k(Mat A, MatFactorType t, Mat *F) \
-  { \
-    PetscFunctionBegin; \
-    PetscCall(GetFactorAsBase(k, MATMPIAIJ, A, t, F)); \
-    PetscFunctionReturn(0); \
+  {                                                                      \
+    PetscFunctionBegin;                                                  \
+    PetscCall(GetFactorAsBase(k, MATMPIAIJ, A, t, F));                   \
+    PetscFunctionReturn(0);                                              \
   }
 GPUPC_FACTOR_FN(0)
 GPUPC_FACTOR_FN(1)

@@ -37,12 +37,12 @@ PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **k)
 */
 PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, GPUPCHalo *halo)
 {
-  GPUPCHalo          h;
-  PetscSF            sf1;
-  PetscSFNode       *remote;
-  const PetscInt    *degree;
-  PetscInt           nroots = A->cmap->n, *cidx, *leafcidx, *sendidx, lastrank = -1;
-  PetscMPIInt        owner;
+  GPUPCHalo       h;
+  PetscSF         sf1;
+  PetscSFNode    *remote;
+  const PetscInt *degree;
+  PetscInt        nroots = A->cmap->n, *cidx, *leafcidx, *sendidx, lastrank = -1;
+  PetscMPIInt     owner;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GPUPC_HaloSetUp, A, 0, 0, 0));

@@ -104,8 +104,9 @@ static PetscErrorCode ProductSymbolic_GPUPC(Mat mat)
 */
 PetscErrorCode GPUPCMatProductSetFromOptions_Subclass(Mat mat)
 {
-  Mat_Product *p = mat->product;
-  Mat          ours = IsGPUPC(p->A) ? p->A : IsGPUPC(p->B) ? p->B : p->C;
+  Mat_Product *p    = mat->product;
+  Mat          ours = IsGPUPC(p->A) ? p->A : IsGPUPC(p->B) ? p->B
+                                                           : p->C;
 
   PetscFunctionBegin;
   PetscCheck(IsGPUPC(ours), PetscObjectComm((PetscObject)mat), PETSC_ERR_PLIB, "product set-up of GPUPC matrices without a GPUPC operand");

@@ -6,14 +6,14 @@
 #include <gpupc/cuda.h>
 #include <gpupc/stage.h>
 
-static cudaStream_t     stream         = NULL;
-static cublasHandle_t   cublas_handle  = NULL;
+static cudaStream_t     stream          = NULL;
+static cublasHandle_t   cublas_handle   = NULL;
 static cusparseHandle_t cusparse_handle = NULL;
 static void            *scratch[GPUPC_SCRATCH_SLOTS];
 static size_t           scratch_bytes[GPUPC_SCRATCH_SLOTS];
-static void            *pinned         = NULL;
-static size_t           pinned_bytes   = 0;
-static int              sm_count       = 1;
+static void            *pinned       = NULL;
+static size_t           pinned_bytes = 0;
+static int              sm_count     = 1;
 
 PetscErrorCode GPUPCCUDADeviceCount(int *count, const char **why)
 {

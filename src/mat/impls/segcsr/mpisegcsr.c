@@ -265,7 +265,7 @@ static PetscErrorCode FreeSegCSR(Mat A)
 
 static PetscErrorCode MatDestroy_MPISegCSR(Mat A)
 {
-  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  Mat_SegCSR *s                  = (Mat_SegCSR *)A->spptr;
   PetscErrorCode (*destroy)(Mat) = s->sc.base.destroy;
 
   PetscFunctionBegin;

@@ -142,7 +142,7 @@ static PetscInt CutTiles(const GPUPCSegCSRBlock *b, PetscInt *tileptr, PetscInt 
 {
   const PetscInt m = b->d.m, cap = GPUPC_SEGCSR_TILE_SLOTS / b->d.L;
   PetscInt       ntiles = 0, segs = 0;
-  PetscInt64     all = 0;
+  PetscInt64     all  = 0;
   PetscBool      open = PETSC_FALSE;
 
   for (PetscInt i = 0; i < m; i++) {
@@ -226,7 +226,7 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
 */
 PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
 {
-  const PetscInt m = csr->m;
+  const PetscInt m    = csr->m;
   PetscInt64     nseg = 0, nslots;
   PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0;
   PetscBool      listmed;
@@ -237,10 +237,10 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(GPUPCSegCSRBlockDestroy(b));
   if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, m);
   PetscCall(GPUPCSegCSRCheckLength(L, "MatAssemblyEnd"));
-  b->d.m   = m;
-  b->d.n   = csr->n;
-  b->d.L   = L;
-  b->d.nnz = csr->nnz;
+  b->d.m    = m;
+  b->d.n    = csr->n;
+  b->d.L    = L;
+  b->d.nnz  = csr->nnz;
   b->segmin = m ? PETSC_MAX_INT : 0;
   PetscCall(PetscMalloc1(m + 1, &b->h_segptr));
   for (PetscInt i = 0; i < m; i++) {
@@ -325,12 +325,12 @@ PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *csr, GPUPCSegCSRBloc
 /* ASCII statistics of one block; sync: every rank prints (inside PetscViewerASCIIPushSynchronized) */
 PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *b, const char *name, PetscBool sync, PetscViewer viewer)
 {
-  const PetscInt64 slots = (PetscInt64)b->d.nseg * b->d.L;
+  const PetscInt64 slots                                  = (PetscInt64)b->d.nseg * b->d.L;
   PetscErrorCode (*print)(PetscViewer, const char[], ...) = sync ? PetscViewerASCIISynchronizedPrintf : PetscViewerASCIIPrintf;
 
   PetscFunctionBegin;
   PetscCall(print(viewer, "%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros, segment length %" PetscInt_FMT ", %" PetscInt64_FMT " slots, padding overhead %.3g\n", name, b->d.m, b->d.n, b->d.nnz, b->d.L, slots,
-                                   b->d.nnz ? (double)(slots - b->d.nnz) / (double)b->d.nnz : 0.0));
+                  b->d.nnz ? (double)(slots - b->d.nnz) / (double)b->d.nnz : 0.0));
   PetscCall(print(viewer, "%s: segments per row min %" PetscInt_FMT " mean %.3g max %" PetscInt_FMT "; longest row %" PetscInt_FMT "\n", name, b->segmin, b->d.m ? (double)b->d.nseg / (double)b->d.m : 0.0, b->segmax, b->maxrow));
   PetscCall(print(viewer, "%s: row bins: %" PetscInt_FMT " short (<= %" PetscInt_FMT " segments), %" PetscInt_FMT " medium (<= %d slots), %" PetscInt_FMT " long (> %d slots, a thread block per row)\n", name, b->d.m - b->nmedium - b->d.nlong, b->d.shortmax, b->nmedium, GPUPC_SEGCSR_LONG_SLOTS, b->d.nlong, GPUPC_SEGCSR_LONG_SLOTS));
   if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(print(viewer, "%s: short rows: tile mode (%s), %" PetscInt_FMT " tiles of <= %d slots holding the short and medium rows, a thread block each; a group of %" PetscInt_FMT " lanes per row would keep %.0f%% of its lanes busy\n", name, b->shortreq == MAT_SEGCSR_SHORT_AUTO ? "chosen by auto" : "asked for", b->d.ntiles, GPUPC_SEGCSR_TILE_SLOTS, b->d.L, 100.0 * (double)b->groupbusy));

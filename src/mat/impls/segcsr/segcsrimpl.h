@@ -23,7 +23,7 @@
 /* one matrix (block) in segmented CSR: device arrays plus what the host keeps */
 typedef struct {
   GPUPCSegCSRDev     d;
-  PetscInt          *h_segptr;  /* host copy of segptr (value re-upload) */
+  PetscInt          *h_segptr; /* host copy of segptr (value re-upload) */
   PetscInt           segmin, segmax;
   PetscInt           maxrow;    /* longest row */
   PetscInt           nmedium;   /* rows in the medium bin: d.nmed = nmedium in group mode (a warp each), 0 in tile mode (the tiles hold them) */

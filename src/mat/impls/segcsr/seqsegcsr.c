@@ -179,7 +179,7 @@ static PetscErrorCode MatSetFromOptions_SeqSegCSR(Mat A, PetscOptionItems *Petsc
 
 static PetscErrorCode MatDestroy_SeqSegCSR(Mat A)
 {
-  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+  Mat_SegCSR *s                  = (Mat_SegCSR *)A->spptr;
   PetscErrorCode (*destroy)(Mat) = s->sc.base.destroy;
 
   PetscFunctionBegin;
@@ -250,16 +250,16 @@ static PetscErrorCode SeqAIJToSegCSR_InPlace(Mat B)
   PetscCall(PetscNew(&s));
   PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE)); /* inode routines would replace our ops */
   PetscCall(GPUPCMatSubclassSave(B, &s->sc, PETSC_FALSE, SeqSegCSRBuild, SeqSegCSRUpload, SeqAIJToSegCSR_InPlace));
-  B->spptr                    = s;
-  B->ops->mult                = MatMult_SeqSegCSR;
-  B->ops->multadd             = MatMultAdd_SeqSegCSR;
-  B->ops->multtranspose       = MatMultTranspose_SeqSegCSR;
-  B->ops->multtransposeadd    = MatMultTransposeAdd_SeqSegCSR;
-  B->ops->getdiagonal         = MatGetDiagonal_SeqSegCSR;
-  B->ops->duplicate           = MatDuplicate_SeqSegCSR;
-  B->ops->view                = MatView_SeqSegCSR;
-  B->ops->setfromoptions      = MatSetFromOptions_SeqSegCSR;
-  B->ops->destroy             = MatDestroy_SeqSegCSR;
+  B->spptr                 = s;
+  B->ops->mult             = MatMult_SeqSegCSR;
+  B->ops->multadd          = MatMultAdd_SeqSegCSR;
+  B->ops->multtranspose    = MatMultTranspose_SeqSegCSR;
+  B->ops->multtransposeadd = MatMultTransposeAdd_SeqSegCSR;
+  B->ops->getdiagonal      = MatGetDiagonal_SeqSegCSR;
+  B->ops->duplicate        = MatDuplicate_SeqSegCSR;
+  B->ops->view             = MatView_SeqSegCSR;
+  B->ops->setfromoptions   = MatSetFromOptions_SeqSegCSR;
+  B->ops->destroy          = MatDestroy_SeqSegCSR;
   /* value-changing ops (scale, shift, diagonalscale, zeroentries, copy, axpy, zerorows, ...)
      stay the base ones: they change the host values and the object state, and the next
      device operation re-uploads the values (GPUPCMatSubclassEnsure) */

@@ -149,7 +149,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     else if (cmg->opts.repeat_max > 0) PetscCall(PetscSNPrintf(recursion, sizeof(recursion), "from nonzero ratios, at most %" PetscInt_FMT, cmg->opts.repeat_max));
     else PetscCall(PetscStrncpy(recursion, "from nonzero ratios", sizeof(recursion)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s, setup threads %" PetscInt_FMT ", levels in cluster order: %s\n", cmg->opts.direct_size, cmg->opts.max_levels, recursion,
-                                   PCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
+                                     PCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
   }
   if (!cmg->built) PetscFunctionReturn(0);
   if (cmg->mpi) {
@@ -351,17 +351,17 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cmg));
   PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
-  cmg->prec                = PC_CMG_PRECISION_DOUBLE;
-  cmg->mattype             = PC_CMG_MAT_CSR;
-  cmg->graph               = PETSC_TRUE;
-  pc->data                 = (void *)cmg;
-  pc->ops->setup           = PCSetUp_CMG;
-  pc->ops->apply           = PCApply_CMG;
-  pc->ops->applytranspose  = PCApplyTranspose_CMG;
-  pc->ops->reset           = PCReset_CMG;
-  pc->ops->destroy         = PCDestroy_CMG;
-  pc->ops->setfromoptions  = PCSetFromOptions_CMG;
-  pc->ops->view            = PCView_CMG;
+  cmg->prec               = PC_CMG_PRECISION_DOUBLE;
+  cmg->mattype            = PC_CMG_MAT_CSR;
+  cmg->graph              = PETSC_TRUE;
+  pc->data                = (void *)cmg;
+  pc->ops->setup          = PCSetUp_CMG;
+  pc->ops->apply          = PCApply_CMG;
+  pc->ops->applytranspose = PCApplyTranspose_CMG;
+  pc->ops->reset          = PCReset_CMG;
+  pc->ops->destroy        = PCDestroy_CMG;
+  pc->ops->setfromoptions = PCSetFromOptions_CMG;
+  pc->ops->view           = PCView_CMG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", PCCMGGetNumberOfLevels_CMG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", PCCMGGetLevel_CMG));
   PetscCall(PCCMGComposeOptionFunctions_Private(pc, PETSC_TRUE));

@@ -20,7 +20,7 @@ static void HeaviestNeighbor(const GPUPCCMGLevel *L, PetscInt nt, PetscInt *p, P
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < L->n; v++) {
     PetscReal best = 0.0, d = 0.0;
-    PetscInt  at   = v;
+    PetscInt  at = v;
     for (PetscInt k = L->rowptr[v]; k < L->rowptr[v + 1]; k++) {
       PetscInt  u = L->col[k];
       PetscReal w = -L->val[k];
@@ -87,7 +87,8 @@ static void WeakVertices(const GPUPCCMGLevel *L, PetscInt nt, const PetscReal *w
     }
     t[v] = s;
   }
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
+                                                                    : cnt)
   for (PetscInt v = 0; v < L->n; v++)
     if (p[v] != v && t[v] < vol[v] / 8) {
       p[v] = v;
@@ -109,13 +110,13 @@ static void CutTwoCycles(PetscInt n, PetscInt nt, PetscInt *p, PetscBool *cut)
 static void AtomicMax(PetscInt *a, PetscInt v)
 {
   PetscInt o = __atomic_load_n(a, __ATOMIC_RELAXED);
-  while (o < v && !__atomic_compare_exchange_n(a, &o, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
+  while (o < v && !__atomic_compare_exchange_n(a, &o, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
 static void AtomicMin(PetscInt *a, PetscInt v)
 {
   PetscInt o = __atomic_load_n(a, __ATOMIC_RELAXED);
-  while (o > v && !__atomic_compare_exchange_n(a, &o, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
+  while (o > v && !__atomic_compare_exchange_n(a, &o, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
 /* Heights of the cut forest, bottom-up: h(v) = max over the children d of v that do not top a cluster of h(d) + 1
@@ -137,7 +138,8 @@ static void Heights(PetscInt n, PetscInt nt, const PetscInt *p, PetscInt *h, Pet
     if (p[v] != v) __atomic_fetch_add(&pending[p[v]], 1, __ATOMIC_RELAXED);
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < n; v++) leaf[v] = (PetscBool)(pending[v] == 0);
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4096) reduction(+ : cnt)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 4096) reduction(+ \
+                                                                           : cnt)
   for (PetscInt s = 0; s < n; s++) {
     PetscInt v = s;
     if (!leaf[s]) continue;
@@ -184,7 +186,8 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
   PetscCall(PetscMalloc5(n, &h, n, &pending, n, &top, n, &first, n, &id));
   PetscCall(PetscMalloc1(n, &flag));
   HeaviestNeighbor(L, nt, p, wmax, vol);
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(|| : anyweak)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(|| \
+                                                                    : anyweak)
   for (PetscInt v = 0; v < n; v++)
     if (wmax[v] < vol[v] / 8) anyweak = 1;
   if (anyweak) {
@@ -213,7 +216,7 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
   }
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < n; v++) __atomic_fetch_add(&pending[top[v]], 1, __ATOMIC_RELAXED);
-  /* a tree top whose cluster holds at most 2 vertices joins its heaviest cut-off child cluster (ties: the smallest
+    /* a tree top whose cluster holds at most 2 vertices joins its heaviest cut-off child cluster (ties: the smallest
      index; the children are found in the top's row) */
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < n; v++) {
@@ -251,7 +254,9 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
   /* statistics */
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < n; v++) __atomic_fetch_add(&pending[L->cluster[v]], 1, __ATOMIC_RELAXED);
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nsingle) reduction(max : maxsize)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+                        \
+                                                                    : nsingle) reduction(max \
+                                                                                         : maxsize)
   for (PetscInt c = 0; c < nc; c++) {
     if (pending[c] == 1) nsingle++;
     maxsize = PetscMax(maxsize, pending[c]);

@@ -38,8 +38,8 @@ PetscErrorCode GPUPCCMGCoarseFactor(const GPUPCCMGLevel *L, PetscInt *ncomp, Pet
   for (PetscInt s = 0; s < n; s++) {
     PetscInt head = 0, tail = 0;
     if (comp[s] >= 0) continue;
-    comp[s]         = nco;
-    queue[tail++]   = s;
+    comp[s]       = nco;
+    queue[tail++] = s;
     while (head < tail) {
       PetscInt v = queue[head++];
       for (PetscInt k = L->rowptr[v]; k < L->rowptr[v + 1]; k++) {

@@ -131,7 +131,7 @@ PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
   }
   {
     const GPUPCCMGNextJacobi none = {NULL, NULL}, first = {D->levels[0].invd, P.x[0]};
-    D->fold.first                 = JacobiStep(D, 0) ? first : none;
+    D->fold.first = JacobiStep(D, 0) ? first : none;
   }
   PetscCall(EmitCycle(D, &P, 0, 1));
   D->xcycle = P.x[0];
@@ -210,7 +210,7 @@ static PetscLogDouble CycleFlops(const GPUPCCMGDevice *D, PetscInt k, PetscInt m
     f += j == 0 ? L->n : 2.0 * L->nnz + 3.0 * L->n; /* first Jacobi step or a smoothing step */
     f += 2.0 * L->nnz + L->n;                       /* residual + restriction */
     f += CycleFlops(D, k + 1, L->t);
-    f += L->n + 2.0 * L->nnz + 3.0 * L->n;          /* prolongation + smoothing */
+    f += L->n + 2.0 * L->nnz + 3.0 * L->n; /* prolongation + smoothing */
   }
   return f;
 }

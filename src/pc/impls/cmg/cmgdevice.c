@@ -273,7 +273,7 @@ static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads,
 /* Upload the hierarchy and write the cycle's plan */
 PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecision prec, GPUPCCMGMatType mattype, const GPUPCCMGOptions *opts, GPUPCCMGDevice *D)
 {
-  const size_t es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
+  const size_t      es = prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double);
   PetscGPUPCBackend backend;
   Stage             S;
 

@@ -123,8 +123,8 @@ static PetscErrorCode Monitor(const GPUPCCMGOptions *opts, const GPUPCCMGLevel *
 @*/
 PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
 {
-  PetscInt  maxl = PetscMax(opts->max_levels, 1);
-  PetscInt  nnztotal;
+  PetscInt maxl = PetscMax(opts->max_levels, 1);
+  PetscInt nnztotal;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(H, sizeof(*H)));

@@ -39,7 +39,8 @@ static PetscBool RowsSorted(PetscInt n, const PetscInt *rowptr, const PetscInt *
 {
   int sorted = 1;
 
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : sorted)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& \
+                                                                    : sorted)
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt k = rowptr[i] + 1; k < rowptr[i + 1]; k++)
       if (col[k] <= col[k - 1]) sorted = 0;
@@ -120,7 +121,8 @@ static PetscErrorCode ReadRows(Mat A, PetscInt nt, HostCSR *C)
   C->n = n;
   PetscCall(ReadCSR(A, nt, C));
   badrow = n;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : badrow)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min \
+                                                                    : badrow)
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt k = C->rowptr[i]; k < C->rowptr[i + 1]; k++)
       if (!isfinite(C->val[k])) {
@@ -338,7 +340,8 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   /* Dirichlet rows: no nonzero off-diagonal. With opts->dirichlet_rows, couplings of other rows into them
      (a nonsymmetric pattern, as in PETSc's ksp ex45) move to the ground: the preconditioner is built from
      the symmetric operator with the Dirichlet unknowns eliminated. */
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : ndir)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
+                                                                    : ndir)
   for (PetscInt i = 0; i < n; i++) {
     PetscBool dir = opts->dirichlet_rows;
     for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1] && dir; k++)
@@ -348,7 +351,9 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   }
   /* validate every row; on bad input free everything first, then raise the error naming the first bad row */
   firstbad = n;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : firstbad) reduction(+ : npos, nstrict)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min                     \
+                                                                    : firstbad) reduction(+ \
+                                                                                          : npos, nstrict)
   for (PetscInt i = 0; i < n; i++) {
     PetscInt p;
     RowCheck r = CheckRow(&C, opts, isdir, i, &excess[i], &p);
@@ -435,17 +440,17 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   }
 
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
-  L0->n      = n0;
-  L0->nnz    = rp[n0];
-  L0->rowptr = rp;
-  L0->col    = cl;
-  L0->val    = w;
-  red->n         = n;
-  red->copies    = copies;
-  red->ground    = ground;
-  red->n0        = n0;
-  red->npositive = npos;
-  red->nstrict   = nstrict;
+  L0->n           = n0;
+  L0->nnz         = rp[n0];
+  L0->rowptr      = rp;
+  L0->col         = cl;
+  L0->val         = w;
+  red->n          = n;
+  red->copies     = copies;
+  red->ground     = ground;
+  red->n0         = n0;
+  red->npositive  = npos;
+  red->nstrict    = nstrict;
   red->ndirichlet = ndir;
   red->nkept      = nk;
   red->erow = red->ecol = red->trow = red->tcol = NULL;

@@ -242,8 +242,8 @@ static PetscErrorCode VecSetRandom_GPU(Vec v, PetscRandom r)
 
 static PetscErrorCode VecView_GPU(Vec v, PetscViewer viewer)
 {
-  PetscMPIInt size;
-  PetscBool   iascii;
+  PetscMPIInt       size;
+  PetscBool         iascii;
   PetscViewerFormat format;
 
   PetscFunctionBegin;
@@ -344,31 +344,31 @@ static PetscErrorCode VecGPUCreate_Private(Vec v, PetscBool mpi)
   if (mpi) PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)v), bs, v->map->n, v->map->N, NULL, &d->companion));
   else PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, v->map->n, NULL, &d->companion));
   PetscCall(PetscMemzero(v->ops, sizeof(struct _VecOps)));
-  v->ops->duplicate           = VecDuplicate_GPU;
-  v->ops->duplicatevecs       = VecDuplicateVecs_Default;
-  v->ops->destroyvecs         = VecDestroyVecs_Default;
-  v->ops->destroy             = VecDestroy_GPU;
-  v->ops->view                = VecView_GPU;
-  v->ops->load                = VecLoad_Default;
-  v->ops->getsize             = VecGetSize_GPU;
-  v->ops->getlocalsize        = VecGetLocalSize_GPU;
-  v->ops->getarray            = VecGetArray_GPU;
-  v->ops->restorearray        = VecRestoreArray_GPU;
-  v->ops->getarrayread        = VecGetArrayRead_GPU;
-  v->ops->restorearrayread    = VecRestoreArrayRead_GPU;
-  v->ops->getarraywrite       = VecGetArrayWrite_GPU;
-  v->ops->restorearraywrite   = VecRestoreArray_GPU;
-  v->ops->placearray          = VecPlaceArray_GPU;
-  v->ops->resetarray          = VecResetArray_GPU;
-  v->ops->replacearray        = VecReplaceArray_GPU;
-  v->ops->setvalues           = VecSetValues_GPU;
-  v->ops->setvaluesblocked    = VecSetValuesBlocked_GPU;
-  v->ops->assemblybegin       = VecAssemblyBegin_GPU;
-  v->ops->assemblyend         = VecAssemblyEnd_GPU;
-  v->ops->getvalues           = VecGetValues_GPU;
-  v->ops->setoption           = VecSetOption_GPU;
-  v->ops->setrandom           = VecSetRandom_GPU;
-  v->ops->setfromoptions      = VecSetFromOptions_GPU;
+  v->ops->duplicate         = VecDuplicate_GPU;
+  v->ops->duplicatevecs     = VecDuplicateVecs_Default;
+  v->ops->destroyvecs       = VecDestroyVecs_Default;
+  v->ops->destroy           = VecDestroy_GPU;
+  v->ops->view              = VecView_GPU;
+  v->ops->load              = VecLoad_Default;
+  v->ops->getsize           = VecGetSize_GPU;
+  v->ops->getlocalsize      = VecGetLocalSize_GPU;
+  v->ops->getarray          = VecGetArray_GPU;
+  v->ops->restorearray      = VecRestoreArray_GPU;
+  v->ops->getarrayread      = VecGetArrayRead_GPU;
+  v->ops->restorearrayread  = VecRestoreArrayRead_GPU;
+  v->ops->getarraywrite     = VecGetArrayWrite_GPU;
+  v->ops->restorearraywrite = VecRestoreArray_GPU;
+  v->ops->placearray        = VecPlaceArray_GPU;
+  v->ops->resetarray        = VecResetArray_GPU;
+  v->ops->replacearray      = VecReplaceArray_GPU;
+  v->ops->setvalues         = VecSetValues_GPU;
+  v->ops->setvaluesblocked  = VecSetValuesBlocked_GPU;
+  v->ops->assemblybegin     = VecAssemblyBegin_GPU;
+  v->ops->assemblyend       = VecAssemblyEnd_GPU;
+  v->ops->getvalues         = VecGetValues_GPU;
+  v->ops->setoption         = VecSetOption_GPU;
+  v->ops->setrandom         = VecSetRandom_GPU;
+  v->ops->setfromoptions    = VecSetFromOptions_GPU;
   PetscCall(VecGPUSetOps_Private(v));
   PetscCall(PetscObjectChangeTypeName((PetscObject)v, mpi ? VECMPIGPU : VECSEQGPU));
   PetscFunctionReturn(0);

@@ -32,43 +32,43 @@ static PetscErrorCode LaunchElementwise(const char *name, PetscInt n, F f)
 }
 
 struct SetF {
-  PetscScalar a, *y;
+  PetscScalar     a, *y;
   __device__ void operator()(PetscInt i) const { y[i] = a; }
 };
 struct ScaleF {
-  PetscScalar a, *y;
+  PetscScalar     a, *y;
   __device__ void operator()(PetscInt i) const { y[i] *= a; }
 };
 struct ShiftF {
-  PetscScalar a, *y;
+  PetscScalar     a, *y;
   __device__ void operator()(PetscInt i) const { y[i] += a; }
 };
 struct AXPBYF {
   PetscScalar        a, b;
   const PetscScalar *x;
   PetscScalar       *y;
-  __device__ void operator()(PetscInt i) const { y[i] = a * x[i] + b * y[i]; }
+  __device__ void    operator()(PetscInt i) const { y[i] = a * x[i] + b * y[i]; }
 };
 struct AXF { /* beta == 0: y is write-only */
   PetscScalar        a;
   const PetscScalar *x;
   PetscScalar       *y;
-  __device__ void operator()(PetscInt i) const { y[i] = a * x[i]; }
+  __device__ void    operator()(PetscInt i) const { y[i] = a * x[i]; }
 };
 struct AXPBYPCZF {
   PetscScalar        a, b, c;
   const PetscScalar *x, *y;
   PetscScalar       *z;
-  __device__ void operator()(PetscInt i) const { z[i] = a * x[i] + b * y[i] + c * z[i]; }
+  __device__ void    operator()(PetscInt i) const { z[i] = a * x[i] + b * y[i] + c * z[i]; }
 };
 struct AXPBYZF { /* gamma == 0: z is write-only */
   PetscScalar        a, b;
   const PetscScalar *x, *y;
   PetscScalar       *z;
-  __device__ void operator()(PetscInt i) const { z[i] = a * x[i] + b * y[i]; }
+  __device__ void    operator()(PetscInt i) const { z[i] = a * x[i] + b * y[i]; }
 };
 struct SwapF {
-  PetscScalar *x, *y;
+  PetscScalar    *x, *y;
   __device__ void operator()(PetscInt i) const
   {
     PetscScalar t = x[i];
@@ -80,14 +80,14 @@ struct WAXPYF {
   PetscScalar        a;
   const PetscScalar *x, *y;
   PetscScalar       *w;
-  __device__ void operator()(PetscInt i) const { w[i] = a * x[i] + y[i]; }
+  __device__ void    operator()(PetscInt i) const { w[i] = a * x[i] + y[i]; }
 };
 template <int NV>
 struct MAXPYF {
   PetscScalar        a[NV];
   const PetscScalar *x[NV];
   PetscScalar       *y;
-  __device__ void operator()(PetscInt i) const
+  __device__ void    operator()(PetscInt i) const
   {
     PetscScalar s = y[i];
 #pragma unroll
@@ -99,7 +99,7 @@ struct PointwiseF {
   GPUPCPointwiseOp   op;
   const PetscScalar *x, *y;
   PetscScalar       *w;
-  __device__ void operator()(PetscInt i) const
+  __device__ void    operator()(PetscInt i) const
   {
     PetscScalar a = x[i], b = y[i];
     switch (op) {
@@ -112,8 +112,8 @@ struct PointwiseF {
   }
 };
 struct UnaryF {
-  GPUPCUnaryOp op;
-  PetscScalar *x;
+  GPUPCUnaryOp    op;
+  PetscScalar    *x;
   __device__ void operator()(PetscInt i) const
   {
     PetscScalar a = x[i];
@@ -199,7 +199,11 @@ static PetscErrorCode Unary_CUDA(GPUPCUnaryOp op, PetscInt n, PetscScalar *x)
 
 /* ------------------------------------------------------------------ reductions */
 
-enum Combine { SUM, MAX, MIN };
+enum Combine {
+  SUM,
+  MAX,
+  MIN
+};
 
 __device__ __forceinline__ double CombineValues(Combine c, double a, double b)
 {
@@ -238,10 +242,10 @@ __device__ void BlockReduce(double acc[K], const Combine *comb, double (*shared)
 template <int K, class F>
 __global__ void __launch_bounds__(BLOCK) ReduceKernel(PetscInt n, F f, double *partial, double *result, unsigned int *counter)
 {
-  __shared__ double       shared[K][32];
-  __shared__ bool         last;
-  double                  acc[K];
-  Combine                 comb[K];
+  __shared__ double shared[K][32];
+  __shared__ bool   last;
+  double            acc[K];
+  Combine           comb[K];
 
 #pragma unroll
   for (int k = 0; k < K; k++) {
@@ -289,12 +293,12 @@ __global__ void __launch_bounds__(BLOCK) ReduceKernel(PetscInt n, F f, double *p
 template <int K, class F>
 static PetscErrorCode Reduce(const char *name, PetscInt n, const F &f, double *out)
 {
-  const int            grid         = GPUPCCUDAGridSize(n, BLOCK);
-  const size_t         counter_off  = 0, partial_off = 256;
-  const size_t         bytes        = partial_off + (size_t)K * grid * sizeof(double);
-  void                *scratch, *pinned;
-  char                *base;
-  PetscBool            fresh;
+  const int    grid        = GPUPCCUDAGridSize(n, BLOCK);
+  const size_t counter_off = 0, partial_off = 256;
+  const size_t bytes = partial_off + (size_t)K * grid * sizeof(double);
+  void        *scratch, *pinned;
+  char        *base;
+  PetscBool    fresh;
 
   PetscFunctionBegin;
   /* the counter sits at the start of the scratch buffer; zero it whenever the buffer is new */

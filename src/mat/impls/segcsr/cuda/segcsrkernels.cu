@@ -65,17 +65,17 @@ __device__ __forceinline__ PetscScalar RowSum(int k0, int ke, int lane, unsigned
 }
 
 typedef struct {
-  int                                m, shortmax, nmed, nlong, medblocks, tiled;
-  const PetscInt *__restrict__       segptr;
-  const PetscInt *__restrict__       col;
-  const PetscScalar *__restrict__    val;
-  const PetscInt *__restrict__       medrows;
-  const PetscInt *__restrict__       longrows;
-  const PetscInt *__restrict__       tileptr;
-  const PetscInt *__restrict__       tileend;
-  const PetscScalar *__restrict__    x;
-  const PetscScalar                 *z;
-  PetscScalar                       *y;
+  int m, shortmax, nmed, nlong, medblocks, tiled;
+  const PetscInt *__restrict__ segptr;
+  const PetscInt *__restrict__ col;
+  const PetscScalar *__restrict__ val;
+  const PetscInt *__restrict__ medrows;
+  const PetscInt *__restrict__ longrows;
+  const PetscInt *__restrict__ tileptr;
+  const PetscInt *__restrict__ tileend;
+  const PetscScalar *__restrict__ x;
+  const PetscScalar *z;
+  PetscScalar       *y;
 } SegCSRMultArgs;
 
 /* tile mode: the block computes tile t (call block-uniformly). Its segments [g0, g1) are

@@ -217,18 +217,18 @@ __device__ __forceinline__ PetscInt ChunkOwner(PetscInt blk, PetscInt nitems, co
 /* what the fused smoothing and residual-restriction kernels read of a level (see GPUPCCMGDeviceLevel) */
 template <typename T>
 struct LevelArgs {
-  PetscInt                     n, nlong, nlongc, nrowchunks, nclusterchunks;
+  PetscInt n, nlong, nlongc, nrowchunks, nclusterchunks;
   const PetscInt *__restrict__ rowptr, *__restrict__ col;
-  const T *__restrict__        val, *__restrict__ invd, *__restrict__ b;
+  const T *__restrict__ val, *__restrict__ invd, *__restrict__ b;
   const PetscInt *__restrict__ cluster, *__restrict__ cptr, *__restrict__ cperm;
   const PetscInt *__restrict__ longrows, *__restrict__ rowchunk, *__restrict__ longclusters, *__restrict__ clusterchunk;
   const PetscInt *__restrict__ cslot, *__restrict__ cneed;
-  PetscInt                     nunits;
+  PetscInt nunits;
   const PetscInt *__restrict__ urange;
-  T                           *rlong, *cacc, *lcacc;
-  PetscInt                    *rcount, *ccount, *lccount;
-  const T *__restrict__        ninvd; /* with nx: the restriction also writes the next level's first Jacobi iterate */
-  T *__restrict__              nx;
+  T        *rlong, *cacc, *lcacc;
+  PetscInt *rcount, *ccount, *lccount;
+  const T *__restrict__ ninvd; /* with nx: the restriction also writes the next level's first Jacobi iterate */
+  T *__restrict__ nx;
 };
 
 /* the level's arguments; next (may be NULL): the restriction also writes the next level's first Jacobi iterate */
@@ -289,7 +289,7 @@ struct FirstJacobi {
 };
 template <typename T>
 struct Prolonged {
-  const T *__restrict__        x, *__restrict__ xc;
+  const T *__restrict__ x, *__restrict__ xc;
   const PetscInt *__restrict__ cluster;
   __device__ T operator()(PetscInt j) const { return x[j] + xc[cluster[j]]; }
 };
@@ -461,7 +461,7 @@ __global__ void RowKernel(const LevelArgs<T> a, const X x, T *__restrict__ out, 
   {
     const PetscInt row  = (blk * (PetscInt)blockDim.x + threadIdx.x) / G;
     const int      lane = threadIdx.x & (G - 1);
-    const PetscInt k0   = row < a.n ? a.rowptr[row] : 0, k1 = row < a.n ? a.rowptr[row + 1] : 0;
+    const PetscInt k0 = row < a.n ? a.rowptr[row] : 0, k1 = row < a.n ? a.rowptr[row + 1] : 0;
     const bool     mine = row < a.n && !IsLong(k0, k1);
     RowEnds<T>     e;
     const T        s = GroupRowSum<T, G>(a, mine, k0, k1, lane, x, [&] {
@@ -486,10 +486,10 @@ __device__ void PackedUnits(const LevelArgs<T> &a, PetscInt blk, const X &x, T *
   __shared__ T        rs[BLOCK / G];
   __shared__ PetscInt cs[BLOCK / G];
   const int           slot = threadIdx.x / G, lane = threadIdx.x & (G - 1);
-  const PetscInt      u    = blk * UPB + slot / U;
-  const PetscInt      p    = u < a.nunits ? a.urange[2 * u] + slot % U : 0;
-  const bool          in   = u < a.nunits && p < a.urange[2 * u + 1];
-  const PetscInt      v    = in ? a.cperm[p] : 0;
+  const PetscInt      u  = blk * UPB + slot / U;
+  const PetscInt      p  = u < a.nunits ? a.urange[2 * u] + slot % U : 0;
+  const bool          in = u < a.nunits && p < a.urange[2 * u + 1];
+  const PetscInt      v  = in ? a.cperm[p] : 0;
   const PetscInt      k0 = in ? a.rowptr[v] : 0, k1 = in ? a.rowptr[v + 1] : 0;
   const bool          sum = in && !IsLong(k0, k1);
   RowEnds<T>          e;
@@ -591,11 +591,11 @@ __global__ void ClusterSumKernel(const LevelArgs<T> a, PetscInt nc, const T *__r
 template <typename T>
 __global__ void DenseKernel(PetscInt n, const T *__restrict__ D, const T *__restrict__ b, T *__restrict__ x)
 {
-  constexpr int         W = BLOCK / DENSE_ROWS;
-  const PetscInt        i = blockIdx.x * (PetscInt)DENSE_ROWS + threadIdx.x / W;
-  const int             t = threadIdx.x % W;
+  constexpr int  W          = BLOCK / DENSE_ROWS;
+  const PetscInt i          = blockIdx.x * (PetscInt)DENSE_ROWS + threadIdx.x / W;
+  const int      t          = threadIdx.x % W;
   const T *__restrict__ row = D + (size_t)(i < n ? i : 0) * n;
-  T                     s = 0, d[DENSE_PRELOAD];
+  T s                       = 0, d[DENSE_PRELOAD];
 
 #pragma unroll
   for (int q = 0; q < DENSE_PRELOAD; q++) { /* the inverse, read before the previous kernel has finished */
@@ -704,16 +704,16 @@ static PetscErrorCode LaunchResidualRestrict(const GPUPCCMGDeviceLevel *L, Petsc
 }
 
 /* the level's lanes per row (GPUPCCMGLanes) as a template argument */
-#define GPUPC_CMG_BY_LANES(L, F, ...) \
-  do { \
-    switch ((L)->lanes) { \
-    case 2: PetscCall(F<T, 2>(__VA_ARGS__)); break; \
-    case 4: PetscCall(F<T, 4>(__VA_ARGS__)); break; \
-    case 8: PetscCall(F<T, 8>(__VA_ARGS__)); break; \
-    case 16: PetscCall(F<T, 16>(__VA_ARGS__)); break; \
-    case 32: PetscCall(F<T, 32>(__VA_ARGS__)); break; \
+#define GPUPC_CMG_BY_LANES(L, F, ...)                                                                                                         \
+  do {                                                                                                                                        \
+    switch ((L)->lanes) {                                                                                                                     \
+    case 2: PetscCall(F<T, 2>(__VA_ARGS__)); break;                                                                                           \
+    case 4: PetscCall(F<T, 4>(__VA_ARGS__)); break;                                                                                           \
+    case 8: PetscCall(F<T, 8>(__VA_ARGS__)); break;                                                                                           \
+    case 16: PetscCall(F<T, 16>(__VA_ARGS__)); break;                                                                                         \
+    case 32: PetscCall(F<T, 32>(__VA_ARGS__)); break;                                                                                         \
     default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG level with %" PetscInt_FMT " lanes per row (2..32 by powers of two)", (L)->lanes); \
-    } \
+    }                                                                                                                                         \
   } while (0)
 
 template <typename T>

@@ -47,7 +47,8 @@ static void CMG_NAME(Expand)(const GPUPCCMGDeviceFold *F, PetscBool transpose, c
     if (F->copies == 2) sum = 0.0;
     b0[F->copies * F->nk] = (CMG_T)(-sum);
   }
-  if (F->first.x) CMG_NAME(NextJacobi)(F->n0, &F->first, b0);
+  if (F->first.x) CMG_NAME(NextJacobi)
+  (F->n0, &F->first, b0);
 }
 
 /* the folded value of kept row i */
@@ -79,7 +80,7 @@ static void CMG_NAME(Fold)(const GPUPCCMGDeviceFold *F, PetscBool transpose, con
 static void CMG_NAME(Jacobi)(const GPUPCCMGDeviceLevel *L)
 {
   const CMG_T *invd = (const CMG_T *)L->invd, *b = (const CMG_T *)L->b;
-  CMG_T       *x    = (CMG_T *)L->x;
+  CMG_T       *x = (CMG_T *)L->x;
 
   for (PetscInt i = 0; i < L->n; i++) x[i] = invd[i] * b[i];
 }

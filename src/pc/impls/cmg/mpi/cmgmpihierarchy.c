@@ -72,7 +72,7 @@ static PetscErrorCode LocalGraph(const GPUPCCMGMPILevel *L, GPUPCCMGLevel *G, Pe
   G->nnz = G->rowptr[G->n];
   PetscCall(PetscMalloc2(PetscMax(G->nnz, 1), &G->col, PetscMax(G->nnz, 1), &G->val));
   for (PetscInt i = 0; i < G->n; i++) {
-    PetscInt  o = G->rowptr[i];
+    PetscInt  o   = G->rowptr[i];
     PetscReal off = 0.0;
     dpos[i]       = -1;
     vollocal[i]   = 0.0;
@@ -81,7 +81,7 @@ static PetscErrorCode LocalGraph(const GPUPCCMGMPILevel *L, GPUPCCMGLevel *G, Pe
       if (cd.j[k] == i || cd.a[k] == 0.0) continue;
       vollocal[i] += PetscAbsScalar(cd.a[k]);
       if (dpos[i] < 0 && cd.j[k] > i) { /* keep the columns ascending */
-        dpos[i]     = o++;
+        dpos[i]         = o++;
         G->col[dpos[i]] = i;
       }
       G->col[o]   = cd.j[k];
@@ -246,7 +246,7 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
   nnztotal = M->levels[0].nnz;
   if (opts->monitor) PetscCall(PetscPrintf(M->comm, "CMG hierarchy of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix on %d ranks (level 0: %" PetscInt_FMT " rows, %" PetscInt_FMT " Dirichlet rows eliminated, %" PetscInt_FMT " strictly dominant rows keep their excess on the diagonal)\n", M->Nuser, M->Nuser, (int)M->size, M->levels[0].N, M->gdirichlet, M->gstrict));
   while (1) {
-    GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1], C;
+    GPUPCCMGMPILevel *L         = &M->levels[M->nlevels - 1], C;
     PetscBool         stagnated = PETSC_FALSE;
 
     PetscCall(PetscMemzero(&C, sizeof(C)));

@@ -43,10 +43,10 @@ typedef struct {
   PetscInt     n, rstart, nnz;
   PetscInt    *rowptr, *col; /* global columns, ascending */
   PetscScalar *val;
-  PetscInt     nghost, *ghost;     /* off-rank columns, ascending */
-  PetscInt    *gnew;               /* their kept numbers (-1: Dirichlet row) */
-  PetscScalar *gdiag;              /* their diagonals */
-  PetscInt    *newidx;             /* kept number of each local row, -1 for Dirichlet rows */
+  PetscInt     nghost, *ghost; /* off-rank columns, ascending */
+  PetscInt    *gnew;           /* their kept numbers (-1: Dirichlet row) */
+  PetscScalar *gdiag;          /* their diagonals */
+  PetscInt    *newidx;         /* kept number of each local row, -1 for Dirichlet rows */
 } Rows;
 
 static PetscErrorCode RowsFree(Rows *R)
@@ -111,11 +111,11 @@ static PetscErrorCode ReadLocalRows(Mat A, Rows *R, PetscInt *badrow, char *msg,
 /* Dirichlet flags and kept numbering of the local rows; kept numbers and diagonals of the off-rank columns */
 static PetscErrorCode Renumber(Mat A, const GPUPCCMGOptions *opts, Rows *R, PetscInt *nk, PetscInt *kstart, PetscInt *ndir)
 {
-  MPI_Comm    comm = PetscObjectComm((PetscObject)A);
-  PetscLayout rmap;
-  PetscSF     sf;
+  MPI_Comm     comm = PetscObjectComm((PetscObject)A);
+  PetscLayout  rmap;
+  PetscSF      sf;
   PetscScalar *diag;
-  PetscInt    cnt = 0, scan;
+  PetscInt     cnt = 0, scan;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(R->n, &R->newidx));
@@ -165,7 +165,7 @@ static PetscErrorCode CheckRows(const GPUPCCMGOptions *opts, PetscMPIInt size, c
     PetscReal      d = 0.0, off = 0.0, offdir = 0.0, ex;
     PetscBool      bad = PETSC_FALSE;
 
-    e[i] = 0.0;
+    e[i]    = 0.0;
     dinv[i] = 0.0;
     if (*badrow >= 0 && *badrow <= gi) break;
     for (PetscInt k = R->rowptr[i]; k < R->rowptr[i + 1] && !bad; k++) {
@@ -215,7 +215,7 @@ static PetscErrorCode CheckRows(const GPUPCCMGOptions *opts, PetscMPIInt size, c
 /* A_0 over the kept rows: off-diagonals as given, diagonal = off-diagonal weight + e */
 static PetscErrorCode AssembleLevel0(MPI_Comm comm, const Rows *R, PetscInt nk, PetscInt kstart, const PetscReal *e, Mat *A0)
 {
-  PetscInt *dnz, *onz, *cols, maxrow = 1;
+  PetscInt    *dnz, *onz, *cols, maxrow = 1;
   PetscScalar *vals;
 
   PetscFunctionBegin;
@@ -336,7 +336,7 @@ static PetscErrorCode BuildCoupling(const Rows *R, const PetscReal *dinvloc, GPU
   }
   for (PetscInt g = 0; g < R->nghost; g++)
     if (pos[g] == 0) {
-      pos[g]                        = M->nghostdir;
+      pos[g]                      = M->nghostdir;
       M->ghostdir[M->nghostdir++] = R->ghost[g];
     }
   M->offrank_coupling = offrank;
@@ -418,12 +418,12 @@ PetscErrorCode GPUPCCMGMPIReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI
   counts[0] = nstrict;
   counts[1] = ndir;
   PetscCall(PetscMemzero(&M->red, sizeof(M->red)));
-  M->red.n         = R.n;
-  M->red.copies    = 1;
-  M->red.ground    = PETSC_FALSE;
-  M->red.n0        = nk;
-  M->red.nkept     = nk;
-  M->red.nstrict   = nstrict;
+  M->red.n          = R.n;
+  M->red.copies     = 1;
+  M->red.ground     = PETSC_FALSE;
+  M->red.n0         = nk;
+  M->red.nkept      = nk;
+  M->red.nstrict    = nstrict;
   M->red.ndirichlet = ndir;
   PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
   M->gstrict    = gcounts[0];
