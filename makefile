@@ -1,6 +1,7 @@
 # GPUPC: GPU matrix types and preconditioners for PETSc.
 #   make              library, tests, benchmarks and examples
-#   make check        run the test suite (host backend unless GPUPC_TEST_OPTIONS says otherwise)
+#   make check        format-check, then run the test suite (host backend unless GPUPC_TEST_OPTIONS says otherwise)
+#   make format       reformat the tree (.clang-format); make format-check lists files that differ
 #   make demo         solve the default problem
 #   make install PREFIX=/opt/gpupc
 #   make gpu-bundle   self-contained tarball for a GPU host without PETSc/MPI
@@ -29,7 +30,7 @@ TUTORIAL_PROGS  := $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(
 TUTORIAL_PROGS  += $(if $(PETSC_SNES_TUTORIALS),$(patsubst %,build/tutorials/snes_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_SNES_TUTORIALS)/,ex19.c))))))
 PROG_LDFLAGS   = -L$(LIBDIR) -Wl,-rpath,'$$ORIGIN/../../$(LIBDIR)' -Wl,-rpath,$(abspath $(LIBDIR)) -lpetscgpupc $(PETSC_LIB) $(CUDA_LIBS)
 
-.PHONY: all lib programs check demo install gpu-bundle clean
+.PHONY: all lib programs check demo install gpu-bundle clean format format-check
 all: lib programs
 lib: $(LIBNAME)
 programs: $(TEST_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS) $(TUTORIAL_PROGS)
@@ -69,8 +70,19 @@ build/tutorials/snes_%: $(PETSC_SNES_TUTORIALS)/%.c
 
 .SECONDARY:
 
-check: all
+check: all format-check
 	@MPIEXEC="$(MPIEXEC)" tests/run.sh
+
+# the tree follows .clang-format (close to PETSc's style); format rewrites, format-check lists what differs
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu' 2>/dev/null || find src include tests bench examples -name '*.[ch]' -o -name '*.cu')
+format:
+	@$(CLANG_FORMAT) -i $(FORMAT_FILES)
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "format-check needs $(CLANG_FORMAT) (Debian package clang-format; tools/install-deps.sh installs it)"; exit 1; }
+	@bad=$$(for f in $(FORMAT_FILES); do $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	if [ -n "$$bad" ]; then echo "not formatted as .clang-format says (make format fixes them):"; echo "$$bad"; exit 1; fi; \
+	echo "format-check: $(words $(FORMAT_FILES)) files follow .clang-format"
 
 demo: all
 	@tools/demo.sh

@@ -4,7 +4,8 @@
 set -eu
 # libopenblas0-pthread: an optimized BLAS/LAPACK behind Debian's alternatives (PETSc and the CMG last-level
 # factorization use it; the reference LAPACK takes seconds for a last level of a few thousand vertices)
-pkgs="petsc-dev libopenmpi-dev openmpi-bin libpetsc3.18-dev-examples libopenblas0-pthread make gcc g++ pkg-config"
+# clang-format: make format-check (part of make check) holds the tree to .clang-format
+pkgs="petsc-dev libopenmpi-dev openmpi-bin libpetsc3.18-dev-examples libopenblas0-pthread make gcc g++ pkg-config clang-format"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
