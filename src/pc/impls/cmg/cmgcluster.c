@@ -87,8 +87,10 @@ static void WeakVertices(const GPUPCCMGLevel *L, PetscInt nt, const PetscReal *w
     }
     t[v] = s;
   }
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
-                                                                    : cnt)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : cnt)
+  /* clang-format on */
   for (PetscInt v = 0; v < L->n; v++)
     if (p[v] != v && t[v] < vol[v] / 8) {
       p[v] = v;
@@ -138,8 +140,10 @@ static void Heights(PetscInt n, PetscInt nt, const PetscInt *p, PetscInt *h, Pet
     if (p[v] != v) __atomic_fetch_add(&pending[p[v]], 1, __ATOMIC_RELAXED);
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < n; v++) leaf[v] = (PetscBool)(pending[v] == 0);
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 4096) reduction(+ \
-                                                                           : cnt)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 4096) reduction(+ : cnt)
+  /* clang-format on */
   for (PetscInt s = 0; s < n; s++) {
     PetscInt v = s;
     if (!leaf[s]) continue;
@@ -186,8 +190,10 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
   PetscCall(PetscMalloc5(n, &h, n, &pending, n, &top, n, &first, n, &id));
   PetscCall(PetscMalloc1(n, &flag));
   HeaviestNeighbor(L, nt, p, wmax, vol);
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(|| \
-                                                                    : anyweak)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(|| : anyweak)
+  /* clang-format on */
   for (PetscInt v = 0; v < n; v++)
     if (wmax[v] < vol[v] / 8) anyweak = 1;
   if (anyweak) {
@@ -254,9 +260,10 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
   /* statistics */
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (PetscInt v = 0; v < n; v++) __atomic_fetch_add(&pending[L->cluster[v]], 1, __ATOMIC_RELAXED);
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+                        \
-                                                                    : nsingle) reduction(max \
-                                                                                         : maxsize)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nsingle) reduction(max : maxsize)
+  /* clang-format on */
   for (PetscInt c = 0; c < nc; c++) {
     if (pending[c] == 1) nsingle++;
     maxsize = PetscMax(maxsize, pending[c]);

@@ -39,8 +39,10 @@ static PetscBool RowsSorted(PetscInt n, const PetscInt *rowptr, const PetscInt *
 {
   int sorted = 1;
 
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& \
-                                                                    : sorted)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(&& : sorted)
+  /* clang-format on */
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt k = rowptr[i] + 1; k < rowptr[i + 1]; k++)
       if (col[k] <= col[k - 1]) sorted = 0;
@@ -121,8 +123,10 @@ static PetscErrorCode ReadRows(Mat A, PetscInt nt, HostCSR *C)
   C->n = n;
   PetscCall(ReadCSR(A, nt, C));
   badrow = n;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min \
-                                                                    : badrow)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : badrow)
+  /* clang-format on */
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt k = C->rowptr[i]; k < C->rowptr[i + 1]; k++)
       if (!isfinite(C->val[k])) {
@@ -340,8 +344,10 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   /* Dirichlet rows: no nonzero off-diagonal. With opts->dirichlet_rows, couplings of other rows into them
      (a nonsymmetric pattern, as in PETSc's ksp ex45) move to the ground: the preconditioner is built from
      the symmetric operator with the Dirichlet unknowns eliminated. */
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
-                                                                    : ndir)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : ndir)
+  /* clang-format on */
   for (PetscInt i = 0; i < n; i++) {
     PetscBool dir = opts->dirichlet_rows;
     for (PetscInt k = C.rowptr[i]; k < C.rowptr[i + 1] && dir; k++)
@@ -351,9 +357,10 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
   }
   /* validate every row; on bad input free everything first, then raise the error naming the first bad row */
   firstbad = n;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min                     \
-                                                                    : firstbad) reduction(+ \
-                                                                                          : npos, nstrict)
+/* clang-format 14 breaks the reduction clauses of OpenMP pragmas over lines */
+/* clang-format off */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : firstbad) reduction(+ : npos, nstrict)
+  /* clang-format on */
   for (PetscInt i = 0; i < n; i++) {
     PetscInt p;
     RowCheck r = CheckRow(&C, opts, isdir, i, &excess[i], &p);
