@@ -1,4 +1,5 @@
-static const char help[] = "PC cmg refuses bad input with an error that names the row: non-symmetric, not diagonally dominant,\n"
+static const char help[] = "PC cmg refuses bad input with an error that names the row: non-symmetric (also through a coupling into a row that\n"
+                           "holds only its diagonal), not diagonally dominant,\n"
                            "positive off-diagonal with -pc_cmg_positive_offdiag error, non-positive diagonal, NaN, a level-matrix type\n"
                            "that this version lacks; on more than one rank the same errors on a distributed matrix, and the one-rank-only\n"
                            "features (double cover, single precision) refused. Each case must fail with the expected text in the message.\n";
@@ -21,7 +22,11 @@ static PetscErrorCode Fill(PetscInt n, const char *bad, Mat A)
   if (rank > 0) bad = "none";
   if (!strcmp(bad, "nonsymmetric")) PetscCall(MatSetValue(A, 7, 8, -0.5, INSERT_VALUES));
   else if (!strcmp(bad, "nondominant")) PetscCall(MatSetValue(A, 11, 11, 1.5, INSERT_VALUES));
-  else if (!strcmp(bad, "positive")) {
+  else if (!strcmp(bad, "dirichletasym")) { /* row 3 holds only its diagonal; row 2 couples into it more than it can dominate */
+    PetscCall(MatSetValue(A, 3, 2, 0.0, INSERT_VALUES));
+    PetscCall(MatSetValue(A, 3, 4, 0.0, INSERT_VALUES));
+    PetscCall(MatSetValue(A, 2, 3, -1.5, INSERT_VALUES));
+  } else if (!strcmp(bad, "positive")) {
     PetscCall(MatSetValue(A, 5, 6, 1.0, INSERT_VALUES));
     PetscCall(MatSetValue(A, 6, 5, 1.0, INSERT_VALUES));
   } else if (!strcmp(bad, "zerodiag")) {
@@ -93,6 +98,9 @@ int main(int argc, char **argv)
     PetscCall(MatrixMPI(30, "nondominant", &A));
     PetscCall(ExpectFailure(A, NULL, "row 11 has diagonal"));
     PetscCall(MatDestroy(&A));
+    PetscCall(MatrixMPI(30, "dirichletasym", &A));
+    PetscCall(ExpectFailure(A, NULL, "needs a symmetric matrix: row 2 has A(2,3) = -1.5 but A(3,2) = 0"));
+    PetscCall(MatDestroy(&A));
     PetscCall(MatrixMPI(30, "zerodiag", &A));
     PetscCall(ExpectFailure(A, NULL, "row 9 has diagonal 0"));
     PetscCall(MatDestroy(&A));
@@ -112,6 +120,10 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(Matrix(30, "nondominant", &A));
   PetscCall(ExpectFailure(A, NULL, "row 11 has diagonal"));
+  PetscCall(MatDestroy(&A));
+  /* a coupling into a row that holds only its diagonal has no mirror: refused as not symmetric, naming the pair */
+  PetscCall(Matrix(30, "dirichletasym", &A));
+  PetscCall(ExpectFailure(A, NULL, "needs a symmetric matrix: row 2 has A(2,3) = -1.5 but A(3,2) = 0"));
   PetscCall(MatDestroy(&A));
   PetscCall(Matrix(30, "positive", &A));
   PetscCall(ExpectFailure(A, "-pc_cmg_positive_offdiag", "row 5 has a positive off-diagonal"));

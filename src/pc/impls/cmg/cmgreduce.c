@@ -174,14 +174,17 @@ typedef struct {
   PetscInt  col;    /* the offending entry (symmetry, positive) */
   PetscReal a, at;  /* A(i, col) and A(col, i) */
   PetscReal d, off; /* the diagonal and the sum of |off-diagonals| outside the Dirichlet columns */
+  PetscReal offdir; /* the sum of |off-diagonals| in the Dirichlet columns (rows that hold only their diagonal) */
+  PetscInt  dcol;   /* the first such column, and its entry */
+  PetscReal dval;
 } RowCheck;
 
 /* checks row i; when it is fine, gives its weight to the ground (excess, 0 on a Dirichlet row) and how many positive
    off-diagonals it has. Calls no PETSc function: the setup threads run it. */
 static RowCheck CheckRow(const HostCSR *C, const GPUPCCMGOptions *opts, const PetscBool *isdir, PetscInt i, PetscReal *excess, PetscInt *npos)
 {
-  RowCheck  r      = {FAULT_NONE, -1, 0.0, 0.0, 0.0, 0.0};
-  PetscReal offdir = 0.0, e;
+  RowCheck  r = {FAULT_NONE, -1, 0.0, 0.0, 0.0, 0.0, 0.0, -1, 0.0};
+  PetscReal e;
 
   *npos = 0;
   for (PetscInt k = C->rowptr[i]; k < C->rowptr[i + 1]; k++) {
@@ -193,7 +196,8 @@ static RowCheck CheckRow(const HostCSR *C, const GPUPCCMGOptions *opts, const Pe
     }
     if (a == 0.0) continue;
     if (isdir[j]) { /* coupling into a Dirichlet row: counts for dominance, goes to the ground */
-      offdir += PetscAbsReal(a);
+      if (r.dcol < 0) r.dcol = j, r.dval = a;
+      r.offdir += PetscAbsReal(a);
       continue;
     }
     if (opts->check_symmetry) {
@@ -221,13 +225,13 @@ static RowCheck CheckRow(const HostCSR *C, const GPUPCCMGOptions *opts, const Pe
     r.fault = FAULT_DIAGONAL;
     return r;
   }
-  e = r.d - r.off - offdir;
+  e = r.d - r.off - r.offdir;
   if (e < -opts->dominance_tol * r.d) {
     r.fault = FAULT_DOMINANCE;
     return r;
   }
   if (e <= opts->dominance_tol * r.d) e = 0.0;
-  *excess = isdir[i] ? 0.0 : e + offdir;
+  *excess = isdir[i] ? 0.0 : e + r.offdir;
   return r;
 }
 
@@ -246,7 +250,12 @@ static PetscErrorCode FaultMessage(const GPUPCCMGOptions *opts, PetscInt i, RowC
     PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a positive diagonal: row %" PetscInt_FMT " has diagonal %g (a matrix for cmg is symmetric and diagonally dominant with positive diagonal)", i, (double)r.d));
     break;
   case FAULT_DOMINANCE:
-    PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g (relative tolerance %g, -pc_cmg_dominance_tol)", i, (double)r.d, (double)r.off, (double)opts->dominance_tol));
+    if (r.offdir > 0.0 && r.d - r.off >= -opts->dominance_tol * r.d) {
+      /* dominant without its couplings into rows that hold only their diagonal: those couplings have no mirror */
+      PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = 0 (row %" PetscInt_FMT " holds only its diagonal). Couplings into such rows are accepted as eliminated Dirichlet unknowns only while the row stays diagonally dominant with them; row %" PetscInt_FMT " has diagonal %g and off-diagonals of absolute sum %g, %g of it into such rows", i, i, r.dcol, (double)r.dval, r.dcol, i, r.dcol, i, (double)r.d, (double)(r.off + r.offdir), (double)r.offdir));
+    } else {
+      PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g%s (relative tolerance %g, -pc_cmg_dominance_tol)", i, (double)r.d, (double)(r.off + r.offdir), r.offdir > 0.0 ? ", some of it into rows that hold only their diagonal" : "", (double)opts->dominance_tol));
+    }
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC cmg: row %" PetscInt_FMT " has no fault to report", i);

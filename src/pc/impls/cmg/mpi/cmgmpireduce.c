@@ -162,8 +162,9 @@ static PetscErrorCode CheckRows(const GPUPCCMGOptions *opts, PetscMPIInt size, c
   *nstrict = 0;
   for (PetscInt i = 0; i < R->n; i++) {
     const PetscInt gi = R->rstart + i;
-    PetscReal      d = 0.0, off = 0.0, offdir = 0.0, ex;
-    PetscBool      bad = PETSC_FALSE;
+    PetscReal      d = 0.0, off = 0.0, offdir = 0.0, ex, dval = 0.0;
+    PetscInt       dcol = -1; /* the first coupling into a row that holds only its diagonal */
+    PetscBool      bad  = PETSC_FALSE;
 
     e[i]    = 0.0;
     dinv[i] = 0.0;
@@ -177,6 +178,7 @@ static PetscErrorCode CheckRows(const GPUPCCMGOptions *opts, PetscMPIInt size, c
       }
       if (a == 0.0) continue;
       if (NewIndex(R, j, NULL) < 0) {
+        if (dcol < 0) dcol = j, dval = a;
         offdir += PetscAbsReal(a);
         continue;
       }
@@ -195,7 +197,9 @@ static PetscErrorCode CheckRows(const GPUPCCMGOptions *opts, PetscMPIInt size, c
     ex = d - off - offdir;
     if (!bad && ex < -opts->dominance_tol * d) {
       bad = PETSC_TRUE;
-      PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g (relative tolerance %g, -pc_cmg_dominance_tol)", gi, (double)d, (double)off, (double)opts->dominance_tol));
+      if (offdir > 0.0 && d - off >= -opts->dominance_tol * d) /* dominant without its couplings into diagonal-only rows */
+        PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = 0 (row %" PetscInt_FMT " holds only its diagonal). Couplings into such rows are accepted as eliminated Dirichlet unknowns only while the row stays diagonally dominant with them; row %" PetscInt_FMT " has diagonal %g and off-diagonals of absolute sum %g, %g of it into such rows", gi, gi, dcol, (double)dval, dcol, gi, dcol, gi, (double)d, (double)(off + offdir), (double)offdir));
+      else PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a diagonally dominant matrix: row %" PetscInt_FMT " has diagonal %g but the sum of |off-diagonals| is %g%s (relative tolerance %g, -pc_cmg_dominance_tol)", gi, (double)d, (double)(off + offdir), offdir > 0.0 ? ", some of it into rows that hold only their diagonal" : "", (double)opts->dominance_tol));
     }
     if (bad) {
       *badrow = gi;
