@@ -4,7 +4,7 @@ static const char help[] = "gpupc-solve: solve a linear system from a file, a SP
                            "  -netlist <grid.sp> SPICE power-grid netlist (R, V, I elements)\n"
                            "  -problem <name> -n <rows> -seed <s>   built-in problem (default powergrid, n 1000000)\n"
                            "  -rhs <file> -repeat <k> -view_solution <viewer> -write_netlist <file> -write_mtx <file>\n"
-                           "Summary: gpupc-solve: problem= n= nnz= ranks= ksp= pc= its= reason= setup_s= solve_s= relres=\n";
+                           "Summary: gpupc-solve: problem= n= nnz= ranks= ksp= pc= its= reason= setup_s= solve_s= relres= backend=\n";
 
 #include <gpupc/problems.h>
 

@@ -41,6 +41,11 @@ static PetscErrorCode Run(const char opts[], GPUPCSolveSummary *s)
   PetscCheck(s->reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "run %s did not converge: %s", opts, KSPConvergedReasons[s->reason]);
   PetscCheck(s->relres < 1e-6 && s->relres > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "run %s: true relative residual %g", opts, (double)s->relres);
   PetscCheck(s->setup_s >= 0 && s->solve_s > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "run %s: times not measured", opts);
+  {
+    PetscGPUPCBackend backend;
+    PetscCall(PetscGPUPCGetBackend(&backend));
+    PetscCheck(backend == PETSC_GPUPC_BACKEND_CUDA ? !strncmp(p.backend, "cuda:", 5) && p.backend[5] : !strcmp(p.backend, "host"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "run %s: backend=%s, but the %s backend ran", opts, p.backend, PetscGPUPCBackends[backend]);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -66,17 +71,19 @@ int main(int argc, char **argv)
   s.setup_s = 0.125;
   s.solve_s = 2.5;
   s.relres  = 3.25e-9;
+  PetscCall(PetscStrncpy(s.backend, "cuda:NVIDIA H100 80GB HBM3", sizeof(s.backend)));
   PetscCall(PetscStrncpy(s.ksp, "cg", sizeof(s.ksp)));
   PetscCall(PetscStrncpy(s.pc, "jacobi", sizeof(s.pc)));
   PetscCall(GPUPCSolveSummaryFormat(&s, line, sizeof(line)));
-  PetscCheck(!strcmp(line, "gpupc-solve: problem=my_matrix_1.mtx n=1234567 nnz=98765432101 ranks=4 ksp=cg pc=jacobi its=42 reason=CONVERGED_RTOL setup_s=0.125 solve_s=2.5 relres=3.250e-09"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "summary line format changed: %s", line);
+  PetscCheck(!strcmp(line, "gpupc-solve: problem=my_matrix_1.mtx n=1234567 nnz=98765432101 ranks=4 ksp=cg pc=jacobi its=42 reason=CONVERGED_RTOL setup_s=0.125 solve_s=2.5 relres=3.250e-09 backend=cuda:NVIDIA_H100_80GB_HBM3"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "summary line format changed: %s", line);
   PetscCall(GPUPCSolveSummaryParse(line, &p));
-  PetscCheck(!strcmp(p.problem, "my_matrix_1.mtx") && p.n == s.n && p.nnz == s.nnz && p.ranks == 4 && p.its == 42 && p.reason == s.reason && p.setup_s == s.setup_s && p.solve_s == s.solve_s && p.relres == s.relres, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "parse(format(s)) != s");
+  PetscCheck(!strcmp(p.problem, "my_matrix_1.mtx") && p.n == s.n && p.nnz == s.nnz && p.ranks == 4 && p.its == 42 && p.reason == s.reason && p.setup_s == s.setup_s && p.solve_s == s.solve_s && p.relres == s.relres && !strcmp(p.backend, "cuda:NVIDIA_H100_80GB_HBM3"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "parse(format(s)) != s");
   s.reason = KSP_DIVERGED_ITS;
   PetscCall(GPUPCSolveSummaryFormat(&s, line, sizeof(line)));
   PetscCall(GPUPCSolveSummaryParse(line, &p));
   PetscCheck(p.reason == KSP_DIVERGED_ITS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "diverged reason lost: %s", line);
   PetscCall(ExpectParseFailure("solve: problem=a n=1"));
+  PetscCall(ExpectParseFailure("gpupc-solve: problem=a n=1 nnz=2 ranks=1 ksp=cg pc=none its=3 reason=CONVERGED_RTOL setup_s=1 solve_s=1 relres=1"));
   PetscCall(ExpectParseFailure("gpupc-solve: problem=a n=1 nnz=2 ranks=1 ksp=cg pc=none its=3 reason=CONVERGED_RTOL setup_s=1 solve_s=1"));
   PetscCall(ExpectParseFailure("gpupc-solve: problem=a n=x nnz=2 ranks=1 ksp=cg pc=none its=3 reason=CONVERGED_RTOL setup_s=1 solve_s=1 relres=1"));
   PetscCall(ExpectParseFailure("gpupc-solve: problem=a n=1 nnz=2 ranks=1 ksp=cg pc=none its=3 reason=CONVERGED_SOON setup_s=1 solve_s=1 relres=1"));

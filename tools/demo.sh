@@ -24,5 +24,14 @@ if "$solve" -problem poisson2d -n 100 -ksp_type cg -pc_type cmg >/dev/null 2>&1;
 
 echo "make demo: power grid, about $n nodes, $np rank(s); GPUPC cg+$gpc (segcsr matrix, gpu vectors) beside PETSc cg+gamg"
 [ "$gpc" = jacobi ] && echo "  (PC cmg is not in this build yet; GPUPC runs cg+jacobi)"
-run -problem powergrid -n "$n" -ksp_type cg -pc_type "$gpc" -mat_type segcsr $extra | grep '^gpupc-solve:'
+line=$(run -problem powergrid -n "$n" -ksp_type cg -pc_type "$gpc" -mat_type segcsr $extra | grep '^gpupc-solve:')
+echo "$line"
 run -problem powergrid -n "$n" -ksp_type cg -pc_type gamg $extra | grep '^gpupc-solve:'
+# which backend GPUPC's run used (the summary line's last field), and what that means for the times above
+case "$line" in
+*backend=cuda:*) echo "make demo: GPUPC ran on the GPU (${line##*backend=cuda:}); PETSc's GAMG ran on the host cores" ;;
+*backend=host*)
+  echo "make demo: no usable GPU here, so GPUPC ran its host backend: the one-core plain-C reference of every GPU kernel"
+  echo "  (what CI tests; correct, not fast). Its times say nothing about the GPU: README.md (Benchmarks) and"
+  echo "  bench/NOTES.md have the GPU figures. -info tells why the GPU was not used." ;;
+esac

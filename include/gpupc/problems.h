@@ -46,7 +46,10 @@ PETSC_EXTERN PetscErrorCode GPUPCVecCreateFromRootArray(MPI_Comm, PetscInt, cons
    The line (GPUPCSolveSummaryFormat()) is, on one line, key=value pairs separated by one blank:
 $  gpupc-solve: problem=<name> n=<rows> nnz=<nonzeros> ranks=<MPI size> ksp=<type> pc=<type>
 $     its=<iterations> reason=<KSPConvergedReason> setup_s=<s> solve_s=<s> relres=<||b-Ax||/||b||>
-   setup_s and solve_s are medians over -repeat runs; values never contain blanks.
+$     backend=<host, or cuda:<device name>>
+   setup_s and solve_s are medians over -repeat runs; values never contain blanks (a blank in the device
+   name is written as '_'). backend says where GPUPC's kernels ran (-gpupc_backend; -info says why auto
+   chose the host).
 
    Level: beginner
 
@@ -61,6 +64,7 @@ typedef struct {
   PetscInt           its;
   KSPConvergedReason reason;
   PetscReal          setup_s, solve_s, relres;
+  char               backend[300]; /* "host" or "cuda:<device name>" */
 } GPUPCSolveSummary;
 
 PETSC_EXTERN PetscErrorCode GPUPCSolveSummaryFormat(const GPUPCSolveSummary *, char[], size_t);

@@ -196,6 +196,14 @@ PetscErrorCode GPUPCSolveRun(MPI_Comm comm, GPUPCSolveSummary *s)
   s->n   = N;
   s->nnz = (PetscInt64)info.nz_used;
   PetscCallMPI(MPI_Comm_size(comm, &s->ranks));
+  { /* where GPUPC's kernels ran */
+    PetscGPUPCBackend      backend;
+    const GPUPCDeviceInfo *info;
+    PetscCall(PetscGPUPCGetBackend(&backend));
+    PetscCall(GPUPCDeviceGetInfo(&info));
+    if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(PetscSNPrintf(s->backend, sizeof(s->backend), "cuda:%s", info->name));
+    else PetscCall(PetscStrncpy(s->backend, "host", sizeof(s->backend)));
+  }
 
   PetscCall(PetscOptionsGetViewer(comm, NULL, NULL, "-view_solution", &viewer, &format, &flg));
   if (flg) {

@@ -2,7 +2,7 @@
    The summary line of gpupc-solve: formatting and parsing (the tests and the benchmark
    scripts read it back). Format, one line, fields in this order, separated by one blank:
 
-     gpupc-solve: problem=S n=I nnz=I ranks=I ksp=S pc=S its=I reason=S setup_s=R solve_s=R relres=R
+     gpupc-solve: problem=S n=I nnz=I ranks=I ksp=S pc=S its=I reason=S setup_s=R solve_s=R relres=R backend=S
 */
 #include <gpupc/problems.h>
 #include <string.h>
@@ -19,10 +19,10 @@
 
    Output Parameter:
 .  line - the line, without a newline: "gpupc-solve: problem=... n=... nnz=... ranks=... ksp=...
-          pc=... its=... reason=... setup_s=... solve_s=... relres=..."
+          pc=... its=... reason=... setup_s=... solve_s=... relres=... backend=..."
 
    Notes:
-   Blanks and '=' in the problem name are written as '_' so the line splits on blanks.
+   Blanks and '=' in the problem name and the backend are written as '_' so the line splits on blanks.
    Times have 4 significant digits, relres 3 decimals in exponent form.
 
    Level: beginner
@@ -31,7 +31,7 @@
 @*/
 PetscErrorCode GPUPCSolveSummaryFormat(const GPUPCSolveSummary *s, char line[], size_t len)
 {
-  char        name[PETSC_MAX_PATH_LEN];
+  char        name[PETSC_MAX_PATH_LEN], backend[sizeof(s->backend)];
   const char *reason;
   size_t      used;
 
@@ -39,11 +39,14 @@ PetscErrorCode GPUPCSolveSummaryFormat(const GPUPCSolveSummary *s, char line[], 
   PetscCall(PetscStrncpy(name, s->problem[0] ? s->problem : "unnamed", sizeof(name)));
   for (char *c = name; *c; c++)
     if (*c == ' ' || *c == '\t' || *c == '=' || *c == '\n') *c = '_';
+  PetscCall(PetscStrncpy(backend, s->backend[0] ? s->backend : "unknown", sizeof(backend)));
+  for (char *c = backend; *c; c++)
+    if (*c == ' ' || *c == '\t' || *c == '=' || *c == '\n') *c = '_';
   PetscCheck(s->reason >= KSP_DIVERGED_PC_FAILED && s->reason <= KSP_CONVERGED_ATOL_NORMAL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown KSPConvergedReason %d", (int)s->reason);
   reason = KSPConvergedReasons[s->reason];
   PetscCall(PetscSNPrintfCount(line, len,
-                               "gpupc-solve: problem=%s n=%" PetscInt_FMT " nnz=%" PetscInt64_FMT " ranks=%d ksp=%s pc=%s its=%" PetscInt_FMT " reason=%s setup_s=%.4g solve_s=%.4g relres=%.3e",
-                               &used, name, s->n, s->nnz, (int)s->ranks, s->ksp, s->pc, s->its, reason, (double)s->setup_s, (double)s->solve_s, (double)s->relres));
+                               "gpupc-solve: problem=%s n=%" PetscInt_FMT " nnz=%" PetscInt64_FMT " ranks=%d ksp=%s pc=%s its=%" PetscInt_FMT " reason=%s setup_s=%.4g solve_s=%.4g relres=%.3e backend=%s",
+                               &used, name, s->n, s->nnz, (int)s->ranks, s->ksp, s->pc, s->its, reason, (double)s->setup_s, (double)s->solve_s, (double)s->relres, backend));
   PetscCheck(used < len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Summary line needs %zu characters, the buffer has %zu", used + 1, len);
   PetscFunctionReturn(0);
 }
@@ -89,7 +92,7 @@ static PetscErrorCode ParseReal(const char key[], const char v[], PetscReal *out
 @*/
 PetscErrorCode GPUPCSolveSummaryParse(const char line[], GPUPCSolveSummary *s)
 {
-  static const char *keys[] = {"problem", "n", "nnz", "ranks", "ksp", "pc", "its", "reason", "setup_s", "solve_s", "relres"};
+  static const char *keys[] = {"problem", "n", "nnz", "ranks", "ksp", "pc", "its", "reason", "setup_s", "solve_s", "relres", "backend"};
   const int          nkeys  = (int)(sizeof(keys) / sizeof(keys[0]));
   char               buf[2 * PETSC_MAX_PATH_LEN], *tok, *save = NULL;
   int                k = 0;
@@ -105,7 +108,7 @@ PetscErrorCode GPUPCSolveSummaryParse(const char line[], GPUPCSolveSummary *s)
     PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line: \"%s\" is not key=value", tok);
     *eq = 0;
     v   = eq + 1;
-    PetscCheck(k < nkeys, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line: unexpected field %s after relres", tok);
+    PetscCheck(k < nkeys, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line: unexpected field %s after backend", tok);
     PetscCheck(!strcmp(tok, keys[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line: field %d is %s, expected %s", k + 1, tok, keys[k]);
     PetscCheck(*v, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line: %s has an empty value", tok);
     switch (k) {
@@ -137,6 +140,7 @@ PetscErrorCode GPUPCSolveSummaryParse(const char line[], GPUPCSolveSummary *s)
     case 8: PetscCall(ParseReal(tok, v, &s->setup_s)); break;
     case 9: PetscCall(ParseReal(tok, v, &s->solve_s)); break;
     case 10: PetscCall(ParseReal(tok, v, &s->relres)); break;
+    case 11: PetscCall(PetscStrncpy(s->backend, v, sizeof(s->backend))); break;
     }
   }
   PetscCheck(k == nkeys, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Summary line has %d fields, expected %d (missing %s)", k, nkeys, k < nkeys ? keys[k] : "");
