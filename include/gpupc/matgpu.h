@@ -42,6 +42,25 @@ typedef struct {
   PetscErrorCode (*retrieve)(Mat); /* the base type's MatRetrieveValues_C */
 } GPUPCMatSubclass;
 
+/* AIJ code that checks its operand's type name (MatMPIAIJGetSeqAIJ, MUMPS, MPIAIJ's products, AIJ's transpose) runs on a
+   GPUPC matrix, which holds the base type's data, under the base type's name: GPUPCMatNameAs shows A as type t and
+   returns the name to put back with GPUPCMatNameRestore; GPUPCMatBaseType is the base type of a GPUPC matrix */
+static inline char *GPUPCMatNameAs(Mat A, MatType t)
+{
+  char *old = ((PetscObject)A)->type_name;
+
+  ((PetscObject)A)->type_name = (char *)t;
+  return old;
+}
+static inline void GPUPCMatNameRestore(Mat A, char *old)
+{
+  ((PetscObject)A)->type_name = old;
+}
+static inline MatType GPUPCMatBaseType(Mat A)
+{
+  return ((GPUPCMatSubclass *)A->spptr)->mpi ? MATMPIAIJ : MATSEQAIJ;
+}
+
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *, PetscBool, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 PETSC_INTERN PetscErrorCode GPUPCMatTranspose_Subclass(Mat, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode GPUPCMatRetrieveValues_Subclass(Mat);

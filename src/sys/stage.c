@@ -159,6 +159,32 @@ static PetscErrorCode CheckSizes(size_t hs, size_t ds, const char *who)
   PetscFunctionReturn(0);
 }
 
+/* the chunk loop of both uploads: the n items of h (hs bytes each) are filled into the staging buffers as items of ds
+   bytes, each chunk copied to d (its place in the destination) or, with d NULL, to a landing buffer handed to consume */
+static PetscErrorCode Chunks(PetscInt threads, size_t n, const void *h, size_t hs, size_t ds, void *d, GPUPCStageConsumer consume, void *ctx)
+{
+  size_t per;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(0);
+  if (threads <= 0) PetscCall(GPUPCStageDefaultThreads(&threads));
+  PetscCall(StageSetUp());
+  if (!d) PetscCall(LandSetUp());
+  PetscCall(PetscLogEventBegin(GPUPC_CopyToDevice, 0, 0, 0, 0));
+  per = stage.bytes / ds;
+  for (size_t i0 = 0; i0 < n; i0 += per) {
+    const size_t m = PetscMin(per, n - i0);
+    PetscInt     j;
+
+    PetscCall(Acquire(&j));
+    Fill(threads, m, (const char *)h + i0 * hs, hs, stage.host[j], ds);
+    PetscCall(Send(j, d ? (char *)d + i0 * ds : stage.land[j], m * ds));
+    if (!d) PetscCall(consume(ctx, i0, m, stage.land[j]));
+  }
+  PetscCall(PetscLogEventEnd(GPUPC_CopyToDevice, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
 /*
    GPUPCStageCopyToDevice - d[0 .. n) = h[0 .. n) through the staging buffers
 
@@ -177,24 +203,9 @@ static PetscErrorCode CheckSizes(size_t hs, size_t ds, const char *who)
 */
 PetscErrorCode GPUPCStageCopyToDevice(PetscInt threads, size_t n, const void *h, size_t hs, void *d, size_t ds)
 {
-  size_t per;
-
   PetscFunctionBegin;
-  if (!n) PetscFunctionReturn(0);
   PetscCall(CheckSizes(hs, ds, "GPUPCStageCopyToDevice"));
-  if (threads <= 0) PetscCall(GPUPCStageDefaultThreads(&threads));
-  PetscCall(StageSetUp());
-  PetscCall(PetscLogEventBegin(GPUPC_CopyToDevice, 0, 0, 0, 0));
-  per = stage.bytes / ds;
-  for (size_t i0 = 0; i0 < n; i0 += per) {
-    const size_t m = PetscMin(per, n - i0);
-    PetscInt     j;
-
-    PetscCall(Acquire(&j));
-    Fill(threads, m, (const char *)h + i0 * hs, hs, stage.host[j], ds);
-    PetscCall(Send(j, (char *)d + i0 * ds, m * ds));
-  }
-  PetscCall(PetscLogEventEnd(GPUPC_CopyToDevice, 0, 0, 0, 0));
+  PetscCall(Chunks(threads, n, h, hs, ds, d, NULL, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -216,26 +227,9 @@ PetscErrorCode GPUPCStageCopyToDevice(PetscInt threads, size_t n, const void *h,
 */
 PetscErrorCode GPUPCStageStream(PetscInt threads, size_t n, const void *h, size_t es, GPUPCStageConsumer consume, void *ctx)
 {
-  size_t per;
-
   PetscFunctionBegin;
-  if (!n) PetscFunctionReturn(0);
   PetscCall(CheckSizes(es, es, "GPUPCStageStream"));
-  if (threads <= 0) PetscCall(GPUPCStageDefaultThreads(&threads));
-  PetscCall(StageSetUp());
-  PetscCall(LandSetUp());
-  PetscCall(PetscLogEventBegin(GPUPC_CopyToDevice, 0, 0, 0, 0));
-  per = stage.bytes / es;
-  for (size_t i0 = 0; i0 < n; i0 += per) {
-    const size_t m = PetscMin(per, n - i0);
-    PetscInt     j;
-
-    PetscCall(Acquire(&j));
-    Fill(threads, m, (const char *)h + i0 * es, es, stage.host[j], es);
-    PetscCall(Send(j, stage.land[j], m * es));
-    PetscCall(consume(ctx, i0, m, stage.land[j]));
-  }
-  PetscCall(PetscLogEventEnd(GPUPC_CopyToDevice, 0, 0, 0, 0));
+  PetscCall(Chunks(threads, n, h, es, es, NULL, consume, ctx));
   PetscFunctionReturn(0);
 }
 

@@ -39,13 +39,13 @@ PetscErrorCode GPUPCMatRestoreCSR(GPUPCCSR *csr)
 */
 PetscErrorCode GPUPCMatMPIAIJGetSeqAIJ(Mat A, Mat *Ad, Mat *Ao, const PetscInt **garray)
 {
-  char          *name = ((PetscObject)A)->type_name;
+  char          *name;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  ((PetscObject)A)->type_name = (char *)MATMPIAIJ;
-  ierr                        = MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray);
-  ((PetscObject)A)->type_name = name;
+  name = GPUPCMatNameAs(A, MATMPIAIJ);
+  ierr = MatMPIAIJGetSeqAIJ(A, Ad, Ao, garray);
+  GPUPCMatNameRestore(A, name);
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }

@@ -44,14 +44,12 @@ static PetscErrorCode GetCtx(Mat F, HostFactorCtx **ctx)
 
 /* A holds the base type's data; packages check its type name (MUMPS tells SEQAIJ from MPIAIJ by it, MPIAIJ's
    MatMPIAIJGetSeqAIJ refuses other names), so they see the base name for the length of the call */
-#define AS_BASE(ctx, A, call)                             \
-  do {                                                    \
-    char          *name_ = ((PetscObject)(A))->type_name; \
-    PetscErrorCode ierr_;                                 \
-    ((PetscObject)(A))->type_name = (char *)(ctx)->base;  \
-    ierr_                         = (call);               \
-    ((PetscObject)(A))->type_name = name_;                \
-    PetscCall(ierr_);                                     \
+#define AS_BASE(ctx, A, call)                              \
+  do {                                                     \
+    char          *name_ = GPUPCMatNameAs(A, (ctx)->base); \
+    PetscErrorCode ierr_ = (call);                         \
+    GPUPCMatNameRestore(A, name_);                         \
+    PetscCall(ierr_);                                      \
   } while (0)
 
 static PetscErrorCode WrapNumeric(Mat F, HostFactorCtx *ctx);
@@ -174,12 +172,10 @@ static PetscErrorCode GetFactorAsBase(int k, MatType base, Mat A, MatFactorType 
   PetscCall(PetscStrncpy(ctx->derived, ((PetscObject)A)->type_name, sizeof(ctx->derived)));
   *F = NULL;
   {
-    char          *name = ((PetscObject)A)->type_name;
-    PetscErrorCode ierr;
+    char          *name = GPUPCMatNameAs(A, base);
+    PetscErrorCode ierr = getfactor(A, ftype, F);
 
-    ((PetscObject)A)->type_name = (char *)base;
-    ierr                        = getfactor(A, ftype, F);
-    ((PetscObject)A)->type_name = name;
+    GPUPCMatNameRestore(A, name);
     if (ierr) PetscCall(PetscFree(ctx));
     PetscCall(ierr);
   }

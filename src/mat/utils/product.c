@@ -23,12 +23,11 @@ static PetscErrorCode CallAsBase(Mat mat, PetscErrorCode (*f)(Mat))
   PetscFunctionBegin;
   for (int k = 0; k < 3; k++) {
     if (!IsGPUPC(op[k]) || (k && (op[k] == op[0] || (k == 2 && op[2] == op[1])))) continue; /* each matrix once */
-    old[k]                          = ((PetscObject)op[k])->type_name;
-    ((PetscObject)op[k])->type_name = (char *)(((GPUPCMatSubclass *)op[k]->spptr)->mpi ? MATMPIAIJ : MATSEQAIJ);
+    old[k] = GPUPCMatNameAs(op[k], GPUPCMatBaseType(op[k]));
   }
   ierr = f(mat);
   for (int k = 0; k < 3; k++)
-    if (old[k]) ((PetscObject)op[k])->type_name = old[k];
+    if (old[k]) GPUPCMatNameRestore(op[k], old[k]);
   PetscCall(ierr);
   PetscFunctionReturn(0);
 }

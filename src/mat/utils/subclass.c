@@ -62,15 +62,15 @@ PetscErrorCode GPUPCMatRetrieveValues_Subclass(Mat A)
 */
 PetscErrorCode GPUPCMatTranspose_Subclass(Mat A, MatReuse reuse, Mat *B)
 {
-  GPUPCMatSubclass *sc   = Sub(A);
-  char             *name = ((PetscObject)A)->type_name;
-  Mat               T    = NULL;
+  GPUPCMatSubclass *sc = Sub(A);
+  Mat               T  = NULL;
+  char             *name;
   PetscErrorCode    ierr;
 
   PetscFunctionBegin;
-  ((PetscObject)A)->type_name = (char *)(sc->mpi ? MATMPIAIJ : MATSEQAIJ);
-  ierr                        = sc->base.transpose(A, MAT_INITIAL_MATRIX, &T);
-  ((PetscObject)A)->type_name = name;
+  name = GPUPCMatNameAs(A, GPUPCMatBaseType(A));
+  ierr = sc->base.transpose(A, MAT_INITIAL_MATRIX, &T);
+  GPUPCMatNameRestore(A, name);
   PetscCall(ierr);
   PetscCall(sc->frombase(T));
   if (reuse == MAT_INITIAL_MATRIX) *B = T;
