@@ -71,6 +71,76 @@ PETSC_EXTERN PetscErrorCode    MatSegCSRSetShortMode(Mat, MatSegCSRShortMode);
 PETSC_EXTERN PetscErrorCode    MatSegCSRGetShortMode(Mat, MatSegCSRShortMode *, PetscInt *);
 PETSC_EXTERN PetscErrorCode    MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
 
+/* PC gpuamg: classical and smoothed-aggregation algebraic multigrid, setup on the host, cycles on the device */
+#define PCGPUAMG "gpuamg"
+
+/*E
+   PCGPUAMGType - the kind of AMG hierarchy PC gpuamg builds
+
+$  PC_GPUAMG_CLASSICAL - classical (Ruge-Stueben type) C/F coarsening and interpolation
+$  PC_GPUAMG_AGG       - (smoothed) aggregation with a near-null space
+
+   Options Database Key:
+.  -pc_gpuamg_type <classical,agg> - the kind
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetType(), PCGPUAMGGetType()
+E*/
+typedef enum {
+  PC_GPUAMG_CLASSICAL,
+  PC_GPUAMG_AGG
+} PCGPUAMGType;
+PETSC_EXTERN const char *const PCGPUAMGTypes[];
+
+/*E
+   PCGPUAMGCoarsenType - the C/F splitting of classical PC gpuamg
+
+$  PC_GPUAMG_COARSEN_RS   - two-pass Ruge-Stueben
+$  PC_GPUAMG_COARSEN_CLJP - Cleary-Luby-Jones-Plassmann
+$  PC_GPUAMG_COARSEN_PMIS - parallel modified independent set
+$  PC_GPUAMG_COARSEN_HMIS - hybrid: Ruge-Stueben first pass, then PMIS
+
+   Options Database Key:
+.  -pc_gpuamg_coarsen <rs,cljp,pmis,hmis> - the coarsening
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetCoarsenType(), PCGPUAMGGetCoarsenType()
+E*/
+typedef enum {
+  PC_GPUAMG_COARSEN_RS,
+  PC_GPUAMG_COARSEN_CLJP,
+  PC_GPUAMG_COARSEN_PMIS,
+  PC_GPUAMG_COARSEN_HMIS
+} PCGPUAMGCoarsenType;
+PETSC_EXTERN const char *const PCGPUAMGCoarsenTypes[];
+
+/*E
+   PCGPUAMGInterpType - the interpolation of classical PC gpuamg
+
+$  PC_GPUAMG_INTERP_DIRECT     - direct
+$  PC_GPUAMG_INTERP_STANDARD   - standard
+$  PC_GPUAMG_INTERP_EXTENDED_I - extended+i
+$  PC_GPUAMG_INTERP_MULTIPASS  - multipass
+$  PC_GPUAMG_INTERP_SIMPLE     - the average over strong C-neighbours
+
+   Options Database Key:
+.  -pc_gpuamg_interp <direct,standard,ext+i,multipass,simple> - the interpolation
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetInterpType(), PCGPUAMGGetInterpType()
+E*/
+typedef enum {
+  PC_GPUAMG_INTERP_DIRECT,
+  PC_GPUAMG_INTERP_STANDARD,
+  PC_GPUAMG_INTERP_EXTENDED_I,
+  PC_GPUAMG_INTERP_MULTIPASS,
+  PC_GPUAMG_INTERP_SIMPLE
+} PCGPUAMGInterpType;
+PETSC_EXTERN const char *const PCGPUAMGInterpTypes[];
+
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"

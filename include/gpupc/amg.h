@@ -1,0 +1,50 @@
+/*
+   gpupc/amg.h - the AMG hierarchy of PC gpuamg (private to GPUPC).
+
+   The host setup (src/pc/impls/gpuamg/setup*.c: strength, coarsening, interpolation, aggregation, Galerkin products)
+   builds a GPUPCAMGHierarchy of host AIJ matrices; the PC (src/pc/impls/gpuamg/gpuamg.c and the cycle files) puts
+   the levels on the device and runs the cycles. The two halves meet only here.
+*/
+#ifndef GPUPC_AMG_H
+#define GPUPC_AMG_H
+
+#include <petscgpupc.h>
+#include <petsc/private/pcimpl.h>
+
+/* what the host setup needs to know (filled from the PC's options; defaults from GPUPCAMGSetupOptionsDefault) */
+typedef struct {
+  PCGPUAMGType        type;              /* classical or smoothed aggregation */
+  PCGPUAMGCoarsenType coarsen;           /* classical: rs, cljp, pmis, hmis */
+  PCGPUAMGInterpType  interp;            /* classical: direct, standard, extended+i, multipass, simple */
+  PetscReal           strong_threshold;  /* classical strength theta (default 0.25) */
+  PetscReal           agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0) */
+  PetscInt            aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
+  PetscInt            trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
+  PetscReal           trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */
+  PetscInt            agg_smooths;       /* prolongator smoothing steps (1 smoothed aggregation, 0 unsmoothed) */
+  PetscInt            max_levels;        /* at most this many levels (default 25) */
+  PetscInt            max_coarse;        /* stop when the global size is at most this (rows) */
+  PetscReal           max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
+  PetscInt            threads;           /* host threads of the setup */
+  PetscInt            cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
+  const PetscReal    *coords;            /* interleaved, one point per local block row (the PC owns them) */
+} GPUPCAMGSetupOptions;
+
+/* the hierarchy: host AIJ matrices (SEQAIJ on one rank, MPIAIJ on several, on the operator's communicator) */
+typedef struct {
+  PetscInt       nlevels;
+  Mat           *A;     /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
+  Mat           *P;     /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
+  PetscLogDouble times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
+} GPUPCAMGHierarchy;
+
+PETSC_INTERN PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *);
+/* builds the hierarchy of A; collective on A */
+PETSC_INTERN PetscErrorCode GPUPCAMGHierarchyBuild(Mat, const GPUPCAMGSetupOptions *, GPUPCAMGHierarchy *);
+/* new values on the same nonzero pattern of A: keeps the coarsening and every P, recomputes the Galerkin products */
+PETSC_INTERN PetscErrorCode GPUPCAMGHierarchyRecompute(Mat, GPUPCAMGHierarchy *);
+PETSC_INTERN PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *);
+/* log events of the setup phases (registered by the setup files, called from the PC's registration) */
+PETSC_INTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
+
+#endif
