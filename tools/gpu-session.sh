@@ -7,6 +7,8 @@
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
+#   halo [sizes]     bench/halo on 1, 2, 4 ranks sharing the GPU (default 65^3 and 193^3 rows), then again under MPS
+#                    if nvidia-cuda-mps-control exists: where a distributed product's time goes (issue 26)
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -44,6 +46,21 @@ while [ $# -gt 0 ]; do
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
+  halo) # halo [rows...]
+    sizes="$*"; [ -z "$sizes" ] && sizes="274625 7189057"
+    run_halo() {
+      for n in $sizes; do for np in 1 2 4; do ./env.sh bash -c "\$MPIEXEC -n $np build/bench/halo -gpupc_backend cuda -gpupc_require_device -n $n -reps 200" 2>&1 | grep "^halo:" | tee -a "$OUT/halo.txt"; done; done
+      # the issue's two solves: PCG + jacobi on 65^3 (segcsr) and PC cmg on 257^2, with the halo's events
+      for np in 1 2 4; do ./env.sh bash -c "\$MPIEXEC -n $np build/bin/gpupc-solve -problem poisson3d -n 274625 -ksp_type cg -pc_type jacobi -mat_type segcsr -ksp_rtol 1e-8 -gpupc_backend cuda -log_view" 2>&1 | grep -E "^gpupc-solve:|^(MatMult|GPUHalo[A-Za-z]*|KSPSolve|VecTDot|VecNorm) " | tee -a "$OUT/halo.txt"; done
+      for np in 1 2; do ./env.sh bash -c "\$MPIEXEC -n $np build/bin/gpupc-solve -problem poisson2d -n 66049 -ksp_type cg -pc_type cmg -ksp_rtol 1e-8 -gpupc_backend cuda -log_view" 2>&1 | grep -E "^gpupc-solve:|^(MatMult|GPUHalo[A-Za-z]*|KSPSolve|PCApply) " | tee -a "$OUT/halo.txt"; done
+    }
+    echo "--- ranks share the GPU by time slices (no MPS)" | tee -a "$OUT/halo.txt"; run_halo
+    if command -v nvidia-cuda-mps-control >/dev/null; then
+      export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
+      nvidia-cuda-mps-control -d && echo "--- under MPS (nvidia-cuda-mps-control -d)" | tee -a "$OUT/halo.txt" && run_halo
+      echo quit | nvidia-cuda-mps-control
+    else echo "--- no nvidia-cuda-mps-control on this machine" | tee -a "$OUT/halo.txt"; fi
+    shift $# ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

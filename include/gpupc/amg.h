@@ -33,8 +33,8 @@ typedef struct {
 /* the hierarchy: host AIJ matrices (SEQAIJ on one rank, MPIAIJ on several, on the operator's communicator) */
 typedef struct {
   PetscInt       nlevels;
-  Mat           *A;     /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
-  Mat           *P;     /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
+  Mat           *A;        /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
+  Mat           *P;        /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
   PetscLogDouble times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
 } GPUPCAMGHierarchy;
 

@@ -40,6 +40,10 @@ PETSC_EXTERN PetscErrorCode GPUPCMemcpy(void *, const void *, size_t, GPUPCCopyK
    must be passed to GPUPCHostFree. On the host backend this is PetscMalloc (*pinned false). */
 PETSC_EXTERN PetscErrorCode GPUPCHostMalloc(size_t, void **, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCHostFree(void *, PetscBool);
+/* a copy to the device from page-locked memory (GPUPCHostMalloc with *pinned true) that returns as soon as it is
+   enqueued on the rank's stream: the host buffer must stay untouched until later stream work has been waited for (a
+   copy to the host, GPUPCSynchronize). From pageable memory, or on the host backend, it is GPUPCMemcpy. */
+PETSC_EXTERN PetscErrorCode GPUPCCopyToDeviceNoWait(void *, const void *, size_t, PetscBool);
 PETSC_EXTERN PetscErrorCode GPUPCMemzero(void *, size_t);
 PETSC_EXTERN PetscErrorCode GPUPCSynchronize(void);
 
@@ -75,6 +79,7 @@ PETSC_INTERN PetscErrorCode GPUPCCUDAFree(void *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAHostMalloc(size_t, void **);
 PETSC_INTERN PetscErrorCode GPUPCCUDAHostFree(void *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCCopyKind);
+PETSC_INTERN PetscErrorCode GPUPCCUDACopyToDeviceNoWait(void *, const void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDASetBlocksPerSM(int);

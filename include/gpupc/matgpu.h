@@ -98,6 +98,8 @@ struct _n_GPUPCHalo {
   PetscInt    *d_sendidx;         /* local indices packed (device) */
   PetscScalar *d_send, *h_send;   /* packed buffer on device and host */
   PetscScalar *d_ghost, *h_ghost; /* ghost values on device and host */
+  PetscBool    send_pinned;       /* h_send is page-locked (cuda backend): its upload need not wait */
+  PetscBool    ghost_pinned;      /* h_ghost likewise */
   PetscInt     nneighbors;        /* ranks this rank receives from */
 };
 
@@ -139,5 +141,9 @@ PETSC_EXTERN PetscErrorCode GPUPCGetHaloKernelsFor(PetscGPUPCBackend, const GPUP
 
 /* log events of the shared machinery (registered in src/mat/matregister.c) */
 PETSC_INTERN PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse;
+/* the parts of an exchange, inside HaloForward/HaloReverse: pack = the gather kernel and the copy to the host (the
+   host waits for both); exchange = PetscSF (MPI) on the host buffers, begin and end; unpack = the copy to the device
+   (enqueued, no wait) and the scatter-add kernel of the reverse exchange */
+PETSC_INTERN PetscLogEvent GPUPC_HaloPack, GPUPC_HaloExchange, GPUPC_HaloUnpack;
 
 #endif

@@ -330,6 +330,23 @@ PetscErrorCode GPUPCHostFree(void *ptr, PetscBool pinned)
   PetscFunctionReturn(0);
 }
 
+/* GPUPCCopyToDeviceNoWait - gpupc/device.h: enqueued only when the source is page-locked on the cuda backend */
+PetscErrorCode GPUPCCopyToDeviceNoWait(void *dst, const void *src, size_t bytes, PetscBool pinned)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+#if defined(GPUPC_HAVE_CUDA)
+  if (pinned && device_info.backend == PETSC_GPUPC_BACKEND_CUDA) {
+    PetscCall(PetscLogEventBegin(GPUPC_CopyToDevice, 0, 0, 0, 0));
+    PetscCall(GPUPCCUDACopyToDeviceNoWait(dst, src, bytes));
+    PetscCall(PetscLogEventEnd(GPUPC_CopyToDevice, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
+#endif
+  PetscCall(GPUPCMemcpy(dst, src, bytes, GPUPC_COPY_HOST_TO_DEVICE));
+  PetscFunctionReturn(0);
+}
+
 /* Copies in stream order; a copy to the host returns when the data is there. */
 PetscErrorCode GPUPCMemcpy(void *dst, const void *src, size_t bytes, GPUPCCopyKind kind)
 {

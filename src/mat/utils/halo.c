@@ -5,10 +5,17 @@
    Every owned entry that some rank needs is packed once (d_sendidx); a PetscSF whose roots
    are the packed buffer and whose leaves are the ghosts moves host copies of the values.
    Per product: gather on the device, one copy down, PetscSFBcast, one copy up.
+
+   The host buffers are page-locked on the cuda backend, so both copies run at the link's
+   speed and the copy up is only enqueued: the product that reads the ghosts follows it on
+   the rank's stream, and the host goes on. The buffers are safe to reuse because every
+   later write to them on the host comes after a copy down (which waits for the stream).
+   No call here waits for the whole device, only for the rank's stream.
 */
 #include <gpupc/matgpu.h>
 
 PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse;
+PetscLogEvent GPUPC_HaloPack, GPUPC_HaloExchange, GPUPC_HaloUnpack;
 
 const char *const GPUPCHaloKernelNames[] = {GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_NAME, ) NULL};
 
@@ -83,8 +90,8 @@ PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, G
   PetscCall(GPUPCCopyToDevice(h->d_sendidx, sendidx, h->nsend));
   PetscCall(GPUPCMallocArray(h->nsend, &h->d_send));
   PetscCall(GPUPCMallocArray(nghost, &h->d_ghost));
-  PetscCall(PetscMalloc1(h->nsend, &h->h_send));
-  PetscCall(PetscMalloc1(nghost, &h->h_ghost));
+  PetscCall(GPUPCHostMalloc((size_t)h->nsend * sizeof(PetscScalar), (void **)&h->h_send, &h->send_pinned));
+  PetscCall(GPUPCHostMalloc((size_t)nghost * sizeof(PetscScalar), (void **)&h->h_ghost, &h->ghost_pinned));
   PetscCall(PetscFree(sendidx));
   PetscCall(PetscFree(cidx));
   PetscCall(PetscFree(leafcidx));
@@ -103,8 +110,8 @@ PetscErrorCode GPUPCHaloDestroy(GPUPCHalo *halo)
   PetscCall(GPUPCFree(h->d_sendidx));
   PetscCall(GPUPCFree(h->d_send));
   PetscCall(GPUPCFree(h->d_ghost));
-  PetscCall(PetscFree(h->h_send));
-  PetscCall(PetscFree(h->h_ghost));
+  PetscCall(GPUPCHostFree(h->h_send, h->send_pinned));
+  PetscCall(GPUPCHostFree(h->h_ghost, h->ghost_pinned));
   PetscCall(PetscFree(h));
   *halo = NULL;
   PetscFunctionReturn(0);
@@ -116,10 +123,14 @@ PetscErrorCode GPUPCHaloForwardBegin(GPUPCHalo h, const PetscScalar *d_x)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GPUPC_HaloForward, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloPack, 0, 0, 0, 0));
   PetscCall(GPUPCGetHaloKernels(&k));
   PetscCall(k->gather(h->nsend, h->d_sendidx, d_x, h->d_send));
   PetscCall(GPUPCCopyToHost(h->h_send, h->d_send, h->nsend));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloPack, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscSFBcastBegin(h->sf, MPIU_SCALAR, h->h_send, h->h_ghost, MPI_REPLACE));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(GPUPC_HaloForward, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -128,8 +139,12 @@ PetscErrorCode GPUPCHaloForwardEnd(GPUPCHalo h, const PetscScalar **d_ghost)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GPUPC_HaloForward, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscSFBcastEnd(h->sf, MPIU_SCALAR, h->h_send, h->h_ghost, MPI_REPLACE));
-  PetscCall(GPUPCCopyToDevice(h->d_ghost, h->h_ghost, h->nghost));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloExchange, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloUnpack, 0, 0, 0, 0));
+  PetscCall(GPUPCCopyToDeviceNoWait(h->d_ghost, h->h_ghost, (size_t)h->nghost * sizeof(PetscScalar), h->ghost_pinned));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloUnpack, 0, 0, 0, 0));
   *d_ghost = h->d_ghost;
   PetscCall(PetscLogEventEnd(GPUPC_HaloForward, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -139,9 +154,13 @@ PetscErrorCode GPUPCHaloReverseBegin(GPUPCHalo h)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GPUPC_HaloReverse, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloPack, 0, 0, 0, 0));
   PetscCall(GPUPCCopyToHost(h->h_ghost, h->d_ghost, h->nghost));
   PetscCall(PetscArrayzero(h->h_send, h->nsend));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloPack, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscSFReduceBegin(h->sf, MPIU_SCALAR, h->h_ghost, h->h_send, MPIU_SUM));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(GPUPC_HaloReverse, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -152,10 +171,14 @@ PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo h, PetscScalar *d_y)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GPUPC_HaloReverse, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscSFReduceEnd(h->sf, MPIU_SCALAR, h->h_ghost, h->h_send, MPIU_SUM));
-  PetscCall(GPUPCCopyToDevice(h->d_send, h->h_send, h->nsend));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloExchange, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloUnpack, 0, 0, 0, 0));
+  PetscCall(GPUPCCopyToDeviceNoWait(h->d_send, h->h_send, (size_t)h->nsend * sizeof(PetscScalar), h->send_pinned));
   PetscCall(GPUPCGetHaloKernels(&k));
   PetscCall(k->scatteradd(h->nsend, h->d_sendidx, h->d_send, d_y));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloUnpack, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(GPUPC_HaloReverse, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -185,6 +185,14 @@ PetscErrorCode GPUPCCUDAMemcpy(void *dst, const void *src, size_t bytes, GPUPCCo
   PetscFunctionReturn(0);
 }
 
+/* from page-locked memory: the copy runs in stream order while the host goes on */
+PetscErrorCode GPUPCCUDACopyToDeviceNoWait(void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCCUDAMemzero(void *dst, size_t bytes)
 {
   PetscFunctionBegin;
