@@ -447,5 +447,95 @@ static PetscErrorCode Sum_CUDA(PetscInt n, const PetscScalar *x, PetscScalar *va
   return Reduce<1>("sum", n, SumF{x}, val);
 }
 
+/* ------------------------------------------------------------------ fused CG (KSP gpucg) */
+
+struct CGUpdateF {
+  PetscScalar     alpha, beta;
+  GPUPCCGVectors  v;
+  __device__ void operator()(PetscInt i) const
+  {
+    const PetscScalar p = beta == 0.0 ? v.u[i] : v.u[i] + beta * v.p[i];
+    const PetscScalar s = beta == 0.0 ? v.w[i] : v.w[i] + beta * v.s[i];
+
+    v.p[i] = p;
+    v.s[i] = s;
+    v.x[i] += alpha * p;
+    v.r[i] -= alpha * s;
+  }
+};
+static PetscErrorCode CGUpdate_CUDA(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v)
+{
+  return LaunchElementwise("cgupdate", n, CGUpdateF{alpha, beta, v});
+}
+
+/* (r.u, w.u, u.u, r.r) of entry i */
+__device__ __forceinline__ void CGDotsAccumulate(const GPUPCCGVectors &v, PetscInt i, double acc[GPUPC_CG_NDOTS])
+{
+  const PetscScalar u = v.u[i], r = v.r[i];
+
+  acc[0] += r * u;
+  acc[1] += v.w[i] * u;
+  acc[2] += u * u;
+  acc[3] += r * r;
+}
+
+struct CGDotsF {
+  GPUPCCGVectors     v;
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[GPUPC_CG_NDOTS]) const { CGDotsAccumulate(v, i, acc); }
+};
+
+/* the pipelined update of entry i, then its terms of the dots of the new r, u, w */
+struct PipeCGUpdateF {
+  PetscScalar        alpha, beta;
+  GPUPCCGVectors     v;
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[GPUPC_CG_NDOTS]) const
+  {
+    const PetscScalar z = beta == 0.0 ? v.n[i] : v.n[i] + beta * v.z[i];
+    const PetscScalar q = beta == 0.0 ? v.m[i] : v.m[i] + beta * v.q[i];
+    const PetscScalar s = beta == 0.0 ? v.w[i] : v.w[i] + beta * v.s[i];
+    const PetscScalar p = beta == 0.0 ? v.u[i] : v.u[i] + beta * v.p[i];
+    const PetscScalar r = v.r[i] - alpha * s, u = v.u[i] - alpha * q, w = v.w[i] - alpha * z;
+
+    v.z[i] = z;
+    v.q[i] = q;
+    v.s[i] = s;
+    v.p[i] = p;
+    v.x[i] += alpha * p;
+    v.r[i] = r;
+    v.u[i] = u;
+    v.w[i] = w;
+    acc[0] += r * u;
+    acc[1] += w * u;
+    acc[2] += u * u;
+    acc[3] += r * r;
+  }
+};
+
+/* Launches one reduction of GPUPC_CG_NDOTS results and returns without waiting: the last block writes the results into
+   val (page-locked host memory, mapped into the device's address space); work holds the completion counter (first 256
+   bytes, zeroed once by the caller, left at 0 by every launch) and the per-block partials. */
+template <class F>
+static PetscErrorCode ReduceAsync(const char *name, PetscInt n, const F &f, void *work, PetscScalar *val)
+{
+  const int grid = PetscMin(GPUPCCUDAGridSize(n, BLOCK), GPUPC_CG_MAX_BLOCKS);
+  char     *base = (char *)work;
+
+  PetscFunctionBegin;
+  ReduceKernel<GPUPC_CG_NDOTS, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + 256), (double *)val, (unsigned int *)base);
+  GPUPCCheckLaunch(name);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CGDots_CUDA(PetscInt n, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  return ReduceAsync("cgdots", n, CGDotsF{v}, work, val);
+}
+static PetscErrorCode PipeCGUpdate_CUDA(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  return ReduceAsync("pipecgupdate", n, PipeCGUpdateF{alpha, beta, v}, work, val);
+}
+
 /* the table: every member's Stem_CUDA from GPUPC_VEC_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCVecKernels, GPUPCVecKernelsCUDA, GPUPC_VEC_KERNEL_LIST, "cuda", _CUDA);
