@@ -20,7 +20,7 @@ typedef struct {
   const GPUPCVecKernels *k;
   MPI_Comm               comm;
   PetscMPIInt            size;
-  PetscInt               n;   /* local length */
+  PetscInt               n;    /* local length */
   Vec                    X, B; /* solution, right-hand side */
   Vec                    v[NVECS];
   PetscScalar            d[GPUPC_CG_NDOTS]; /* the reduction's results (global after DotsEnd) */
@@ -353,9 +353,9 @@ PetscErrorCode KSPSolve_GPUCG(KSP ksp)
   it.cg   = cg;
   it.comm = PetscObjectComm((PetscObject)ksp);
   PetscCallMPI(MPI_Comm_size(it.comm, &it.size));
-  it.X       = ksp->vec_sol;
-  it.B       = ksp->vec_rhs;
-  it.v[V_X]  = it.X;
+  it.X      = ksp->vec_sol;
+  it.B      = ksp->vec_rhs;
+  it.v[V_X] = it.X;
   for (PetscInt j = 0; j < nwork; j++) it.v[V_R + j] = ksp->work[j];
   PetscCall(VecGetLocalSize(it.X, &it.n));
   allgpu = (PetscBool)(VecIsGPU(it.X) && VecIsGPU(it.B));
