@@ -122,7 +122,7 @@ static PetscErrorCode TimePC(PC pc, Vec b, Vec x, double *t)
 
 int main(int argc, char **argv)
 {
-  char              problem[64] = "poisson3d", *pcs[MAXLIST], *ksps[MAXLIST];
+  char              problem[64]    = "poisson3d", *pcs[MAXLIST], *ksps[MAXLIST];
   PetscReal         sizes[MAXLIST] = {1e4, 1e5, 1e6, 1e7, 3e7}, rtol = 0.0;
   PetscInt          nsizes = MAXLIST, npcs = MAXLIST, nksps = MAXLIST, its = 40, reps = 5;
   PetscBool         set;

@@ -799,6 +799,28 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
     PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_mdot, variant, n, m, val[0], val[1], rmag, rterms, DBL_EPSILON));
   }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_maxpy, n);
+  /* mdot with more vectors than one pass takes (2 GPUPC_MAX_MULTI + 3, the buffers 2 .. used in turn): several passes,
+     each result in its own slot */
+  {
+    const PetscInt     mm = 2 * GPUPC_MAX_MULTI + 3;
+    const PetscScalar *cy[2 * GPUPC_MAX_MULTI + 3];
+    PetscScalar        mv[2][2 * GPUPC_MAX_MULTI + 3];
+    PetscReal          mmag[2 * GPUPC_MAX_MULTI + 3], mterms[2 * GPUPC_MAX_MULTI + 3];
+
+    FOR_SIDES(s)
+    {
+      PetscCall(VecPut(c, &V, s, 0, x));
+      for (PetscInt j = 0; j < nv; j++) PetscCall(VecPut(c, &V, s, 2 + j, V.in[2 + j]));
+      for (PetscInt j = 0; j < mm; j++) cy[j] = V.buf[s][2 + j % nv];
+      PetscCall(c->S[s].vec->mdot(n, V.buf[s][0], mm, cy, mv[s]));
+    }
+    for (PetscInt j = 0; j < mm; j++) {
+      mmag[j]   = 0.0;
+      mterms[j] = n;
+      for (PetscInt i = 0; i < n; i++) mmag[j] += PetscAbsReal(x[i] * V.in[2 + j % nv][i]);
+    }
+    PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_mdot, "2 GPUPC_MAX_MULTI + 3 vectors", n, mm, mv[0], mv[1], mmag, mterms, DBL_EPSILON));
+  }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_mdot, n);
   /* pointwise: mult and divide round once, max/min/maxabs are exact */
   {

@@ -13,7 +13,7 @@
 
 #include <gpupc/kerneltable.h>
 
-/* the most vectors one mdot/maxpy kernel call takes; the Vec type splits larger calls */
+/* the most vectors one maxpy kernel call takes (the Vec type splits larger calls), and one mdot pass reads */
 #define GPUPC_MAX_MULTI 8
 
 typedef enum {
@@ -79,7 +79,7 @@ typedef struct {
   /* x = op(x) */                                                                                                                                            \
   X(A, unary, Unary, (GPUPCUnaryOp op, PetscInt n, PetscScalar * x))                                                                                         \
   /* local reductions, results on the host: */                                                                                                               \
-  /* val[j] = x . y[j], nv <= GPUPC_MAX_MULTI (dot is nv == 1) */                                                                                            \
+  /* val[j] = x . y[j], any nv (dot is nv == 1): one pass over x per GPUPC_MAX_MULTI vectors, one wait; y on the host */                                     \
   X(A, mdot, MDot, (PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val))                                           \
   /* val[0] = x . y, val[1] = y . y in one pass (VecDotNorm2) */                                                                                             \
   X(A, dotnorm2, DotNorm2, (PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val))                                                       \

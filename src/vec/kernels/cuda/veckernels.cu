@@ -287,27 +287,46 @@ __global__ void __launch_bounds__(BLOCK) ReduceKernel(PetscInt n, F f, double *p
   }
 }
 
+/* The scratch of the reductions: a completion counter at the start (zeroed whenever the buffer is new; every launch
+   leaves it at 0) and the per-block partials of up to K results. Launches in the rank's stream run one after the other,
+   so consecutive reductions share it. */
+static PetscErrorCode ReduceScratch(int K, int grid, char **base)
+{
+  const size_t partial_off = 256, bytes = partial_off + (size_t)K * grid * sizeof(double);
+  void        *scratch;
+  PetscBool    fresh;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCUDAGetScratch(GPUPC_SCRATCH_REDUCTION, bytes, &scratch, &fresh));
+  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, partial_off, GPUPCCUDAStream()));
+  *base = (char *)scratch;
+  PetscFunctionReturn(0);
+}
+
+/* launches one reduction of K results into result (device-writable memory) and returns without waiting */
+template <int K, class F>
+static PetscErrorCode ReduceLaunch(const char *name, PetscInt n, const F &f, int grid, char *base, double *result)
+{
+  PetscFunctionBegin;
+  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + 256), result, (unsigned int *)base);
+  GPUPCCheckLaunch(name);
+  PetscFunctionReturn(0);
+}
+
 /* Runs one reduction and returns its K results on the host (waits for the device). The last block writes the results
    straight into page-locked host memory (mapped into the device's address space), so the stream holds the kernel
    only and no device-to-host copy: at n = 10^5 on the H200 a VecDot took 19 us with that copy. */
 template <int K, class F>
 static PetscErrorCode Reduce(const char *name, PetscInt n, const F &f, double *out)
 {
-  const int    grid        = GPUPCCUDAGridSize(n, BLOCK);
-  const size_t counter_off = 0, partial_off = 256;
-  const size_t bytes = partial_off + (size_t)K * grid * sizeof(double);
-  void        *scratch, *pinned;
-  char        *base;
-  PetscBool    fresh;
+  const int grid = GPUPCCUDAGridSize(n, BLOCK);
+  void     *pinned;
+  char     *base;
 
   PetscFunctionBegin;
-  /* the counter sits at the start of the scratch buffer; zero it whenever the buffer is new */
-  PetscCall(GPUPCCUDAGetScratch(GPUPC_SCRATCH_REDUCTION, bytes, &scratch, &fresh));
-  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, partial_off, GPUPCCUDAStream()));
-  base = (char *)scratch;
+  PetscCall(ReduceScratch(K, grid, &base));
   PetscCall(GPUPCCUDAGetPinnedResult(K * sizeof(double), &pinned));
-  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + partial_off), (double *)pinned, (unsigned int *)(base + counter_off));
-  GPUPCCheckLaunch(name);
+  PetscCall(ReduceLaunch<K, F>(name, n, f, grid, base, (double *)pinned));
   GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
   for (int k = 0; k < K; k++) out[k] = ((double *)pinned)[k];
   PetscFunctionReturn(0);
@@ -326,29 +345,45 @@ struct MDotF {
 };
 
 template <int NV>
-static PetscErrorCode MDotN(PetscInt n, const PetscScalar *x, const PetscScalar *const *y, PetscScalar *val)
+static PetscErrorCode MDotN(PetscInt n, const PetscScalar *x, const PetscScalar *const *y, int grid, char *base, double *result)
 {
   MDotF<NV> f;
   f.x = x;
   for (int j = 0; j < NV; j++) f.y[j] = y[j];
-  return Reduce<NV>("mdot", n, f, val);
+  return ReduceLaunch<NV>("mdot", n, f, grid, base, result);
 }
 
+static_assert(GPUPC_MAX_MULTI == 8, "MDot_CUDA and MAXPY_CUDA instantiate their kernels for 1 .. 8 vectors");
+
+/* any number of vectors: one kernel per GPUPC_MAX_MULTI of them (each reads x once), all launched before the one wait */
 static PetscErrorCode MDot_CUDA(PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val)
 {
+  const int grid = GPUPCCUDAGridSize(n, BLOCK);
+  void     *pinned;
+  char     *base;
+
   PetscFunctionBegin;
-  switch (nv) {
-  case 0: break;
-  case 1: PetscCall(MDotN<1>(n, x, y, val)); break;
-  case 2: PetscCall(MDotN<2>(n, x, y, val)); break;
-  case 3: PetscCall(MDotN<3>(n, x, y, val)); break;
-  case 4: PetscCall(MDotN<4>(n, x, y, val)); break;
-  case 5: PetscCall(MDotN<5>(n, x, y, val)); break;
-  case 6: PetscCall(MDotN<6>(n, x, y, val)); break;
-  case 7: PetscCall(MDotN<7>(n, x, y, val)); break;
-  case 8: PetscCall(MDotN<8>(n, x, y, val)); break;
-  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mdot kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MULTI, nv);
+  if (nv <= 0) PetscFunctionReturn(0);
+  PetscCall(ReduceScratch(GPUPC_MAX_MULTI, grid, &base));
+  PetscCall(GPUPCCUDAGetPinnedResult(nv * sizeof(double), &pinned)); /* before the launches: it may move when it grows */
+  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MULTI) {
+    const PetscInt            m  = PetscMin(GPUPC_MAX_MULTI, nv - j0);
+    const PetscScalar *const *yj = y + j0;
+    double                   *r  = (double *)pinned + j0;
+
+    switch (m) {
+    case 1: PetscCall(MDotN<1>(n, x, yj, grid, base, r)); break;
+    case 2: PetscCall(MDotN<2>(n, x, yj, grid, base, r)); break;
+    case 3: PetscCall(MDotN<3>(n, x, yj, grid, base, r)); break;
+    case 4: PetscCall(MDotN<4>(n, x, yj, grid, base, r)); break;
+    case 5: PetscCall(MDotN<5>(n, x, yj, grid, base, r)); break;
+    case 6: PetscCall(MDotN<6>(n, x, yj, grid, base, r)); break;
+    case 7: PetscCall(MDotN<7>(n, x, yj, grid, base, r)); break;
+    default: PetscCall(MDotN<8>(n, x, yj, grid, base, r)); break;
+    }
   }
+  GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
+  for (PetscInt j = 0; j < nv; j++) val[j] = ((double *)pinned)[j];
   PetscFunctionReturn(0);
 }
 
@@ -519,13 +554,7 @@ struct PipeCGUpdateF {
 template <class F>
 static PetscErrorCode ReduceAsync(const char *name, PetscInt n, const F &f, void *work, PetscScalar *val)
 {
-  const int grid = PetscMin(GPUPCCUDAGridSize(n, BLOCK), GPUPC_CG_MAX_BLOCKS);
-  char     *base = (char *)work;
-
-  PetscFunctionBegin;
-  ReduceKernel<GPUPC_CG_NDOTS, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + 256), (double *)val, (unsigned int *)base);
-  GPUPCCheckLaunch(name);
-  PetscFunctionReturn(0);
+  return ReduceLaunch<GPUPC_CG_NDOTS, F>(name, n, f, PetscMin(GPUPCCUDAGridSize(n, BLOCK), GPUPC_CG_MAX_BLOCKS), (char *)work, (double *)val);
 }
 
 static PetscErrorCode CGDots_CUDA(PetscInt n, GPUPCCGVectors v, void *work, PetscScalar *val)
