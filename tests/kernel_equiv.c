@@ -798,6 +798,32 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
     }
     PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_mdot, variant, n, m, val[0], val[1], rmag, rterms, DBL_EPSILON));
   }
+  /* maxpy with more vectors than mdot's pass: 9, 19 and GPUPC_MAX_MAXPY (the buffers 2 .. used in turn) */
+  {
+    const PetscInt mmv[3] = {GPUPC_MAX_MULTI + 1, 2 * GPUPC_MAX_MULTI + 3, GPUPC_MAX_MAXPY};
+    PetscScalar    ma[GPUPC_MAX_MAXPY];
+
+    for (PetscInt t = 0; t < 3; t++) {
+      const PetscInt     mm = mmv[t];
+      const PetscScalar *cx[GPUPC_MAX_MAXPY];
+
+      for (PetscInt j = 0; j < mm; j++) ma[j] = 0.11 * j - 1.3;
+      PetscCall(PetscSNPrintf(variant, sizeof(variant), "%" PetscInt_FMT " vectors", mm));
+      FOR_SIDES(s)
+      {
+        for (PetscInt j = 0; j < nv; j++) PetscCall(VecPut(c, &V, s, 2 + j, V.in[2 + j]));
+        for (PetscInt j = 0; j < mm; j++) cx[j] = V.buf[s][2 + j % nv];
+        PetscCall(VecPut(c, &V, s, 0, x));
+        PetscCall(c->S[s].vec->maxpy(n, mm, ma, cx, V.buf[s][0]));
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        V.mag[i]   = PetscAbsReal(x[i]);
+        V.terms[i] = mm + 1;
+        for (PetscInt j = 0; j < mm; j++) V.mag[i] += PetscAbsReal(ma[j] * V.in[2 + j % nv][i]);
+      }
+      PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_maxpy, variant, 0, PETSC_FALSE));
+    }
+  }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_maxpy, n);
   /* mdot with more vectors than one pass takes (2 GPUPC_MAX_MULTI + 3, the buffers 2 .. used in turn): several passes,
      each result in its own slot */

@@ -13,8 +13,10 @@
 
 #include <gpupc/kerneltable.h>
 
-/* the most vectors one maxpy kernel call takes (the Vec type splits larger calls), and one mdot pass reads */
+/* the most vectors one mdot pass reads (mdot takes any number: one pass per GPUPC_MAX_MULTI) */
 #define GPUPC_MAX_MULTI 8
+/* the most vectors one maxpy call takes, in one pass (GMRES's default restart of 30 fits); the Vec type splits larger calls */
+#define GPUPC_MAX_MAXPY 32
 
 typedef enum {
   GPUPC_PW_MULT,
@@ -72,7 +74,7 @@ typedef struct {
   X(A, swap, Swap, (PetscInt n, PetscScalar * x, PetscScalar * y))                                                                                           \
   /* w = alpha x + y */                                                                                                                                      \
   X(A, waxpy, WAXPY, (PetscInt n, PetscScalar alpha, const PetscScalar *x, const PetscScalar *y, PetscScalar *w))                                            \
-  /* y += sum_j alpha[j] x[j], nv <= GPUPC_MAX_MULTI; alpha and the pointer array x on the host */                                                           \
+  /* y += sum_j alpha[j] x[j] in one pass, nv <= GPUPC_MAX_MAXPY; alpha and the pointer array x on the host */                                               \
   X(A, maxpy, MAXPY, (PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y))                                       \
   /* w = x op y */                                                                                                                                           \
   X(A, pointwise, Pointwise, (GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w))                                  \

@@ -290,13 +290,13 @@ static PetscErrorCode VecWAXPY_GPU(Vec w, PetscScalar alpha, Vec x, Vec y)
 
 static PetscErrorCode VecMAXPY_GPU(Vec y, PetscInt nv, const PetscScalar *alpha, Vec *x)
 {
-  const PetscScalar *xa[GPUPC_MAX_MULTI];
+  const PetscScalar *xa[GPUPC_MAX_MAXPY];
   PetscScalar       *ya;
 
   PetscFunctionBegin;
   PetscCall(VecGPUDeviceReadWrite_Private(y, &ya));
-  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MULTI) {
-    PetscInt m = PetscMin(GPUPC_MAX_MULTI, nv - j0);
+  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MAXPY) { /* one pass over y per GPUPC_MAX_MAXPY vectors */
+    PetscInt m = PetscMin(GPUPC_MAX_MAXPY, nv - j0);
 
     for (PetscInt j = 0; j < m; j++) PetscCall(VecGPUGetDeviceArrayRead(x[j0 + j], &xa[j]));
     PetscCall(K(y)->maxpy(y->map->n, m, alpha + j0, xa, ya));

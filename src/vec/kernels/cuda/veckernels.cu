@@ -170,9 +170,38 @@ static PetscErrorCode MAXPYN(PetscInt n, const PetscScalar *alpha, const PetscSc
   return LaunchElementwise("maxpy", n, f);
 }
 
+/* 9 .. GPUPC_MAX_MAXPY vectors in one pass: the loop unrolled to the maximum, entries past nv skipped (no padding
+   vectors read) */
+struct MAXPYManyF {
+  int                nv;
+  PetscScalar        a[GPUPC_MAX_MAXPY];
+  const PetscScalar *x[GPUPC_MAX_MAXPY];
+  PetscScalar       *y;
+  __device__ void    operator()(PetscInt i) const
+  {
+    PetscScalar s = y[i];
+#pragma unroll
+    for (int j = 0; j < GPUPC_MAX_MAXPY; j++)
+      if (j < nv) s += a[j] * x[j][i];
+    y[i] = s;
+  }
+};
+
 static PetscErrorCode MAXPY_CUDA(PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)
 {
   PetscFunctionBegin;
+  if (nv > GPUPC_MAX_MULTI && nv <= GPUPC_MAX_MAXPY) {
+    MAXPYManyF f;
+
+    f.nv = (int)nv;
+    for (int j = 0; j < GPUPC_MAX_MAXPY; j++) {
+      f.a[j] = j < nv ? alpha[j] : 0.0;
+      f.x[j] = j < nv ? x[j] : NULL;
+    }
+    f.y = y;
+    PetscCall(LaunchElementwise("maxpy", n, f));
+    PetscFunctionReturn(0);
+  }
   switch (nv) {
   case 0: break;
   case 1: PetscCall(MAXPYN<1>(n, alpha, x, y)); break;
@@ -183,7 +212,7 @@ static PetscErrorCode MAXPY_CUDA(PetscInt n, PetscInt nv, const PetscScalar *alp
   case 6: PetscCall(MAXPYN<6>(n, alpha, x, y)); break;
   case 7: PetscCall(MAXPYN<7>(n, alpha, x, y)); break;
   case 8: PetscCall(MAXPYN<8>(n, alpha, x, y)); break;
-  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpy kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MULTI, nv);
+  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpy kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MAXPY, nv);
   }
   PetscFunctionReturn(0);
 }
