@@ -351,7 +351,7 @@ PetscErrorCode KSPSolve_GPUCG(KSP ksp)
   if (ksp->nwork < nwork) PetscCall(KSPSetWorkVecs(ksp, nwork));
   it.ksp  = ksp;
   it.cg   = cg;
-  it.comm = PetscObjectComm((PetscObject)ksp);
+  it.comm = PetscObjectComm((PetscObject)ksp->vec_sol); /* the vectors' reductions and split reductions live there */
   PetscCallMPI(MPI_Comm_size(it.comm, &it.size));
   it.X      = ksp->vec_sol;
   it.B      = ksp->vec_rhs;
