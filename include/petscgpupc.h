@@ -242,4 +242,30 @@ PETSC_EXTERN PetscErrorCode PCCMGGetClusterOrder(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCCMGSetSetupThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCCMGGetSetupThreads(PC, PetscInt *);
 
+/* ---- KSP gpucg: preconditioned CG with fused vector kernels and one host wait per iteration (src/ksp/impls/gpucg) ---- */
+#include <petscksp.h>
+#define KSPGPUCG "gpucg"
+
+/*E
+   KSPGPUCGType - the form of CG that KSP gpucg runs
+
+$  KSP_GPUCG_CLASSIC - single-reduction CG (Chronopoulos-Gear): the update, the preconditioner, the product, then one fused reduction
+$  KSP_GPUCG_PIPELINED - pipelined CG (Ghysels-Vanroose): the reduction is started before the preconditioner and the product and waited for after them
+
+   Options Database Key:
+.  -ksp_gpucg_type <classic,pipelined> - the form
+
+   Level: intermediate
+
+.seealso: KSPGPUCG, KSPGPUCGSetType()
+E*/
+typedef enum {
+  KSP_GPUCG_CLASSIC,
+  KSP_GPUCG_PIPELINED
+} KSPGPUCGType;
+PETSC_EXTERN const char *const KSPGPUCGTypes[];
+PETSC_EXTERN PetscErrorCode    KSPGPUCGSetType(KSP, KSPGPUCGType);
+PETSC_EXTERN PetscErrorCode    KSPGPUCGGetType(KSP, KSPGPUCGType *);
+PETSC_EXTERN PetscErrorCode    KSPGPUCGGetStatistics(KSP, PetscBool *, PetscInt *, PetscInt64 *, PetscInt64 *);
+
 #endif

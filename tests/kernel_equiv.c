@@ -275,6 +275,46 @@ static PetscErrorCode Sum_Ref(PetscInt n, const PetscScalar *x, PetscScalar *val
   for (PetscInt i = 0; i < n; i++) *val += x[i];
   return 0;
 }
+/* fused CG: written from the comments in gpupc/veckernels.h, one vector at a time */
+static void CGDots_RefSums(PetscInt n, const GPUPCCGVectors *v, PetscScalar *val)
+{
+  for (PetscInt k = 0; k < GPUPC_CG_NDOTS; k++) val[k] = 0.0;
+  for (PetscInt i = 0; i < n; i++) val[0] += v->r[i] * v->u[i];
+  for (PetscInt i = 0; i < n; i++) val[1] += v->w[i] * v->u[i];
+  for (PetscInt i = 0; i < n; i++) val[2] += v->u[i] * v->u[i];
+  for (PetscInt i = 0; i < n; i++) val[3] += v->r[i] * v->r[i];
+}
+/* y = a + beta y, not reading y when beta is 0 */
+static void CGAypx_Ref(PetscInt n, PetscScalar beta, const PetscScalar *a, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = beta == 0.0 ? a[i] : a[i] + beta * y[i];
+}
+static PetscErrorCode CGUpdate_Ref(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v)
+{
+  CGAypx_Ref(n, beta, v.u, v.p);
+  CGAypx_Ref(n, beta, v.w, v.s);
+  for (PetscInt i = 0; i < n; i++) v.x[i] += alpha * v.p[i];
+  for (PetscInt i = 0; i < n; i++) v.r[i] -= alpha * v.s[i];
+  return 0;
+}
+static PetscErrorCode CGDots_Ref(PetscInt n, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  CGDots_RefSums(n, &v, val);
+  return 0;
+}
+static PetscErrorCode PipeCGUpdate_Ref(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  CGAypx_Ref(n, beta, v.n, v.z);
+  CGAypx_Ref(n, beta, v.m, v.q);
+  CGAypx_Ref(n, beta, v.w, v.s);
+  CGAypx_Ref(n, beta, v.u, v.p);
+  for (PetscInt i = 0; i < n; i++) v.x[i] += alpha * v.p[i];
+  for (PetscInt i = 0; i < n; i++) v.r[i] -= alpha * v.s[i];
+  for (PetscInt i = 0; i < n; i++) v.u[i] -= alpha * v.q[i];
+  for (PetscInt i = 0; i < n; i++) v.w[i] -= alpha * v.z[i];
+  CGDots_RefSums(n, &v, val);
+  return 0;
+}
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCVecKernels, RefVecKernels, GPUPC_VEC_KERNEL_LIST, "reference", _Ref);
 
 /* ---- segcsr: every slot of every row in order, whatever the bins and tiles say */
@@ -502,6 +542,132 @@ static PetscErrorCode VecAgree(Ctx *c, VecData *V, PetscInt member, const char *
   PetscFunctionReturn(0);
 }
 
+/* The fused CG kernels on the ten buffers of V (x, r, u, w, p, s, m, n, q, z in GPUPCCGVectors order), with beta 0.7
+   and with beta 0 on p, s, q, z of NaN (not read). The reductions are asynchronous: results in host memory the device
+   writes (GPUPCHostMalloc), read after GPUPCSynchronize(). Bounds: an updated entry a + beta b has magnitude bound
+   |a| + |beta b| (2 terms); x + alpha (a + beta b) adds a term; a dot of updated vectors sums the products of their
+   bounds (n + 5 terms). */
+enum {
+  CG_X,
+  CG_R,
+  CG_U,
+  CG_W,
+  CG_P,
+  CG_S,
+  CG_M,
+  CG_N,
+  CG_Q,
+  CG_Z
+};
+static GPUPCCGVectors CGVectorsOf(PetscScalar *const *b)
+{
+  GPUPCCGVectors v = {b[CG_X], b[CG_R], b[CG_U], b[CG_W], b[CG_P], b[CG_S], b[CG_M], b[CG_N], b[CG_Q], b[CG_Z]};
+  return v;
+}
+
+static PetscErrorCode CGCases(Ctx *c, VecData *V, const PetscScalar *nanv)
+{
+  const PetscInt    n     = V->n;
+  const PetscScalar alpha = -0.45;
+  PetscScalar      *val[2], *work[2] = {NULL, NULL}, **in = V->in;
+  PetscBool         pinned[2] = {PETSC_FALSE, PETSC_FALSE};
+  PetscReal        *bnd[NVEC], dmag[GPUPC_CG_NDOTS], dterms[GPUPC_CG_NDOTS], dv[2][GPUPC_CG_NDOTS];
+  const PetscInt    dl[GPUPC_CG_NDOTS][2] = {
+       {CG_R, CG_U},
+       {CG_W, CG_U},
+       {CG_U, CG_U},
+       {CG_R, CG_R}};
+
+  PetscFunctionBegin;
+  PetscCheck(NVEC >= 10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the CG cases need 10 buffers");
+  FOR_SIDES(s)
+  {
+    if (c->S[s].device) {
+      PetscCall(GPUPCMalloc(GPUPC_CG_WORK_BYTES, (void **)&work[s]));
+      PetscCall(GPUPCMemzero(work[s], GPUPC_CG_WORK_BYTES));
+      PetscCall(GPUPCHostMalloc(GPUPC_CG_NDOTS * sizeof(PetscScalar), (void **)&val[s], &pinned[s]));
+    } else PetscCall(PetscMalloc1(GPUPC_CG_NDOTS, &val[s]));
+  }
+  for (PetscInt j = 0; j < NVEC; j++) PetscCall(PetscMalloc1(PetscMax(n, 1), &bnd[j]));
+  for (PetscInt pipe = 0; pipe < 2; pipe++) {
+    for (PetscInt b = 0; b < 2; b++) {
+      const PetscScalar beta      = b ? 0.0 : 0.7;
+      const PetscInt    member    = pipe ? GPUPC_VEC_KERNEL_pipecgupdate : GPUPC_VEC_KERNEL_cgupdate;
+      const char       *variant   = b ? "beta 0, p s q z NaN" : "beta 0.7";
+      const PetscInt    upd[4][2] = {
+           {CG_P, CG_U},
+           {CG_S, CG_W},
+           {CG_Q, CG_M},
+           {CG_Z, CG_N}}; /* y = a + beta y */
+      const PetscInt axp[4][2] = {
+        {CG_X, CG_P},
+        {CG_R, CG_S},
+        {CG_U, CG_Q},
+        {CG_W, CG_Z}}; /* y -+= alpha d */
+      const PetscInt nupd = pipe ? 4 : 2;
+
+      FOR_SIDES(s)
+      {
+        for (PetscInt j = 0; j < NVEC; j++) PetscCall(VecPut(c, V, s, j, b && (j == CG_P || j == CG_S || j == CG_Q || j == CG_Z) ? nanv : in[j]));
+        if (pipe) PetscCall(c->S[s].vec->pipecgupdate(n, alpha, beta, CGVectorsOf(V->buf[s]), work[s], val[s]));
+        else PetscCall(c->S[s].vec->cgupdate(n, alpha, beta, CGVectorsOf(V->buf[s])));
+      }
+      PetscCall(GPUPCSynchronize());
+      /* magnitude bounds of every buffer after the update */
+      for (PetscInt j = 0; j < NVEC; j++)
+        for (PetscInt i = 0; i < n; i++) bnd[j][i] = PetscAbsReal(in[j][i]);
+      for (PetscInt k = 0; k < nupd; k++)
+        for (PetscInt i = 0; i < n; i++) bnd[upd[k][0]][i] = PetscAbsReal(in[upd[k][1]][i]) + (b ? 0.0 : PetscAbsReal(beta * in[upd[k][0]][i]));
+      for (PetscInt k = 0; k < nupd; k++)
+        for (PetscInt i = 0; i < n; i++) bnd[axp[k][0]][i] = PetscAbsReal(in[axp[k][0]][i]) + PetscAbsReal(alpha) * bnd[axp[k][1]][i];
+      for (PetscInt k = 0; k < nupd; k++) {
+        for (PetscInt i = 0; i < n; i++) V->mag[i] = bnd[upd[k][0]][i], V->terms[i] = 2;
+        PetscCall(VecAgree(c, V, member, variant, upd[k][0], PETSC_FALSE));
+        for (PetscInt i = 0; i < n; i++) V->mag[i] = bnd[axp[k][0]][i], V->terms[i] = 3;
+        PetscCall(VecAgree(c, V, member, variant, axp[k][0], PETSC_FALSE));
+      }
+      if (pipe) { /* the dots of the updated r, u, w */
+        for (PetscInt k = 0; k < GPUPC_CG_NDOTS; k++) {
+          dmag[k]   = 0.0;
+          dterms[k] = n + 5;
+          for (PetscInt i = 0; i < n; i++) dmag[k] += bnd[dl[k][0]][i] * bnd[dl[k][1]][i];
+        }
+        FOR_SIDES(s)
+        for (PetscInt k = 0; k < GPUPC_CG_NDOTS; k++) dv[s][k] = val[s][k];
+        PetscCall(Agree(c, T_VEC, member, "r.u, w.u, u.u, r.r after the update", n, GPUPC_CG_NDOTS, dv[0], dv[1], dmag, dterms, DBL_EPSILON));
+      }
+      Covered(c, T_VEC, member, n);
+    }
+  }
+  /* cgdots of fresh r, u, w (twice: the completion counter must be left ready for the next launch) */
+  for (PetscInt rep = 0; rep < 2; rep++) {
+    FOR_SIDES(s)
+    {
+      for (PetscInt j = 0; j < NVEC; j++) PetscCall(VecPut(c, V, s, j, in[(j + rep) % NVEC]));
+      PetscCall(c->S[s].vec->cgdots(n, CGVectorsOf(V->buf[s]), work[s], val[s]));
+    }
+    PetscCall(GPUPCSynchronize());
+    for (PetscInt k = 0; k < GPUPC_CG_NDOTS; k++) {
+      dmag[k]   = 0.0;
+      dterms[k] = n;
+      for (PetscInt i = 0; i < n; i++) dmag[k] += PetscAbsReal(in[(dl[k][0] + rep) % NVEC][i] * in[(dl[k][1] + rep) % NVEC][i]);
+    }
+    FOR_SIDES(s)
+    for (PetscInt k = 0; k < GPUPC_CG_NDOTS; k++) dv[s][k] = val[s][k];
+    PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_cgdots, rep ? "r.u, w.u, u.u, r.r (second launch)" : "r.u, w.u, u.u, r.r", n, GPUPC_CG_NDOTS, dv[0], dv[1], dmag, dterms, DBL_EPSILON));
+  }
+  Covered(c, T_VEC, GPUPC_VEC_KERNEL_cgdots, n);
+  for (PetscInt j = 0; j < NVEC; j++) PetscCall(PetscFree(bnd[j]));
+  FOR_SIDES(s)
+  {
+    if (c->S[s].device) {
+      PetscCall(GPUPCFree(work[s]));
+      PetscCall(GPUPCHostFree(val[s], pinned[s]));
+    } else PetscCall(PetscFree(val[s]));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode VecCases(Ctx *c, PetscInt n)
 {
   VecData        V;
@@ -632,7 +798,55 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
     }
     PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_mdot, variant, n, m, val[0], val[1], rmag, rterms, DBL_EPSILON));
   }
+  /* maxpy with more vectors than mdot's pass: 9, 19 and GPUPC_MAX_MAXPY (the buffers 2 .. used in turn) */
+  {
+    const PetscInt mmv[3] = {GPUPC_MAX_MULTI + 1, 2 * GPUPC_MAX_MULTI + 3, GPUPC_MAX_MAXPY};
+    PetscScalar    ma[GPUPC_MAX_MAXPY];
+
+    for (PetscInt t = 0; t < 3; t++) {
+      const PetscInt     mm = mmv[t];
+      const PetscScalar *cx[GPUPC_MAX_MAXPY];
+
+      for (PetscInt j = 0; j < mm; j++) ma[j] = 0.11 * j - 1.3;
+      PetscCall(PetscSNPrintf(variant, sizeof(variant), "%" PetscInt_FMT " vectors", mm));
+      FOR_SIDES(s)
+      {
+        for (PetscInt j = 0; j < nv; j++) PetscCall(VecPut(c, &V, s, 2 + j, V.in[2 + j]));
+        for (PetscInt j = 0; j < mm; j++) cx[j] = V.buf[s][2 + j % nv];
+        PetscCall(VecPut(c, &V, s, 0, x));
+        PetscCall(c->S[s].vec->maxpy(n, mm, ma, cx, V.buf[s][0]));
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        V.mag[i]   = PetscAbsReal(x[i]);
+        V.terms[i] = mm + 1;
+        for (PetscInt j = 0; j < mm; j++) V.mag[i] += PetscAbsReal(ma[j] * V.in[2 + j % nv][i]);
+      }
+      PetscCall(VecAgree(c, &V, GPUPC_VEC_KERNEL_maxpy, variant, 0, PETSC_FALSE));
+    }
+  }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_maxpy, n);
+  /* mdot with more vectors than one pass takes (2 GPUPC_MAX_MULTI + 3, the buffers 2 .. used in turn): several passes,
+     each result in its own slot */
+  {
+    const PetscInt     mm = 2 * GPUPC_MAX_MULTI + 3;
+    const PetscScalar *cy[2 * GPUPC_MAX_MULTI + 3];
+    PetscScalar        mv[2][2 * GPUPC_MAX_MULTI + 3];
+    PetscReal          mmag[2 * GPUPC_MAX_MULTI + 3], mterms[2 * GPUPC_MAX_MULTI + 3];
+
+    FOR_SIDES(s)
+    {
+      PetscCall(VecPut(c, &V, s, 0, x));
+      for (PetscInt j = 0; j < nv; j++) PetscCall(VecPut(c, &V, s, 2 + j, V.in[2 + j]));
+      for (PetscInt j = 0; j < mm; j++) cy[j] = V.buf[s][2 + j % nv];
+      PetscCall(c->S[s].vec->mdot(n, V.buf[s][0], mm, cy, mv[s]));
+    }
+    for (PetscInt j = 0; j < mm; j++) {
+      mmag[j]   = 0.0;
+      mterms[j] = n;
+      for (PetscInt i = 0; i < n; i++) mmag[j] += PetscAbsReal(x[i] * V.in[2 + j % nv][i]);
+    }
+    PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_mdot, "2 GPUPC_MAX_MULTI + 3 vectors", n, mm, mv[0], mv[1], mmag, mterms, DBL_EPSILON));
+  }
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_mdot, n);
   /* pointwise: mult and divide round once, max/min/maxabs are exact */
   {
@@ -737,6 +951,7 @@ static PetscErrorCode VecCases(Ctx *c, PetscInt n)
   for (PetscInt i = 0; i < n; i++) rmag[0] += PetscAbsReal(x[i]);
   PetscCall(Agree(c, T_VEC, GPUPC_VEC_KERNEL_sum, "sum x", n, 1, val[0], val[1], rmag, rterms, DBL_EPSILON));
   Covered(c, T_VEC, GPUPC_VEC_KERNEL_sum, n);
+  PetscCall(CGCases(c, &V, nanv));
 
   for (PetscInt j = 0; j < NVEC; j++) {
     PetscCall(PetscFree(V.in[j]));

@@ -141,6 +141,26 @@ static PetscErrorCode TestUpdates(Pairs p)
   PetscCall(VecMAXPY(p.g[0], NV - 1, alpha, p.g + 1));
   PetscCall(VecMAXPY(p.s[0], NV - 1, alpha, p.s + 1));
   CHECK(0, "VecMAXPY");
+  { /* GMRES-sized calls: 30 vectors (one pass) and 41 (two passes) and VecMDot over 30 (4 passes, one wait), the
+       vectors 1 .. NV-1 used in turn */
+    Vec         gx[41], sx[41];
+    PetscScalar a41[41], ma[41], mb[41];
+
+    for (PetscInt j = 0; j < 41; j++) {
+      gx[j]  = p.g[1 + j % (NV - 1)];
+      sx[j]  = p.s[1 + j % (NV - 1)];
+      a41[j] = 0.02 * j - 0.4;
+    }
+    PetscCall(VecMAXPY(p.g[0], 30, a41, gx));
+    PetscCall(VecMAXPY(p.s[0], 30, a41, sx));
+    CHECK(0, "VecMAXPY 30 vectors");
+    PetscCall(VecMAXPY(p.g[0], 41, a41, gx));
+    PetscCall(VecMAXPY(p.s[0], 41, a41, sx));
+    CHECK(0, "VecMAXPY 41 vectors");
+    PetscCall(VecMDot(p.g[0], 30, gx, ma));
+    PetscCall(VecMDot(p.s[0], 30, sx, mb));
+    for (PetscInt j = 0; j < 30; j++) TestCheckReduction(ma[j], mb[j], DotScale(p.s[0], sx[j]), TOL_REDUCE, "VecMDot 30 vectors");
+  }
   PetscCall(VecPointwiseMult(p.g[4], p.g[5], p.g[6]));
   PetscCall(VecPointwiseMult(p.s[4], p.s[5], p.s[6]));
   CHECK(4, "VecPointwiseMult");

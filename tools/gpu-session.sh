@@ -9,6 +9,9 @@
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   halo [sizes]     bench/halo on 1, 2, 4 ranks sharing the GPU (default 65^3 and 193^3 rows), then again under MPS
 #                    if nvidia-cuda-mps-control exists: where a distributed product's time goes (issue 26)
+#   krylov [PCS]     bench/krylov: per-iteration PCG, KSPCG against gpucg (classic, pipelined), 3D Laplacian 10^4 .. 3*10^7,
+#                    PCs PCS (default jacobi,cmg; e.g. jacobi,cmg,gpubjacobi); then time to solution with cmg on the
+#                    7.2M random-coefficient Laplacian
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -44,6 +47,10 @@ while [ $# -gt 0 ]; do
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reps 50 -csv "$OUT/spmv_reuse_suite_spmv.csv" -reuse_csv "$OUT/spmv_reuse_suite.csv" 2>&1 | tee -a "$OUT/spmv_reuse.txt" ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
+  krylov) # krylov [pcs]: issue 24's per-iteration table and the 7.2M randcoef3d time to solution
+    pcs=${1:-jacobi,cmg}; shift $#
+    ./env.sh build/bench/krylov -gpupc_backend cuda -gpupc_require_device -pcs "$pcs" 2>&1 | tee "$OUT/krylov.txt"
+    ./env.sh build/bench/krylov -gpupc_backend cuda -gpupc_require_device -problem randcoef3d -sizes 7.2e6 -pcs cmg -its 20 -rtol 1e-8 2>&1 | tee -a "$OUT/krylov.txt" ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
   halo) # halo [rows...]

@@ -11,5 +11,6 @@
 PETSC_INTERN PetscErrorCode GPUPCRegisterVec(void); /* src/vec/impls/gpu/vecgpu.c */
 PETSC_INTERN PetscErrorCode GPUPCRegisterMat(void); /* src/mat/matregister.c */
 PETSC_INTERN PetscErrorCode GPUPCRegisterPC(void);  /* src/pc/pcregister.c */
+PETSC_INTERN PetscErrorCode GPUPCRegisterKSP(void); /* src/ksp/kspregister.c */
 
 #endif

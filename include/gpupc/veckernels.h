@@ -13,8 +13,10 @@
 
 #include <gpupc/kerneltable.h>
 
-/* the most vectors one mdot/maxpy kernel call takes; the Vec type splits larger calls */
+/* the most vectors one mdot pass reads (mdot takes any number: one pass per GPUPC_MAX_MULTI) */
 #define GPUPC_MAX_MULTI 8
+/* the most vectors one maxpy call takes, in one pass (GMRES's default restart of 30 fits); the Vec type splits larger calls */
+#define GPUPC_MAX_MAXPY 32
 
 typedef enum {
   GPUPC_PW_MULT,
@@ -31,6 +33,29 @@ typedef enum {
   GPUPC_UNARY_EXP,
   GPUPC_UNARY_LOG
 } GPUPCUnaryOp;
+
+/* The fused kernels of KSP gpucg (src/ksp/impls/gpucg), members of the vec table. v holds the device arrays of the
+   iteration's vectors; a kernel reads and writes only the ones its comment names. The reductions are asynchronous: they
+   write val[0..3] = (r.u, w.u, u.u, r.r) (local sums) into val, host memory the device can write (GPUPCHostMalloc), and
+   return without waiting; val is valid after GPUPCSynchronize(). work is GPUPC_CG_WORK_BYTES of device memory, zeroed
+   once before its first use, one buffer per reduction in flight. */
+typedef struct {
+  PetscScalar *x, *r, *u, *w, *p, *s; /* classic: solution, residual, preconditioned residual u = B r, w = A u, direction p, s = A p */
+  PetscScalar *m, *n, *q, *z;         /* pipelined only: m = B w, n = A m, q = B s, z = A q */
+} GPUPCCGVectors;
+#define GPUPC_CG_NDOTS      4
+#define GPUPC_CG_MAX_BLOCKS 4096
+#define GPUPC_CG_WORK_BYTES (256 + (size_t)GPUPC_CG_NDOTS * GPUPC_CG_MAX_BLOCKS * sizeof(double))
+
+/* classic (Chronopoulos-Gear) CG update, one pass: p = u + beta p, s = w + beta s, x += alpha p, r -= alpha s (beta == 0
+   does not read p and s); the dots of r, u, w (after the PC and the product have made u and w); pipelined
+   (Ghysels-Vanroose) update and the next iteration's dots in one pass: z = n + beta z, q = m + beta q, s = w + beta s,
+   p = u + beta p, x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z (beta == 0 does not read z, q, s, p), then the
+   dots of the new r, u, w */
+#define GPUPC_CG_KERNEL_LIST(X, A)                                                                 \
+  X(A, cgupdate, CGUpdate, (PetscInt nloc, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v)) \
+  X(A, cgdots, CGDots, (PetscInt nloc, GPUPCCGVectors v, void *work, PetscScalar *val))            \
+  X(A, pipecgupdate, PipeCGUpdate, (PetscInt nloc, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v, void *work, PetscScalar *val))
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
    implementation of a member is Stem_Host (src/vec/kernels/host), the CUDA one Stem_CUDA (src/vec/kernels/cuda). */
@@ -49,14 +74,14 @@ typedef enum {
   X(A, swap, Swap, (PetscInt n, PetscScalar * x, PetscScalar * y))                                                                                           \
   /* w = alpha x + y */                                                                                                                                      \
   X(A, waxpy, WAXPY, (PetscInt n, PetscScalar alpha, const PetscScalar *x, const PetscScalar *y, PetscScalar *w))                                            \
-  /* y += sum_j alpha[j] x[j], nv <= GPUPC_MAX_MULTI; alpha and the pointer array x on the host */                                                           \
+  /* y += sum_j alpha[j] x[j] in one pass, nv <= GPUPC_MAX_MAXPY; alpha and the pointer array x on the host */                                               \
   X(A, maxpy, MAXPY, (PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y))                                       \
   /* w = x op y */                                                                                                                                           \
   X(A, pointwise, Pointwise, (GPUPCPointwiseOp op, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w))                                  \
   /* x = op(x) */                                                                                                                                            \
   X(A, unary, Unary, (GPUPCUnaryOp op, PetscInt n, PetscScalar * x))                                                                                         \
   /* local reductions, results on the host: */                                                                                                               \
-  /* val[j] = x . y[j], nv <= GPUPC_MAX_MULTI (dot is nv == 1) */                                                                                            \
+  /* val[j] = x . y[j], any nv (dot is nv == 1): one pass over x per GPUPC_MAX_MULTI vectors, one wait; y on the host */                                     \
   X(A, mdot, MDot, (PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val))                                           \
   /* val[0] = x . y, val[1] = y . y in one pass (VecDotNorm2) */                                                                                             \
   X(A, dotnorm2, DotNorm2, (PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *val))                                                       \
@@ -67,7 +92,8 @@ typedef enum {
   /* value and smallest index of the max (sign = 1) or min (sign = -1); idx = -1 when n == 0 */                                                              \
   X(A, extremum, Extremum, (PetscInt n, const PetscScalar *x, PetscInt sign, PetscReal *val, PetscInt *idx))                                                 \
   /* sum x */                                                                                                                                                \
-  X(A, sum, Sum, (PetscInt n, const PetscScalar *x, PetscScalar *val))
+  X(A, sum, Sum, (PetscInt n, const PetscScalar *x, PetscScalar *val))                                                                                       \
+  GPUPC_CG_KERNEL_LIST(X, A)
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_VEC_KERNEL_LIST) GPUPCVecKernels;
 

@@ -57,6 +57,7 @@ PetscErrorCode PetscGPUPCInitializePackage(void)
   PetscCall(GPUPCRegisterVec());
   PetscCall(GPUPCRegisterMat());
   PetscCall(GPUPCRegisterPC());
+  PetscCall(GPUPCRegisterKSP());
   PetscCall(PetscRegisterFinalize(PetscGPUPCFinalizePackage));
   PetscFunctionReturn(0);
 }

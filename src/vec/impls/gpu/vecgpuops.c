@@ -18,20 +18,21 @@ static PetscErrorCode AllreduceScalars(Vec v, PetscScalar *val, PetscInt n, MPI_
   PetscFunctionReturn(0);
 }
 
+/* all nv dots in one kernel-table call: the CUDA version launches one pass per GPUPC_MAX_MULTI vectors and waits once
+   (GMRES's orthogonalization against 30 vectors: 4 passes, 1 host wait) */
 static PetscErrorCode VecMDotLocal_GPU(Vec x, PetscInt nv, const Vec y[], PetscScalar *val)
 {
-  const PetscScalar *xa, *ya[GPUPC_MAX_MULTI];
+  const PetscScalar *xa, *ystack[4 * GPUPC_MAX_MULTI], **ya = ystack;
 
   PetscFunctionBegin;
+  if (nv <= 0) PetscFunctionReturn(0);
+  if (nv > 4 * GPUPC_MAX_MULTI) PetscCall(PetscMalloc1(nv, &ya));
   PetscCall(VecGPUDeviceRead_Private(x, &xa));
-  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MULTI) {
-    PetscInt m = PetscMin(GPUPC_MAX_MULTI, nv - j0);
-
-    for (PetscInt j = 0; j < m; j++) PetscCall(VecGPUGetDeviceArrayRead(y[j0 + j], &ya[j]));
-    PetscCall(K(x)->mdot(x->map->n, xa, m, ya, val + j0));
-    PetscCall(PetscLogFlops(2.0 * m * x->map->n));
-    for (PetscInt j = 0; j < m; j++) PetscCall(VecGPURestoreDeviceArrayRead(y[j0 + j], &ya[j]));
-  }
+  for (PetscInt j = 0; j < nv; j++) PetscCall(VecGPUGetDeviceArrayRead(y[j], &ya[j]));
+  PetscCall(K(x)->mdot(x->map->n, xa, nv, ya, val));
+  PetscCall(PetscLogFlops(2.0 * nv * x->map->n));
+  for (PetscInt j = 0; j < nv; j++) PetscCall(VecGPURestoreDeviceArrayRead(y[j], &ya[j]));
+  if (ya != ystack) PetscCall(PetscFree(ya));
   PetscFunctionReturn(0);
 }
 
@@ -289,13 +290,13 @@ static PetscErrorCode VecWAXPY_GPU(Vec w, PetscScalar alpha, Vec x, Vec y)
 
 static PetscErrorCode VecMAXPY_GPU(Vec y, PetscInt nv, const PetscScalar *alpha, Vec *x)
 {
-  const PetscScalar *xa[GPUPC_MAX_MULTI];
+  const PetscScalar *xa[GPUPC_MAX_MAXPY];
   PetscScalar       *ya;
 
   PetscFunctionBegin;
   PetscCall(VecGPUDeviceReadWrite_Private(y, &ya));
-  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MULTI) {
-    PetscInt m = PetscMin(GPUPC_MAX_MULTI, nv - j0);
+  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MAXPY) { /* one pass over y per GPUPC_MAX_MAXPY vectors */
+    PetscInt m = PetscMin(GPUPC_MAX_MAXPY, nv - j0);
 
     for (PetscInt j = 0; j < m; j++) PetscCall(VecGPUGetDeviceArrayRead(x[j0 + j], &xa[j]));
     PetscCall(K(y)->maxpy(y->map->n, m, alpha + j0, xa, ya));

@@ -170,9 +170,38 @@ static PetscErrorCode MAXPYN(PetscInt n, const PetscScalar *alpha, const PetscSc
   return LaunchElementwise("maxpy", n, f);
 }
 
+/* 9 .. GPUPC_MAX_MAXPY vectors in one pass: the loop unrolled to the maximum, entries past nv skipped (no padding
+   vectors read) */
+struct MAXPYManyF {
+  int                nv;
+  PetscScalar        a[GPUPC_MAX_MAXPY];
+  const PetscScalar *x[GPUPC_MAX_MAXPY];
+  PetscScalar       *y;
+  __device__ void    operator()(PetscInt i) const
+  {
+    PetscScalar s = y[i];
+#pragma unroll
+    for (int j = 0; j < GPUPC_MAX_MAXPY; j++)
+      if (j < nv) s += a[j] * x[j][i];
+    y[i] = s;
+  }
+};
+
 static PetscErrorCode MAXPY_CUDA(PetscInt n, PetscInt nv, const PetscScalar *alpha, const PetscScalar *const *x, PetscScalar *y)
 {
   PetscFunctionBegin;
+  if (nv > GPUPC_MAX_MULTI && nv <= GPUPC_MAX_MAXPY) {
+    MAXPYManyF f;
+
+    f.nv = (int)nv;
+    for (int j = 0; j < GPUPC_MAX_MAXPY; j++) {
+      f.a[j] = j < nv ? alpha[j] : 0.0;
+      f.x[j] = j < nv ? x[j] : NULL;
+    }
+    f.y = y;
+    PetscCall(LaunchElementwise("maxpy", n, f));
+    PetscFunctionReturn(0);
+  }
   switch (nv) {
   case 0: break;
   case 1: PetscCall(MAXPYN<1>(n, alpha, x, y)); break;
@@ -183,7 +212,7 @@ static PetscErrorCode MAXPY_CUDA(PetscInt n, PetscInt nv, const PetscScalar *alp
   case 6: PetscCall(MAXPYN<6>(n, alpha, x, y)); break;
   case 7: PetscCall(MAXPYN<7>(n, alpha, x, y)); break;
   case 8: PetscCall(MAXPYN<8>(n, alpha, x, y)); break;
-  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpy kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MULTI, nv);
+  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "maxpy kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MAXPY, nv);
   }
   PetscFunctionReturn(0);
 }
@@ -287,27 +316,46 @@ __global__ void __launch_bounds__(BLOCK) ReduceKernel(PetscInt n, F f, double *p
   }
 }
 
+/* The scratch of the reductions: a completion counter at the start (zeroed whenever the buffer is new; every launch
+   leaves it at 0) and the per-block partials of up to K results. Launches in the rank's stream run one after the other,
+   so consecutive reductions share it. */
+static PetscErrorCode ReduceScratch(int K, int grid, char **base)
+{
+  const size_t partial_off = 256, bytes = partial_off + (size_t)K * grid * sizeof(double);
+  void        *scratch;
+  PetscBool    fresh;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCUDAGetScratch(GPUPC_SCRATCH_REDUCTION, bytes, &scratch, &fresh));
+  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, partial_off, GPUPCCUDAStream()));
+  *base = (char *)scratch;
+  PetscFunctionReturn(0);
+}
+
+/* launches one reduction of K results into result (device-writable memory) and returns without waiting */
+template <int K, class F>
+static PetscErrorCode ReduceLaunch(const char *name, PetscInt n, const F &f, int grid, char *base, double *result)
+{
+  PetscFunctionBegin;
+  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + 256), result, (unsigned int *)base);
+  GPUPCCheckLaunch(name);
+  PetscFunctionReturn(0);
+}
+
 /* Runs one reduction and returns its K results on the host (waits for the device). The last block writes the results
    straight into page-locked host memory (mapped into the device's address space), so the stream holds the kernel
    only and no device-to-host copy: at n = 10^5 on the H200 a VecDot took 19 us with that copy. */
 template <int K, class F>
 static PetscErrorCode Reduce(const char *name, PetscInt n, const F &f, double *out)
 {
-  const int    grid        = GPUPCCUDAGridSize(n, BLOCK);
-  const size_t counter_off = 0, partial_off = 256;
-  const size_t bytes = partial_off + (size_t)K * grid * sizeof(double);
-  void        *scratch, *pinned;
-  char        *base;
-  PetscBool    fresh;
+  const int grid = GPUPCCUDAGridSize(n, BLOCK);
+  void     *pinned;
+  char     *base;
 
   PetscFunctionBegin;
-  /* the counter sits at the start of the scratch buffer; zero it whenever the buffer is new */
-  PetscCall(GPUPCCUDAGetScratch(GPUPC_SCRATCH_REDUCTION, bytes, &scratch, &fresh));
-  if (fresh) GPUPCCallCUDA(cudaMemsetAsync(scratch, 0, partial_off, GPUPCCUDAStream()));
-  base = (char *)scratch;
+  PetscCall(ReduceScratch(K, grid, &base));
   PetscCall(GPUPCCUDAGetPinnedResult(K * sizeof(double), &pinned));
-  ReduceKernel<K, F><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(n, f, (double *)(base + partial_off), (double *)pinned, (unsigned int *)(base + counter_off));
-  GPUPCCheckLaunch(name);
+  PetscCall(ReduceLaunch<K, F>(name, n, f, grid, base, (double *)pinned));
   GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
   for (int k = 0; k < K; k++) out[k] = ((double *)pinned)[k];
   PetscFunctionReturn(0);
@@ -326,29 +374,45 @@ struct MDotF {
 };
 
 template <int NV>
-static PetscErrorCode MDotN(PetscInt n, const PetscScalar *x, const PetscScalar *const *y, PetscScalar *val)
+static PetscErrorCode MDotN(PetscInt n, const PetscScalar *x, const PetscScalar *const *y, int grid, char *base, double *result)
 {
   MDotF<NV> f;
   f.x = x;
   for (int j = 0; j < NV; j++) f.y[j] = y[j];
-  return Reduce<NV>("mdot", n, f, val);
+  return ReduceLaunch<NV>("mdot", n, f, grid, base, result);
 }
 
+static_assert(GPUPC_MAX_MULTI == 8, "MDot_CUDA and MAXPY_CUDA instantiate their kernels for 1 .. 8 vectors");
+
+/* any number of vectors: one kernel per GPUPC_MAX_MULTI of them (each reads x once), all launched before the one wait */
 static PetscErrorCode MDot_CUDA(PetscInt n, const PetscScalar *x, PetscInt nv, const PetscScalar *const *y, PetscScalar *val)
 {
+  const int grid = GPUPCCUDAGridSize(n, BLOCK);
+  void     *pinned;
+  char     *base;
+
   PetscFunctionBegin;
-  switch (nv) {
-  case 0: break;
-  case 1: PetscCall(MDotN<1>(n, x, y, val)); break;
-  case 2: PetscCall(MDotN<2>(n, x, y, val)); break;
-  case 3: PetscCall(MDotN<3>(n, x, y, val)); break;
-  case 4: PetscCall(MDotN<4>(n, x, y, val)); break;
-  case 5: PetscCall(MDotN<5>(n, x, y, val)); break;
-  case 6: PetscCall(MDotN<6>(n, x, y, val)); break;
-  case 7: PetscCall(MDotN<7>(n, x, y, val)); break;
-  case 8: PetscCall(MDotN<8>(n, x, y, val)); break;
-  default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mdot kernel takes at most %d vectors, got %" PetscInt_FMT, GPUPC_MAX_MULTI, nv);
+  if (nv <= 0) PetscFunctionReturn(0);
+  PetscCall(ReduceScratch(GPUPC_MAX_MULTI, grid, &base));
+  PetscCall(GPUPCCUDAGetPinnedResult(nv * sizeof(double), &pinned)); /* before the launches: it may move when it grows */
+  for (PetscInt j0 = 0; j0 < nv; j0 += GPUPC_MAX_MULTI) {
+    const PetscInt            m  = PetscMin(GPUPC_MAX_MULTI, nv - j0);
+    const PetscScalar *const *yj = y + j0;
+    double                   *r  = (double *)pinned + j0;
+
+    switch (m) {
+    case 1: PetscCall(MDotN<1>(n, x, yj, grid, base, r)); break;
+    case 2: PetscCall(MDotN<2>(n, x, yj, grid, base, r)); break;
+    case 3: PetscCall(MDotN<3>(n, x, yj, grid, base, r)); break;
+    case 4: PetscCall(MDotN<4>(n, x, yj, grid, base, r)); break;
+    case 5: PetscCall(MDotN<5>(n, x, yj, grid, base, r)); break;
+    case 6: PetscCall(MDotN<6>(n, x, yj, grid, base, r)); break;
+    case 7: PetscCall(MDotN<7>(n, x, yj, grid, base, r)); break;
+    default: PetscCall(MDotN<8>(n, x, yj, grid, base, r)); break;
+    }
   }
+  GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
+  for (PetscInt j = 0; j < nv; j++) val[j] = ((double *)pinned)[j];
   PetscFunctionReturn(0);
 }
 
@@ -445,6 +509,90 @@ struct SumF {
 static PetscErrorCode Sum_CUDA(PetscInt n, const PetscScalar *x, PetscScalar *val)
 {
   return Reduce<1>("sum", n, SumF{x}, val);
+}
+
+/* ------------------------------------------------------------------ fused CG (KSP gpucg) */
+
+struct CGUpdateF {
+  PetscScalar     alpha, beta;
+  GPUPCCGVectors  v;
+  __device__ void operator()(PetscInt i) const
+  {
+    const PetscScalar p = beta == 0.0 ? v.u[i] : v.u[i] + beta * v.p[i];
+    const PetscScalar s = beta == 0.0 ? v.w[i] : v.w[i] + beta * v.s[i];
+
+    v.p[i] = p;
+    v.s[i] = s;
+    v.x[i] += alpha * p;
+    v.r[i] -= alpha * s;
+  }
+};
+static PetscErrorCode CGUpdate_CUDA(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v)
+{
+  return LaunchElementwise("cgupdate", n, CGUpdateF{alpha, beta, v});
+}
+
+/* (r.u, w.u, u.u, r.r) of entry i */
+__device__ __forceinline__ void CGDotsAccumulate(const GPUPCCGVectors &v, PetscInt i, double acc[GPUPC_CG_NDOTS])
+{
+  const PetscScalar u = v.u[i], r = v.r[i];
+
+  acc[0] += r * u;
+  acc[1] += v.w[i] * u;
+  acc[2] += u * u;
+  acc[3] += r * r;
+}
+
+struct CGDotsF {
+  GPUPCCGVectors     v;
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[GPUPC_CG_NDOTS]) const { CGDotsAccumulate(v, i, acc); }
+};
+
+/* the pipelined update of entry i, then its terms of the dots of the new r, u, w */
+struct PipeCGUpdateF {
+  PetscScalar        alpha, beta;
+  GPUPCCGVectors     v;
+  __device__ Combine comb(int) const { return SUM; }
+  __device__ void    accumulate(PetscInt i, double acc[GPUPC_CG_NDOTS]) const
+  {
+    const PetscScalar z = beta == 0.0 ? v.n[i] : v.n[i] + beta * v.z[i];
+    const PetscScalar q = beta == 0.0 ? v.m[i] : v.m[i] + beta * v.q[i];
+    const PetscScalar s = beta == 0.0 ? v.w[i] : v.w[i] + beta * v.s[i];
+    const PetscScalar p = beta == 0.0 ? v.u[i] : v.u[i] + beta * v.p[i];
+    const PetscScalar r = v.r[i] - alpha * s, u = v.u[i] - alpha * q, w = v.w[i] - alpha * z;
+
+    v.z[i] = z;
+    v.q[i] = q;
+    v.s[i] = s;
+    v.p[i] = p;
+    v.x[i] += alpha * p;
+    v.r[i] = r;
+    v.u[i] = u;
+    v.w[i] = w;
+    acc[0] += r * u;
+    acc[1] += w * u;
+    acc[2] += u * u;
+    acc[3] += r * r;
+  }
+};
+
+/* Launches one reduction of GPUPC_CG_NDOTS results and returns without waiting: the last block writes the results into
+   val (page-locked host memory, mapped into the device's address space); work holds the completion counter (first 256
+   bytes, zeroed once by the caller, left at 0 by every launch) and the per-block partials. */
+template <class F>
+static PetscErrorCode ReduceAsync(const char *name, PetscInt n, const F &f, void *work, PetscScalar *val)
+{
+  return ReduceLaunch<GPUPC_CG_NDOTS, F>(name, n, f, PetscMin(GPUPCCUDAGridSize(n, BLOCK), GPUPC_CG_MAX_BLOCKS), (char *)work, (double *)val);
+}
+
+static PetscErrorCode CGDots_CUDA(PetscInt n, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  return ReduceAsync("cgdots", n, CGDotsF{v}, work, val);
+}
+static PetscErrorCode PipeCGUpdate_CUDA(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  return ReduceAsync("pipecgupdate", n, PipeCGUpdateF{alpha, beta, v}, work, val);
 }
 
 /* the table: every member's Stem_CUDA from GPUPC_VEC_KERNEL_LIST, by name (gpupc/kerneltable.h) */

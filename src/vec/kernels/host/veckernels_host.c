@@ -187,5 +187,64 @@ static PetscErrorCode Sum_Host(PetscInt n, const PetscScalar *x, PetscScalar *va
   return 0;
 }
 
+/* ---- fused CG (KSP gpucg): the host has no asynchrony, the reductions are complete on return */
+
+static PetscErrorCode CGUpdate_Host(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar p = beta == 0.0 ? v.u[i] : v.u[i] + beta * v.p[i];
+    const PetscScalar s = beta == 0.0 ? v.w[i] : v.w[i] + beta * v.s[i];
+
+    v.p[i] = p;
+    v.s[i] = s;
+    v.x[i] += alpha * p;
+    v.r[i] -= alpha * s;
+  }
+  return 0;
+}
+
+/* (r.u, w.u, u.u, r.r) */
+static void CGDots(PetscInt n, GPUPCCGVectors v, PetscScalar *val)
+{
+  PetscScalar d[GPUPC_CG_NDOTS] = {0.0, 0.0, 0.0, 0.0};
+
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar u = v.u[i], r = v.r[i];
+
+    d[0] += r * u;
+    d[1] += v.w[i] * u;
+    d[2] += u * u;
+    d[3] += r * r;
+  }
+  for (PetscInt k = 0; k < GPUPC_CG_NDOTS; k++) val[k] = d[k];
+}
+
+static PetscErrorCode CGDots_Host(PetscInt n, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  CGDots(n, v, val);
+  return 0;
+}
+
+static PetscErrorCode PipeCGUpdate_Host(PetscInt n, PetscScalar alpha, PetscScalar beta, GPUPCCGVectors v, void *work, PetscScalar *val)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar z = beta == 0.0 ? v.n[i] : v.n[i] + beta * v.z[i];
+    const PetscScalar q = beta == 0.0 ? v.m[i] : v.m[i] + beta * v.q[i];
+    const PetscScalar s = beta == 0.0 ? v.w[i] : v.w[i] + beta * v.s[i];
+    const PetscScalar p = beta == 0.0 ? v.u[i] : v.u[i] + beta * v.p[i];
+
+    v.z[i] = z;
+    v.q[i] = q;
+    v.s[i] = s;
+    v.p[i] = p;
+    v.x[i] += alpha * p;
+    v.r[i] -= alpha * s;
+    v.u[i] -= alpha * q;
+    v.w[i] -= alpha * z;
+  }
+  CGDots(n, v, val);
+  return 0;
+}
+
 /* the table: every member's Stem_Host from GPUPC_VEC_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCVecKernels, GPUPCVecKernelsHost, GPUPC_VEC_KERNEL_LIST, "host", _Host);
