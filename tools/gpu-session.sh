@@ -7,6 +7,8 @@
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
+#   launch           PC cmg's setup as launched (issue 25): ksp ex45 193^3 directly, under mpiexec -n 1, --bind-to none,
+#                    --map-by ppr:1:node:PE=<cores>; ksp ex34 33^3 (pure Neumann, 36k rows) under plain mpiexec
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -44,6 +46,24 @@ while [ $# -gt 0 ]; do
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
+  launch) # issue 25: PCSetUp of the unchanged ksp ex45 on 193^3 as a user would launch it; full logs in $OUT/launch_*.txt
+    lib=$b/lib/libpetscgpupc.so; pe=$(nproc)
+    ex45="build/tutorials/ksp_ex45 -da_grid_x 193 -da_grid_y 193 -da_grid_z 193"
+    ex34="build/tutorials/ksp_ex34 -da_grid_x 33 -da_grid_y 33 -da_grid_z 33"
+    opts="-dll_append $lib -gpupc_require_device -pc_type cmg -ksp_type cg -ksp_converged_reason -ksp_view -log_view"
+    while read -r name how; do
+      echo "--- $name: $how" | tee -a "$OUT/launch.txt"
+      ./env.sh bash -c "$how $opts" >"$OUT/launch_$name.txt" 2>&1
+      grep -E "host setup:|WARNING: this rank|converged due|^(PCSetUp|KSPSolve|CMGCoarseFactor|CMGDenseInvDev|CMGUpload) " "$OUT/launch_$name.txt" | tee -a "$OUT/launch.txt"
+    done <<LAUNCH
+ex45-direct $ex45
+ex45-mpiexec orterun -n 1 $ex45
+ex45-bindnone orterun --bind-to none -n 1 $ex45
+ex45-ppr orterun --map-by ppr:1:node:PE=$pe -n 1 $ex45
+ex34-mpiexec orterun -n 1 $ex34
+ex34-direct $ex34
+LAUNCH
+    ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;
