@@ -37,7 +37,7 @@ for pkg in libopenmpi3 openmpi-bin openmpi-common libpmix2; do
 done
 
 # 3. ldd closure of every program, the library and every plugin, flat in rt/lib
-skip='/(libc|libm|libdl|libpthread|librt|libutil|libresolv|ld-linux-x86-64|libgcc_s|libstdc\+\+|libcuda|libcudart|libcublas|libcublasLt|libcusparse|libnvJitLink)\.so'
+skip='/(libc|libm|libdl|libpthread|librt|libutil|libresolv|ld-linux-x86-64|libgcc_s|libstdc\+\+|libcuda|libcudart|libcublas|libcublasLt|libcusparse|libcusolver|libnvJitLink)\.so'
 {
   find "$stage/lib" "$stage/build" -type f -perm -u+x
   find "$stage/lib" "$stage/rt/root" -name '*.so*' -type f
