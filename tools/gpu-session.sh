@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
     while read -r name how; do
       echo "--- $name: $how" | tee -a "$OUT/launch.txt"
       ./env.sh bash -c "$how $opts" >"$OUT/launch_$name.txt" 2>&1
-      grep -E "host setup:|WARNING: this rank|converged due|^(PCSetUp|KSPSolve|CMGCoarseFactor|CMGDenseInvDev|CMGUpload) " "$OUT/launch_$name.txt" | tee -a "$OUT/launch.txt"
+      grep -E "host setup:|WARNING: this rank|converged due|^(PCSetUp|KSPSolve|CMGCoarseFactor|GPUPCDenseInvDev|CMGUpload) " "$OUT/launch_$name.txt" | tee -a "$OUT/launch.txt"
     done <<LAUNCH
 ex45-direct $ex45
 ex45-mpiexec orterun -n 1 $ex45
