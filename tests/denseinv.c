@@ -61,7 +61,7 @@ static PetscErrorCode RandomLaplacian(PetscRandom rnd, PetscInt m, PetscInt part
 /* |a - b| <= tol max|b| entrywise, NaN never */
 static PetscErrorCode Close(PetscInt64 n, const PetscReal *a, const PetscReal *b, PetscReal tol, const char *what)
 {
-  PetscReal big = 0.0, worst = 0.0;
+  PetscReal  big = 0.0, worst = 0.0;
   PetscInt64 at = 0;
 
   PetscFunctionBegin;

@@ -9,6 +9,9 @@
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   launch           PC cmg's setup as launched (issue 25): ksp ex45 193^3 directly, under mpiexec -n 1, --bind-to none,
 #                    --map-by ppr:1:node:PE=<cores>; ksp ex34 33^3 (pure Neumann, 36k rows) under plain mpiexec
+#   plotdata [P] [S] the CSVs of bench/plot.py under $OUT/results: bench/spmv -csv and bench/cmg.sh with BENCH_CSV
+#                    (cmg cuda double/single and host, GAMG, BoomerAMG on problems P, default "randcoef3d poisson3d
+#                    powergrid", sizes S, default 1000000); copy them to bench/results and run bench/plot.py there
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -64,6 +67,11 @@ ex34-mpiexec orterun -n 1 $ex34
 ex34-direct $ex34
 LAUNCH
     ;;
+  plotdata) # plotdata ["<problems>"] ["<sizes>"]: the CSVs bench/plot.py turns into PNGs (issue 25 item 6)
+    mkdir -p "$OUT/results"
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -csv "$OUT/results/spmv.csv" 2>&1 | tail -14 | tee "$OUT/plotdata.txt"
+    BENCH_CSV="$OUT/results" ./env.sh bash bench/cmg.sh "${1:-randcoef3d poisson3d powergrid}" "${2:-1000000}" all 2>&1 | grep -E "^(===|bench/cmg:|gpupc-solve:)" | tee -a "$OUT/plotdata.txt"
+    ls -l "$OUT/results" | tee -a "$OUT/plotdata.txt"; shift $# ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

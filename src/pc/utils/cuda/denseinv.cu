@@ -10,9 +10,9 @@
 #include <gpupc/denseinv.h>
 #include <cusolverDn.h>
 
-#define GPUPCCallCUSOLVER(...) \
-  do { \
-    cusolverStatus_t gpupc_slverr_ = (__VA_ARGS__); \
+#define GPUPCCallCUSOLVER(...)                                                                                                                                                           \
+  do {                                                                                                                                                                                   \
+    cusolverStatus_t gpupc_slverr_ = (__VA_ARGS__);                                                                                                                                      \
     PetscCheck(gpupc_slverr_ == CUSOLVER_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSOLVER call %s failed with status %d (cusolverStatus_t)", #__VA_ARGS__, (int)gpupc_slverr_); \
   } while (0)
 
