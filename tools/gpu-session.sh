@@ -56,7 +56,7 @@ while [ $# -gt 0 ]; do
     opts="-dll_append $lib -gpupc_require_device -pc_type cmg -ksp_type cg -ksp_converged_reason -ksp_view -log_view"
     while read -r name how; do
       echo "--- $name: $how" | tee -a "$OUT/launch.txt"
-      ./env.sh bash -c "$how $opts" >"$OUT/launch_$name.txt" 2>&1
+      ./env.sh bash -c "$how $opts" </dev/null >"$OUT/launch_$name.txt" 2>&1 # mpiexec would read the list
       grep -E "host setup:|WARNING: this rank|converged due|^(PCSetUp|KSPSolve|CMGCoarseFactor|GPUPCDenseInvDev|CMGUpload) " "$OUT/launch_$name.txt" | tee -a "$OUT/launch.txt"
     done <<LAUNCH
 ex45-direct $ex45

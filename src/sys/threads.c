@@ -140,7 +140,7 @@ PetscErrorCode GPUPCHostCoresHint(char *buf, size_t len)
   if (!h.underused) PetscFunctionReturn(0);
   if (h.node_ranks == 1)
     PetscCall(PetscSNPrintf(buf, len,
-                            "this rank is bound to %" PetscInt_FMT " of the node's %" PetscInt_FMT " online cores and is the only rank on the node, so the host setup runs on %" PetscInt_FMT " thread(s) (mpiexec binds a rank to one core by default); launch with `mpiexec --bind-to none -n 1 ...`, or one rank per GPU with its share of the cores: `mpiexec --map-by ppr:<gpus>:node:PE=<cores per rank> -n <ranks> ...`",
+                            "this rank is bound to %" PetscInt_FMT " of the node's %" PetscInt_FMT " online cores and is the only rank on the node, so the host setup runs on %" PetscInt_FMT " thread(s) (Open MPI's mpiexec binds a rank to one core by default); launch with `mpiexec --bind-to none -n 1 ...`, or one rank per GPU with its share of the cores: `mpiexec --map-by ppr:<gpus>:node:PE=<cores per rank> -n <ranks> ...`",
                             h.cores, h.online, h.cores));
   else
     PetscCall(PetscSNPrintf(buf, len,
