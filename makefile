@@ -28,6 +28,8 @@ PETSC_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/
 PETSC_SNES_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/snes/tutorials))
 TUTORIAL_PROGS  := $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_TUTORIALS)/,ex2.c ex45.c))))))
 TUTORIAL_PROGS  += $(if $(PETSC_SNES_TUTORIALS),$(patsubst %,build/tutorials/snes_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_SNES_TUTORIALS)/,ex19.c))))))
+# ksp ex34: pure Neumann 3D Laplacian (cell-centred, null space attached); the launch step of tools/gpu-session.sh
+TUTORIAL_PROGS  += $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(PETSC_TUTORIALS)/ex34.c)))))
 PROG_LDFLAGS   = -L$(LIBDIR) -Wl,-rpath,'$$ORIGIN/../../$(LIBDIR)' -Wl,-rpath,$(abspath $(LIBDIR)) -lpetscgpupc $(PETSC_LIB) $(CUDA_LIBS)
 
 .PHONY: all lib programs check demo install gpu-bundle clean format format-check

@@ -10,6 +10,12 @@ static const char help[] = "PCG + PC cmg on a generated SDD problem: setup by ph
                            "  -reuse                 then new values on the same pattern (the matrix scaled by 1.5): the time of\n"
                            "                         PCSetUp (SAME_NONZERO_PATTERN: the clustering kept) by phase, and of the solve\n"
                            "                         after it, which includes the upload of the segcsr matrix's new values\n"
+                           "  -csv <file>            append the summary as a CSV row (header written when the file is new): problem,\n"
+                           "                         n, nnz, solver, backend, precision, its, relres, setup_s, the setup phases\n"
+                           "                         reduce/cluster/galerkin/coarse/upload_only (upload without the last-level\n"
+                           "                         factorization that the cuda backend runs inside it), solve_s, warm_solve_s,\n"
+                           "                         cycle_ms, floor_ms (bench/plot.py reads it)\n"
+                           "  -history_csv <file>    the first solve's true relative residual per iteration (iteration,relres)\n"
                            "The matrix is segcsr (so PCG's product runs on the device) and vectors are gpu vectors.\n"
                            "Floor of one cycle: level k is visited as often as level k-1 iterates and iterates t_{k-1}\n"
                            "times per visit (level 0: once). Every iteration reads the level's Laplacian twice (residual,\n"
@@ -86,7 +92,7 @@ static PetscErrorCode CopyBandwidth(double *gbs)
 
 int main(int argc, char **argv)
 {
-  char               problem[64] = "randcoef3d", prec[16] = "double";
+  char               problem[64] = "randcoef3d", prec[16] = "double", csvname[PETSC_MAX_PATH_LEN] = "", histname[PETSC_MAX_PATH_LEN] = "";
   PetscInt           n = 1000000, cycles = 20, nlev, its, N, nnz0;
   PetscReal          rtol    = 1e-8, rnorm, bnorm;
   double             copy_bw = 0.0, *tc, floor_bytes = 0.0, visits = 1.0, iters = 1.0;
@@ -111,6 +117,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-copy_bw", &copy_bw, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_cmg_precision", prec, sizeof(prec), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-history_csv", histname, sizeof(histname), NULL));
   single = (PetscBool)!strcmp(prec, "single");
   PetscCall(PetscGPUPCGetBackend(&backend));
   if (copy_bw <= 0) PetscCall(CopyBandwidth(&copy_bw));
@@ -145,8 +153,23 @@ int main(int argc, char **argv)
   tsetup = t1 - t0;
   for (int p = 0; p < 5; p++) PetscCall(EventTime(phases[p], &ph[p]));
 
+  if (histname[0]) PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
   PetscCall(TimedSolve(ksp, b, x, &tsolve));
   PetscCall(KSPGetIterationNumber(ksp, &its));
+  if (histname[0]) { /* the norms of the first solve: true residuals (unpreconditioned norm), relative to |b| */
+    const PetscReal *hist;
+    PetscInt         nh;
+    PetscReal        b0;
+    FILE            *fh;
+
+    PetscCall(VecNorm(b, NORM_2, &b0));
+    PetscCall(KSPGetResidualHistory(ksp, &hist, &nh));
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, histname, "w", &fh));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fh, "iteration,relres\n"));
+    for (PetscInt i = 0; i < nh; i++) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fh, "%" PetscInt_FMT ",%.6e\n", i, (double)(hist[i] / b0)));
+    PetscCall(PetscFClose(PETSC_COMM_WORLD, fh));
+    PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_FALSE)); /* the warm solve keeps none */
+  }
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
@@ -195,6 +218,18 @@ int main(int argc, char **argv)
                         "bench/cmg: problem=%s n=%" PetscInt_FMT " nnz=%" PetscInt_FMT " backend=%s precision=%s levels=%" PetscInt_FMT " its=%" PetscInt_FMT " reason=%s relres=%.2e setup_s=%.3f [reduce %.3f cluster %.3f galerkin %.3f coarse %.3f upload %.3f] solve_s=%.4f warm_solve_s=%.4f cycle_ms=%.4f floor_ms=%.4f cycle/floor=%.2f copy_GBps=%.0f\n",
                         problem, N, nnz0, backend == PETSC_GPUPC_BACKEND_CUDA ? "cuda" : "host", prec, nlev, its, KSPConvergedReasons[reason], (double)(rnorm / bnorm), tsetup, ph[0], ph[1], ph[2], ph[3], ph[4], tsolve, twarm, 1e3 * tc[cycles / 2],
                         1e3 * floor_bytes / (copy_bw * 1e9), tc[cycles / 2] / (floor_bytes / (copy_bw * 1e9)), copy_bw));
+  if (csvname[0]) { /* one row; the header when the file is new */
+    PetscBool exists;
+    FILE     *fc;
+    double    upload_only = ph[4] - (backend == PETSC_GPUPC_BACKEND_CUDA ? ph[3] : 0.0); /* cuda: the factor runs in the upload */
+
+    PetscCall(PetscTestFile(csvname, 'r', &exists));
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "a", &fc));
+    if (!exists) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fc, "problem,n,nnz,solver,backend,precision,its,relres,setup_s,reduce_s,cluster_s,galerkin_s,coarse_s,upload_only_s,solve_s,warm_solve_s,cycle_ms,floor_ms\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fc, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",cmg,%s,%s,%" PetscInt_FMT ",%.3e,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.5f,%.5f,%.5f,%.5f\n", problem, N, nnz0, backend == PETSC_GPUPC_BACKEND_CUDA ? "cuda" : "host", prec, its, (double)(rnorm / bnorm), tsetup, ph[0], ph[1], ph[2], ph[3], upload_only, tsolve, twarm,
+                           1e3 * tc[cycles / 2], 1e3 * floor_bytes / (copy_bw * 1e9)));
+    PetscCall(PetscFClose(PETSC_COMM_WORLD, fc));
+  }
   PetscCall(PetscFree(tc));
   if (reuse) { /* new values, same pattern: PCSetUp keeps the clustering; the solve uploads the segcsr values first */
     PetscLogDouble ph0[5], ph1[5], up0, up1, tre, tresolve;

@@ -4,19 +4,38 @@
 # backend (one core), and PETSc's PCG + GAMG and PCG + BoomerAMG on all host cores, all to a
 # true relative residual of 1e-8.
 #   bench/cmg.sh "<problems>" "<sizes>" [all]      (all: also the host-core solvers)
+# With BENCH_CSV=<dir>: every run also appends a row to <dir>/cmg.csv (bench/cmg -csv's columns; GAMG and BoomerAMG
+# rows from gpupc-solve's summary, their setup phases empty) and writes its residual history to
+# <dir>/history_<problem>_<n>_<solver>.csv (iteration,relres), for bench/plot.py.
 set -u
 problems=${1:-randcoef3d}; sizes=${2:-1000000}; all=${3:-}
 np=${BENCH_NP:-$(nproc)}
 bin=${BENCH_BIN:-build}
+csvdir=${BENCH_CSV:-}
+[ -n "$csvdir" ] && mkdir -p "$csvdir"
+csv() { # csv <label>: bench/cmg's CSV options for this run
+  [ -n "$csvdir" ] && echo "-csv $csvdir/cmg.csv -history_csv $csvdir/history_${p}_${n}_$1.csv"
+}
+solve() { # solve <label> <gpupc-solve options...>: a host-core solver, its summary and history into the CSVs
+  local label=$1; shift
+  if [ -z "$csvdir" ]; then $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" "$@"; return; fi
+  local mon=$csvdir/.monitor_$label.txt line
+  line=$($MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" "$@" -ksp_monitor ascii:"$mon" | tee /dev/stderr | grep "^gpupc-solve:")
+  awk 'BEGIN {print "iteration,relres"} /KSP Residual norm/ {if (r0 == "") r0 = $5; printf "%d,%.6e\n", $1, (r0 > 0 ? $5 / r0 : $5)}' "$mon" >"$csvdir/history_${p}_${n}_$label.csv"
+  rm -f "$mon"
+  [ -f "$csvdir/cmg.csv" ] || echo "problem,n,nnz,solver,backend,precision,its,relres,setup_s,reduce_s,cluster_s,galerkin_s,coarse_s,upload_only_s,solve_s,warm_solve_s,cycle_ms,floor_ms" >"$csvdir/cmg.csv"
+  echo "$line" | awk -v s="$label" '{for (i = 2; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}
+    printf "%s,%s,%s,%s,host-%sranks,double,%s,%s,%s,,,,,,%s,,,\n", v["problem"], v["n"], v["nnz"], s, v["ranks"], v["its"], v["relres"], v["setup_s"], v["solve_s"]}' >>"$csvdir/cmg.csv"
+}
 for p in $problems; do
   for n in $sizes; do
     echo "=== $p n=$n"
-    $bin/bench/cmg -problem "$p" -n "$n" -gpupc_backend cuda -gpupc_require_device
-    $bin/bench/cmg -problem "$p" -n "$n" -gpupc_backend cuda -gpupc_require_device -pc_cmg_precision single
+    $bin/bench/cmg -problem "$p" -n "$n" -gpupc_backend cuda -gpupc_require_device $(csv cmg-cuda-double)
+    $bin/bench/cmg -problem "$p" -n "$n" -gpupc_backend cuda -gpupc_require_device -pc_cmg_precision single $(csv cmg-cuda-single)
     if [ "$all" = all ]; then
-      $bin/bench/cmg -problem "$p" -n "$n" -gpupc_backend host -cycles 3 -copy_bw 1
-      $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg
-      $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg
+      $bin/bench/cmg -problem "$p" -n "$n" -gpupc_backend host -cycles 3 -copy_bw 1 $(csv cmg-host-double)
+      solve gamg -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg
+      solve hypre -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg
     fi
   done
 done

@@ -53,4 +53,4 @@ GPUPC_CFLAGS   = $(OPTFLAGS) -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-sign
 MPI_CFLAGS    := $(shell $(PCC) --showme:compile 2>/dev/null)
 NVCC_FLAGS     = -O3 -g -lineinfo -std=c++17 $(CUDA_ARCH_FLAGS) -Xcompiler -fPIC,-Wall -ccbin g++ $(MPI_CFLAGS)
 comma := ,
-CUDA_LIBS      = $(if $(filter 1,$(CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_DIR)/lib64 -lcusparse -lcublas -lcudart)
+CUDA_LIBS      = $(if $(filter 1,$(CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_DIR)/lib64 -lcusolver -lcusparse -lcublas -lcudart)

@@ -46,12 +46,14 @@ static PetscErrorCode RefCycle(const GPUPCCMGHierarchy *H, PetscInt k, PetscInt 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(L->n, &tmp));
   if (k == H->nlevels - 1) {
-    if (H->coarse_direct)
+    if (H->coarse_direct) {
+      const PetscReal *inv; /* the host factorization's (the cuda backend's setup factors on the device) */
+      PetscCall(GPUPCCMGHierarchyGetCoarseInverse(H, &inv));
       for (PetscInt i = 0; i < L->n; i++) {
         x[i] = 0.0;
-        for (PetscInt j = 0; j < L->n; j++) x[i] += H->coarse_inv[(size_t)i * L->n + j] * b[j];
+        for (PetscInt j = 0; j < L->n; j++) x[i] += inv[(size_t)i * L->n + j] * b[j];
       }
-    else Jacobi(L, b, x, tmp, PETSC_TRUE);
+    } else Jacobi(L, b, x, tmp, PETSC_TRUE);
     PetscCall(PetscFree(tmp));
     PetscFunctionReturn(0);
   }
@@ -139,8 +141,11 @@ static PetscErrorCode CompareHierarchies(const GPUPCCMGHierarchy *R, const GPUPC
   }
   PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " levels after the new values, a fresh setup has %" PetscInt_FMT, R->nlevels, F->nlevels);
   if (R->coarse_direct && exact) {
-    const PetscInt m = R->levels[R->nlevels - 1].n;
-    PetscCall(PetscArraycmp(R->coarse_inv, F->coarse_inv, (size_t)m * m, &eq));
+    const PetscInt   m = R->levels[R->nlevels - 1].n;
+    const PetscReal *rinv, *finv;
+    PetscCall(GPUPCCMGHierarchyGetCoarseInverse(R, &rinv));
+    PetscCall(GPUPCCMGHierarchyGetCoarseInverse(F, &finv));
+    PetscCall(PetscArraycmp(rinv, finv, (size_t)m * m, &eq));
     PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the last level's inverse after the new values differs from a fresh setup's");
   }
   PetscFunctionReturn(0);

@@ -497,6 +497,12 @@ static PetscErrorCode ClusterSum_Ref(const GPUPCCMGDeviceLevel *L, const void *r
   PetscCallAbort(PETSC_COMM_SELF, PetscFree(rr));
   return 0;
 }
+static PetscErrorCode Demote_Ref(PetscInt64 n, const PetscReal *x, float *y)
+{
+  for (PetscInt64 i = 0; i < n; i++) y[i] = (float)x[i];
+  return 0;
+}
+
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCCMGKernels, RefCMGKernels, GPUPC_CMG_KERNEL_LIST, "reference", _Ref);
 
 /* ---- halo */
@@ -1675,8 +1681,62 @@ static PetscErrorCode CMGEmptyCases(Ctx *c)
     PetscCall(K->dense_solve(&E));
     PetscCall(K->update(&E, NULL, NULL, NULL));
     PetscCall(K->cluster_sum(&E, NULL, NULL, NULL));
+    PetscCall(K->demote(0, NULL, NULL));
   }
   for (PetscInt k = 0; k < GPUPC_CMG_NKERNELS; k++) Covered(c, T_CMG, k, 0);
+  PetscFunctionReturn(0);
+}
+
+/* demote: doubles rounded to float (the last level's inverse of a single-precision cmg), exactly as the C cast rounds;
+   values across the float range, ties of the float grid, subnormal results and overflow to infinity included */
+static PetscErrorCode CMGDemoteCases(Ctx *c, PetscInt64 n)
+{
+  PetscReal *x;
+  float     *y[2];
+  void      *dx[2], *dy[2];
+  PetscReal *a, *b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc5(n, &x, n, &y[0], n, &y[1], n, &a, n, &b));
+  PetscCall(Random(c, (PetscInt)n, x));
+  for (PetscInt64 i = 0; i < n; i++) {
+    switch (i % 6) {
+    case 1:
+      x[i] *= 1e30; /* large */
+      break;
+    case 2:
+      x[i] *= 1e-40; /* float subnormal */
+      break;
+    case 3:
+      x[i] = (1.0 + ldexp(1.0, -24)) * (i % 12 == 3 ? -1.0 : 1.0); /* a tie of the float grid: rounds to even */
+      break;
+    case 4:
+      x[i] = i % 12 == 4 ? 1e39 : -1e-50; /* beyond the float range; below its smallest subnormal */
+      break;
+    default:
+      break;
+    }
+  }
+  FOR_SIDES(s)
+  {
+    PetscCall(TestDup(c->S[s].device, x, (size_t)n * sizeof(PetscReal), &dx[s]));
+    PetscCall(TestMalloc(c->S[s].device, (size_t)n * sizeof(float), &dy[s]));
+    PetscCall(c->S[s].cmg->demote(n, (const PetscReal *)dx[s], (float *)dy[s]));
+    PetscCall(TestGet(c->S[s].device, y[s], dy[s], (size_t)n * sizeof(float)));
+  }
+  for (PetscInt64 i = 0; i < n; i++) {
+    a[i] = y[0][i];
+    b[i] = y[1][i];
+    if (PetscIsInfReal(a[i]) && a[i] == b[i]) a[i] = b[i] = 0.0; /* the same infinity: Agree rejects differences only */
+  }
+  PetscCall(Agree(c, T_CMG, GPUPC_CMG_KERNEL_demote, "double to float", n, (PetscInt)n, a, b, NULL, NULL, 0.0));
+  Covered(c, T_CMG, GPUPC_CMG_KERNEL_demote, n);
+  FOR_SIDES(s)
+  {
+    PetscCall(TestFree(c->S[s].device, dx[s]));
+    PetscCall(TestFree(c->S[s].device, dy[s]));
+  }
+  PetscCall(PetscFree5(x, y[0], y[1], a, b));
   PetscFunctionReturn(0);
 }
 
@@ -1819,6 +1879,9 @@ int main(int argc, char **argv)
   PetscCall(SegCases(&c, 80000, 80000, 2, Lbig));
   /* cmg */
   PetscCall(CMGEmptyCases(&c));
+  PetscCall(CMGDemoteCases(&c, 1));
+  PetscCall(CMGDemoteCases(&c, 300));
+  PetscCall(CMGDemoteCases(&c, 1000003));
   for (size_t i = 0; i < sizeof(cmgconfigs) / sizeof(cmgconfigs[0]); i++) PetscCall(CMGConfigCases(&c, &cmgconfigs[i]));
 
   for (PetscInt t = 0; t < T_NTABLES; t++) PetscCall(CoverageCheck(&c.cov[t]));

@@ -12,6 +12,11 @@
 #   krylov [PCS]     bench/krylov: per-iteration PCG, KSPCG against gpucg (classic, pipelined), 3D Laplacian 10^4 .. 3*10^7,
 #                    PCs PCS (default jacobi,cmg; e.g. jacobi,cmg,gpubjacobi); then time to solution with cmg on the
 #                    7.2M random-coefficient Laplacian
+#   launch           PC cmg's setup as launched (issue 25): ksp ex45 193^3 directly, under mpiexec -n 1, --bind-to none,
+#                    --map-by ppr:1:node:PE=<cores>; ksp ex34 33^3 (pure Neumann, 36k rows) under plain mpiexec
+#   plotdata [P] [S] the CSVs of bench/plot.py under $OUT/results: bench/spmv -csv and bench/cmg.sh with BENCH_CSV
+#                    (cmg cuda double/single and host, GAMG, BoomerAMG on problems P, default "randcoef3d poisson3d
+#                    powergrid", sizes S, default 1000000); copy them to bench/results and run bench/plot.py there
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -68,6 +73,29 @@ while [ $# -gt 0 ]; do
       echo quit | nvidia-cuda-mps-control
     else echo "--- no nvidia-cuda-mps-control on this machine" | tee -a "$OUT/halo.txt"; fi
     shift $# ;;
+  launch) # issue 25: PCSetUp of the unchanged ksp ex45 on 193^3 as a user would launch it; full logs in $OUT/launch_*.txt
+    lib=$b/lib/libpetscgpupc.so; pe=$(nproc)
+    ex45="build/tutorials/ksp_ex45 -da_grid_x 193 -da_grid_y 193 -da_grid_z 193"
+    ex34="build/tutorials/ksp_ex34 -da_grid_x 33 -da_grid_y 33 -da_grid_z 33"
+    opts="-dll_append $lib -gpupc_require_device -pc_type cmg -ksp_type cg -ksp_converged_reason -ksp_view -log_view"
+    while read -r name how; do
+      echo "--- $name: $how" | tee -a "$OUT/launch.txt"
+      ./env.sh bash -c "$how $opts" </dev/null >"$OUT/launch_$name.txt" 2>&1 # mpiexec would read the list
+      grep -E "host setup:|WARNING: this rank|converged due|^(PCSetUp|KSPSolve|CMGCoarseFactor|GPUPCDenseInvDev|CMGUpload) " "$OUT/launch_$name.txt" | tee -a "$OUT/launch.txt"
+    done <<LAUNCH
+ex45-direct $ex45
+ex45-mpiexec orterun -n 1 $ex45
+ex45-bindnone orterun --bind-to none -n 1 $ex45
+ex45-ppr orterun --map-by ppr:1:node:PE=$pe -n 1 $ex45
+ex34-mpiexec orterun -n 1 $ex34
+ex34-direct $ex34
+LAUNCH
+    ;;
+  plotdata) # plotdata ["<problems>"] ["<sizes>"]: the CSVs bench/plot.py turns into PNGs (issue 25 item 6)
+    mkdir -p "$OUT/results"
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -csv "$OUT/results/spmv.csv" 2>&1 | tail -14 | tee "$OUT/plotdata.txt"
+    BENCH_CSV="$OUT/results" ./env.sh bash bench/cmg.sh "${1:-randcoef3d poisson3d powergrid}" "${2:-1000000}" all 2>&1 | grep -E "^(===|bench/cmg:|gpupc-solve:)" | tee -a "$OUT/plotdata.txt"
+    ls -l "$OUT/results" | tee -a "$OUT/plotdata.txt"; shift $# ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

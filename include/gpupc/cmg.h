@@ -98,7 +98,8 @@ typedef struct {
   GPUPCCMGStopReason stop;
   PetscBool          coarse_direct; /* last level: dense grounded inverse, else one Jacobi step */
   PetscInt           coarse_ncomp;  /* connected components (= grounded vertices) of the last level */
-  PetscReal         *coarse_inv;    /* n_last x n_last, zero in grounded rows/columns */
+  PetscReal         *coarse_inv;    /* n_last x n_last, zero in grounded rows/columns; on the cuda backend NULL (factored on
+                                       the device at the upload) until GPUPCCMGHierarchyGetCoarseInverse() */
 } GPUPCCMGHierarchy;
 
 PETSC_EXTERN PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *);
@@ -109,6 +110,8 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGClusterSort(PetscInt, PetscInt, const PetscI
 PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkin(const GPUPCCMGLevel *, PetscInt, const PetscInt *, PetscInt, GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGGalerkinValues(const GPUPCCMGLevel *, const PetscInt *, PetscInt, GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactor(const GPUPCCMGLevel *, PetscInt *, PetscReal **);
+PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseComponents(const GPUPCCMGLevel *, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactorDevice(const GPUPCCMGLevel *, GPUPCCMGPrecision, void *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 
@@ -128,6 +131,7 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *,
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyOrder(GPUPCCMGHierarchy *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyDestroy(GPUPCCMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyGetCoarseInverse(const GPUPCCMGHierarchy *, const PetscReal **);
 
 /* One step of the cycle with its buffers named (the plan of GPUPCCMGDevice lists the steps of P(b0, 0, 1) in launch
    order; the level's b and its matrix come from the level): */

@@ -152,7 +152,10 @@ typedef struct {
   /* xout = xin + invd .* r */                                                                                                         \
   X(A, update, Update, (const GPUPCCMGDeviceLevel *L, const void *r, const void *xin, void *xout))                                     \
   /* bc[C] = sum_{v in C} r_v (cluster-sorted, no atomics); with next (may be NULL) also next->x = next->invd .* bc */                 \
-  X(A, cluster_sum, ClusterSum, (const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next))
+  X(A, cluster_sum, ClusterSum, (const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next))               \
+  /* y[i] = x[i] rounded to float, i < n: a double-precision result into a single-precision level (the last level's \
+     inverse factored on the device) */                  \
+  X(A, demote, Demote, (PetscInt64 n, const PetscReal *x, float *y))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_CMG_KERNEL_LIST) GPUPCCMGKernels;
 

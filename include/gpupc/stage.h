@@ -22,6 +22,7 @@
 #define GPUPC_STAGE_H
 
 #include <gpupc/device.h>
+#include <gpupc/threads.h> /* GPUPCDefaultHostThreads */
 
 /* staging buffers of the rank (the pipeline depth: fills run up to this many chunks ahead of the copies) */
 #define GPUPC_STAGE_BUFFERS 4
@@ -32,7 +33,6 @@
 typedef PetscErrorCode (*GPUPCStageConsumer)(void *ctx, size_t first, size_t count, const void *dchunk);
 
 PETSC_INTERN PetscErrorCode GPUPCStageSetOptions(PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode GPUPCDefaultHostThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GPUPCStageDefaultThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GPUPCStageCopyToDevice(PetscInt, size_t, const void *, size_t, void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCStageStream(PetscInt, size_t, const void *, size_t, GPUPCStageConsumer, void *);

@@ -3,6 +3,7 @@
 */
 #include <gpupc/device.h>
 #include <gpupc/registry.h>
+#include <gpupc/threads.h>
 
 PetscClassId  GPUPC_CLASSID;
 PetscLogEvent GPUPC_DeviceSetUp, GPUPC_CopyToDevice, GPUPC_CopyFromDevice;
@@ -54,6 +55,7 @@ PetscErrorCode PetscGPUPCInitializePackage(void)
   PetscCall(PetscLogEventRegister("GPUPCCopyToDev", GPUPC_CLASSID, &GPUPC_CopyToDevice));
   PetscCall(PetscLogEventRegister("GPUPCCopyFromDev", GPUPC_CLASSID, &GPUPC_CopyFromDevice));
   PetscCall(GPUPCDeviceReadOptions());
+  PetscCall(GPUPCHostCoresSetUp()); /* the rank's cores: the default threads of host setups (src/sys/threads.c) */
   PetscCall(GPUPCRegisterVec());
   PetscCall(GPUPCRegisterMat());
   PetscCall(GPUPCRegisterPC());

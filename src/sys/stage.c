@@ -10,10 +10,8 @@
    round robin across uploads too, so an upload that follows another does not wait for the copy just enqueued.
 */
 #include <gpupc/stage.h>
+#include <gpupc/threads.h>
 #include <string.h>
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
 
 /* a fill thread gets at least this many bytes (below that the threads cost more than they save) */
 #define GPUPC_STAGE_MIN_PIECE ((size_t)256 << 10)
@@ -44,24 +42,6 @@ PetscErrorCode GPUPCStageSetOptions(PetscInt bytes, PetscInt threads)
   PetscCheck(!stage.ready || bytes == 0 || (size_t)bytes == stage.bytes, PETSC_COMM_SELF, PETSC_ERR_ORDER, "-gpupc_stage_bytes cannot change after the staging buffers were allocated");
   if (bytes) stage_bytes = (size_t)bytes;
   stage_threads = threads;
-  PetscFunctionReturn(0);
-}
-
-/*
-   GPUPCDefaultHostThreads - the default thread count of GPUPC's threaded host work (PC cmg's setup, the fills of the
-   staging buffers): OpenMP's default (OMP_NUM_THREADS, else the cores this process may run on) when PETSC_COMM_WORLD
-   has one process, else 1 (one rank per GPU shares the host's cores with the other ranks); 1 in a build without OpenMP
-*/
-PetscErrorCode GPUPCDefaultHostThreads(PetscInt *threads)
-{
-  PetscMPIInt size;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  *threads = 1;
-#if defined(_OPENMP)
-  if (size == 1) *threads = PetscMax(omp_get_max_threads(), 1);
-#endif
   PetscFunctionReturn(0);
 }
 

@@ -5,6 +5,7 @@
 */
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
+#include <gpupc/threads.h>
 
 const char *const PCCMGPrecisions[]    = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
 const char *const PCCMGPositiveModes[] = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
@@ -57,6 +58,14 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCheck(cmg->mattype == PC_CMG_MAT_CSR || cmg->mattype == PC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", PCCMGMatTypes[cmg->mattype]);
   PetscCheck(cmg->mattype != PC_CMG_MAT_SEGCSR || cmg->prec == PC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  { /* -info: the threads of this setup and the cores they may use; launch advice when the rank is bound to fewer */
+    GPUPCHostCores h;
+    char           hint[512];
+    PetscCall(GPUPCGetHostCores(&h));
+    PetscCall(PetscInfo(pc, "CMG: host setup on %" PetscInt_FMT " thread(s); this rank may run on %" PetscInt_FMT " of the node's %" PetscInt_FMT " online cores (%d rank(s) on the node)\n", cmg->opts.threads, h.cores, h.online, (int)h.node_ranks));
+    PetscCall(GPUPCHostCoresHint(hint, sizeof(hint)));
+    if (hint[0]) PetscCall(PetscInfo(pc, "CMG: %s\n", hint));
+  }
   if (size > 1) { /* distributed CMG (src/pc/impls/cmg/mpi) */
     PetscCall(PCSetUp_CMG_MPI(pc));
     PetscFunctionReturn(0);
@@ -151,6 +160,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  options: direct size %" PetscInt_FMT ", max levels %" PetscInt_FMT ", recursion %s, positive off-diagonals: %s, symmetry check %s, setup threads %" PetscInt_FMT ", levels in cluster order: %s\n", cmg->opts.direct_size, cmg->opts.max_levels, recursion,
                                      PCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
   }
+  PetscCall(GPUPCHostCoresView(viewer, cmg->opts.threads)); /* the cores the setup threads may use, and launch advice */
   if (!cmg->built) PetscFunctionReturn(0);
   if (cmg->mpi) {
     PetscCall(PCView_CMG_MPI(pc, viewer));
@@ -301,7 +311,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_mat_type <csr,segcsr,hec>           - PCCMGSetMatType(): storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
 .  -pc_cmg_monitor                             - PCCMGSetMonitor(): print the hierarchy while it is built
 .  -pc_cmg_cluster_order <false>               - PCCMGSetClusterOrder(): number levels 1 .. last-1 so that every cluster's vertices are consecutive, clusters in the order of the next level (the aggregation tree's order): better locality of the cycle's gathers on the large coarse levels (H200, 7.2M rows: cycles 2.3-2.6% faster on randcoef3d and powergrid, unchanged on poisson3d) for ~0.1 s more setup at 16 threads, so worth it when one setup serves ~75 or more solves; the operator is the same
--  -pc_cmg_setup_threads <n>                   - PCCMGSetSetupThreads(): OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores the process may run on, when the program runs on one MPI process; 1 on several, where the ranks share the host's cores; each thread holds one integer per cluster during a Galerkin product)
+-  -pc_cmg_setup_threads <n>                   - PCCMGSetSetupThreads(): OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores in the rank's affinity mask, shared among the node's ranks when their masks overlap; -ksp_view and -info report them and say how to launch when the rank is bound to fewer cores than the node leaves it; each thread holds one integer per cluster during a Galerkin product)
 
    Notes:
    Each option has a setter, named beside it above, and a getter (PCCMGGetCheckSymmetry() and so on) for programs

@@ -260,7 +260,18 @@ static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads,
     }
     PetscCall(PutReals(S, D->prec, L->n, invd, &DL->invd, &D->bytes));
     PetscCall(PetscFree(invd));
-    if (k + 1 == H->nlevels && H->coarse_direct) PetscCall(PutReals(S, D->prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
+    if (k + 1 == H->nlevels && H->coarse_direct) {
+      PetscGPUPCBackend backend;
+      PetscCall(PetscGPUPCGetBackend(&backend));
+      if (backend == PETSC_GPUPC_BACKEND_CUDA) { /* factored on the device, straight into the level's buffer */
+        if (!DL->dense) {
+          const size_t bytes = (size_t)L->n * L->n * (D->prec == GPUPC_CMG_PRECISION_SINGLE ? sizeof(float) : sizeof(double));
+          PetscCall(GPUPCMalloc(bytes, &DL->dense));
+          D->bytes += bytes;
+        }
+        PetscCall(GPUPCCMGCoarseFactorDevice(L, D->prec, DL->dense));
+      } else PetscCall(PutReals(S, D->prec, (size_t)L->n * L->n, H->coarse_inv, &DL->dense, &D->bytes));
+    }
   }
   if (H->red.map) PetscCall(Put(S, H->red.n, H->red.dinv, sizeof(PetscScalar), sizeof(PetscScalar), (void **)&D->fold.dinv, &D->bytes));
   if (H->red.erow) {

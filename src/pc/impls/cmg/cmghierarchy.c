@@ -80,8 +80,13 @@ static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
   H->coarse_direct = (H->stop == GPUPC_CMG_STOP_DIRECT_SIZE || H->stop == GPUPC_CMG_STOP_ONE_CLUSTER) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscFree(H->coarse_inv));
   H->coarse_ncomp = 0;
-  if (H->coarse_direct) PetscCall(GPUPCCMGCoarseFactor(last, &H->coarse_ncomp, &H->coarse_inv));
-  else PetscCall(PetscInfo(NULL, "CMG: hierarchy stopped early (%s) at %" PetscInt_FMT " vertices; the last level is one Jacobi step\n", GPUPCCMGStopReasons[H->stop], last->n));
+  if (H->coarse_direct) {
+    PetscGPUPCBackend backend;
+    PetscCall(PetscGPUPCGetBackend(&backend));
+    /* cuda: the upload factors the last level on the device (GPUPCCMGCoarseFactorDevice); here only its components */
+    if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCMGCoarseComponents(last, &H->coarse_ncomp));
+    else PetscCall(GPUPCCMGCoarseFactor(last, &H->coarse_ncomp, &H->coarse_inv));
+  } else PetscCall(PetscInfo(NULL, "CMG: hierarchy stopped early (%s) at %" PetscInt_FMT " vertices; the last level is one Jacobi step\n", GPUPCCMGStopReasons[H->stop], last->n));
   for (PetscInt k = 0; k + 1 < H->nlevels; k++) {
     PetscReal nnz_next;
     if (k + 2 == H->nlevels && H->coarse_direct) {

@@ -375,7 +375,7 @@ PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
   if (flg) PetscCall(PCCMGSetMonitor(pc, o.monitor));
   PetscCall(PetscOptionsBool("-pc_cmg_cluster_order", "Number levels 1 .. last-1 so that every cluster's vertices are consecutive, in the order of the next level (the aggregation tree's order)", "PCCMGSetClusterOrder", o.cluster_order, &o.cluster_order, &flg));
   if (flg) PetscCall(PCCMGSetClusterOrder(pc, o.cluster_order));
-  PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS or the cores the process may use when the program runs on one MPI process, else 1)", "PCCMGSetSetupThreads", o.threads, &o.threads, &flg));
+  PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS, else the cores of the rank's affinity mask, shared among the node's ranks when their masks overlap)", "PCCMGSetSetupThreads", o.threads, &o.threads, &flg));
   if (flg) PetscCall(PCCMGSetSetupThreads(pc, o.threads));
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMGSetPrecision", PCCMGPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
   if (flg) PetscCall(PCCMGSetPrecision(pc, prec));

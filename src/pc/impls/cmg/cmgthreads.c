@@ -13,9 +13,8 @@
    Not Collective
 
    Output Parameter:
-.  threads - OpenMP's default (OMP_NUM_THREADS, else the cores this process may run on) when PETSC_COMM_WORLD has one
-             process; 1 when it has several (one rank per GPU shares the host's cores with the other ranks) or when
-             the library was built without OpenMP
+.  threads - OMP_NUM_THREADS when set, else the cores in the rank's affinity mask (shared among the node's ranks
+             when their masks overlap); 1 when the library was built without OpenMP (GPUPCGetHostCores())
 
    Level: developer
 
@@ -24,7 +23,7 @@
 PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *threads)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCDefaultHostThreads(threads)); /* the rule of GPUPC's threaded host work (src/sys/stage.c) */
+  PetscCall(GPUPCDefaultHostThreads(threads)); /* the rule of GPUPC's threaded host work (src/sys/threads.c) */
   PetscFunctionReturn(0);
 }
 

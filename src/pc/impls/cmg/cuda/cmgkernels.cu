@@ -192,6 +192,13 @@ __global__ void ProlongKernel(PetscInt n, const PetscInt *__restrict__ cluster, 
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) x[i] += xc[cluster[i]];
 }
 
+__global__ void DemoteKernel(PetscInt64 n, const double *__restrict__ x, float *__restrict__ y)
+{
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
+  for (PetscInt64 i = blockIdx.x * (PetscInt64)blockDim.x + threadIdx.x; i < n; i += (PetscInt64)gridDim.x * blockDim.x) y[i] = __double2float_rn(x[i]);
+}
+
 template <typename T>
 __global__ void UpdateKernel(PetscInt n, const T *__restrict__ invd, const T *__restrict__ r, const T *__restrict__ xin, T *__restrict__ xout)
 {
@@ -804,6 +811,15 @@ static PetscErrorCode Update_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, c
 static PetscErrorCode ClusterSum_CUDA(const GPUPCCMGDeviceLevel *L, const void *r, void *bc, const GPUPCCMGNextJacobi *next)
 {
   return SINGLE(L->prec) ? ClusterSum_T<float>(L, r, bc, next) : ClusterSum_T<double>(L, r, bc, next);
+}
+
+static PetscErrorCode Demote_CUDA(PetscInt64 n, const PetscReal *x, float *y)
+{
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  GPUPCLaunch(GPUPCCUDAGridSize((PetscInt)PetscMin(n, (PetscInt64)PETSC_MAX_INT), BLOCK), DemoteKernel, n, (const double *)x, y);
+  GPUPCCheckLaunch("cmg demote");
+  PetscFunctionReturn(0);
 }
 
 /* the table: every member's Stem_CUDA from GPUPC_CMG_KERNEL_LIST, by name (gpupc/kerneltable.h) */

@@ -92,5 +92,11 @@ static PetscErrorCode ClusterSum_Host(const GPUPCCMGDeviceLevel *L, const void *
   return 0;
 }
 
+static PetscErrorCode Demote_Host(PetscInt64 n, const PetscReal *x, float *y)
+{
+  for (PetscInt64 i = 0; i < n; i++) y[i] = (float)x[i];
+  return 0;
+}
+
 /* the table: every member's Stem_Host from GPUPC_CMG_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCCMGKernels, GPUPCCMGKernelsHost, GPUPC_CMG_KERNEL_LIST, "host", _Host);
