@@ -770,11 +770,11 @@ static PetscErrorCode GroupSetValues(Ctx *c)
   for (PetscInt s = 0; s < 2; s++) {
     for (PetscInt i = lo, q = 0; i < PetscMin(hi, lo + 2 * bs); i += bs, q++) {
       PetscInt    col = mid[q], lr, lc, lbr, lbc;
-      PetscScalar v[25];
+      PetscScalar v[64]; /* a block of bs <= 8 (the bs8 case) */
       if (col < 0) continue;
       PetscCall(FindLocal(rmap, i, &lr));
       PetscCall(FindLocal(cmap, col, &lc));
-      for (PetscInt k = 0; k < 25; k++) v[k] = 0.125 * (k + 1);
+      for (PetscInt k = 0; k < 64; k++) v[k] = 0.125 * (k + 1);
       if (lr >= 0 && lc >= 0) PetscCall(MatSetValuesLocal(both[s], 1, &lr, 1, &lc, v, ADD_VALUES));
       /* the whole block of that entry, blocked (the blocks are full in every case) */
       {

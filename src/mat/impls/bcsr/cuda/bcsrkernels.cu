@@ -41,10 +41,12 @@
 
 #define BLOCK 256
 
-/* slices per thread block and the grid for lanes-wide slices */
-static inline void Shape(const GPUPCBCSRDev *A, int *perblock, unsigned *grid)
+/* slices per thread block, threads per thread block (exactly perblock whole slices: a thread past them would take a
+   slice of the next thread block) and the grid for lanes-wide slices */
+static inline void Shape(const GPUPCBCSRDev *A, int *perblock, unsigned *threads, unsigned *grid)
 {
   *perblock = (int)PetscMax(1, BLOCK / A->lanes);
+  *threads  = (unsigned)(*perblock * A->lanes);
   *grid     = (unsigned)((A->nslices + *perblock - 1) / *perblock);
 }
 
@@ -98,17 +100,17 @@ __global__ void __launch_bounds__(BLOCK) BCSRCopyKernel(int m, const PetscScalar
   if (k < m) y[k] = z ? z[k] : 0.0;
 }
 
-#define BCSR_DISPATCH(KERNEL, b, grid, ...)                                                                                                                       \
+#define BCSR_DISPATCH(KERNEL, b, grid, threads, ...)                                                                                                              \
   do {                                                                                                                                                            \
     switch (b) {                                                                                                                                                  \
-    case 1: KERNEL<1><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 2: KERNEL<2><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 3: KERNEL<3><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 4: KERNEL<4><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 5: KERNEL<5><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 6: KERNEL<6><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 7: KERNEL<7><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
-    case 8: KERNEL<8><<<grid, BLOCK, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                                 \
+    case 1: KERNEL<1><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 2: KERNEL<2><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 3: KERNEL<3><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 4: KERNEL<4><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 5: KERNEL<5><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 6: KERNEL<6><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 7: KERNEL<7><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 8: KERNEL<8><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
     default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bcsr: block size %" PetscInt_FMT " is not supported (1 to %d)", (PetscInt)(b), GPUPC_BCSR_MAXB); \
     }                                                                                                                                                             \
   } while (0)
@@ -116,7 +118,7 @@ __global__ void __launch_bounds__(BLOCK) BCSRCopyKernel(int m, const PetscScalar
 static PetscErrorCode Mult_CUDA(const GPUPCBCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
   int      perblock;
-  unsigned grid;
+  unsigned grid, threads;
 
   PetscFunctionBegin;
   if (!A->m) PetscFunctionReturn(0);
@@ -125,8 +127,8 @@ static PetscErrorCode Mult_CUDA(const GPUPCBCSRDev *A, const PetscScalar *x, con
     GPUPCCheckLaunch("BCSRCopyKernel");
     PetscFunctionReturn(0);
   }
-  Shape(A, &perblock, &grid);
-  BCSR_DISPATCH(BCSRMultKernel, A->b, grid, (int)A->nslices, (int)A->S, (int)A->lanes, perblock, A->sliceptr, A->blkrow, A->bcol, A->val, x, z, y);
+  Shape(A, &perblock, &threads, &grid);
+  BCSR_DISPATCH(BCSRMultKernel, A->b, grid, threads, (int)A->nslices, (int)A->S, (int)A->lanes, perblock, A->sliceptr, A->blkrow, A->bcol, A->val, x, z, y);
   GPUPCCheckLaunch("BCSRMultKernel");
   PetscFunctionReturn(0);
 }
@@ -134,12 +136,12 @@ static PetscErrorCode Mult_CUDA(const GPUPCBCSRDev *A, const PetscScalar *x, con
 static PetscErrorCode MultTransposeAdd_CUDA(const GPUPCBCSRDev *A, const PetscScalar *x, PetscScalar *y)
 {
   int      perblock;
-  unsigned grid;
+  unsigned grid, threads;
 
   PetscFunctionBegin;
   if (!A->nblocks || !A->n || !A->m) PetscFunctionReturn(0);
-  Shape(A, &perblock, &grid);
-  BCSR_DISPATCH(BCSRMultTransposeKernel, A->b, grid, (int)A->nslices, (int)A->S, (int)A->lanes, perblock, A->sliceptr, A->blkrow, A->bcol, A->val, x, y);
+  Shape(A, &perblock, &threads, &grid);
+  BCSR_DISPATCH(BCSRMultTransposeKernel, A->b, grid, threads, (int)A->nslices, (int)A->S, (int)A->lanes, perblock, A->sliceptr, A->blkrow, A->bcol, A->val, x, y);
   GPUPCCheckLaunch("BCSRMultTransposeKernel");
   PetscFunctionReturn(0);
 }
