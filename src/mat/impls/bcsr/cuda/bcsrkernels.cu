@@ -29,8 +29,8 @@
        loads that straddle 128-byte lines (30 values per warp per j).
    The product is bandwidth-bound, so idle lanes cost little and misaligned runs cost an extra sector
    per load; full is the default because it never wastes a sector on a regular (sorted) matrix.
-   bench/spmv -bcsr_mapping full|warp compares the two on the GPU (bench/NOTES.md has the figures
-   once measured); -mat_bcsr_mapping picks one for a matrix.
+   This choice is reasoned, not yet measured: bench/spmv -bcsr (-bcsr_mappings full,warp, the default)
+   times both on the GPU for every b not a power of two; -mat_bcsr_mapping picks one for a matrix.
 
    Transpose: the same threads, each scattering its row's b*b-entry share with atomicAdd into y
    (no transposed copy is stored; non-deterministic summation order); stored zeros are skipped.
