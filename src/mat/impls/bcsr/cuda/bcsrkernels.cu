@@ -59,6 +59,8 @@ __global__ void __launch_bounds__(BLOCK) BCSRMultKernel(int nslices, int S, int 
   const int r = lane / B, i = lane - r * B, q0 = __ldg(sliceptr + slice), q1 = __ldg(sliceptr + slice + 1), br = __ldg(blkrow + slice * S + r);
 
   PetscScalar sum = 0.0;
+  /* unrolled: several steps' independent loads in flight per thread (the trip count is the slice width) */
+#pragma unroll 4
   for (int q = q0; q < q1; q += S) { /* q: first block of the step */
     const int          c = __ldg(bcol + q + r) * B;
     const PetscScalar *v = val + (size_t)q * B * B + lane; /* + j*S*B: entry (i, j) of this row's block */
