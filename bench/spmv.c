@@ -19,6 +19,10 @@ static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR
                            "  -reuse_csv <spmv_reuse.csv>  CSV output of -reuse\n"
                            "  -mat_segcsr_segment_length <L> and -mat_segcsr_short <auto,group,tile> are honoured (MatSetFromOptions on the segcsr\n"
                            "  matrix; the column \"short\" says which short-row mode ran, with the number of tiles in tile mode).\n"
+                           "  -bcsr                  instead: the bcsr table (bench/spmv_bcsr.h): blocked matrices blk2,blk3,blk4,blk5,blk8 (27-point node\n"
+                           "                         stencil, dense b x b blocks) and elast3d as bcsr, cuSPARSE CSR and cuSPARSE BSR (cusparseDbsrmv);\n"
+                           "                         -bcsr_problems <list>, -bcsr_rows <3000000>, -bcsr_max_nnz <4e8>, -nelast <100>,\n"
+                           "                         -bcsr_mappings full,warp (slice shapes compared for b not a power of two), -bcsr_csv <spmv_bcsr.csv>\n"
                            "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
 
 #include <petscmat.h>
@@ -144,6 +148,9 @@ static PetscErrorCode ValueUpdates(Mat A, Mat S, Vec x, Vec y, Vec yref, PetscIn
   PetscFunctionReturn(0);
 }
 
+/* the bcsr table (-bcsr) */
+#include "spmv_bcsr.h"
+
 int main(int argc, char **argv)
 {
   char             *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv", reusecsvname[PETSC_MAX_PATH_LEN] = "spmv_reuse.csv";
@@ -202,6 +209,19 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy (%" PetscInt_FMT " MiB): %.1f GB/s (read + write)\n", copy_mb, copygbs));
   }
 #endif
+  { /* -bcsr: the bcsr table instead of the segcsr one */
+    PetscBool bcsr                        = PETSC_FALSE;
+    char      bcsrcsv[PETSC_MAX_PATH_LEN] = "spmv_bcsr.csv";
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-bcsr", &bcsr, NULL));
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-bcsr_csv", bcsrcsv, sizeof(bcsrcsv), NULL));
+    if (bcsr) {
+      PetscCall(BCSRBench(quick, timing, reps, copygbs, bcsrcsv));
+      for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
+      for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   if (timing) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
     PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs,short_mode,tiles\n"));

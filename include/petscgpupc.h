@@ -71,6 +71,22 @@ PETSC_EXTERN PetscErrorCode    MatSegCSRSetShortMode(Mat, MatSegCSRShortMode);
 PETSC_EXTERN PetscErrorCode    MatSegCSRGetShortMode(Mat, MatSegCSRShortMode *, PetscInt *);
 PETSC_EXTERN PetscErrorCode    MatSegCSRGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
 
+/* ---- Mat types: bcsr (block CSR, sorted and sliced, on the device) ---- */
+#define MATBCSR    "bcsr"
+#define MATSEQBCSR "seqbcsr"
+#define MATMPIBCSR "mpibcsr"
+/* which threads compute a slice of block rows (see MATBCSR): full, slices of 32/gcd(32,b) block rows whose b lanes
+   per block row fill whole warps; warp, slices of floor(32/b) block rows, one warp each (32 mod b lanes idle) */
+typedef enum {
+  MAT_BCSR_MAPPING_FULL,
+  MAT_BCSR_MAPPING_WARP
+} MatBCSRMapping;
+PETSC_EXTERN const char *const MatBCSRMappings[];
+PETSC_EXTERN PetscErrorCode    MatBCSRSetBlockSize(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode    MatBCSRSetMapping(Mat, MatBCSRMapping);
+PETSC_EXTERN PetscErrorCode    MatBCSRSetSort(Mat, PetscBool);
+PETSC_EXTERN PetscErrorCode    MatBCSRGetInfo(Mat, PetscInt *, PetscReal *, PetscReal *, PetscInt *, PetscInt *);
+
 /* PC gpuamg: classical and smoothed-aggregation algebraic multigrid, setup on the host, cycles on the device */
 #define PCGPUAMG "gpuamg"
 

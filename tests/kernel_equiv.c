@@ -139,6 +139,9 @@ static PetscErrorCode Random(Ctx *c, PetscInt n, PetscReal *h)
   PetscFunctionReturn(0);
 }
 
+/* the bcsr table: its reference loops, layouts and cases (tests/bcsrequiv.h) */
+#include "bcsrequiv.h"
+
 /* every member of every table of a side is set (by name, from the lists) */
 #define CHECK_MEMBER(K, member, stem, params) PetscCheck((K)->member, PETSC_COMM_SELF, PETSC_ERR_PLIB, "table %s has no member " #member, (K)->name);
 static PetscErrorCode CheckSideTables(const Side *S)
@@ -1877,6 +1880,8 @@ int main(int argc, char **argv)
   PetscCall(SegCases(&c, 700, 90, 6, Lall));
   PetscCall(SegCases(&c, 200, 6000, 6, Lall));
   PetscCall(SegCases(&c, 80000, 80000, 2, Lbig));
+  /* bcsr (tests/bcsrequiv.h): its own coverage check */
+  PetscCall(BCSRCases(&c));
   /* cmg */
   PetscCall(CMGEmptyCases(&c));
   PetscCall(CMGDemoteCases(&c, 1));

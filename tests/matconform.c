@@ -38,6 +38,7 @@ static const Case cases[] = {
   {"bs3", CASE_RANDOM, 45, 45, 3, 2, 0, PETSC_TRUE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
   {"bs4", CASE_RANDOM, 48, 48, 4, 1, 0, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
   {"bs5-rect", CASE_RANDOM, 50, 35, 5, 1, 0, PETSC_FALSE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
+  {"bs8", CASE_RANDOM, 64, 64, 8, 1, 0, PETSC_TRUE, 0, 0, 0, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE}, /* bcsr: the largest block size */
   {"da2d-dof1-star", CASE_DMDA, 0, 0, 1, 0, 0, PETSC_FALSE, 2, 9, 1, DMDA_STENCIL_STAR, DM_BOUNDARY_NONE},
   {"da2d-dof2-box-periodic", CASE_DMDA, 0, 0, 2, 0, 0, PETSC_FALSE, 2, 6, 2, DMDA_STENCIL_BOX, DM_BOUNDARY_PERIODIC},
   {"da3d-dof3-star-periodic", CASE_DMDA, 0, 0, 3, 0, 0, PETSC_FALSE, 3, 6, 3, DMDA_STENCIL_STAR, DM_BOUNDARY_PERIODIC},
@@ -769,11 +770,11 @@ static PetscErrorCode GroupSetValues(Ctx *c)
   for (PetscInt s = 0; s < 2; s++) {
     for (PetscInt i = lo, q = 0; i < PetscMin(hi, lo + 2 * bs); i += bs, q++) {
       PetscInt    col = mid[q], lr, lc, lbr, lbc;
-      PetscScalar v[25];
+      PetscScalar v[64]; /* a block of bs <= 8 (the bs8 case) */
       if (col < 0) continue;
       PetscCall(FindLocal(rmap, i, &lr));
       PetscCall(FindLocal(cmap, col, &lc));
-      for (PetscInt k = 0; k < 25; k++) v[k] = 0.125 * (k + 1);
+      for (PetscInt k = 0; k < 64; k++) v[k] = 0.125 * (k + 1);
       if (lr >= 0 && lc >= 0) PetscCall(MatSetValuesLocal(both[s], 1, &lr, 1, &lc, v, ADD_VALUES));
       /* the whole block of that entry, blocked (the blocks are full in every case) */
       {

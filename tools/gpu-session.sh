@@ -17,6 +17,7 @@
 #   plotdata [P] [S] the CSVs of bench/plot.py under $OUT/results: bench/spmv -csv and bench/cmg.sh with BENCH_CSV
 #                    (cmg cuda double/single and host, GAMG, BoomerAMG on problems P, default "randcoef3d poisson3d
 #                    powergrid", sizes S, default 1000000); copy them to bench/results and run bench/plot.py there
+#   spmvbcsr         bench/spmv -bcsr: bcsr against cuSPARSE CSR and BSR, b = 2,3,4,5,8 at ~3M rows and elast3d at 3M rows, both slice shapes
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -50,6 +51,8 @@ while [ $# -gt 0 ]; do
   spmvreuse) # issue 19: new values on the same pattern, lap3d7 at 193^3 = 7.2M rows (~50M nonzeros), then the default suite
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reuse_reps 20 -problems lap3d7 -n3d7 193 -reps 50 -csv "$OUT/spmv_reuse_7m_spmv.csv" -reuse_csv "$OUT/spmv_reuse_7m.csv" 2>&1 | tee "$OUT/spmv_reuse.txt"
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reps 50 -csv "$OUT/spmv_reuse_suite_spmv.csv" -reuse_csv "$OUT/spmv_reuse_suite.csv" 2>&1 | tee -a "$OUT/spmv_reuse.txt" ;;
+  spmvbcsr) # issue 23: bcsr on blocked matrices (3M rows each, at most 4e8 entries) and elast3d at 100^3 nodes (3M rows)
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -bcsr -reps 50 -bcsr_csv "$OUT/spmv_bcsr.csv" 2>&1 | tee "$OUT/spmv_bcsr.txt" ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   krylov) # krylov [pcs]: issue 24's per-iteration table and the 7.2M randcoef3d time to solution

@@ -22,6 +22,9 @@ PETSC_EXTERN PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps,
 /* median time of a host-to-device cudaMemcpy of bytes bytes from page-locked host memory (the link's speed: what a
    staged upload of those bytes costs at best) */
 PETSC_EXTERN PetscErrorCode GPUPCBenchHostToDevice(size_t bytes, PetscInt reps, double *median_ms);
+/* y = A x with cuSPARSE's BSR SpMV (cusparseDbsrmv, row-major blocks) on a device copy of the SEQAIJ matrix aij cut
+   into b x b blocks (a block holding any entry stored whole): the baseline of bcsr in bench/spmv */
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseBSRMV(Mat aij, PetscInt b, Vec x, Vec y, PetscInt reps, double *median_ms);
 #endif
 
 #endif

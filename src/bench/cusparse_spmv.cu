@@ -174,3 +174,96 @@ PetscErrorCode GPUPCBenchHostToDevice(size_t bytes, PetscInt reps, double *media
   PetscCall(GPUPCHostFree(h, pinned));
   PetscFunctionReturn(0);
 }
+
+/* ---- bcsr's baseline (bench/spmv): cuSPARSE BSR SpMV (cusparseDbsrmv, still offered by CUDA 13) on a device copy of a
+   SEQAIJ matrix cut into b x b blocks. The BSR arrays are made on the host: a block holding any entry is stored whole,
+   row-major inside the block (CUSPARSE_DIRECTION_ROW), the blocks of a block row by increasing block column. */
+static PetscErrorCode CSRToBSR(PetscInt m, PetscInt n, PetscInt b, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, std::vector<int> &bp, std::vector<int> &bc, std::vector<double> &bv)
+{
+  const PetscInt   mb = m / b, nb = n / b;
+  std::vector<int> where(nb, -1); /* block column -> its block index in the current block row */
+
+  PetscFunctionBegin;
+  bp.assign(mb + 1, 0);
+  bc.clear();
+  for (PetscInt br = 0; br < mb; br++) { /* structure */
+    const size_t first = bc.size();
+    for (PetscInt k = ai[br * b]; k < ai[br * b + b]; k++) {
+      const int J = (int)(aj[k] / b);
+      if (where[J] < 0) {
+        where[J] = 0;
+        bc.push_back(J);
+      }
+    }
+    std::sort(bc.begin() + first, bc.end());
+    for (size_t q = first; q < bc.size(); q++) where[bc[q]] = -1;
+    bp[br + 1] = (int)bc.size();
+  }
+  bv.assign(bc.size() * b * b, 0.0);
+  for (PetscInt br = 0; br < mb; br++) { /* values */
+    for (int q = bp[br]; q < bp[br + 1]; q++) where[bc[q]] = q;
+    for (PetscInt r = br * b; r < br * b + b; r++)
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) bv[(size_t)where[aj[k] / b] * b * b + (size_t)(r - br * b) * b + aj[k] % b] = aa[k];
+    for (int q = bp[br]; q < bp[br + 1]; q++) where[bc[q]] = -1;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCBenchCuSparseBSRMV(Mat aij, PetscInt b, Vec x, Vec y, PetscInt reps, double *median_ms)
+{
+  cusparseHandle_t    h;
+  cusparseMatDescr_t  descr;
+  const PetscInt     *ai, *aj;
+  const PetscScalar  *aa, *dx;
+  PetscScalar        *dy, *d_v;
+  PetscInt            m, n;
+  PetscBool           done;
+  int                *d_p, *d_c, mb, nb, nnzb;
+  std::vector<int>    bp, bc;
+  std::vector<double> bv;
+  const double        one = 1.0, zero = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(RequireCUDA("GPUPCBenchCuSparseBSRMV"));
+  PetscCheck(sizeof(PetscInt) == sizeof(int) && sizeof(PetscScalar) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPCBenchCuSparseBSRMV needs 32-bit PetscInt and double PetscScalar");
+  PetscCall(MatGetSize(aij, &m, &n));
+  PetscCheck(b >= 1 && m % b == 0 && n % b == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "GPUPCBenchCuSparseBSRMV: %" PetscInt_FMT " x %" PetscInt_FMT " is not made of %" PetscInt_FMT " x %" PetscInt_FMT " blocks", m, n, b, b);
+  PetscCall(MatGetRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPCBenchCuSparseBSRMV needs a SEQAIJ matrix");
+  PetscCall(MatSeqAIJGetArrayRead(aij, &aa));
+  PetscCall(CSRToBSR(m, n, b, ai, aj, aa, bp, bc, bv));
+  PetscCall(MatSeqAIJRestoreArrayRead(aij, &aa));
+  {
+    PetscInt mr; /* MatRestoreRowIJ() resets its size argument */
+    PetscCall(MatRestoreRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &mr, &ai, &aj, &done));
+  }
+  mb   = (int)(m / b);
+  nb   = (int)(n / b);
+  nnzb = (int)bc.size();
+  PetscCall(GPUPCMallocArray(mb + 1, &d_p));
+  PetscCall(GPUPCMallocArray(nnzb, &d_c));
+  PetscCall(GPUPCMallocArray(bv.size(), &d_v));
+  PetscCall(GPUPCCopyToDevice(d_p, bp.data(), mb + 1));
+  PetscCall(GPUPCCopyToDevice(d_c, bc.data(), nnzb));
+  PetscCall(GPUPCCopyToDevice(d_v, bv.data(), bv.size()));
+  PetscCall(GPUPCCUDAGetCUSPARSE(&h));
+  GPUPCCallCUSPARSE(cusparseCreateMatDescr(&descr));
+  GPUPCCallCUSPARSE(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL));
+  GPUPCCallCUSPARSE(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO));
+  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
+  PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
+  PetscCall(TimeMedian(
+    5, reps,
+    [&]() -> PetscErrorCode {
+      GPUPCCallCUSPARSE(cusparseDbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, mb, nb, nnzb, &one, descr, d_v, d_p, d_c, (int)b, dx, &zero, dy));
+      return 0;
+    },
+    median_ms));
+  PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
+  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
+  GPUPCCallCUSPARSE(cusparseDestroyMatDescr(descr));
+  PetscCall(GPUPCFree(d_p));
+  PetscCall(GPUPCFree(d_c));
+  PetscCall(GPUPCFree(d_v));
+  PetscFunctionReturn(0);
+}

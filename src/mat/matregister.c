@@ -5,10 +5,12 @@
 #include <gpupc/registry.h>
 
 PETSC_INTERN PetscErrorCode GPUPCRegisterSegCSR(void); /* src/mat/impls/segcsr/segcsr.c */
+PETSC_INTERN PetscErrorCode GPUPCRegisterBCSR(void);   /* src/mat/impls/bcsr/bcsr.c */
 
 PetscErrorCode GPUPCRegisterMat(void)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCRegisterSegCSR());
+  PetscCall(GPUPCRegisterBCSR());
   PetscFunctionReturn(0);
 }
