@@ -5,10 +5,12 @@
 #include <gpupc/registry.h>
 
 PETSC_INTERN PetscErrorCode GPUPCRegisterSegCSR(void); /* src/mat/impls/segcsr/segcsr.c */
+PETSC_INTERN PetscErrorCode GPUPCRegisterHEC(void);    /* src/mat/impls/hec/hec.c */
 
 PetscErrorCode GPUPCRegisterMat(void)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCRegisterSegCSR());
+  PetscCall(GPUPCRegisterHEC());
   PetscFunctionReturn(0);
 }
