@@ -5,11 +5,12 @@
 # The failing run's output (PETSc's error trace) is shown only when the check fails.
 set -u
 np=$1; shift
+extra=("$@") # the runner's options
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${GPUPC_TEST_BIN:-$here/../build/tests}
 check() { # check <option> <value> <expected message>
-  out=$(${MPIEXEC:-mpiexec} -n "$np" "$bin/hec_mult" -m 50 "$@" 2>&1) && { echo "$out"; echo "hec_mult accepted $1 $2"; exit 1; }
-  msg=$(echo "$out" | grep -m1 -F "$3") || { echo "$out"; echo "no error saying \"$3\" for $1 $2"; exit 1; }
+  out=$(${MPIEXEC:-mpiexec} -n "$np" "$bin/hec_mult" -m 50 "$1" "$2" "${extra[@]}" 2>&1) && { echo "$out"; echo "hec_mult accepted $1 $2"; exit 1; }
+  msg=$(echo "$out" | grep -m1 -F -e "$3") || { echo "$out"; echo "no error saying \"$3\" for $1 $2"; exit 1; }
   echo "refused as expected: ${msg#*ERROR: }"
 }
 check -mat_hec_ratio 0 "-mat_hec_ratio: hec cost ratio p_r = 0. is invalid; use a positive number"

@@ -6,6 +6,7 @@
 #   spmv [L...]      bench/spmv (default segment length, then each L)
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
+#   spmvhec [p_r...] bench/spmv at each -mat_hec_ratio (default 2 4 8 12 16 20 32 64), then the small-matrix sweep
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   cmd <command>    any command inside the bundle's environment
 set -u
@@ -40,6 +41,13 @@ while [ $# -gt 0 ]; do
   spmvreuse) # issue 19: new values on the same pattern, lap3d7 at 193^3 = 7.2M rows (~50M nonzeros), then the default suite
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reuse_reps 20 -problems lap3d7 -n3d7 193 -reps 50 -csv "$OUT/spmv_reuse_7m_spmv.csv" -reuse_csv "$OUT/spmv_reuse_7m.csv" 2>&1 | tee "$OUT/spmv_reuse.txt"
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reps 50 -csv "$OUT/spmv_reuse_suite_spmv.csv" -reuse_csv "$OUT/spmv_reuse_suite.csv" 2>&1 | tee -a "$OUT/spmv_reuse.txt" ;;
+  spmvhec) # spmvhec [p_r...]: the suite at each -mat_hec_ratio (hec columns; segcsr and cuSPARSE re-measured in each run), then -small
+    ratios="$*"; [ -n "$ratios" ] || ratios="2 4 8 12 16 20 32 64"
+    for pr in $ratios; do
+      echo "--- -mat_hec_ratio $pr" | tee -a "$OUT/spmv_hec.txt"
+      ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -mat_hec_ratio $pr -csv "$OUT/spmv_hec_pr$pr.csv" 2>&1 | tail -10 | tee -a "$OUT/spmv_hec.txt"
+    done
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -small -small_problems lap2d5,lap3d7,powergrid,powerlaw -small_csv "$OUT/spmv_small.csv" 2>&1 | tee -a "$OUT/spmv_hec.txt"; shift $# ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
