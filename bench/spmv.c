@@ -1,4 +1,4 @@
-static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR SpMV (CUSPARSE_SPMV_CSR_ALG1), same run, same vectors.\n"
+static const char help[] = "bench/spmv: y = A x with segcsr and hec against cuSPARSE CSR SpMV (CUSPARSE_SPMV_CSR_ALG1), same run, same vectors.\n"
                            "Generated suite: 2D 5-point, 3D 7-point, 3D 27-point Laplacians, power-grid-like SDD, power-law random graph\n"
                            "(max row >= 1000x mean), 3D elasticity (block size 3); plus -f a.mtx,b.mtx (Matrix Market coordinate).\n"
                            "Options:\n"
@@ -23,6 +23,12 @@ static const char help[] = "bench/spmv: y = A x with segcsr against cuSPARSE CSR
                            "                         stencil, dense b x b blocks) and elast3d as bcsr, cuSPARSE CSR and cuSPARSE BSR (cusparseDbsrmv);\n"
                            "                         -bcsr_problems <list>, -bcsr_rows <3000000>, -bcsr_max_nnz <4e8>, -nelast <100>,\n"
                            "                         -bcsr_mappings full,warp (slice shapes compared for b not a power of two), -bcsr_csv <spmv_bcsr.csv>\n"
+                           "  -mat_hec_ratio <p_r> and -mat_hec_ell_width <K> are honoured by the hec matrix (MatSetFromOptions); the hec columns\n"
+                           "  give its ELL width K, the share of the nonzeros in its CSR remainder, its time and its speedup over cuSPARSE and\n"
+                           "  over segcsr (CSV columns hec_*; geometric means of both speedups at the end).\n"
+                           "  -small                 only the small-matrix sweep: segcsr, hec and cuSPARSE at 10^3, 10^4, 10^5 and 10^6 rows\n"
+                           "                         (where launch latency dominates); times in microseconds\n"
+                           "  -small_problems <lap3d7,powerlaw>  problems of the sweep (any of the suite's)   -small_csv <spmv_small.csv>\n"
                            "Run on one rank with -gpupc_backend cuda on a GPU host.\n";
 
 #include <petscmat.h>
@@ -150,16 +156,117 @@ static PetscErrorCode ValueUpdates(Mat A, Mat S, Vec x, Vec y, Vec yref, PetscIn
 
 /* the bcsr table (-bcsr) */
 #include "spmv_bcsr.h"
+/* the problem name at about rows rows (the suite's generators, size parameter from the row count) */
+static PetscErrorCode GenerateRows(const char *name, PetscInt rows, Mat *A)
+{
+  const PetscReal r = (PetscReal)rows;
+  PetscBool       f;
+
+  PetscFunctionBegin;
+  *A = NULL;
+  PetscCall(PetscStrcmp(name, "lap2d5", &f));
+  if (f) PetscCall(BenchLaplacian(2, 5, (PetscInt)round(PetscSqrtReal(r)), A));
+  PetscCall(PetscStrcmp(name, "lap3d7", &f));
+  if (f) PetscCall(BenchLaplacian(3, 7, (PetscInt)round(PetscPowReal(r, 1.0 / 3.0)), A));
+  PetscCall(PetscStrcmp(name, "lap3d27", &f));
+  if (f) PetscCall(BenchLaplacian(3, 27, (PetscInt)round(PetscPowReal(r, 1.0 / 3.0)), A));
+  PetscCall(PetscStrcmp(name, "powergrid", &f));
+  if (f) PetscCall(BenchPowerGrid((PetscInt)round(PetscSqrtReal(r)), A));
+  PetscCall(PetscStrcmp(name, "powerlaw", &f));
+  if (f) PetscCall(BenchPowerLaw(rows, A));
+  PetscCall(PetscStrcmp(name, "elast3d", &f));
+  if (f) PetscCall(BenchElasticity((PetscInt)round(PetscPowReal(r / 3.0, 1.0 / 3.0)), A));
+  PetscCheck(*A, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown problem %s in -small_problems (use lap2d5, lap3d7, lap3d27, powergrid, powerlaw, elast3d)", name);
+  PetscFunctionReturn(0);
+}
+
+/* -small: segcsr, hec and cuSPARSE on small matrices (10^3 .. 10^6 rows), where a product is a few microseconds and the
+   launch and its latency, not the bandwidth, set the time; every product is checked against AIJ first */
+static PetscErrorCode SmallSweep(PetscInt reps, PetscBool timing)
+{
+  char       *names[8], csvname[PETSC_MAX_PATH_LEN] = "spmv_small.csv";
+  PetscInt    nnames = 8;
+  PetscBool   set;
+  FILE       *csv        = NULL;
+  const char *defaults[] = {"lap3d7", "powerlaw"};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-small_problems", names, &nnames, &set));
+  if (!set) {
+    nnames = 2;
+    for (PetscInt k = 0; k < 2; k++) PetscCall(PetscStrallocpy(defaults[k], &names[k]));
+  }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-small_csv", csvname, sizeof(csvname), NULL));
+  if (timing) {
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,nnz,hec_K,segcsr_us,hec_us,cusparse_us,segcsr_speedup,hec_speedup\n"));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "small matrices: one product, microseconds (median of %" PetscInt_FMT ")\n%-10s %9s %10s %4s %9s %9s %9s %8s %8s\n", reps, "matrix", "rows", "nnz", "K", "seg us", "hec us", "cusp us", "seg/cus", "hec/cus"));
+  for (PetscInt p = 0; p < nnames; p++) {
+    for (PetscInt rows = 1000; rows <= 1000000; rows *= 10) {
+      Mat       A, S, H;
+      Vec       x, y, yref;
+      PetscInt  m, K;
+      PetscReal rel;
+      MatInfo   info;
+      double    tseg = 0, thec = 0, tcus = 0;
+
+      PetscCall(GenerateRows(names[p], rows, &A));
+      PetscCall(MatGetSize(A, &m, NULL));
+      PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+      PetscCall(MatConvert(A, MATSEGCSR, MAT_INITIAL_MATRIX, &S));
+      PetscCall(MatSetFromOptions(S));
+      PetscCall(MatConvert(A, MATHEC, MAT_INITIAL_MATRIX, &H));
+      PetscCall(MatSetFromOptions(H));
+      PetscCall(MatHECGetEllWidth(H, &K));
+      PetscCall(MatCreateVecs(S, &x, &y));
+      PetscCall(VecDuplicate(y, &yref));
+      PetscCall(VecSetRandom(x, NULL));
+      PetscCall(MatMult(A, x, yref));
+      PetscCall(MatMult(S, x, y));
+      PetscCall(RelDiff(y, yref, &rel));
+      PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s at %" PetscInt_FMT " rows: segcsr product differs from AIJ (relative %g)", names[p], m, (double)rel);
+      PetscCall(MatMult(H, x, y));
+      PetscCall(RelDiff(y, yref, &rel));
+      PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s at %" PetscInt_FMT " rows: hec product differs from AIJ (relative %g)", names[p], m, (double)rel);
+#if defined(GPUPC_HAVE_CUDA)
+      if (timing) {
+        PetscCall(GPUPCBenchTimeMatMult(S, x, y, reps, &tseg));
+        PetscCall(GPUPCBenchTimeMatMult(H, x, y, reps, &thec));
+        PetscCall(GPUPCBenchCuSparseSpMV(A, x, yref, reps, &tcus));
+        PetscCall(RelDiff(y, yref, &rel));
+        PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s at %" PetscInt_FMT " rows: hec product differs from cuSPARSE (relative %g)", names[p], m, (double)rel);
+      }
+#endif
+      if (timing) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %9" PetscInt_FMT " %10.0f %4" PetscInt_FMT " %9.2f %9.2f %9.2f %8.3f %8.3f\n", names[p], m, (double)info.nz_used, K, 1e3 * tseg, 1e3 * thec, 1e3 * tcus, tcus / tseg, tcus / thec));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%.0f,%" PetscInt_FMT ",%.3f,%.3f,%.3f,%.4f,%.4f\n", names[p], m, (double)info.nz_used, K, 1e3 * tseg, 1e3 * thec, 1e3 * tcus, tcus / tseg, tcus / thec));
+      } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-10s %9" PetscInt_FMT " %10.0f %4" PetscInt_FMT "  (segcsr and hec == AIJ; no timing on this backend)\n", names[p], m, (double)info.nz_used, K));
+      PetscCall(VecDestroy(&x));
+      PetscCall(VecDestroy(&y));
+      PetscCall(VecDestroy(&yref));
+      PetscCall(MatDestroy(&H));
+      PetscCall(MatDestroy(&S));
+      PetscCall(MatDestroy(&A));
+    }
+  }
+  if (csv) {
+    PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "CSV: %s\n", csvname));
+  }
+  for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
+  PetscFunctionReturn(0);
+}
 
 int main(int argc, char **argv)
 {
   char             *names[16], *files[16], csvname[PETSC_MAX_PATH_LEN] = "spmv.csv", reusecsvname[PETSC_MAX_PATH_LEN] = "spmv_reuse.csv";
   PetscInt          nnames = 16, nfiles = 16, reps = 100, copy_mb = 1024, nrun = 0, reuse_reps = 10;
-  PetscBool         quick = PETSC_FALSE, check = PETSC_FALSE, reuse = PETSC_FALSE, set, timing;
+  PetscBool         quick = PETSC_FALSE, check = PETSC_FALSE, reuse = PETSC_FALSE, small = PETSC_FALSE, set, timing;
   FILE             *reusecsv = NULL;
   PetscMPIInt       size;
   PetscGPUPCBackend backend;
-  double            copygbs = 0.0, logsum = 0.0;
+  double            copygbs = 0.0, logsum = 0.0, loghec = 0.0, loghecseg = 0.0;
   FILE             *csv        = NULL;
   const char       *defaults[] = {"lap2d5", "lap3d7", "lap3d27", "powergrid", "powerlaw", "elast3d"};
 
@@ -170,6 +277,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-quick", &quick, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", &check, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-small", &small, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reuse_reps", &reuse_reps, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-reuse_csv", reusecsvname, sizeof(reusecsvname), NULL));
   PetscCheck(reuse_reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reuse_reps must be at least 1, got %" PetscInt_FMT, reuse_reps);
@@ -195,13 +303,22 @@ int main(int argc, char **argv)
 #else
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench/spmv: GPUPC was built without CUDA; the benchmark times CUDA kernels and cuSPARSE.\n"));
 #endif
-    if (!check && !reuse) {
+    if (!check && !reuse && !small) {
       for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
       for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
       PetscCall(PetscFinalize());
       return 0;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: building the suite and comparing segcsr with AIJ%s, no timing.\n", check ? "-check" : "-reuse", reuse ? " (also after value updates)" : ""));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: building the matrices and comparing segcsr and hec with AIJ%s, no timing.\n", small ? "-small" : check ? "-check"
+                                                                                                                                                        : "-reuse",
+                          reuse ? " (also after value updates)" : ""));
+  }
+  if (small) { /* the small-matrix sweep only */
+    PetscCall(SmallSweep(reps, timing));
+    for (PetscInt k = 0; k < nnames; k++) PetscCall(PetscFree(names[k]));
+    for (PetscInt k = 0; k < nfiles; k++) PetscCall(PetscFree(files[k]));
+    PetscCall(PetscFinalize());
+    return 0;
   }
 #if defined(GPUPC_HAVE_CUDA)
   if (timing) {
@@ -224,22 +341,22 @@ int main(int argc, char **argv)
   }
   if (timing) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, "w", &csv));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs,short_mode,tiles\n"));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "matrix,rows,cols,nnz,mean_row,max_row,segment_length,padding,segcsr_ms,cusparse_ms,floor_bytes,segcsr_GBs,cusparse_GBs,segcsr_pct_copy,cusparse_pct_copy,speedup,copy_GBs,short_mode,tiles,hec_K,hec_rem_frac,hec_ms,hec_GBs,hec_speedup,hec_vs_segcsr\n"));
     if (reuse) {
       PetscCall(PetscFOpen(PETSC_COMM_WORLD, reusecsvname, "w", &reusecsv));
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, reusecsv, "matrix,rows,nnz,segment_length,padding,value_bytes,update_ms,d2d_copy_ms,h2d_pinned_ms,ratio,touch_ms,mult_ms\n"));
     }
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10s %11s %8s %7s %3s %6s %-12s %9s %9s %8s %8s %6s %6s %7s\n", "matrix", "rows", "nnz", "mean", "maxrow", "L", "pad", "short", "seg ms", "cusp ms", "seg GB/s", "cus GB/s", "seg%cp", "cus%cp", "speedup"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10s %11s %8s %7s %3s %6s %-12s %9s %9s %8s %8s %6s %6s %7s | %4s %6s %9s %8s %7s %7s\n", "matrix", "rows", "nnz", "mean", "maxrow", "L", "pad", "short", "seg ms", "cusp ms", "seg GB/s", "cus GB/s", "seg%cp", "cus%cp", "speedup", "K", "rem", "hec ms", "hec GB/s", "hec/cus", "hec/seg"));
   for (PetscInt p = 0; p < nnames + nfiles; p++) {
-    Mat                A, S;
+    Mat                A, S, H;
     Vec                x, y, yref;
     MatSegCSRShortMode mode;
     char               shortdesc[32];
-    PetscInt           m, n, maxrow = 0, L, builds, ntiles;
+    PetscInt           m, n, maxrow = 0, L, builds, ntiles, K;
     PetscReal          mean = 0, rel = 0;
     MatInfo            info;
-    double             nnz, floor_bytes, tseg = 0, tcus = 0, pad;
+    double             nnz, floor_bytes, tseg = 0, tcus = 0, thec = 0, pad, remfrac = 0;
     const char        *name = p < nnames ? names[p] : files[p - nnames];
 
     if (p < nnames) PetscCall(Generate(names[p], quick, &A));
@@ -273,8 +390,26 @@ int main(int argc, char **argv)
     PetscCall(MatMult(S, x, y));
     PetscCall(RelDiff(y, yref, &rel));
     PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: segcsr product differs from AIJ (relative %g)", name, (double)rel);
+    /* hec: its width, the share of the nonzeros beyond it (the CSR remainder), and its product against AIJ */
+    PetscCall(MatConvert(A, MATHEC, MAT_INITIAL_MATRIX, &H));
+    PetscCall(MatSetFromOptions(H));
+    PetscCall(MatHECGetEllWidth(H, &K));
+    {
+      const PetscInt *ai;
+      PetscBool       done;
+      PetscInt        mm;
+      PetscInt64      rem = 0;
+      PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &mm, &ai, NULL, &done));
+      for (PetscInt i = 0; i < mm; i++) rem += PetscMax(0, ai[i + 1] - ai[i] - K);
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &mm, &ai, NULL, &done));
+      remfrac = nnz > 0 ? (double)rem / nnz : 0.0;
+    }
+    PetscCall(MatMult(H, x, y));
+    PetscCall(RelDiff(y, yref, &rel));
+    PetscCheck(rel < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: hec product differs from AIJ (relative %g)", name, (double)rel);
 #if defined(GPUPC_HAVE_CUDA)
     if (timing) {
+      PetscCall(GPUPCBenchTimeMatMult(H, x, y, reps, &thec));
       PetscCall(GPUPCBenchTimeMatMult(S, x, y, reps, &tseg));
       PetscCall(GPUPCBenchCuSparseSpMV(A, x, yref, reps, &tcus));
       PetscCall(RelDiff(y, yref, &rel));
@@ -283,12 +418,14 @@ int main(int argc, char **argv)
 #endif
     floor_bytes = 12.0 * nnz + 8.0 * (m + n);
     if (timing) {
-      double gseg = floor_bytes / (tseg * 1e-3) / 1e9, gcus = floor_bytes / (tcus * 1e-3) / 1e9, speed = tcus / tseg;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9.4f %9.4f %8.1f %8.1f %6.1f %6.1f %7.3f\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, tseg, tcus, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed));
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.0f,%.4f,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.6f,%.6f,%.0f,%.2f,%.2f,%.2f,%.2f,%.4f,%.2f,%s,%" PetscInt_FMT "\n", name, m, n, nnz, (double)mean, maxrow, L, pad, tseg, tcus, floor_bytes, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed, copygbs, MatSegCSRShortModes[mode], ntiles));
+      double gseg = floor_bytes / (tseg * 1e-3) / 1e9, gcus = floor_bytes / (tcus * 1e-3) / 1e9, speed = tcus / tseg, ghec = floor_bytes / (thec * 1e-3) / 1e9;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9.4f %9.4f %8.1f %8.1f %6.1f %6.1f %7.3f | %4" PetscInt_FMT " %6.3f %9.4f %8.1f %7.3f %7.3f\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, tseg, tcus, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed, K, remfrac, thec, ghec, tcus / thec, tseg / thec));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.0f,%.4f,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.6f,%.6f,%.0f,%.2f,%.2f,%.2f,%.2f,%.4f,%.2f,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.4f,%.6f,%.2f,%.4f,%.4f\n", name, m, n, nnz, (double)mean, maxrow, L, pad, tseg, tcus, floor_bytes, gseg, gcus, 100.0 * gseg / copygbs, 100.0 * gcus / copygbs, speed, copygbs, MatSegCSRShortModes[mode], ntiles, K, remfrac, thec, ghec, tcus / thec, tseg / thec));
       logsum += PetscLogReal(speed);
+      loghec += PetscLogReal(tcus / thec);
+      loghecseg += PetscLogReal(tseg / thec);
     } else {
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9s %9s %8s %8s %6s %6s %7s  (segcsr == AIJ: rel %.1e)\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, "-", "-", "-", "-", "-", "-", "-", (double)rel));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %10" PetscInt_FMT " %11.0f %8.2f %7" PetscInt_FMT " %3" PetscInt_FMT " %6.3f %-12s %9s %9s %8s %8s %6s %6s %7s | %4" PetscInt_FMT " %6.3f  (segcsr and hec == AIJ: rel %.1e)\n", name, m, nnz, (double)mean, maxrow, L, pad, shortdesc, "-", "-", "-", "-", "-", "-", "-", K, remfrac, (double)rel));
     }
     if (reuse) { /* new values on the same pattern: the update against the copies of the same bytes */
       double tupd = 0, ttouch = 0, tcopy = 0, th2d = 0, bytes = 8.0 * nnz;
@@ -311,10 +448,11 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y));
     PetscCall(VecDestroy(&yref));
+    PetscCall(MatDestroy(&H));
     PetscCall(MatDestroy(&S));
     PetscCall(MatDestroy(&A));
   }
-  if (timing && nrun) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "geometric mean speedup segcsr / cuSPARSE over %" PetscInt_FMT " matrices: %.3f\nCSV: %s\n", nrun, exp(logsum / nrun), csvname));
+  if (timing && nrun) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "geometric mean speedup segcsr / cuSPARSE over %" PetscInt_FMT " matrices: %.3f\ngeometric mean speedup hec / cuSPARSE: %.3f, hec / segcsr: %.3f\nCSV: %s\n", nrun, exp(logsum / nrun), exp(loghec / nrun), exp(loghecseg / nrun), csvname));
   if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));
   if (reusecsv) {
     PetscCall(PetscFClose(PETSC_COMM_WORLD, reusecsv));

@@ -86,6 +86,15 @@ PETSC_EXTERN PetscErrorCode    MatBCSRSetBlockSize(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode    MatBCSRSetMapping(Mat, MatBCSRMapping);
 PETSC_EXTERN PetscErrorCode    MatBCSRSetSort(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode    MatBCSRGetInfo(Mat, PetscInt *, PetscReal *, PetscReal *, PetscInt *, PetscInt *);
+/* ---- Mat types: hec (hybrid ELL + CSR on the device) ---- */
+#define MATHEC    "hec"
+#define MATSEQHEC "seqhec"
+#define MATMPIHEC "mpihec"
+PETSC_EXTERN PetscErrorCode MatHECSetRatio(Mat, PetscReal);
+PETSC_EXTERN PetscErrorCode MatHECGetRatio(Mat, PetscReal *);
+PETSC_EXTERN PetscErrorCode MatHECSetEllWidth(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatHECGetEllWidth(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatHECGetInfo(Mat, PetscInt *, PetscInt *, PetscInt *);
 
 /* PC gpuamg: classical and smoothed-aggregation algebraic multigrid, setup on the host, cycles on the device */
 #define PCGPUAMG "gpuamg"

@@ -1784,6 +1784,287 @@ static PetscErrorCode CMGConfigCases(Ctx *c, const CMGConfig *cfg)
 /* ================================================================ main */
 
 /* a build without CUDA has no CUDA tables: every getter refuses (an error, never the host table) */
+/* ================================================================ hec (hybrid ELL + CSR)
+
+   Self-contained: its own coverage record and tables, so that the hec table (GPUPC_HEC_KERNEL_LIST) is walked like the
+   others: side 0 the active backend's table on device buffers, side 1 the host table (cuda backend) or the reference
+   loops below (host backend), on the layouts of TestHECLayout (tests/kerneltest.h) at several ELL widths. */
+
+/* reference: every row's ELL entries (p < min(len, K)) then its remainder, rows in order, whatever the bins say */
+static PetscErrorCode Mult_HECRef(const GPUPCHECDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    const PetscInt e = PetscMin(A->rowptr[i + 1] - A->rowptr[i], A->K);
+    PetscScalar    s = 0.0;
+    if (A->n > 0) {
+      for (PetscInt p = 0; p < e; p++) s += A->ellval[(size_t)p * A->stride + i] * x[A->ellcol[(size_t)p * A->stride + i]];
+      for (PetscInt r = A->remptr[i]; r < A->remptr[i + 1]; r++) s += A->remval[r] * x[A->remcol[r]];
+    }
+    y[i] = (z ? z[i] : 0.0) + s;
+  }
+  return 0;
+}
+static PetscErrorCode MultTransposeAdd_HECRef(const GPUPCHECDev *A, const PetscScalar *x, PetscScalar *y)
+{
+  if (A->n > 0)
+    for (PetscInt i = 0; i < A->m; i++) {
+      const PetscInt e = PetscMin(A->rowptr[i + 1] - A->rowptr[i], A->K);
+      for (PetscInt p = 0; p < e; p++) y[A->ellcol[(size_t)p * A->stride + i]] += A->ellval[(size_t)p * A->stride + i] * x[i];
+      for (PetscInt r = A->remptr[i]; r < A->remptr[i + 1]; r++) y[A->remcol[r]] += A->remval[r] * x[i];
+    }
+  return 0;
+}
+static PetscErrorCode GetDiagonal_HECRef(const GPUPCHECDev *A, PetscInt coloffset, PetscScalar *d)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    d[i] = 0.0;
+    for (PetscInt p = 0; p < A->K; p++) /* padding slots hold 0 */
+      if (A->ellcol[(size_t)p * A->stride + i] == i + coloffset) d[i] += A->ellval[(size_t)p * A->stride + i];
+    for (PetscInt r = A->remptr[i]; r < A->remptr[i + 1]; r++)
+      if (A->remcol[r] == i + coloffset) d[i] += A->remval[r];
+  }
+  return 0;
+}
+/* entry by entry: its row by a linear walk from i0 */
+static PetscErrorCode LayValues_HECRef(const GPUPCHECDev *A, PetscInt i0, PetscInt i1, PetscInt k0, PetscInt k1, const PetscScalar *a)
+{
+  PetscInt i = i0;
+
+  for (PetscInt k = k0; k < k1; k++) {
+    while (A->rowptr[i + 1] <= k) i++;
+    if (i >= i1) return PETSC_ERR_PLIB; /* the rows given do not hold entry k */
+    if (k - A->rowptr[i] < A->K) A->ellval[(size_t)(k - A->rowptr[i]) * A->stride + i] = a[k - k0];
+    else A->remval[A->remptr[i] + k - A->rowptr[i] - A->K] = a[k - k0];
+  }
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCHECKernels, RefHECKernels, GPUPC_HEC_KERNEL_LIST, "reference", _HECRef);
+
+typedef struct {
+  Ctx                   *c; /* the worlds, the sides' names, the random numbers */
+  const GPUPCHECKernels *k[2];
+  Coverage               cov;
+} HECSides;
+
+/* as Agree, on the hec coverage record */
+static PetscErrorCode HECAgree(HECSides *H, PetscInt member, const char *variant, PetscInt64 size, PetscInt n, const PetscReal *a, const PetscReal *b, const PetscReal *mag, const PetscReal *terms)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal allowed = mag ? (terms[i] + 2.0) * DBL_EPSILON * mag[i] : 0.0;
+    const PetscBool ok      = (PetscBool)(!PetscIsNanReal(a[i]) && !PetscIsNanReal(b[i]) && PetscAbsReal(a[i] - b[i]) <= allowed);
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec table, member %s (%s), size %" PetscInt64_FMT ", entry %" PetscInt_FMT ": %s %.17g, %s %.17g (difference %g, allowed %g)", GPUPCHECKernelNames[member], variant, size, i, H->c->S[0].what, (double)a[i], H->c->S[1].what, (double)b[i], (double)PetscAbsReal(a[i] - b[i]), (double)allowed);
+  }
+  {
+    Coverage *cv = &H->cov;
+    if (!cv->runs[member]++) cv->minsize[member] = cv->maxsize[member] = size;
+    cv->minsize[member] = PetscMin(cv->minsize[member], size);
+    cv->maxsize[member] = PetscMax(cv->maxsize[member], size);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the row of entry k < nnz of CSR A: the last row starting at or before k */
+static PetscInt HECEntryRow(const TestCSR *A, PetscInt k)
+{
+  PetscInt lo = 0, hi = A->m - 1;
+  while (lo < hi) {
+    const PetscInt mid = lo + (hi - lo + 1) / 2;
+    if (A->i[mid] <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* every member on the layout of A with ELL width K, copied into both worlds */
+static PetscErrorCode HECLayoutCases(HECSides *H, const TestCSR *A, PetscInt K, const PetscScalar *x, const PetscScalar *z, const PetscScalar *xt, const PetscScalar *y0)
+{
+  Ctx           *c = H->c;
+  GPUPCHECDev    h, d[2];
+  const PetscInt m = A->m, n = A->n, offsets[2] = {0, n > 3 ? 3 : 0};
+  PetscScalar   *dx[2], *dz[2], *dy[2], *dxt[2], *dyt[2], *out[2];
+  PetscReal     *mag, *terms;
+  char           variant[160];
+  PetscInt64     size;
+  const PetscInt mn = PetscMax(PetscMax(m, n), 1);
+
+  PetscFunctionBegin;
+  PetscCall(TestHECLayout(A, K, &h));
+  size = h.nnz;
+  PetscCall(PetscMalloc4(mn, &out[0], mn, &out[1], mn, &mag, mn, &terms));
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestHECUpload(&h, dev, &d[s]));
+    PetscCall(TestDup(dev, x, n * sizeof(PetscScalar), (void **)&dx[s]));
+    PetscCall(TestMalloc(dev, m * sizeof(PetscScalar), (void **)&dz[s]));
+    PetscCall(TestMalloc(dev, m * sizeof(PetscScalar), (void **)&dy[s]));
+    PetscCall(TestDup(dev, xt, m * sizeof(PetscScalar), (void **)&dxt[s]));
+    PetscCall(TestMalloc(dev, n * sizeof(PetscScalar), (void **)&dyt[s]));
+  }
+  /* mult: y = A x, y = A x + z, z = A x + z in place */
+  for (PetscInt v = 0; v < 3; v++) {
+    const char *vname[] = {"y = A x", "y = A x + z", "z = A x + z in place"};
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, K = %" PetscInt_FMT " (%" PetscInt_FMT " remainder entries, %" PetscInt_FMT " warp/block rows), %" PetscInt_FMT " x %" PetscInt_FMT, vname[v], K, h.nrem, h.nlong, m, n));
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(TestPut(dev, dz[s], z, m * sizeof(PetscScalar)));
+      PetscCall(TestPut(dev, dy[s], y0, m * sizeof(PetscScalar))); /* stale values that must be overwritten */
+      PetscCall(H->k[s]->mult(&d[s], dx[s], v ? dz[s] : NULL, v == 2 ? dz[s] : dy[s]));
+      PetscCall(TestGet(dev, out[s], v == 2 ? dz[s] : dy[s], m * sizeof(PetscScalar)));
+    }
+    for (PetscInt i = 0; i < m; i++) {
+      mag[i]   = v ? PetscAbsReal(z[i]) : 0.0;
+      terms[i] = A->i[i + 1] - A->i[i] + 1;
+      for (PetscInt q = A->i[i]; q < A->i[i + 1]; q++) mag[i] += PetscAbsReal(A->a[q] * x[A->j[q]]);
+    }
+    PetscCall(HECAgree(H, GPUPC_HEC_KERNEL_mult, variant, size, m, out[0], out[1], mag, terms));
+  }
+  /* multtransposeadd: yt = x + A^T xt */
+  PetscCall(PetscSNPrintf(variant, sizeof(variant), "yt += A^T xt, K = %" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT, K, m, n));
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestPut(dev, dyt[s], x, n * sizeof(PetscScalar)));
+    PetscCall(H->k[s]->multtransposeadd(&d[s], dxt[s], dyt[s]));
+    PetscCall(TestGet(dev, out[s], dyt[s], n * sizeof(PetscScalar)));
+  }
+  for (PetscInt j = 0; j < n; j++) mag[j] = PetscAbsReal(x[j]), terms[j] = 1;
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt q = A->i[i]; q < A->i[i + 1]; q++) mag[A->j[q]] += PetscAbsReal(A->a[q] * xt[i]), terms[A->j[q]] += 1;
+  PetscCall(HECAgree(H, GPUPC_HEC_KERNEL_multtransposeadd, variant, size, n, out[0], out[1], mag, terms));
+  /* getdiagonal of the block and of a block whose diagonal is shifted by 3 columns: exact */
+  for (PetscInt o = 0; o < 2; o++) {
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "column offset %" PetscInt_FMT ", K = %" PetscInt_FMT, offsets[o], K));
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(TestPut(dev, dy[s], y0, m * sizeof(PetscScalar)));
+      PetscCall(H->k[s]->getdiagonal(&d[s], offsets[o], dy[s]));
+      PetscCall(TestGet(dev, out[s], dy[s], m * sizeof(PetscScalar)));
+    }
+    PetscCall(HECAgree(H, GPUPC_HEC_KERNEL_getdiagonal, variant, size, m, out[0], out[1], NULL, NULL));
+  }
+  /* layvalues: the values laid in one range and in ranges of 1000 entries (as a staged update does), over value arrays
+     of garbage that every entry slot must lose and every padding slot must keep: exact */
+  {
+    const PetscInt nslots = h.K * h.stride, nnz = A->i[m], nall = PetscMax(nslots + h.nrem, 1);
+    PetscScalar   *da[2], *got[2], *junk;
+
+    PetscCall(PetscMalloc3(nall, &got[0], nall, &got[1], nall, &junk));
+    for (PetscInt t = 0; t < nall; t++) junk[t] = 1e300 + t;
+    for (PetscInt cs = PetscMax(nnz, 1), pass = 0; pass < 2; pass++, cs = 1000) {
+      PetscCall(PetscSNPrintf(variant, sizeof(variant), "ranges of %" PetscInt_FMT " entries, K = %" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT, cs, K, m, n));
+      FOR_SIDES(s)
+      {
+        const PetscBool dev = c->S[s].device;
+        PetscCall(TestMalloc(dev, PetscMax(cs, 1) * sizeof(PetscScalar), (void **)&da[s]));
+        PetscCall(TestPut(dev, d[s].ellval, junk, nslots * sizeof(PetscScalar)));
+        PetscCall(TestPut(dev, d[s].remval, junk + nslots, h.nrem * sizeof(PetscScalar)));
+        for (PetscInt k0 = 0; k0 < nnz; k0 += cs) {
+          const PetscInt k1 = PetscMin(nnz, k0 + cs);
+          PetscCall(TestPut(dev, da[s], A->a + k0, (k1 - k0) * sizeof(PetscScalar)));
+          PetscCall(H->k[s]->layvalues(&d[s], HECEntryRow(A, k0), HECEntryRow(A, k1 - 1) + 1, k0, k1, da[s]));
+        }
+        PetscCall(TestGet(dev, got[s], d[s].ellval, nslots * sizeof(PetscScalar)));
+        PetscCall(TestGet(dev, got[s] + nslots, d[s].remval, h.nrem * sizeof(PetscScalar)));
+        PetscCall(TestFree(dev, da[s]));
+      }
+      PetscCall(HECAgree(H, GPUPC_HEC_KERNEL_layvalues, variant, size, nslots + h.nrem, got[0], got[1], NULL, NULL));
+      /* and they are the layout's values (entries) or the garbage (padding) */
+      for (PetscInt t = 0; t < nslots; t++) {
+        const PetscInt  i = t % h.stride, p = t / h.stride;
+        const PetscBool entry = (PetscBool)(i < m && p < A->i[i + 1] - A->i[i]);
+        PetscCheck(entry ? got[1][t] == h.ellval[t] : got[1][t] == junk[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layvalues (%s): ELL slot %" PetscInt_FMT " (row %" PetscInt_FMT ", entry %" PetscInt_FMT ") holds %g", variant, t, i, p, (double)got[1][t]);
+      }
+      for (PetscInt r = 0; r < h.nrem; r++) PetscCheck(got[1][nslots + r] == h.remval[r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layvalues (%s): remainder entry %" PetscInt_FMT " holds %g, expected %g", variant, r, (double)got[1][nslots + r], (double)h.remval[r]);
+    }
+    PetscCall(PetscFree3(got[0], got[1], junk));
+  }
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestHECFreeUpload(dev, &d[s]));
+    PetscCall(TestFree(dev, dx[s]));
+    PetscCall(TestFree(dev, dz[s]));
+    PetscCall(TestFree(dev, dy[s]));
+    PetscCall(TestFree(dev, dxt[s]));
+    PetscCall(TestFree(dev, dyt[s]));
+  }
+  PetscCall(TestHECFreeLayout(&h));
+  PetscCall(PetscFree4(out[0], out[1], mag, terms));
+  PetscFunctionReturn(0);
+}
+
+/* an m x n matrix (SegRandomCSR: empty, short, 300-entry and one 5000-entry row) at ELL widths 0, 1, 3, 8, the cost
+   model's (p_r 20) and the longest row (plain ELL); few: only the cost model's and 0 */
+static PetscErrorCode HECCases(HECSides *H, PetscInt m, PetscInt n, PetscBool few)
+{
+  TestCSR      A;
+  PetscScalar *x, *z, *xt, *y0;
+  PetscInt     Ks[6] = {0, 1, 3, 8, 0, 0}, nK = 6, maxrow = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SegRandomCSR(H->c, m, n, &A));
+  PetscCall(PetscMalloc4(PetscMax(n, 1), &x, PetscMax(m, 1), &z, PetscMax(m, 1), &xt, PetscMax(m, 1), &y0));
+  PetscCall(Random(H->c, n, x));
+  PetscCall(Random(H->c, m, z));
+  PetscCall(Random(H->c, m, xt));
+  PetscCall(Random(H->c, m, y0));
+  for (PetscInt i = 0; i < m; i++) maxrow = PetscMax(maxrow, A.i[i + 1] - A.i[i]);
+  PetscCall(GPUPCHECCostWidth(m, A.i, 20.0, &Ks[4]));
+  Ks[5] = maxrow;
+  if (few) {
+    Ks[1] = Ks[4];
+    nK    = 2;
+  }
+  for (PetscInt k = 0; k < nK; k++) PetscCall(HECLayoutCases(H, &A, Ks[k], x, z, xt, y0));
+  PetscCall(PetscFree4(x, z, xt, y0));
+  PetscCall(SegFreeCSR(&A));
+  PetscFunctionReturn(0);
+}
+
+/* the whole hec table on the shapes of the segcsr cases (0 and 1 rows, a warp, a block, rectangles, no columns, a row of
+   5000 entries: the block bin, more than 2^20 entries), then its coverage */
+static PetscErrorCode HECAllCases(Ctx *c, PetscInt64 large)
+{
+  HECSides          H;
+  PetscGPUPCBackend backend;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&H, sizeof(H)));
+  H.c = c;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCall(GPUPCGetHECKernelsFor(backend, &H.k[0]));
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCGetHECKernelsFor(PETSC_GPUPC_BACKEND_HOST, &H.k[1]));
+  else H.k[1] = &RefHECKernels;
+  FOR_SIDES(s){
+    GPUPC_HEC_KERNEL_LIST(CHECK_MEMBER, H.k[s])}
+#if !defined(GPUPC_HAVE_CUDA)
+  {
+    const GPUPCHECKernels *k = NULL;
+    PetscErrorCode         e;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e = GPUPCGetHECKernelsFor(PETSC_GPUPC_BACKEND_CUDA, &k);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(e == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave the hec table for the cuda backend (error %d, expected PETSC_ERR_SUP)", (int)e);
+  }
+#endif
+  PetscCall(CoverageInit(&H.cov, "hec", "GPUPC_HEC_KERNEL_LIST", GPUPCHECKernelNames, GPUPC_HEC_NKERNELS, 0, large));
+  PetscCall(HECCases(&H, 0, 10, PETSC_FALSE));
+  PetscCall(HECCases(&H, 1, 1, PETSC_FALSE));
+  PetscCall(HECCases(&H, 1, 40, PETSC_FALSE));
+  PetscCall(HECCases(&H, 32, 32, PETSC_FALSE));
+  PetscCall(HECCases(&H, 256, 300, PETSC_FALSE));
+  PetscCall(HECCases(&H, 40, 0, PETSC_FALSE));
+  PetscCall(HECCases(&H, 700, 90, PETSC_FALSE));
+  PetscCall(HECCases(&H, 200, 6000, PETSC_FALSE));
+  PetscCall(HECCases(&H, 80000, 80000, PETSC_TRUE));
+  PetscCall(CoverageCheck(&H.cov));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckNoCUDATables(void)
 {
   PetscFunctionBegin;
@@ -1882,6 +2163,7 @@ int main(int argc, char **argv)
   PetscCall(SegCases(&c, 80000, 80000, 2, Lbig));
   /* bcsr (tests/bcsrequiv.h): its own coverage check */
   PetscCall(BCSRCases(&c));
+  PetscCall(HECAllCases(&c, large)); /* hec: its own coverage record */
   /* cmg */
   PetscCall(CMGEmptyCases(&c));
   PetscCall(CMGDemoteCases(&c, 1));

@@ -187,4 +187,102 @@ static inline PetscErrorCode TestSegCSRFreeUpload(PetscBool device, GPUPCSegCSRD
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------------- HEC layout */
+#include <gpupc/heckernels.h>
+
+/* host arrays of the HEC layout (gpupc/heckernels.h) of CSR c with ELL width K, built here independently of the
+   library's build: ELL column-major with stride m rounded up to GPUPC_HEC_ALIGN (padding: value 0, column = the row, or
+   0 past the columns), remainder in CSR, longrows = the block-bin rows, then the warp-bin rows (in row order, which the
+   kernels must accept: only the bin split is part of the format) */
+static inline PetscErrorCode TestHECLayout(const TestCSR *c, PetscInt K, GPUPCHECDev *h)
+{
+  PetscInt nrem = 0, nlong = 0, nblock = 0;
+  size_t   nslots;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(h, sizeof(*h)));
+  h->m      = c->m;
+  h->n      = c->n;
+  h->K      = K;
+  h->stride = ((c->m + GPUPC_HEC_ALIGN - 1) / GPUPC_HEC_ALIGN) * GPUPC_HEC_ALIGN;
+  h->nnz    = c->i[c->m];
+  nslots    = (size_t)K * h->stride;
+  PetscCall(PetscMalloc2(c->m + 1, &h->rowptr, c->m + 1, &h->remptr));
+  PetscCall(PetscArraycpy(h->rowptr, c->i, c->m + 1));
+  for (PetscInt r = 0; r < c->m; r++) {
+    const PetscInt rl = PetscMax(0, c->i[r + 1] - c->i[r] - K);
+    h->remptr[r]      = nrem;
+    nrem += rl;
+    nlong += GPUPCHECRowBin(rl) != GPUPC_HEC_BIN_THREAD;
+    nblock += GPUPCHECRowBin(rl) == GPUPC_HEC_BIN_BLOCK;
+  }
+  h->remptr[c->m] = nrem;
+  h->nrem         = nrem;
+  h->nlong        = nlong;
+  h->nblock       = nblock;
+  PetscCall(PetscMalloc6(nslots, &h->ellcol, nslots, &h->ellval, nrem, &h->remrow, nrem, &h->remcol, nrem, &h->remval, nlong, &h->longrows));
+  for (PetscInt i = 0; i < h->stride; i++) {
+    const PetscInt len = i < c->m ? c->i[i + 1] - c->i[i] : 0;
+    for (PetscInt p = 0; p < K; p++) {
+      h->ellcol[(size_t)p * h->stride + i] = p < len ? c->j[c->i[i] + p] : (i < c->n ? i : 0);
+      h->ellval[(size_t)p * h->stride + i] = p < len ? c->a[c->i[i] + p] : 0.0;
+    }
+  }
+  nlong = 0;
+  for (PetscInt pass = 0; pass < 2; pass++) { /* block rows first, then warp rows */
+    for (PetscInt r = 0; r < c->m; r++) {
+      const PetscInt rl = h->remptr[r + 1] - h->remptr[r];
+      if (GPUPCHECRowBin(rl) == (pass ? GPUPC_HEC_BIN_WARP : GPUPC_HEC_BIN_BLOCK)) h->longrows[nlong++] = r;
+    }
+  }
+  for (PetscInt r = 0; r < c->m; r++) {
+    for (PetscInt q = h->remptr[r]; q < h->remptr[r + 1]; q++) {
+      h->remrow[q] = r;
+      h->remcol[q] = c->j[c->i[r] + K + q - h->remptr[r]];
+      h->remval[q] = c->a[c->i[r] + K + q - h->remptr[r]];
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode TestHECFreeLayout(GPUPCHECDev *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(h->rowptr, h->remptr));
+  PetscCall(PetscFree6(h->ellcol, h->ellval, h->remrow, h->remcol, h->remval, h->longrows));
+  PetscFunctionReturn(0);
+}
+
+/* a copy of HEC layout h in the device world (device true: GPUPCMalloc buffers) or the host world (PetscMalloc) */
+static inline PetscErrorCode TestHECUpload(const GPUPCHECDev *h, PetscBool device, GPUPCHECDev *d)
+{
+  const size_t ns = (size_t)h->K * h->stride;
+
+  PetscFunctionBegin;
+  *d = *h;
+  PetscCall(TestDup(device, h->rowptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->rowptr));
+  PetscCall(TestDup(device, h->remptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->remptr));
+  PetscCall(TestDup(device, h->ellcol, ns * sizeof(PetscInt), (void **)&d->ellcol));
+  PetscCall(TestDup(device, h->ellval, ns * sizeof(PetscScalar), (void **)&d->ellval));
+  PetscCall(TestDup(device, h->remrow, h->nrem * sizeof(PetscInt), (void **)&d->remrow));
+  PetscCall(TestDup(device, h->remcol, h->nrem * sizeof(PetscInt), (void **)&d->remcol));
+  PetscCall(TestDup(device, h->remval, h->nrem * sizeof(PetscScalar), (void **)&d->remval));
+  PetscCall(TestDup(device, h->longrows, h->nlong * sizeof(PetscInt), (void **)&d->longrows));
+  PetscFunctionReturn(0);
+}
+
+static inline PetscErrorCode TestHECFreeUpload(PetscBool device, GPUPCHECDev *d)
+{
+  PetscFunctionBegin;
+  PetscCall(TestFree(device, d->rowptr));
+  PetscCall(TestFree(device, d->remptr));
+  PetscCall(TestFree(device, d->ellcol));
+  PetscCall(TestFree(device, d->ellval));
+  PetscCall(TestFree(device, d->remrow));
+  PetscCall(TestFree(device, d->remcol));
+  PetscCall(TestFree(device, d->remval));
+  PetscCall(TestFree(device, d->longrows));
+  PetscFunctionReturn(0);
+}
+
 #endif

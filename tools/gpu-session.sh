@@ -6,6 +6,7 @@
 #   spmv [L...]      bench/spmv (default segment length, then each L)
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
+#   spmvhec [p_r...] bench/spmv at each -mat_hec_ratio (default 2 4 8 12 16 20 32 64), then the small-matrix sweep
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
 #   halo [sizes]     bench/halo on 1, 2, 4 ranks sharing the GPU (default 65^3 and 193^3 rows), then again under MPS
 #                    if nvidia-cuda-mps-control exists: where a distributed product's time goes (issue 26)
@@ -53,6 +54,13 @@ while [ $# -gt 0 ]; do
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reps 50 -csv "$OUT/spmv_reuse_suite_spmv.csv" -reuse_csv "$OUT/spmv_reuse_suite.csv" 2>&1 | tee -a "$OUT/spmv_reuse.txt" ;;
   spmvbcsr) # issue 23: bcsr on blocked matrices (3M rows each, at most 4e8 entries) and elast3d at 100^3 nodes (3M rows)
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -bcsr -reps 50 -bcsr_csv "$OUT/spmv_bcsr.csv" 2>&1 | tee "$OUT/spmv_bcsr.txt" ;;
+  spmvhec) # spmvhec [p_r...]: the suite at each -mat_hec_ratio (hec columns; segcsr and cuSPARSE re-measured in each run), then -small
+    ratios="$*"; [ -n "$ratios" ] || ratios="2 4 8 12 16 20 32 64"
+    for pr in $ratios; do
+      echo "--- -mat_hec_ratio $pr" | tee -a "$OUT/spmv_hec.txt"
+      ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -mat_hec_ratio $pr -csv "$OUT/spmv_hec_pr$pr.csv" 2>&1 | tail -10 | tee -a "$OUT/spmv_hec.txt"
+    done
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -small -small_problems lap2d5,lap3d7,powergrid,powerlaw -small_csv "$OUT/spmv_small.csv" 2>&1 | tee -a "$OUT/spmv_hec.txt"; shift $# ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   krylov) # krylov [pcs]: issue 24's per-iteration table and the 7.2M randcoef3d time to solution

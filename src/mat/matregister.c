@@ -6,11 +6,13 @@
 
 PETSC_INTERN PetscErrorCode GPUPCRegisterSegCSR(void); /* src/mat/impls/segcsr/segcsr.c */
 PETSC_INTERN PetscErrorCode GPUPCRegisterBCSR(void);   /* src/mat/impls/bcsr/bcsr.c */
+PETSC_INTERN PetscErrorCode GPUPCRegisterHEC(void);    /* src/mat/impls/hec/hec.c */
 
 PetscErrorCode GPUPCRegisterMat(void)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCRegisterSegCSR());
   PetscCall(GPUPCRegisterBCSR());
+  PetscCall(GPUPCRegisterHEC());
   PetscFunctionReturn(0);
 }

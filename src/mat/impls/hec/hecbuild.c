@@ -1,0 +1,255 @@
+/*
+   Building one HEC block from CSR on the host and keeping its device copy (docs/algorithms.md 1.2): the ELL width
+   from the cost model, the layout, the value-only update, statistics for the view.
+*/
+#include "hecimpl.h"
+#include <gpupc/stage.h>
+
+PetscLogEvent MATHEC_Build, MATHEC_Upload, MATHEC_Mult, MATHEC_MultTranspose;
+
+/* refuses a p_r that is not a positive finite number */
+PetscErrorCode GPUPCHECCheckRatio(PetscReal pr, const char *where)
+{
+  PetscFunctionBegin;
+  PetscCheck(pr > 0.0 && !PetscIsInfOrNanReal(pr), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: hec cost ratio p_r = %g is invalid; use a positive number, the cost of a CSR-remainder entry relative to an ELL slot (-mat_hec_ratio, default %g)", where, (double)pr, (double)GPUPC_HEC_DEFAULT_RATIO);
+  PetscFunctionReturn(0);
+}
+
+/* refuses an ELL width below 0 other than PETSC_DECIDE */
+PetscErrorCode GPUPCHECCheckWidth(PetscInt K, const char *where)
+{
+  PetscFunctionBegin;
+  PetscCheck(K >= 0 || K == PETSC_DECIDE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: hec ELL width %" PetscInt_FMT " is invalid; use K >= 0 to force the width, or -1 (PETSC_DECIDE) for the cost model (-mat_hec_ell_width)", where, K);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCHECCostWidth - the ELL width of the HEC cost model: the smallest K minimising
+   w(K) = K m + p_r sum_i max(0, len_i - K) over 0 <= K <= max len_i
+
+   Not Collective
+
+   Input Parameters:
++  m - number of rows
+.  rowptr - CSR row pointers (m + 1)
+-  pr - p_r, the cost of a CSR-remainder entry relative to an ELL slot (> 0)
+
+   Output Parameter:
+.  K - the width
+
+   Level: developer
+
+   Note:
+   w(K+1) - w(K) = m - p_r #{i : len_i > K}: K is about the (1 - 1/p_r) quantile of the row lengths.
+
+.seealso: MATHEC, MatHECSetRatio()
+@*/
+PetscErrorCode GPUPCHECCostWidth(PetscInt m, const PetscInt *rowptr, PetscReal pr, PetscInt *K)
+{
+  PetscInt  *count, maxlen = 0, above;
+  PetscInt64 rem = 0;
+  PetscReal  best;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCHECCheckRatio(pr, "GPUPCHECCostWidth"));
+  for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
+  PetscCall(PetscCalloc1(maxlen + 1, &count));
+  for (PetscInt i = 0; i < m; i++) count[rowptr[i + 1] - rowptr[i]]++;
+  rem   = m ? (PetscInt64)(rowptr[m] - rowptr[0]) : 0; /* entries beyond width 0 */
+  above = m - count[0];                                /* rows longer than width 0 */
+  best  = pr * (PetscReal)rem;
+  *K    = 0;
+  for (PetscInt k = 1; k <= maxlen; k++) {
+    PetscReal w;
+
+    rem -= above; /* each row longer than k - 1 moves one entry into the ELL part */
+    above -= count[k];
+    w = (PetscReal)k * (PetscReal)m + pr * (PetscReal)rem;
+    if (w < best) {
+      best = w;
+      *K   = k;
+    }
+  }
+  PetscCall(PetscFree(count));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCHECBlockDestroy(GPUPCHECBlock *b)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCFree(b->d.rowptr));
+  PetscCall(GPUPCFree(b->d.ellcol));
+  PetscCall(GPUPCFree(b->d.ellval));
+  PetscCall(GPUPCFree(b->d.remptr));
+  PetscCall(GPUPCFree(b->d.remrow));
+  PetscCall(GPUPCFree(b->d.remcol));
+  PetscCall(GPUPCFree(b->d.remval));
+  PetscCall(GPUPCFree(b->d.longrows));
+  PetscCall(PetscFree(b->h_rowptr));
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  PetscFunctionReturn(0);
+}
+
+/* the row holding entry k < nnz of the CSR matrix with row pointers rowptr (m rows): the last row starting at or
+   before k */
+static PetscInt EntryRow(const PetscInt *rowptr, PetscInt m, PetscInt k)
+{
+  PetscInt lo = 0, hi = m - 1;
+
+  while (lo < hi) {
+    const PetscInt mid = lo + (hi - lo + 1) / 2;
+    if (rowptr[mid] <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+typedef struct {
+  GPUPCHECBlock         *b;
+  const GPUPCHECKernels *k;
+} LayOut;
+
+/* GPUPCStageConsumer: the CSR values of entries first .. first+count-1, landed at a on the device, into their slots */
+static PetscErrorCode LayChunk(void *ctx, size_t first, size_t count, const void *a)
+{
+  LayOut        *lo = (LayOut *)ctx;
+  const PetscInt k0 = (PetscInt)first, k1 = (PetscInt)(first + count), m = lo->b->d.m;
+  const PetscInt i0 = EntryRow(lo->b->h_rowptr, m, k0), i1 = EntryRow(lo->b->h_rowptr, m, k1 - 1) + 1;
+
+  PetscFunctionBegin;
+  PetscCall(lo->k->layvalues(&lo->b->d, i0, i1, k0, k1, (const PetscScalar *)a));
+  PetscFunctionReturn(0);
+}
+
+/* the slot values of block b (structure on the device, padding already 0) from the CSR values: the nnz values go to
+   the device once, chunk by chunk through the page-locked staging buffers (gpupc/stage.h), and the kernel table's
+   layvalues puts each chunk into its ELL and remainder slots there while the next chunk is filled and sent */
+static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCHECBlock *b)
+{
+  LayOut lo;
+
+  PetscFunctionBegin;
+  if (!csr->nnz) PetscFunctionReturn(0);
+  lo.b = b;
+  PetscCall(GPUPCGetHECKernels(&lo.k));
+  PetscCall(GPUPCStageStream(0, (size_t)csr->nnz, csr->a, sizeof(PetscScalar), LayChunk, &lo));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCHECBlockBuild - (re)builds block b from CSR: ELL width Kopt (PETSC_DECIDE: the cost model with ratio pr;
+   a forced width above the longest row is cut to it, which changes nothing but the padding)
+*/
+PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Kopt, GPUPCHECBlock *b)
+{
+  const PetscInt m = csr->m, n = csr->n;
+  PetscInt       K, stride, nrem = 0, nlong = 0, nblock = 0, *ellcol, *remptr, *remrow, *remcol, *longrows, *longkey;
+  PetscInt64     nslots;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCHECCheckRatio(pr, "MatAssemblyEnd"));
+  PetscCall(GPUPCHECCheckWidth(Kopt, "MatAssemblyEnd"));
+  PetscCall(PetscLogEventBegin(MATHEC_Build, 0, 0, 0, 0));
+  PetscCall(GPUPCHECBlockDestroy(b));
+  for (PetscInt i = 0; i < m; i++) b->maxrow = PetscMax(b->maxrow, csr->i[i + 1] - csr->i[i]);
+  PetscCall(GPUPCHECCostWidth(m, csr->i, pr, &b->Kcost));
+  b->ratio  = pr;
+  b->forced = (PetscBool)(Kopt >= 0);
+  K         = b->forced ? PetscMin(Kopt, b->maxrow) : b->Kcost;
+  stride    = ((m + GPUPC_HEC_ALIGN - 1) / GPUPC_HEC_ALIGN) * GPUPC_HEC_ALIGN;
+  nslots    = (PetscInt64)K * stride;
+  PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "hec: a block of %" PetscInt_FMT " rows with ELL width %" PetscInt_FMT " needs %" PetscInt64_FMT " ELL slots, more than 32-bit indices address; use a smaller -mat_hec_ell_width, a larger -mat_hec_ratio or more MPI ranks", m, K, nslots);
+  b->d.m      = m;
+  b->d.n      = n;
+  b->d.K      = K;
+  b->d.stride = stride;
+  b->d.nnz    = csr->nnz;
+  PetscCall(PetscMalloc1(m + 1, &b->h_rowptr));
+  PetscCall(PetscArraycpy(b->h_rowptr, csr->i, m + 1));
+  PetscCall(PetscMalloc1(m + 1, &remptr));
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt r = PetscMax(0, csr->i[i + 1] - csr->i[i] - K);
+
+    remptr[i] = nrem;
+    nrem += r;
+    if (GPUPCHECRowBin(r) != GPUPC_HEC_BIN_THREAD) nlong++;
+    if (GPUPCHECRowBin(r) == GPUPC_HEC_BIN_BLOCK) nblock++;
+  }
+  remptr[m]   = nrem;
+  b->d.nrem   = nrem;
+  b->d.nlong  = nlong;
+  b->d.nblock = nblock;
+  b->nwarp    = nlong - nblock;
+  PetscCall(PetscMalloc3((size_t)nslots, &ellcol, nrem, &remrow, nrem, &remcol));
+  PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
+  nlong = 0;
+  for (PetscInt i = 0; i < stride; i++) { /* ELL: entry p of row i, or padding (the row itself as column) */
+    const PetscInt len = i < m ? csr->i[i + 1] - csr->i[i] : 0, pad = i < n ? i : 0;
+
+    for (PetscInt p = 0; p < K; p++) ellcol[(size_t)p * stride + i] = p < len ? csr->j[csr->i[i] + p] : pad;
+  }
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt r = remptr[i + 1] - remptr[i];
+
+    for (PetscInt q = 0; q < r; q++) {
+      remrow[remptr[i] + q] = i;
+      remcol[remptr[i] + q] = csr->j[csr->i[i] + K + q];
+    }
+    if (GPUPCHECRowBin(r) != GPUPC_HEC_BIN_THREAD) {
+      longkey[nlong]    = -r; /* longest first: the block rows lead the list (and start first on the GPU) */
+      longrows[nlong++] = i;
+    }
+  }
+  PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
+  PetscCall(GPUPCMallocArray(m + 1, &b->d.rowptr));
+  PetscCall(GPUPCMallocArray(nslots, &b->d.ellcol));
+  PetscCall(GPUPCMallocArray(nslots, &b->d.ellval));
+  PetscCall(GPUPCMallocArray(m + 1, &b->d.remptr));
+  PetscCall(GPUPCMallocArray(nrem, &b->d.remrow));
+  PetscCall(GPUPCMallocArray(nrem, &b->d.remcol));
+  PetscCall(GPUPCMallocArray(nrem, &b->d.remval));
+  PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
+  PetscCall(GPUPCCopyToDevice(b->d.rowptr, csr->i, m + 1));
+  PetscCall(GPUPCCopyToDevice(b->d.ellcol, ellcol, nslots));
+  PetscCall(GPUPCCopyToDevice(b->d.remptr, remptr, m + 1));
+  PetscCall(GPUPCCopyToDevice(b->d.remrow, remrow, nrem));
+  PetscCall(GPUPCCopyToDevice(b->d.remcol, remcol, nrem));
+  PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
+  PetscCall(GPUPCMemzero(b->d.ellval, (size_t)nslots * sizeof(PetscScalar))); /* the padding stays 0 for good */
+  PetscCall(LayValues(csr, b));                                               /* the same path as a value update */
+  PetscCall(PetscFree(remptr));
+  PetscCall(PetscFree3(ellcol, remrow, remcol));
+  PetscCall(PetscFree2(longrows, longkey));
+  PetscCall(PetscLogEventEnd(MATHEC_Build, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCHECBlockUploadValues - same nonzero pattern, new values: the nnz CSR values go to the device once (staged) and
+   a kernel puts them into the ELL and remainder slots there (LayValues); the ELL padding keeps its zeros
+*/
+PetscErrorCode GPUPCHECBlockUploadValues(const GPUPCCSR *csr, GPUPCHECBlock *b)
+{
+  PetscFunctionBegin;
+  PetscCheck(csr->m == b->d.m && csr->nnz == b->d.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec value update: the block has %" PetscInt_FMT " rows and %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT " and %" PetscInt_FMT "; the pattern changed without a rebuild", b->d.m, b->d.nnz, csr->m, csr->nnz);
+  PetscCall(PetscLogEventBegin(MATHEC_Upload, 0, 0, 0, 0));
+  PetscCall(LayValues(csr, b));
+  PetscCall(PetscLogEventEnd(MATHEC_Upload, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* ASCII statistics of one block; sync: every rank prints (inside PetscViewerASCIIPushSynchronized) */
+PetscErrorCode GPUPCHECBlockView(const GPUPCHECBlock *b, const char *name, PetscBool sync, PetscViewer viewer)
+{
+  const PetscInt64 slots = (PetscInt64)b->d.K * b->d.m, inell = (PetscInt64)b->d.nnz - b->d.nrem;
+  PetscErrorCode (*print)(PetscViewer, const char[], ...) = sync ? PetscViewerASCIISynchronizedPrintf : PetscViewerASCIIPrintf;
+  char width[128];
+
+  PetscFunctionBegin;
+  if (b->forced) PetscCall(PetscSNPrintf(width, sizeof(width), "forced (-mat_hec_ell_width); the cost model with p_r %g gives %" PetscInt_FMT, (double)b->ratio, b->Kcost));
+  else PetscCall(PetscSNPrintf(width, sizeof(width), "cost model, p_r %g", (double)b->ratio));
+  PetscCall(print(viewer, "%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros, longest row %" PetscInt_FMT "; ELL width K %" PetscInt_FMT " (%s), stride %" PetscInt_FMT "\n", name, b->d.m, b->d.n, b->d.nnz, b->maxrow, b->d.K, width, b->d.stride));
+  PetscCall(print(viewer, "%s: ELL fill %.3g (%" PetscInt64_FMT " entries in %" PetscInt64_FMT " slots); CSR remainder %" PetscInt_FMT " nonzeros, %.3g%% of nnz\n", name, slots ? (double)inell / (double)slots : 1.0, inell, slots, b->d.nrem, b->d.nnz ? 100.0 * (double)b->d.nrem / (double)b->d.nnz : 0.0));
+  PetscCall(print(viewer, "%s: rows by remainder length: %" PetscInt_FMT " a thread each (<= %d), %" PetscInt_FMT " a warp each (<= %d), %" PetscInt_FMT " a thread block each\n", name, b->d.m - b->d.nlong, GPUPC_HEC_SHORT_REM, b->nwarp, GPUPC_HEC_BLOCK_REM, b->d.nblock));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,59 @@
+/*
+   Private layout of the HEC Mat types (seqhec, mpihec): hybrid ELL + CSR on the device.
+
+   As segcsr (segcsrimpl.h): a SEQAIJ/MPIAIJ whose host data stays authoritative (assembly, MatGetRow,
+   MatSetValues from any rank, every value-changing op runs on the host), with the device copy kept in
+   step by the shared GPUPCMatSubclass (gpupc/matgpu.h): a build on a new nonzero pattern, a value-only
+   update (the CSR values staged to the device and laid into the ELL and remainder slots there) on the
+   same pattern. A->spptr holds the device blocks (the diagonal one; for MPI also the off-diagonal one
+   and the halo plan).
+*/
+#ifndef GPUPC_HECIMPL_H
+#define GPUPC_HECIMPL_H
+
+#include <petscgpupc.h>
+#include <gpupc/matgpu.h>
+#include <gpupc/heckernels.h>
+
+/* the default p_r of the cost model: the GPU AMG paper's value; to be replaced by the bench/spmv sweep
+   (tools/gpu-session.sh spmvhec) recorded in bench/NOTES.md */
+#define GPUPC_HEC_DEFAULT_RATIO 20.0
+
+/* one matrix (block) in HEC: device arrays plus what the host keeps */
+typedef struct {
+  GPUPCHECDev d;
+  PetscInt   *h_rowptr; /* host copy of the row pointers (the rows of a chunk of a value update) */
+  PetscInt    maxrow;   /* longest row */
+  PetscReal   ratio;    /* p_r the block was built with */
+  PetscInt    Kcost;    /* the width the cost model gives (d.K unless forced) */
+  PetscBool   forced;   /* d.K was forced (-mat_hec_ell_width) */
+  PetscInt    nwarp;    /* rows of the warp bin (d.nlong - d.nblock) */
+} GPUPCHECBlock;
+
+typedef struct {
+  GPUPCMatSubclass sc;         /* first: the shared machinery reaches it through A->spptr */
+  PetscReal        ratio;      /* p_r of the cost model */
+  PetscInt         Kopt;       /* forced ELL width, PETSC_DECIDE (-1): the cost model */
+  GPUPCHECBlock    diag, offd; /* seq: diag only */
+  GPUPCHalo        halo;       /* mpi only */
+  PetscObjectState blocknz[2]; /* mpi only: nonzero states of the SEQAIJ diagonal and off-diagonal blocks at their last build */
+} Mat_HEC;
+
+PETSC_INTERN PetscErrorCode GPUPCHECCheckRatio(PetscReal, const char *);
+PETSC_INTERN PetscErrorCode GPUPCHECCheckWidth(PetscInt, const char *);
+PETSC_INTERN PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *, PetscReal, PetscInt, GPUPCHECBlock *);
+PETSC_INTERN PetscErrorCode GPUPCHECBlockUploadValues(const GPUPCCSR *, GPUPCHECBlock *);
+PETSC_INTERN PetscErrorCode GPUPCHECBlockDestroy(GPUPCHECBlock *);
+PETSC_INTERN PetscErrorCode GPUPCHECBlockView(const GPUPCHECBlock *, const char *, PetscBool, PetscViewer);
+
+PETSC_INTERN PetscErrorCode MatCreate_SeqHEC(Mat);
+PETSC_INTERN PetscErrorCode MatCreate_MPIHEC(Mat);
+PETSC_INTERN PetscErrorCode MatCreate_HEC(Mat);
+PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqHEC(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatConvert_MPIAIJ_MPIHEC(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatSetFromOptions_HEC_Private(Mat, PetscOptionItems *, Mat_HEC *);
+PETSC_INTERN PetscErrorCode MatHECComposeFunctions_Private(Mat, PetscBool);
+
+PETSC_INTERN PetscLogEvent MATHEC_Build, MATHEC_Upload, MATHEC_Mult, MATHEC_MultTranspose;
+
+#endif
