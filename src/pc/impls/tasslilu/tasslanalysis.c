@@ -190,7 +190,7 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
   for (PetscInt t = 0; t < n; t++) {
     const PetscInt v = T->forward ? t : n - 1 - t, r = Find(uf, v);
     if (comp[r] < 0) {
-      comp[r]          = ncomp;
+      comp[r]           = ncomp;
       compsize[ncomp++] = 0;
     }
     comp[v] = comp[r];
@@ -202,7 +202,7 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
   for (PetscInt c = 0; c < ncomp; c++) compptr[c + 1] = compptr[c] + compsize[c];
   for (PetscInt c = 0; c < ncomp; c++) compsize[c] = 0;
   for (PetscInt t = 0; t < n; t++) {
-    const PetscInt v = T->forward ? t : n - 1 - t;
+    const PetscInt v                              = T->forward ? t : n - 1 - t;
     compv[compptr[comp[v]] + compsize[comp[v]]++] = v;
   }
   /* 2. small components packed smallest first; 3. large components split */
@@ -243,7 +243,7 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
     for (PetscInt i = 0; i < n; i++) gptr[sg[i] + 1]++;
     for (PetscInt g = 0; g < nsub; g++) gptr[g + 1] += gptr[g];
     for (PetscInt t = 0; t < n; t++) {
-      const PetscInt v = T->forward ? t : n - 1 - t;
+      const PetscInt v                   = T->forward ? t : n - 1 - t;
       grow[gptr[sg[v]] + gfill[sg[v]]++] = v;
     }
     /* dependencies: distinct sub-graphs of external parents */
@@ -345,7 +345,7 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
       PetscInt next = 0, nint = 0;
       for (PetscInt k = S->subptr[g]; k < S->subptr[g + 1]; k++) loc[S->order[k]] = k - S->subptr[g];
       for (PetscInt k = S->subptr[g]; k < S->subptr[g + 1]; k++) {
-        const PetscInt v = S->order[k];
+        const PetscInt v   = S->order[k];
         PetscInt       ext = 0;
         for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
           const PetscInt h = sg[T->col[q]];
@@ -361,7 +361,7 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
       }
       S->depptr[g + 1] = nd;
       for (PetscInt k = S->subptr[g]; k < S->subptr[g + 1]; k++) {
-        const PetscInt v = S->order[k];
+        const PetscInt v   = S->order[k];
         PetscInt       ext = 0, nin = 0, t = -1;
         for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
           const PetscInt j = T->col[q];

@@ -58,11 +58,11 @@ PetscErrorCode GPUPCILUSymbolic(PetscInt n, const PetscInt *ai, const PetscInt *
   PetscFunctionBegin;
   PetscCheck(levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ILU levels of fill must be >= 0, not %" PetscInt_FMT, levels);
   PetscCall(PetscMemzero(F, sizeof(*F)));
-  F->n         = n;
-  F->levels    = levels;
-  F->nnzA      = n ? ai[n] : 0;
-  F->shift     = GPUPC_ILU_SHIFT_NONE;
-  F->zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
+  F->n           = n;
+  F->levels      = levels;
+  F->nnzA        = n ? ai[n] : 0;
+  F->shift       = GPUPC_ILU_SHIFT_NONE;
+  F->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   F->shiftamount = PETSC_DEFAULT;
   if (rperm) {
     PetscCall(PetscMalloc1(n, &F->rperm));
@@ -95,7 +95,7 @@ PetscErrorCode GPUPCILUSymbolic(PetscInt n, const PetscInt *ai, const PetscInt *
         PetscCheck(aj[q] >= 0 && aj[q] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "row %" PetscInt_FMT " has column %" PetscInt_FMT " outside 0 .. %" PetscInt_FMT, ra, aj[q], n - 1);
         j = F->cinv ? F->cinv[aj[q]] : aj[q];
       }
-      for (p = head; nxt[p] < j; p = nxt[p]) { }
+      for (p = head; nxt[p] < j; p = nxt[p]) {}
       if (nxt[p] == j) continue;
       nxt[j] = nxt[p];
       nxt[p] = j;
@@ -148,7 +148,7 @@ static PetscErrorCode NumericPass(GPUPCILU *F, const PetscInt *ai, const PetscSc
   const PetscInt n = F->n;
 
   PetscFunctionBegin;
-  *bad = -1;
+  *bad        = -1;
   F->nshifted = 0;
   PetscCall(PetscArrayzero(F->aa, F->ai[n]));
   for (PetscInt i = 0; i < n; i++) {
@@ -176,7 +176,7 @@ static PetscErrorCode NumericPass(GPUPCILU *F, const PetscInt *ai, const PetscSc
     piv = F->aa[F->adiag[i]];
     tol = F->zeropivot * (rs > 0.0 ? rs : 1.0);
     if (F->shift == GPUPC_ILU_SHIFT_NONZERO && PetscAbsScalar(piv) <= tol) {
-      PetscReal amount = F->shiftamount == (PetscReal)PETSC_DEFAULT ? 1e-8 * (rs > 0.0 ? rs : 1.0) : F->shiftamount;
+      PetscReal amount   = F->shiftamount == (PetscReal)PETSC_DEFAULT ? 1e-8 * (rs > 0.0 ? rs : 1.0) : F->shiftamount;
       F->aa[F->adiag[i]] = PetscRealPart(piv) >= 0.0 ? piv + amount : piv - amount;
       F->nshifted++;
       piv = F->aa[F->adiag[i]];

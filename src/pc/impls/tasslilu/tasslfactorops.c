@@ -66,6 +66,22 @@ static PetscErrorCode DestroySolves(GPUPCTasslFactor *f)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode CheckCUSPARSE(void)
+{
+  PetscGPUPCBackend backend;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCheck(backend == PETSC_GPUPC_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_tasslilu_solve cusparse runs cuSPARSE SpSV on the GPU, but GPUPC runs on the %s backend%s; use -pc_tasslilu_solve tassl or levelset, or -gpupc_backend cuda on a machine with a GPU", PetscGPUPCBackends[backend],
+#if defined(GPUPC_HAVE_CUDA)
+             ""
+#else
+             " (built without CUDA)"
+#endif
+  );
+  PetscFunctionReturn(0);
+}
+
 /* the symbolic factor of A (sequential) in the ordering row, col (NULL: natural) */
 PetscErrorCode GPUPCTasslFactorSymbolic(GPUPCTasslFactor *f, Mat A, IS row, IS col, PetscInt levels, GPUPCILUShift shift, PetscReal shiftamount, PetscReal zeropivot)
 {
@@ -77,6 +93,7 @@ PetscErrorCode GPUPCTasslFactorSymbolic(GPUPCTasslFactor *f, Mat A, IS row, IS c
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_TASSLILU_Symbolic, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
+  if (f->solve == GPUPC_TASSL_SOLVE_CUSPARSE) PetscCall(CheckCUSPARSE());
   PetscCall(DestroySolves(f));
   PetscCall(GPUPCILUDestroy(&f->F));
   PetscCall(CSRGet(A, &c));
@@ -127,22 +144,6 @@ PetscErrorCode GPUPCTasslFactorNumeric(GPUPCTasslFactor *f, Mat A)
     if (f->spsvT) PetscCall(GPUPCTasslSpSVRefresh(f->spsvT, &f->F));
 #endif
   }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode CheckCUSPARSE(void)
-{
-  PetscGPUPCBackend backend;
-
-  PetscFunctionBegin;
-  PetscCall(PetscGPUPCGetBackend(&backend));
-  PetscCheck(backend == PETSC_GPUPC_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_tasslilu_solve cusparse runs cuSPARSE SpSV on the GPU, but GPUPC runs on the %s backend%s; use -pc_tasslilu_solve tassl or levelset, or -gpupc_backend cuda on a machine with a GPU", PetscGPUPCBackends[backend],
-#if defined(GPUPC_HAVE_CUDA)
-             ""
-#else
-             " (built without CUDA)"
-#endif
-  );
   PetscFunctionReturn(0);
 }
 
@@ -223,7 +224,7 @@ PetscErrorCode GPUPCTasslFactorApply(GPUPCTasslFactor *f, PetscBool transpose, V
 
 static PetscErrorCode ViewOp(GPUPCTasslOp *op, const char *name, GPUPCTasslLaunch launch, PetscViewer v)
 {
-  const GPUPCTasslSchedule *S = &op->sched;
+  const GPUPCTasslSchedule *S   = &op->sched;
   const PetscBool           one = (PetscBool)(launch == GPUPC_TASSL_LAUNCH_ONE || (launch == GPUPC_TASSL_LAUNCH_AUTO && S->nlev >= GPUPC_TASSL_ONELAUNCH_LEVELS));
 
   PetscFunctionBegin;

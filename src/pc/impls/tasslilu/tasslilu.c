@@ -62,6 +62,9 @@ static PetscErrorCode PCSetUp_TASSLILU(PC pc)
   PetscInt         n;
 
   PetscFunctionBegin;
+  PetscCheck(p->levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_tasslilu_levels must be >= 0, not %" PetscInt_FMT, p->levels);
+  PetscCheck(p->f.nmax >= 1 && p->f.nmax <= TASSL_DEFAULT_SUBGRAPH, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_tasslilu_subgraph_size must be 1 .. %d (the rows whose x fit 48 KB of shared memory), not %" PetscInt_FMT, TASSL_DEFAULT_SUBGRAPH, p->f.nmax);
+  PetscCheck(p->shiftamount == (PetscReal)PETSC_DEFAULT || p->shiftamount > 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_tasslilu_shift_amount must be > 0, not %g", (double)p->shiftamount);
   PetscCall(LocalMatrix(pc, &Ad));
   PetscCall(MatGetLocalSize(Ad, &n, NULL));
   PetscCall(MatGetNonzeroState(Ad, &state));
@@ -136,31 +139,42 @@ static PetscErrorCode PCView_TASSLILU(PC pc, PetscViewer v)
 
 static PetscErrorCode PCSetFromOptions_TASSLILU(PC pc, PetscOptionItems *PetscOptionsObject)
 {
-  PC_TASSLILU        *p = (PC_TASSLILU *)pc->data;
+  PC_TASSLILU        *p      = (PC_TASSLILU *)pc->data;
   PetscInt            levels = p->levels, nmax = p->f.nmax;
   char                ordering[64];
-  PCTASSLILUShiftType shift = p->shift;
+  PCTASSLILUShiftType shift  = p->shift;
   PetscReal           amount = p->shiftamount;
-  PCTASSLILUSolveType solve = p->f.solve;
+  PCTASSLILUSolveType solve  = p->f.solve;
   PCTASSLILULaunch    launch = p->f.launch;
-  PetscBool           flg, flg2;
+  PetscBool           flg[7];
 
   PetscFunctionBegin;
+  /* read everything first, then call the setters (which check the values) once the options block is closed */
   PetscOptionsHeadBegin(PetscOptionsObject, "ILU with TASSL-scheduled triangular solves (tasslilu) options");
-  PetscCall(PetscOptionsInt("-pc_tasslilu_levels", "Levels of fill of ILU(k)", "PCTASSLILUSetLevels", levels, &levels, &flg));
-  if (flg) PetscCall(PCTASSLILUSetLevels(pc, levels));
-  PetscCall(PetscOptionsString("-pc_tasslilu_ordering", "Fill-reducing ordering of the factorization, a MatOrderingType (natural, rcm, nd, 1wd, qmd, rowlength, ...)", "PCTASSLILUSetOrdering", p->ordering, ordering, sizeof(ordering), &flg));
-  if (flg) PetscCall(PCTASSLILUSetOrdering(pc, ordering));
-  PetscCall(PetscOptionsEnum("-pc_tasslilu_shift", "What to do with a zero pivot: none (error naming the row), nonzero, positive_definite", "PCTASSLILUSetShift", PCTASSLILUShiftTypes, (PetscEnum)shift, (PetscEnum *)&shift, &flg));
-  PetscCall(PetscOptionsReal("-pc_tasslilu_shift_amount", "Shift amount (default: 1e-8 x row sum for nonzero, 1e-6 x largest row sum, doubled, for positive_definite)", "PCTASSLILUSetShift", amount, &amount, &flg2));
-  if (flg || flg2) PetscCall(PCTASSLILUSetShift(pc, shift, amount));
-  PetscCall(PetscOptionsInt("-pc_tasslilu_subgraph_size", "Most rows of a TASSL sub-graph (its x lives in one thread block's shared memory)", "PCTASSLILUSetSubgraphSize", nmax, &nmax, &flg));
-  if (flg) PetscCall(PCTASSLILUSetSubgraphSize(pc, nmax));
-  PetscCall(PetscOptionsEnum("-pc_tasslilu_solve", "Triangular solve kernels: tassl, levelset (baseline), cusparse (SpSV baseline, cuda backend)", "PCTASSLILUSetSolveType", PCTASSLILUSolveTypes, (PetscEnum)solve, (PetscEnum *)&solve, &flg));
-  if (flg) PetscCall(PCTASSLILUSetSolveType(pc, solve));
-  PetscCall(PetscOptionsEnum("-pc_tasslilu_launch", "TASSL launches: auto (one launch from 4 sub-graph levels on), level (one per sub-graph level), one (ready flags)", "PCTASSLILUSetLaunch", PCTASSLILULaunches, (PetscEnum)launch, (PetscEnum *)&launch, &flg));
-  if (flg) PetscCall(PCTASSLILUSetLaunch(pc, launch));
+  PetscCall(PetscOptionsInt("-pc_tasslilu_levels", "Levels of fill of ILU(k)", "PCTASSLILUSetLevels", levels, &levels, &flg[0]));
+  PetscCall(PetscOptionsString("-pc_tasslilu_ordering", "Fill-reducing ordering of the factorization, a MatOrderingType (natural, rcm, nd, 1wd, qmd, rowlength, ...)", "PCTASSLILUSetOrdering", p->ordering, ordering, sizeof(ordering), &flg[1]));
+  PetscCall(PetscOptionsEnum("-pc_tasslilu_shift", "What to do with a zero pivot: none (error naming the row), nonzero, positive_definite", "PCTASSLILUSetShift", PCTASSLILUShiftTypes, (PetscEnum)shift, (PetscEnum *)&shift, &flg[2]));
+  PetscCall(PetscOptionsReal("-pc_tasslilu_shift_amount", "Shift amount (default: 1e-8 x row sum for nonzero, 1e-6 x largest row sum, doubled, for positive_definite)", "PCTASSLILUSetShift", amount, &amount, &flg[3]));
+  PetscCall(PetscOptionsInt("-pc_tasslilu_subgraph_size", "Most rows of a TASSL sub-graph (its x lives in one thread block's shared memory)", "PCTASSLILUSetSubgraphSize", nmax, &nmax, &flg[4]));
+  PetscCall(PetscOptionsEnum("-pc_tasslilu_solve", "Triangular solve kernels: tassl, levelset (baseline), cusparse (SpSV baseline, cuda backend)", "PCTASSLILUSetSolveType", PCTASSLILUSolveTypes, (PetscEnum)solve, (PetscEnum *)&solve, &flg[5]));
+  PetscCall(PetscOptionsEnum("-pc_tasslilu_launch", "TASSL launches: auto (one launch from 4 sub-graph levels on), level (one per sub-graph level), one (ready flags)", "PCTASSLILUSetLaunch", PCTASSLILULaunches, (PetscEnum)launch, (PetscEnum *)&launch, &flg[6]));
   PetscOptionsHeadEnd();
+  /* values are checked at PCSetUp (an error inside PCSetFromOptions would leave PETSc's options block open) */
+  if (flg[0]) {
+    p->rebuild = (PetscBool)(p->rebuild || levels != p->levels);
+    p->levels  = levels;
+  }
+  if (flg[1]) PetscCall(PCTASSLILUSetOrdering(pc, ordering));
+  if (flg[2] || flg[3]) {
+    p->shift       = shift;
+    p->shiftamount = amount;
+  }
+  if (flg[4]) {
+    p->rebuild = (PetscBool)(p->rebuild || nmax != p->f.nmax);
+    p->f.nmax  = nmax;
+  }
+  if (flg[5]) PetscCall(PCTASSLILUSetSolveType(pc, solve));
+  if (flg[6]) PetscCall(PCTASSLILUSetLaunch(pc, launch));
   PetscFunctionReturn(0);
 }
 
@@ -295,19 +309,19 @@ typedef struct {
 static PetscErrorCode Compose(PC pc, PetscBool attach)
 {
   const ComposedFn fns[] = {
-    {"PCTASSLILUSetLevels_C",       (void (*)(void))SetLevels_TASSLILU      },
-    {"PCTASSLILUGetLevels_C",       (void (*)(void))GetLevels_TASSLILU      },
-    {"PCTASSLILUSetOrdering_C",     (void (*)(void))SetOrdering_TASSLILU    },
-    {"PCTASSLILUGetOrdering_C",     (void (*)(void))GetOrdering_TASSLILU    },
-    {"PCTASSLILUSetShift_C",        (void (*)(void))SetShift_TASSLILU       },
-    {"PCTASSLILUGetShift_C",        (void (*)(void))GetShift_TASSLILU       },
+    {"PCTASSLILUSetLevels_C", (void (*)(void))SetLevels_TASSLILU},
+    {"PCTASSLILUGetLevels_C", (void (*)(void))GetLevels_TASSLILU},
+    {"PCTASSLILUSetOrdering_C", (void (*)(void))SetOrdering_TASSLILU},
+    {"PCTASSLILUGetOrdering_C", (void (*)(void))GetOrdering_TASSLILU},
+    {"PCTASSLILUSetShift_C", (void (*)(void))SetShift_TASSLILU},
+    {"PCTASSLILUGetShift_C", (void (*)(void))GetShift_TASSLILU},
     {"PCTASSLILUSetSubgraphSize_C", (void (*)(void))SetSubgraphSize_TASSLILU},
     {"PCTASSLILUGetSubgraphSize_C", (void (*)(void))GetSubgraphSize_TASSLILU},
-    {"PCTASSLILUSetSolveType_C",    (void (*)(void))SetSolveType_TASSLILU   },
-    {"PCTASSLILUGetSolveType_C",    (void (*)(void))GetSolveType_TASSLILU   },
-    {"PCTASSLILUSetLaunch_C",       (void (*)(void))SetLaunch_TASSLILU      },
-    {"PCTASSLILUGetLaunch_C",       (void (*)(void))GetLaunch_TASSLILU      },
-    {"PCTASSLILUGetInfo_C",         (void (*)(void))GetInfo_TASSLILU        },
+    {"PCTASSLILUSetSolveType_C", (void (*)(void))SetSolveType_TASSLILU},
+    {"PCTASSLILUGetSolveType_C", (void (*)(void))GetSolveType_TASSLILU},
+    {"PCTASSLILUSetLaunch_C", (void (*)(void))SetLaunch_TASSLILU},
+    {"PCTASSLILUGetLaunch_C", (void (*)(void))GetLaunch_TASSLILU},
+    {"PCTASSLILUGetInfo_C", (void (*)(void))GetInfo_TASSLILU},
   };
 
   PetscFunctionBegin;
@@ -380,13 +394,13 @@ PetscErrorCode PCCreate_TASSLILU(PC pc)
   p->f.solve     = GPUPC_TASSL_SOLVE_TASSL;
   p->f.launch    = GPUPC_TASSL_LAUNCH_AUTO;
   PetscCall(PetscStrncpy(p->ordering, MATORDERINGNATURAL, sizeof(p->ordering)));
-  pc->ops->setup               = PCSetUp_TASSLILU;
-  pc->ops->apply               = PCApply_TASSLILU;
-  pc->ops->applytranspose      = PCApplyTranspose_TASSLILU;
-  pc->ops->setfromoptions      = PCSetFromOptions_TASSLILU;
-  pc->ops->view                = PCView_TASSLILU;
-  pc->ops->reset               = PCReset_TASSLILU;
-  pc->ops->destroy             = PCDestroy_TASSLILU;
+  pc->ops->setup          = PCSetUp_TASSLILU;
+  pc->ops->apply          = PCApply_TASSLILU;
+  pc->ops->applytranspose = PCApplyTranspose_TASSLILU;
+  pc->ops->setfromoptions = PCSetFromOptions_TASSLILU;
+  pc->ops->view           = PCView_TASSLILU;
+  pc->ops->reset          = PCReset_TASSLILU;
+  pc->ops->destroy        = PCDestroy_TASSLILU;
   PetscCall(Compose(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }

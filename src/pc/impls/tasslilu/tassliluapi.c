@@ -77,7 +77,7 @@ PetscErrorCode PCTASSLILUSetOrdering(PC pc, MatOrderingType o)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  
+
   PetscTryMethod(pc, "PCTASSLILUSetOrdering_C", (PC, MatOrderingType), (pc, o));
   PetscFunctionReturn(0);
 }
@@ -154,7 +154,7 @@ PetscErrorCode PCTASSLILUGetShift(PC pc, PCTASSLILUShiftType *t, PetscReal *a)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  
+
   PetscUseMethod(pc, "PCTASSLILUGetShift_C", (PC, PCTASSLILUShiftType *, PetscReal *), (pc, t, a));
   PetscFunctionReturn(0);
 }

@@ -25,7 +25,7 @@ const char *const GPUPCTriKinds[] = {"L", "U", "U^T", "L^T", "GPUPCTriKind", "GP
 @*/
 PetscErrorCode GPUPCTriFromILU(const GPUPCILU *F, GPUPCTriKind kind, GPUPCTri *T)
 {
-  const PetscInt n     = F->n;
+  const PetscInt  n     = F->n;
   const PetscBool lpart = (PetscBool)(kind == GPUPC_TRI_L || kind == GPUPC_TRI_LT);
   PetscInt        nnz   = 0;
 
