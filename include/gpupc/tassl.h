@@ -66,9 +66,9 @@ PETSC_EXTERN PetscErrorCode GPUPCTriDestroy(GPUPCTri *);
 
 /* ---------------------------------------------------------------- TASSL analysis */
 typedef struct {
-  PetscInt n, nmax;
-  PetscInt ncomp, nisolated, nsplit; /* weakly connected components, rows without edges, components split */
-  PetscInt nsub, nlev;
+  PetscInt  n, nmax;
+  PetscInt  ncomp, nisolated, nsplit; /* weakly connected components, rows without edges, components split */
+  PetscInt  nsub, nlev;
   PetscInt *levptr;  /* nlev + 1 */
   PetscInt *subptr;  /* nsub + 1 */
   PetscInt *order;   /* n: row at position k (permutation Q; sub-graph g holds positions subptr[g] .. subptr[g+1)) */
@@ -84,8 +84,8 @@ typedef struct {
   PetscReal C;         /* concurrency factor 1 - critslots / nedges (1 without edges) */
   PetscInt  retries;   /* failed placements of large components */
   /* level sets */
-  PetscInt  nls;
-  PetscInt *lsptr, *lsorder;
+  PetscInt       nls;
+  PetscInt      *lsptr, *lsorder;
   PetscLogDouble time; /* seconds of the analysis */
 } GPUPCTasslSchedule;
 
@@ -126,9 +126,9 @@ PETSC_EXTERN PetscErrorCode GPUPCTasslDevDestroy(GPUPCTasslDev *, PetscInt **, P
 
 /* ---------------------------------------------------------------- cuSPARSE SpSV baseline (CUDA builds only) */
 typedef struct _n_GPUPCTasslSpSV *GPUPCTasslSpSV;
-PETSC_EXTERN PetscErrorCode GPUPCTasslSpSVCreate(const GPUPCILU *, PetscBool, GPUPCTasslSpSV *);
-PETSC_EXTERN PetscErrorCode GPUPCTasslSpSVRefresh(GPUPCTasslSpSV, const GPUPCILU *);
-PETSC_EXTERN PetscErrorCode GPUPCTasslSpSVApply(GPUPCTasslSpSV, const PetscScalar *, PetscScalar *);
-PETSC_EXTERN PetscErrorCode GPUPCTasslSpSVDestroy(GPUPCTasslSpSV *);
+PETSC_EXTERN PetscErrorCode       GPUPCTasslSpSVCreate(const GPUPCILU *, PetscBool, GPUPCTasslSpSV *);
+PETSC_EXTERN PetscErrorCode       GPUPCTasslSpSVRefresh(GPUPCTasslSpSV, const GPUPCILU *);
+PETSC_EXTERN PetscErrorCode       GPUPCTasslSpSVApply(GPUPCTasslSpSV, const PetscScalar *, PetscScalar *);
+PETSC_EXTERN PetscErrorCode       GPUPCTasslSpSVDestroy(GPUPCTasslSpSV *);
 
 #endif

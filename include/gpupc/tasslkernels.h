@@ -40,40 +40,40 @@ typedef struct {
   PetscInt nmax; /* rows of the largest sub-graph (shared memory of a block: nmax scalars) */
   PetscInt nslots, nedges;
   /* sub-graphs */
-  const PetscInt    *hlevptr; /* host, nlev + 1: sub-graphs of level p are hlevptr[p] .. hlevptr[p+1) */
-  PetscInt          *subptr;  /* nsub + 1: sub-graph g holds positions subptr[g] .. subptr[g+1) */
-  PetscInt          *bidx;    /* n: position k reads b[bidx[k]] ... */
-  PetscInt          *xidx;    /* n: ... and writes x[xidx[k]] */
-  PetscScalar       *dinv;    /* n: 1 / diagonal of the row at position k (1 for a unit diagonal) */
-  PetscInt          *slotptr; /* nsub + 1: time slots of g are slotptr[g] .. slotptr[g+1) ... */
-  PetscInt          *next;    /* nsub: ... of which the first next[g] are external */
-  PetscInt          *edgeptr; /* nslots + 1: edges of slot s are edgeptr[s] .. edgeptr[s+1) */
-  PetscInt          *etgt;    /* nedges: target row, local to its sub-graph (0 .. size-1) */
-  PetscInt          *esrc;    /* nedges: source: local index (internal slot) or index into x (external slot) */
-  PetscScalar       *eval;    /* nedges: dinv_i t_ij */
-  PetscInt          *depptr;  /* nsub + 1: sub-graphs that g reads x from are dep[depptr[g] .. depptr[g+1]) */
-  PetscInt          *dep;
-  int               *ready;  /* nsub flags of the one-launch solve */
-  int               *ticket; /* one counter of the one-launch solve (zero between solves) */
+  const PetscInt *hlevptr; /* host, nlev + 1: sub-graphs of level p are hlevptr[p] .. hlevptr[p+1) */
+  PetscInt       *subptr;  /* nsub + 1: sub-graph g holds positions subptr[g] .. subptr[g+1) */
+  PetscInt       *bidx;    /* n: position k reads b[bidx[k]] ... */
+  PetscInt       *xidx;    /* n: ... and writes x[xidx[k]] */
+  PetscScalar    *dinv;    /* n: 1 / diagonal of the row at position k (1 for a unit diagonal) */
+  PetscInt       *slotptr; /* nsub + 1: time slots of g are slotptr[g] .. slotptr[g+1) ... */
+  PetscInt       *next;    /* nsub: ... of which the first next[g] are external */
+  PetscInt       *edgeptr; /* nslots + 1: edges of slot s are edgeptr[s] .. edgeptr[s+1) */
+  PetscInt       *etgt;    /* nedges: target row, local to its sub-graph (0 .. size-1) */
+  PetscInt       *esrc;    /* nedges: source: local index (internal slot) or index into x (external slot) */
+  PetscScalar    *eval;    /* nedges: dinv_i t_ij */
+  PetscInt       *depptr;  /* nsub + 1: sub-graphs that g reads x from are dep[depptr[g] .. depptr[g+1]) */
+  PetscInt       *dep;
+  int            *ready;  /* nsub flags of the one-launch solve */
+  int            *ticket; /* one counter of the one-launch solve (zero between solves) */
   /* level sets (baseline) */
-  PetscInt           nls;     /* level sets */
-  const PetscInt    *hlsptr;  /* host, nls + 1: positions of level l are hlsptr[l] .. hlsptr[l+1) */
-  PetscInt          *lsbidx;  /* n: as bidx, xidx, dinv, for the level-set order */
-  PetscInt          *lsxidx;
-  PetscScalar       *lsdinv;
-  PetscInt          *lsrp;    /* n + 1: off-diagonal entries of position k are lsrp[k] .. lsrp[k+1) */
-  PetscInt          *lscol;   /* index into x */
-  PetscScalar       *lsval;   /* dinv_i t_ij */
+  PetscInt        nls;    /* level sets */
+  const PetscInt *hlsptr; /* host, nls + 1: positions of level l are hlsptr[l] .. hlsptr[l+1) */
+  PetscInt       *lsbidx; /* n: as bidx, xidx, dinv, for the level-set order */
+  PetscInt       *lsxidx;
+  PetscScalar    *lsdinv;
+  PetscInt       *lsrp;  /* n + 1: off-diagonal entries of position k are lsrp[k] .. lsrp[k+1) */
+  PetscInt       *lscol; /* index into x */
+  PetscScalar    *lsval; /* dinv_i t_ij */
 } GPUPCTasslDev;
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation
    of a member is Stem_Host (src/pc/impls/tasslilu/host), the CUDA one Stem_CUDA (src/pc/impls/tasslilu/cuda). */
-#define GPUPC_TASSL_KERNEL_LIST(X, A) \
-  /* TASSL: one launch per sub-graph level, one block per sub-graph */ \
-  X(A, subgraphs, Subgraphs, (const GPUPCTasslDev *T, const PetscScalar *b, PetscScalar *x)) \
+#define GPUPC_TASSL_KERNEL_LIST(X, A)                                                                                            \
+  /* TASSL: one launch per sub-graph level, one block per sub-graph */                                                           \
+  X(A, subgraphs, Subgraphs, (const GPUPCTasslDev *T, const PetscScalar *b, PetscScalar *x))                                     \
   /* TASSL in one launch with ready flags; epoch > 0 differs from the previous solve's (flags of older epochs mean not ready) */ \
-  X(A, onelaunch, OneLaunch, (const GPUPCTasslDev *T, int epoch, const PetscScalar *b, PetscScalar *x)) \
-  /* level sets: one launch per level, one thread per row */ \
+  X(A, onelaunch, OneLaunch, (const GPUPCTasslDev *T, int epoch, const PetscScalar *b, PetscScalar *x))                          \
+  /* level sets: one launch per level, one thread per row */                                                                     \
   X(A, levelset, LevelSet, (const GPUPCTasslDev *T, const PetscScalar *b, PetscScalar *x))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_TASSL_KERNEL_LIST) GPUPCTasslKernels;
