@@ -54,7 +54,7 @@ typedef struct {
   PetscInt       *depptr;  /* nsub + 1: sub-graphs that g reads x from are dep[depptr[g] .. depptr[g+1]) */
   PetscInt       *dep;
   int            *ready;  /* nsub flags of the one-launch solve */
-  int            *ticket; /* one counter of the one-launch solve (zero between solves) */
+  int            *ticket; /* one counter of the one-launch solve (the CUDA launch zeroes it first) */
   /* level sets (baseline) */
   PetscInt        nls;    /* level sets */
   const PetscInt *hlsptr; /* host, nls + 1: positions of level l are hlsptr[l] .. hlsptr[l+1) */

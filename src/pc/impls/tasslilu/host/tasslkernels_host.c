@@ -2,7 +2,7 @@
    Host reference implementation of the TASSL triangular-solve kernels (gpupc/tasslkernels.h): plain loops, the
    semantics the CUDA kernels must match. A sub-graph is run as its thread block would run it: its rows' b into a
    local buffer, the external then the internal time slots in order, x written back. The one-launch version takes
-   the sub-graphs in ticket order (level order) and checks that every sub-graph it depends on has raised its
+   the sub-graphs in ticket order (level order; the host needs no ticket counter) and checks that every sub-graph it depends on has raised its
    ready flag, so a schedule that would deadlock or race on the device fails here.
 */
 #include <gpupc/tasslkernels.h>
@@ -40,7 +40,6 @@ static PetscErrorCode OneLaunch_Host(const GPUPCTasslDev *T, int epoch, const Pe
 
   PetscFunctionBegin;
   PetscCheck(epoch > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "one-launch TASSL solve needs an epoch > 0, not %d", epoch);
-  PetscCheck(*T->ticket == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "one-launch TASSL solve: ticket counter is %d, not 0, at the start", *T->ticket);
   PetscCall(PetscMalloc1(T->nmax + 1, &xs));
   for (PetscInt g = 0; g < T->nsub; g++) {
     for (PetscInt d = T->depptr[g]; d < T->depptr[g + 1]; d++)
