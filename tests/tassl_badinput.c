@@ -9,7 +9,7 @@ static PetscErrorCode TrySetUp(Mat A, const char *opts, PetscErrorCode *err, cha
 {
   PC             pc;
   PetscErrorCode e;
-  const char    *text = NULL;
+  const char    *text     = NULL;
   char          *specific = NULL;
 
   PetscFunctionBegin;

@@ -59,9 +59,9 @@ static PetscErrorCode FactorCSR(const GPUPCILU *F, PetscInt *Lrp, PetscInt *Lcol
 
 static PetscErrorCode Analyse(GPUPCTasslSpSV S)
 {
-  cusparseHandle_t    h;
-  const double        one = 1.0;
-  cusparseOperation_t op  = S->transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  cusparseHandle_t     h;
+  const double         one   = 1.0;
+  cusparseOperation_t  op    = S->transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
   cusparseSpMatDescr_t first = S->transpose ? S->U : S->L, second = S->transpose ? S->L : S->U;
   cusparseSpSVDescr_t  sfirst = S->transpose ? S->sU : S->sL, ssecond = S->transpose ? S->sL : S->sU;
   void                *bfirst = S->transpose ? S->bufU : S->bufL, *bsecond = S->transpose ? S->bufL : S->bufU;
@@ -92,17 +92,17 @@ static PetscErrorCode Analyse(GPUPCTasslSpSV S)
 @*/
 PetscErrorCode GPUPCTasslSpSVCreate(const GPUPCILU *F, PetscBool transpose, GPUPCTasslSpSV *S)
 {
-  GPUPCTasslSpSV       s;
-  cusparseHandle_t     h;
-  PetscInt            *Lrp, *Lcol, *Urp, *Ucol;
-  PetscScalar         *Lval, *Uval;
-  const PetscInt       n = F->n;
-  size_t               szL, szU;
-  const double         one = 1.0;
-  cusparseOperation_t  op  = transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
-  cusparseFillMode_t   lower = CUSPARSE_FILL_MODE_LOWER, upper = CUSPARSE_FILL_MODE_UPPER;
-  cusparseDiagType_t   unit = CUSPARSE_DIAG_TYPE_UNIT, nonunit = CUSPARSE_DIAG_TYPE_NON_UNIT;
-  const PetscInt      *bperm = transpose ? F->cperm : F->rperm, *xperm = transpose ? F->rperm : F->cperm;
+  GPUPCTasslSpSV      s;
+  cusparseHandle_t    h;
+  PetscInt           *Lrp, *Lcol, *Urp, *Ucol;
+  PetscScalar        *Lval, *Uval;
+  const PetscInt      n = F->n;
+  size_t              szL, szU;
+  const double        one   = 1.0;
+  cusparseOperation_t op    = transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  cusparseFillMode_t  lower = CUSPARSE_FILL_MODE_LOWER, upper = CUSPARSE_FILL_MODE_UPPER;
+  cusparseDiagType_t  unit = CUSPARSE_DIAG_TYPE_UNIT, nonunit = CUSPARSE_DIAG_TYPE_NON_UNIT;
+  const PetscInt     *bperm = transpose ? F->cperm : F->rperm, *xperm = transpose ? F->rperm : F->cperm;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));

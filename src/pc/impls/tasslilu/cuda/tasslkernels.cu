@@ -57,15 +57,15 @@ __global__ void SubgraphLevelKernel(const GPUPCTasslDev T, PetscInt g0, const Pe
 __global__ void OneLaunchKernel(const GPUPCTasslDev T, int epoch, const PetscScalar *__restrict__ b, PetscScalar *x)
 {
   extern __shared__ PetscScalar xs[];
-  __shared__ int             ticket;
-  PetscInt                   g;
+  __shared__ int                ticket;
+  PetscInt                      g;
 
   if (threadIdx.x == 0) ticket = atomicAdd(T.ticket, 1);
   __syncthreads();
   g = ticket;
   for (PetscInt d = T.depptr[g] + threadIdx.x; d < T.depptr[g + 1]; d += blockDim.x) {
     volatile const int *flag = T.ready + T.dep[d];
-    while (*flag != epoch) { }
+    while (*flag != epoch) {}
   }
   __threadfence();
   __syncthreads();
