@@ -7,6 +7,8 @@
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
+#   trisolve [N]     bench/trisolve: TASSL/levelset/cuSPARSE solves of ILU(0)/ILU(1) factors (N rows, default 2e6), GMRES + tasslilu,
+#                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -44,6 +46,13 @@ while [ $# -gt 0 ]; do
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
+  trisolve) # trisolve [N]: PC tasslilu's solves against level sets and cuSPARSE SpSV, then GMRES against host bjacobi/ILU(0)
+    nt=${1:-2000000}; [ $# -gt 0 ] && shift
+    ./env.sh build/bench/trisolve -gpupc_backend cuda -gpupc_require_device -n $nt -gmres -csv "$OUT/trisolve.csv" 2>&1 | tee "$OUT/trisolve.txt"
+    for p in poisson2d poisson3d poisson3d27 powergrid elasticity3d convdiff2d convdiff3d; do
+      ./env.sh build/bin/gpupc-solve -problem $p -n $nt -mat_type segcsr -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type tasslilu -gpupc_backend cuda -gpupc_require_device 2>&1 | grep "gpupc-solve:" | sed "s/^/gpu tasslilu: /" | tee -a "$OUT/trisolve.txt"
+      ./env.sh ${MPIEXEC:-mpiexec} -n $(nproc) build/bin/gpupc-solve -problem $p -n $nt -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type bjacobi -sub_pc_type ilu -gpupc_backend host 2>&1 | grep "gpupc-solve:" | sed "s/^/host bjacobi\/ILU(0): /" | tee -a "$OUT/trisolve.txt"
+    done ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;
