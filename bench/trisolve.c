@@ -11,7 +11,8 @@ static const char help[] = "bench/trisolve: ILU(k) triangular solves (L then U) 
                            "  -n <2000000>          target rows of every problem   -levels 0,1   ILU levels of fill\n"
                            "  -reps <20>            timed solves   -subgraph_size <6144>   TASSL sub-graph size\n"
                            "  -csv <trisolve.csv>   CSV output     -quick   small sizes, host backend allowed (smoke test, no cuSPARSE)\n"
-                           "  -gmres                also GMRES time to solution with tasslilu (ILU(0))\n";
+                           "  -ordering <natural>   MatOrderingType of the factors (nd gives independent sub-domains: many roots)\n"
+                           "  -gmres                also GMRES time to solution with tasslilu (ILU(0); -gmres_pc_tasslilu_ordering etc. apply)\n";
 
 #include <petscksp.h>
 #include <petscgpupc.h>
@@ -121,12 +122,13 @@ int main(int argc, char **argv)
 {
   char              problist[512] = "poisson2d,poisson3d,poisson3d27,powergrid,elasticity3d,convdiff2d,convdiff3d", csvname[PETSC_MAX_PATH_LEN] = "";
   char            **probs;
-  int               nprob = 16;
+  char              ordering[64] = MATORDERINGNATURAL;
+  int               nprob        = 16;
   PetscInt          n = 2000000, levels[4] = {0, 1}, nlevels = 2, reps = 20, nmax = 6144;
   PetscBool         quick = PETSC_FALSE, gmres = PETSC_FALSE, cuda;
   PetscGPUPCBackend backend;
   double            copygbs = 0.0;
-  FILE             *csv = NULL;
+  FILE             *csv     = NULL;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -140,6 +142,7 @@ int main(int argc, char **argv)
   if (!nlevels) nlevels = 2;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problems", problist, sizeof(problist), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ordering", ordering, sizeof(ordering), NULL));
   PetscCall(PetscGPUPCGetBackend(&backend));
   cuda = (PetscBool)(backend == PETSC_GPUPC_BACKEND_CUDA);
   PetscCheck(cuda || quick, PETSC_COMM_SELF, PETSC_ERR_SUP, "bench/trisolve times CUDA work: run with -gpupc_backend cuda on a GPU host (or -quick for a host smoke test)");
@@ -161,28 +164,37 @@ int main(int argc, char **argv)
     const PetscScalar *aa;
     PetscInt           m;
     PetscBool          done;
+    IS                 rowis = NULL, colis = NULL;
+    const PetscInt    *rperm = NULL, *cperm = NULL;
 
     PetscCall(GPUPCProblemCreate(PETSC_COMM_SELF, probs[p], n, 1, &A, &rhs));
     PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Ad));
     PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
     PetscCall(MatSeqAIJGetArrayRead(Ad, &aa));
+    {
+      PetscBool natural;
+      PetscCall(PetscStrcmp(ordering, MATORDERINGNATURAL, &natural));
+      if (!natural) PetscCall(MatGetOrdering(Ad, ordering, &rowis, &colis));
+      if (rowis) PetscCall(ISGetIndices(rowis, &rperm));
+      if (colis) PetscCall(ISGetIndices(colis, &cperm));
+    }
     for (PetscInt li = 0; li < nlevels; li++) {
       GPUPCILU       F;
       GPUPCTasslOp   L, U;
       Solves         s;
       PetscLogDouble t0, t1, tnum, tan, tsp = 0;
       (void)tsp;
-      double         t[NRUNS] = {0, 0, 0, 0}, best, gbs, nnzLU, err = 0.0;
-      PetscScalar   *h, *hx, *hr;
+      double       t[NRUNS] = {0, 0, 0, 0}, best, gbs, nnzLU, err = 0.0;
+      PetscScalar *h, *hx, *hr;
 
-      PetscCall(GPUPCILUSymbolic(m, ai, aj, NULL, NULL, levels[li], &F));
+      PetscCall(GPUPCILUSymbolic(m, ai, aj, rperm, cperm, levels[li], &F));
       PetscCall(PetscTime(&t0));
       PetscCall(GPUPCILUNumeric(&F, ai, aj, aa));
       PetscCall(PetscTime(&t1));
       tnum = t1 - t0;
       PetscCall(PetscTime(&t0));
-      PetscCall(GPUPCTasslOpCreate(&F, GPUPC_TRI_L, nmax, NULL, NULL, &L));
-      PetscCall(GPUPCTasslOpCreate(&F, GPUPC_TRI_U, nmax, NULL, NULL, &U));
+      PetscCall(GPUPCTasslOpCreate(&F, GPUPC_TRI_L, nmax, F.rperm, NULL, &L));
+      PetscCall(GPUPCTasslOpCreate(&F, GPUPC_TRI_U, nmax, NULL, F.cperm, &U));
       PetscCall(PetscTime(&t1));
       tan = L.sched.time + U.sched.time; /* the analysis proper; t1 - t0 adds the layout and upload */
       PetscCall(PetscMemzero(&s, sizeof(s)));
@@ -231,6 +243,10 @@ int main(int argc, char **argv)
       PetscCall(GPUPCTasslOpDestroy(&U));
       PetscCall(GPUPCILUDestroy(&F));
     }
+    if (rowis) PetscCall(ISRestoreIndices(rowis, &rperm));
+    if (colis) PetscCall(ISRestoreIndices(colis, &cperm));
+    PetscCall(ISDestroy(&rowis));
+    PetscCall(ISDestroy(&colis));
     PetscCall(MatSeqAIJRestoreArrayRead(Ad, &aa));
     PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
     PetscCall(MatDestroy(&Ad));
@@ -240,7 +256,7 @@ int main(int argc, char **argv)
       double   setup = 0, solve = 0;
       PetscInt its = 0;
       PetscCall(GMRESTime(probs[p], n, &setup, &solve, &its));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  GMRES + tasslilu (ILU(0), segcsr, %s backend): %" PetscInt_FMT " iterations, setup %.3f s, solve %.3f s, total %.3f s\n", PetscGPUPCBackends[backend], its, setup, solve, setup + solve));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  GMRES + tasslilu (ILU(0), segcsr, %s backend, default ordering natural): %" PetscInt_FMT " iterations, setup %.3f s, solve %.3f s, total %.3f s\n", PetscGPUPCBackends[backend], its, setup, solve, setup + solve));
     }
   }
   if (csv) fclose(csv);

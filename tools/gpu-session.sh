@@ -49,6 +49,8 @@ while [ $# -gt 0 ]; do
   trisolve) # trisolve [N]: PC tasslilu's solves against level sets and cuSPARSE SpSV, then GMRES against host bjacobi/ILU(0)
     nt=${1:-2000000}; [ $# -gt 0 ] && shift
     ./env.sh build/bench/trisolve -gpupc_backend cuda -gpupc_require_device -n $nt -gmres -csv "$OUT/trisolve.csv" 2>&1 | tee "$OUT/trisolve.txt"
+    echo "--- nested dissection ordering (many roots: sub-graph levels close to the level sets)" | tee -a "$OUT/trisolve.txt"
+    ./env.sh build/bench/trisolve -gpupc_backend cuda -gpupc_require_device -n $nt -ordering nd -csv "$OUT/trisolve_nd.csv" 2>&1 | tee -a "$OUT/trisolve.txt"
     for p in poisson2d poisson3d poisson3d27 powergrid elasticity3d convdiff2d convdiff3d; do
       ./env.sh build/bin/gpupc-solve -problem $p -n $nt -mat_type segcsr -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type tasslilu -gpupc_backend cuda -gpupc_require_device 2>&1 | grep "gpupc-solve:" | sed "s/^/gpu tasslilu: /" | tee -a "$OUT/trisolve.txt"
       ./env.sh ${MPIEXEC:-mpiexec} -n $(nproc) build/bin/gpupc-solve -problem $p -n $nt -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type bjacobi -sub_pc_type ilu -gpupc_backend host 2>&1 | grep "gpupc-solve:" | sed "s/^/host bjacobi\/ILU(0): /" | tee -a "$OUT/trisolve.txt"

@@ -37,6 +37,7 @@ typedef struct {
   PetscReal     zeropivot;
   PetscReal     shiftused; /* positive_definite: the diagonal shift that succeeded; nonzero: pivots shifted */
   PetscInt      nshifted;
+  PetscInt      rowoffset; /* added to row numbers in messages (the first global row of a rank's diagonal block) */
 } GPUPCILU;
 
 PETSC_EXTERN PetscErrorCode GPUPCILUSymbolic(PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, PetscInt, GPUPCILU *);

@@ -240,7 +240,7 @@ PetscErrorCode GPUPCILUNumeric(GPUPCILU *F, const PetscInt *ai, const PetscInt *
   }
   PetscCall(PetscFree(mark));
   if (bad >= 0) {
-    const PetscInt row = F->rperm ? F->rperm[bad] : bad;
+    const PetscInt row = F->rowoffset + (F->rperm ? F->rperm[bad] : bad);
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the ILU(%" PetscInt_FMT ") factorization at row %" PetscInt_FMT " of the matrix (row %" PetscInt_FMT " of the factor ordering): pivot %g, tolerance %g%s. Use -pc_tasslilu_shift nonzero or positive_definite (or -pc_factor_shift_type with -pc_factor_mat_solver_type tassl), or another ordering", F->levels, row, bad, (double)PetscRealPart(badpiv),
             (double)badtol, F->shift == GPUPC_ILU_SHIFT_POSITIVE_DEFINITE ? " after 40 doublings of the positive-definite shift" : "");
   }

@@ -74,6 +74,7 @@ static PetscErrorCode PCSetUp_TASSLILU(PC pc)
     PetscCall(PetscStrcmp(p->ordering, MATORDERINGNATURAL, &natural));
     if (!natural) PetscCall(MatGetOrdering(Ad, p->ordering, &row, &col));
     PetscCall(GPUPCTasslFactorSymbolic(&p->f, Ad, row, col, p->levels, p->shift, p->shiftamount, -1.0));
+    PetscCall(MatGetOwnershipRange(pc->pmat, &p->f.F.rowoffset, NULL)); /* messages name global rows */
     PetscCall(ISDestroy(&row));
     PetscCall(ISDestroy(&col));
     PetscCall(GPUPCTasslFactorNumeric(&p->f, Ad));
