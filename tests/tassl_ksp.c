@@ -37,6 +37,22 @@ static PetscErrorCode FindTassl(KSP ksp, PC *tpc)
   PetscFunctionReturn(0);
 }
 
+/* how often the events TASSLSymbolic, TASSLAnalysis and TASSLNumeric ran (main stage) */
+static PetscErrorCode EventCounts(PetscInt cnt[3])
+{
+  const char *names[] = {"TASSLSymbolic", "TASSLAnalysis", "TASSLNumeric"};
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; k++) {
+    PetscLogEvent      e;
+    PetscEventPerfInfo info;
+    PetscCall(PetscLogEventGetId(names[k], &e));
+    PetscCall(PetscLogEventGetPerfInfo(0, e, &info));
+    cnt[k] = info.count;
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode ComparePC(KSP ref, KSP tas, Vec x, PetscBool transpose, PetscReal tol, const char *when)
 {
   PC        pr, pt;
@@ -110,6 +126,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
+  PetscCall(PetscLogDefaultBegin()); /* event counts: a refactorization must not redo the symbolic factor or the analysis */
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &dim, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its_diff", &itsdiff, NULL));
@@ -140,11 +157,12 @@ int main(int argc, char **argv)
   PetscCall(ComparePC(ref, tas, x, transpose, tol, "setup"));
   PetscCall(CompareSolve(ref, tas, b, itsdiff, "solve"));
   if (refactor) {
-    PetscInt  info0[4], info1[4];
+    PetscInt  info0[4], info1[4], ev0[3], ev1[3];
     PetscReal C0, C1;
     PetscCall(FindTassl(tas, &tpc));
     PetscCheck(tpc, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-refactor needs a tasslilu PC under tassl_ (directly or under bjacobi)");
     PetscCall(PCTASSLILUGetInfo(tpc, &info0[0], &info0[1], &info0[2], &info0[3], &C0));
+    PetscCall(EventCounts(ev0));
     /* new values, same pattern: more convection and a shifted diagonal */
     PetscCall(MatScale(A, 0.5));
     PetscCall(MatShift(A, 0.7));
@@ -152,9 +170,13 @@ int main(int argc, char **argv)
     PetscCall(KSPSetOperators(tas, A, A));
     PetscCall(KSPSetUp(ref));
     PetscCall(KSPSetUp(tas));
-    PetscCall(PCTASSLILUGetInfo(tpc, &info1[0], &info1[1], &info1[2], &info1[3], &C1));
-    for (int k = 0; k < 4; k++) PetscCheck(info0[k] == info1[k], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "refactorization changed the TASSL schedule (item %d: %" PetscInt_FMT " -> %" PetscInt_FMT ")", k, info0[k], info1[k]);
     PetscCall(ComparePC(ref, tas, x, transpose, tol, "refactored"));
+    /* after an application: under bjacobi the sub-PC is set up at its first use */
+    PetscCall(PCTASSLILUGetInfo(tpc, &info1[0], &info1[1], &info1[2], &info1[3], &C1));
+    PetscCall(EventCounts(ev1));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refactorization: symbolic %" PetscInt_FMT " -> %" PetscInt_FMT ", analysis %" PetscInt_FMT " -> %" PetscInt_FMT ", numeric %" PetscInt_FMT " -> %" PetscInt_FMT "\n", ev0[0], ev1[0], ev0[1], ev1[1], ev0[2], ev1[2]));
+    PetscCheck(ev1[0] == ev0[0] && ev1[1] == ev0[1] && ev1[2] == ev0[2] + 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a refactorization with the same pattern ran the symbolic factorization %" PetscInt_FMT " times, the analysis %" PetscInt_FMT " times and the numeric one %" PetscInt_FMT " times (expected 0, 0, 1)", ev1[0] - ev0[0], ev1[1] - ev0[1], ev1[2] - ev0[2]);
+    for (int k = 0; k < 4; k++) PetscCheck(info0[k] == info1[k], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "refactorization changed the TASSL schedule (item %d: %" PetscInt_FMT " -> %" PetscInt_FMT ")", k, info0[k], info1[k]);
     PetscCall(CompareSolve(ref, tas, b, itsdiff, "refactored"));
   }
   PetscCall(KSPDestroy(&ref));
