@@ -292,5 +292,86 @@ PETSC_EXTERN const char *const KSPGPUCGTypes[];
 PETSC_EXTERN PetscErrorCode    KSPGPUCGSetType(KSP, KSPGPUCGType);
 PETSC_EXTERN PetscErrorCode    KSPGPUCGGetType(KSP, KSPGPUCGType *);
 PETSC_EXTERN PetscErrorCode    KSPGPUCGGetStatistics(KSP, PetscBool *, PetscInt *, PetscInt64 *, PetscInt64 *);
+/* PC tasslilu: ILU(k) with TASSL-scheduled triangular solves on the device (src/pc/impls/tasslilu) */
+#define PCTASSLILU     "tasslilu"
+#define MATSOLVERTASSL "tassl"
+
+/*E
+   PCTASSLILUShiftType - what PC tasslilu does with a zero (or, for positive_definite, non-positive) pivot
+
+$  PC_TASSLILU_SHIFT_NONE              - an error naming the row (the default)
+$  PC_TASSLILU_SHIFT_NONZERO           - the pivot is moved away from zero by the shift amount
+$  PC_TASSLILU_SHIFT_POSITIVE_DEFINITE - the whole diagonal is shifted, the shift doubled until every pivot is positive
+
+   Options Database Keys:
++  -pc_tasslilu_shift <none,nonzero,positive_definite> - the type
+-  -pc_tasslilu_shift_amount <a> - the shift (default: see PCTASSLILU)
+
+   Level: intermediate
+
+.seealso: PCTASSLILU, PCTASSLILUSetShift(), PCTASSLILUGetShift()
+E*/
+typedef enum {
+  PC_TASSLILU_SHIFT_NONE,
+  PC_TASSLILU_SHIFT_NONZERO,
+  PC_TASSLILU_SHIFT_POSITIVE_DEFINITE
+} PCTASSLILUShiftType;
+PETSC_EXTERN const char *const PCTASSLILUShiftTypes[];
+
+/*E
+   PCTASSLILUSolveType - how PC tasslilu runs its triangular solves
+
+$  PC_TASSLILU_SOLVE_TASSL    - TASSL sub-graph kernels (the default)
+$  PC_TASSLILU_SOLVE_LEVELSET - level-set kernels, one thread per row (baseline)
+$  PC_TASSLILU_SOLVE_CUSPARSE - cuSPARSE SpSV (baseline; cuda backend only)
+
+   Options Database Key:
+.  -pc_tasslilu_solve <tassl,levelset,cusparse> - the type
+
+   Level: intermediate
+
+.seealso: PCTASSLILU, PCTASSLILUSetSolveType(), PCTASSLILUGetSolveType()
+E*/
+typedef enum {
+  PC_TASSLILU_SOLVE_TASSL,
+  PC_TASSLILU_SOLVE_LEVELSET,
+  PC_TASSLILU_SOLVE_CUSPARSE
+} PCTASSLILUSolveType;
+PETSC_EXTERN const char *const PCTASSLILUSolveTypes[];
+
+/*E
+   PCTASSLILULaunch - how the TASSL solve launches its sub-graph kernels
+
+$  PC_TASSLILU_LAUNCH_AUTO  - one launch from 4 sub-graph levels on, else one launch per level (the default)
+$  PC_TASSLILU_LAUNCH_LEVEL - one launch per sub-graph level
+$  PC_TASSLILU_LAUNCH_ONE   - one launch; sub-graphs wait on ready flags of the sub-graphs they need
+
+   Options Database Key:
+.  -pc_tasslilu_launch <auto,level,one> - the launch
+
+   Level: advanced
+
+.seealso: PCTASSLILU, PCTASSLILUSetLaunch(), PCTASSLILUGetLaunch()
+E*/
+typedef enum {
+  PC_TASSLILU_LAUNCH_AUTO,
+  PC_TASSLILU_LAUNCH_LEVEL,
+  PC_TASSLILU_LAUNCH_ONE
+} PCTASSLILULaunch;
+PETSC_EXTERN const char *const PCTASSLILULaunches[];
+
+PETSC_EXTERN PetscErrorCode PCTASSLILUSetLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCTASSLILUSetOrdering(PC, MatOrderingType);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetOrdering(PC, MatOrderingType *);
+PETSC_EXTERN PetscErrorCode PCTASSLILUSetShift(PC, PCTASSLILUShiftType, PetscReal);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetShift(PC, PCTASSLILUShiftType *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCTASSLILUSetSubgraphSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetSubgraphSize(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCTASSLILUSetSolveType(PC, PCTASSLILUSolveType);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetSolveType(PC, PCTASSLILUSolveType *);
+PETSC_EXTERN PetscErrorCode PCTASSLILUSetLaunch(PC, PCTASSLILULaunch);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetLaunch(PC, PCTASSLILULaunch *);
+PETSC_EXTERN PetscErrorCode PCTASSLILUGetInfo(PC, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscReal *);
 
 #endif

@@ -1781,6 +1781,255 @@ static PetscErrorCode CMGConfigCases(Ctx *c, const CMGConfig *cfg)
   PetscFunctionReturn(0);
 }
 
+/* ================================================================ tassl (the triangular solves of PC tasslilu)
+
+   Its own block: the table under test (side 0, device world) against the host table (cuda backend) or the reference
+   loops below (host backend, side 1, host world), on random triangular systems scheduled by GPUPCTasslAnalyze with
+   several sub-graph sizes; its own coverage record, checked at the end of TasslCases. The references solve row by row
+   in each sub-graph's position order (no time slots), so the tolerance covers a different summation order. */
+#include <gpupc/tassl.h>
+
+/* rows of sub-graph g in position order; row k's edges are those of g's slots with target k - subptr[g], bucketed by
+   target first (cnt, list: work arrays of the sub-graph's size and edge count) */
+static void TasslSubgraph_Ref(const GPUPCTasslDev *T, PetscInt g, const PetscScalar *b, PetscScalar *x, PetscScalar *xs, PetscInt *cnt, PetscInt *list)
+{
+  const PetscInt r0 = T->subptr[g], nr = T->subptr[g + 1] - r0, s0 = T->slotptr[g], s1 = T->slotptr[g + 1];
+  const PetscInt e0 = T->edgeptr[s0], e1 = T->edgeptr[s1];
+
+  for (PetscInt k = 0; k <= nr; k++) cnt[k] = 0;
+  for (PetscInt e = e0; e < e1; e++) cnt[T->etgt[e] + 1]++;
+  for (PetscInt k = 0; k < nr; k++) cnt[k + 1] += cnt[k];
+  for (PetscInt sl = s0; sl < s1; sl++)
+    for (PetscInt e = T->edgeptr[sl]; e < T->edgeptr[sl + 1]; e++) list[cnt[T->etgt[e]]++] = e;
+  for (PetscInt k = nr; k > 0; k--) cnt[k] = cnt[k - 1];
+  cnt[0] = 0;
+  for (PetscInt k = 0; k < nr; k++) {
+    PetscScalar s = T->dinv[r0 + k] * b[T->bidx[r0 + k]];
+    for (PetscInt q = cnt[k]; q < cnt[k + 1]; q++) {
+      const PetscInt  e   = list[q];
+      const PetscBool ext = (PetscBool)(e < T->edgeptr[s0 + T->next[g]]);
+      s -= T->eval[e] * (ext ? x[T->esrc[e]] : xs[T->esrc[e]]);
+    }
+    xs[k] = s;
+  }
+  for (PetscInt k = 0; k < nr; k++) x[T->xidx[r0 + k]] = xs[k];
+}
+static PetscErrorCode Subgraphs_Ref(const GPUPCTasslDev *T, const PetscScalar *b, PetscScalar *x)
+{
+  PetscScalar *xs;
+  PetscInt    *cnt, *list;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(T->nmax + 1, &xs, T->nmax + 2, &cnt, T->nedges + 1, &list));
+  for (PetscInt g = 0; g < T->nsub; g++) TasslSubgraph_Ref(T, g, b, x, xs, cnt, list);
+  PetscCall(PetscFree3(xs, cnt, list));
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode OneLaunch_Ref(const GPUPCTasslDev *T, int epoch, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  PetscCall(Subgraphs_Ref(T, b, x));
+  for (PetscInt g = 0; g < T->nsub; g++) T->ready[g] = epoch;
+  PetscFunctionReturn(0);
+}
+static PetscErrorCode LevelSet_Ref(const GPUPCTasslDev *T, const PetscScalar *b, PetscScalar *x)
+{
+  for (PetscInt k = 0; k < T->n; k++) {
+    PetscScalar s = T->lsdinv[k] * b[T->lsbidx[k]];
+    for (PetscInt q = T->lsrp[k]; q < T->lsrp[k + 1]; q++) s -= T->lsval[q] * x[T->lscol[q]];
+    x[T->lsxidx[k]] = s;
+  }
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCTasslKernels, RefTasslKernels, GPUPC_TASSL_KERNEL_LIST, "reference", _Ref);
+
+/* a host-world copy of a device solve */
+static PetscErrorCode TasslDevToHost(const GPUPCTasslDev *D, GPUPCTasslDev *H)
+{
+  const PetscInt n = D->n, ns = D->nsub, ne = D->nedges, nnz = n ? 0 : 0;
+  PetscInt       lsnnz = 0, ndep = 0;
+
+  PetscFunctionBegin;
+  (void)nnz;
+  *H = *D;
+  if (n) PetscCall(TestGet(PETSC_TRUE, &lsnnz, D->lsrp + n, sizeof(PetscInt)));
+  if (ns) PetscCall(TestGet(PETSC_TRUE, &ndep, D->depptr + ns, sizeof(PetscInt)));
+#define TASSL_COPY(f, cnt)                                                   \
+  do {                                                                       \
+    void *h_ = NULL;                                                         \
+    PetscCall(TestMalloc(PETSC_FALSE, (size_t)(cnt) * sizeof(*D->f), &h_));  \
+    PetscCall(TestGet(PETSC_TRUE, h_, D->f, (size_t)(cnt) * sizeof(*D->f))); \
+    H->f = (__typeof__(H->f))h_;                                             \
+  } while (0)
+  TASSL_COPY(subptr, ns ? ns + 1 : 0);
+  TASSL_COPY(bidx, n);
+  TASSL_COPY(xidx, n);
+  TASSL_COPY(dinv, n);
+  TASSL_COPY(slotptr, ns ? ns + 1 : 0);
+  TASSL_COPY(next, ns);
+  TASSL_COPY(edgeptr, ns ? D->nslots + 1 : 0);
+  TASSL_COPY(etgt, ne);
+  TASSL_COPY(esrc, ne);
+  TASSL_COPY(eval, ne);
+  TASSL_COPY(depptr, ns ? ns + 1 : 0);
+  TASSL_COPY(dep, ndep);
+  TASSL_COPY(ready, ns);
+  TASSL_COPY(ticket, 1);
+  TASSL_COPY(lsbidx, n);
+  TASSL_COPY(lsxidx, n);
+  TASSL_COPY(lsdinv, n);
+  TASSL_COPY(lsrp, n ? n + 1 : 0);
+  TASSL_COPY(lscol, lsnnz);
+  TASSL_COPY(lsval, lsnnz);
+#undef TASSL_COPY
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TasslHostFree(GPUPCTasslDev *H)
+{
+  void *p[] = {H->subptr, H->bidx, H->xidx, H->dinv, H->slotptr, H->next, H->edgeptr, H->etgt, H->esrc, H->eval, H->depptr, H->dep, H->ready, H->ticket, H->lsbidx, H->lsxidx, H->lsdinv, H->lsrp, H->lscol, H->lsval};
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(p) / sizeof(p[0]); k++) PetscCall(TestFree(PETSC_FALSE, p[k]));
+  PetscFunctionReturn(0);
+}
+
+/* random triangular system: row i (topological index) needs up to 4 earlier rows, near (a grid-like band) or far */
+static PetscErrorCode TasslRandomTri(Ctx *c, PetscInt n, PetscBool forward, GPUPCTri *T, PetscScalar **aa)
+{
+  PetscInt nnz = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(T, sizeof(*T)));
+  T->n       = n;
+  T->forward = forward;
+  T->kind    = forward ? GPUPC_TRI_L : GPUPC_TRI_U;
+  PetscCall(PetscMalloc1(n + 1, &T->ptr));
+  PetscCall(PetscMalloc2(4 * n + 1, &T->col, 4 * n + 1, &T->fidx));
+  PetscCall(PetscMalloc1(n + 1, &T->didx));
+  T->ptr[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt t = forward ? i : n - 1 - i;
+    PetscInt       tmp[4], k = 0;
+    for (PetscInt j = 0; j < 4 && t > 0; j++) {
+      PetscReal r, r2;
+      PetscCall(PetscRandomGetValueReal(c->rnd, &r));
+      PetscCall(PetscRandomGetValueReal(c->rnd, &r2));
+      if (r < -0.4) continue;
+      tmp[k++] = t - PetscMin(t, 1 + (PetscInt)(0.5 * (r2 + 1.0) * (j < 2 ? 2 : 300)));
+    }
+    PetscCall(PetscSortRemoveDupsInt(&k, tmp));
+    for (PetscInt j = 0; j < k; j++) {
+      T->col[nnz]  = forward ? tmp[j] : n - 1 - tmp[j];
+      T->fidx[nnz] = nnz;
+      nnz++;
+    }
+    T->ptr[i + 1] = nnz;
+  }
+  PetscCall(PetscMalloc1(nnz + n + 1, aa));
+  for (PetscInt q = 0; q < nnz; q++) PetscCall(PetscRandomGetValueReal(c->rnd, &(*aa)[q]));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r;
+    PetscCall(PetscRandomGetValueReal(c->rnd, &r));
+    T->didx[i]     = nnz + i;
+    (*aa)[nnz + i] = (r < 0 ? -2.0 : 2.0) + r;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode TasslCases(Ctx *c, PetscGPUPCBackend backend)
+{
+  const PetscInt           sizes[] = {0, 1, 31, 257, 4097, 100003};
+  const PetscInt           nmaxs[] = {1, 32, 700, 6144};
+  const GPUPCTasslKernels *K[2];
+  Coverage                 cov;
+
+  PetscFunctionBegin;
+  PetscCall(CoverageInit(&cov, "tassl", "GPUPC_TASSL_KERNEL_LIST", GPUPCTasslKernelNames, GPUPC_TASSL_NKERNELS, 0, 100000));
+  PetscCall(GPUPCGetTasslKernelsFor(backend, &K[0]));
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCGetTasslKernelsFor(PETSC_GPUPC_BACKEND_HOST, &K[1]));
+  else K[1] = &RefTasslKernels;
+  for (size_t zi = 0; zi < sizeof(sizes) / sizeof(sizes[0]); zi++)
+    for (size_t mi = 0; mi < sizeof(nmaxs) / sizeof(nmaxs[0]); mi++)
+      for (int fw = 0; fw < 2; fw++) {
+        const PetscInt     n = sizes[zi], nmax = nmaxs[mi];
+        GPUPCTri           T;
+        GPUPCTasslSchedule S;
+        GPUPCTasslDev      D[2];
+        PetscInt          *hl, *hs, *bidx, *xidx;
+        PetscScalar       *aa, *b, *x[2], *db[2], *dx[2];
+        PetscReal         *mag, *terms, *o0, *o1;
+        int                rd[2];
+
+        if (n > 5000 && nmax < 32) continue;
+        PetscCall(TasslRandomTri(c, n, (PetscBool)fw, &T, &aa));
+        PetscCall(GPUPCTasslAnalyze(&T, nmax, &S));
+        /* b is read through a reversal, x written through a rotation */
+        PetscCall(PetscMalloc6(n + 1, &bidx, n + 1, &xidx, n + 1, &b, n + 1, &mag, n + 1, &terms, n + 1, &o0));
+        PetscCall(PetscMalloc3(n + 1, &o1, n + 1, &x[0], n + 1, &x[1]));
+        for (PetscInt i = 0; i < n; i++) {
+          bidx[i] = n - 1 - i;
+          xidx[i] = (i + 7) % n;
+        }
+        PetscCall(Random(c, n, b));
+        PetscCall(GPUPCTasslDevCreate(&T, &S, aa, bidx, xidx, &D[0], &hl, &hs));
+        PetscCall(TasslDevToHost(&D[0], &D[1]));
+        /* magnitudes: |x| of a substitution with absolute values, terms: entries of the row + 1 */
+        for (PetscInt t = 0; t < n; t++) {
+          const PetscInt i = fw ? t : n - 1 - t;
+          PetscReal      m = PetscAbsReal(b[bidx[i]]);
+          for (PetscInt q = T.ptr[i]; q < T.ptr[i + 1]; q++) m += PetscAbsReal(aa[q]) * mag[xidx[T.col[q]]];
+          mag[xidx[i]]   = m / PetscAbsReal(aa[T.didx[i]]);
+          terms[xidx[i]] = 2 * (T.ptr[i + 1] - T.ptr[i]) + 2;
+        }
+        FOR_SIDES(s)
+        {
+          PetscCall(TestDup(c->S[s].device, b, n * sizeof(PetscScalar), (void **)&db[s]));
+          PetscCall(TestMalloc(c->S[s].device, n * sizeof(PetscScalar), (void **)&dx[s]));
+        }
+        for (PetscInt m = 0; m < GPUPC_TASSL_NKERNELS; m++) {
+          char variant[128];
+          PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, nmax %" PetscInt_FMT ", %" PetscInt_FMT " sub-graphs in %" PetscInt_FMT " levels", fw ? "lower" : "upper", nmax, S.nsub, S.nlev));
+          FOR_SIDES(s)
+          {
+            if (n) PetscCall(c->S[s].device ? GPUPCMemzero(dx[s], n * sizeof(PetscScalar)) : PetscArrayzero(dx[s], n));
+            if (m == GPUPC_TASSL_KERNEL_subgraphs) PetscCall(K[s]->subgraphs(&D[s], db[s], dx[s]));
+            else if (m == GPUPC_TASSL_KERNEL_onelaunch) PetscCall(K[s]->onelaunch(&D[s], 3, db[s], dx[s]));
+            else PetscCall(K[s]->levelset(&D[s], db[s], dx[s]));
+            PetscCall(TestGet(c->S[s].device, x[s], dx[s], n * sizeof(PetscScalar)));
+          }
+          for (PetscInt i = 0; i < n; i++) {
+            o0[i] = x[0][i];
+            o1[i] = x[1][i];
+            PetscCheck(!(PetscAbsReal(o0[i] - o1[i]) > (terms[i] + 2.0) * 4 * DBL_EPSILON * mag[i] * (1 + S.nlev)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "tassl table, member %s (%s), size %" PetscInt_FMT ", entry %" PetscInt_FMT ": %s %.17g, %s %.17g", GPUPCTasslKernelNames[m], variant, n, i, c->S[0].what, (double)o0[i], c->S[1].what, (double)o1[i]);
+          }
+          if (m == GPUPC_TASSL_KERNEL_onelaunch)
+            for (PetscInt g = 0; g < S.nsub; g++) {
+              FOR_SIDES(s)
+              PetscCall(TestGet(c->S[s].device, &rd[s], D[s].ready + g, sizeof(int)));
+              PetscCheck(rd[0] == 3 && rd[1] == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "tassl onelaunch: ready flag of sub-graph %" PetscInt_FMT " is %d (%s) and %d (%s), not the epoch 3", g, rd[0], c->S[0].what, rd[1], c->S[1].what);
+            }
+          if (!cov.runs[m]++) cov.minsize[m] = cov.maxsize[m] = n;
+          cov.minsize[m] = PetscMin(cov.minsize[m], n);
+          cov.maxsize[m] = PetscMax(cov.maxsize[m], n);
+        }
+        FOR_SIDES(s)
+        {
+          PetscCall(TestFree(c->S[s].device, db[s]));
+          PetscCall(TestFree(c->S[s].device, dx[s]));
+        }
+        PetscCall(TasslHostFree(&D[1]));
+        PetscCall(GPUPCTasslDevDestroy(&D[0], &hl, &hs));
+        PetscCall(PetscFree6(bidx, xidx, b, mag, terms, o0));
+        PetscCall(PetscFree3(o1, x[0], x[1]));
+        PetscCall(GPUPCTasslScheduleDestroy(&S));
+        PetscCall(GPUPCTriDestroy(&T));
+        PetscCall(PetscFree(aa));
+      }
+  PetscCall(CoverageCheck(&cov));
+  PetscFunctionReturn(0);
+}
+
 /* ================================================================ main */
 
 /* a build without CUDA has no CUDA tables: every getter refuses (an error, never the host table) */
@@ -2171,6 +2420,8 @@ int main(int argc, char **argv)
   PetscCall(CMGDemoteCases(&c, 1000003));
   for (size_t i = 0; i < sizeof(cmgconfigs) / sizeof(cmgconfigs[0]); i++) PetscCall(CMGConfigCases(&c, &cmgconfigs[i]));
 
+  /* tassl: its own block and coverage record */
+  PetscCall(TasslCases(&c, backend));
   for (PetscInt t = 0; t < T_NTABLES; t++) PetscCall(CoverageCheck(&c.cov[t]));
   PetscCall(PetscRandomDestroy(&c.rnd));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));

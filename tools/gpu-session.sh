@@ -19,6 +19,8 @@
 #                    (cmg cuda double/single and host, GAMG, BoomerAMG on problems P, default "randcoef3d poisson3d
 #                    powergrid", sizes S, default 1000000); copy them to bench/results and run bench/plot.py there
 #   spmvbcsr         bench/spmv -bcsr: bcsr against cuSPARSE CSR and BSR, b = 2,3,4,5,8 at ~3M rows and elast3d at 3M rows, both slice shapes
+#   trisolve [N]     bench/trisolve: TASSL/levelset/cuSPARSE solves of ILU(0)/ILU(1) factors (N rows, default 2e6), GMRES + tasslilu,
+#                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -107,6 +109,15 @@ LAUNCH
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -csv "$OUT/results/spmv.csv" 2>&1 | tail -14 | tee "$OUT/plotdata.txt"
     BENCH_CSV="$OUT/results" ./env.sh bash bench/cmg.sh "${1:-randcoef3d poisson3d powergrid}" "${2:-1000000}" all 2>&1 | grep -E "^(===|bench/cmg:|gpupc-solve:)" | tee -a "$OUT/plotdata.txt"
     ls -l "$OUT/results" | tee -a "$OUT/plotdata.txt"; shift $# ;;
+  trisolve) # trisolve [N]: PC tasslilu's solves against level sets and cuSPARSE SpSV, then GMRES against host bjacobi/ILU(0)
+    nt=${1:-2000000}; [ $# -gt 0 ] && shift
+    ./env.sh build/bench/trisolve -gpupc_backend cuda -gpupc_require_device -n $nt -gmres -csv "$OUT/trisolve.csv" 2>&1 | tee "$OUT/trisolve.txt"
+    echo "--- nested dissection ordering (many roots: sub-graph levels close to the level sets)" | tee -a "$OUT/trisolve.txt"
+    ./env.sh build/bench/trisolve -gpupc_backend cuda -gpupc_require_device -n $nt -ordering nd -csv "$OUT/trisolve_nd.csv" 2>&1 | tee -a "$OUT/trisolve.txt"
+    for p in poisson2d poisson3d poisson3d27 powergrid elasticity3d convdiff2d convdiff3d; do
+      ./env.sh build/bin/gpupc-solve -problem $p -n $nt -mat_type segcsr -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type tasslilu -gpupc_backend cuda -gpupc_require_device 2>&1 | grep "gpupc-solve:" | sed "s/^/gpu tasslilu: /" | tee -a "$OUT/trisolve.txt"
+      ./env.sh ${MPIEXEC:-mpiexec} -n $(nproc) build/bin/gpupc-solve -problem $p -n $nt -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type bjacobi -sub_pc_type ilu -gpupc_backend host 2>&1 | grep "gpupc-solve:" | sed "s/^/host bjacobi\/ILU(0): /" | tee -a "$OUT/trisolve.txt"
+    done ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;
