@@ -242,4 +242,9 @@ PETSC_EXTERN PetscErrorCode PCCMGGetClusterOrder(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCCMGSetSetupThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCCMGGetSetupThreads(PC, PetscInt *);
 
+/* PC gpubjacobi: block Jacobi with dense inverses of the diagonal blocks (1..32 rows), applied on the device */
+#define PCGPUBJACOBI "gpubjacobi"
+PETSC_EXTERN PetscErrorCode PCGPUBJacobiSetBlockSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUBJacobiGetBlockSize(PC, PetscInt *);
+
 #endif

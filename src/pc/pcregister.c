@@ -4,11 +4,15 @@
 #include <petscpc.h>
 #include <gpupc/registry.h>
 #include <gpupc/cmg.h>
+#include <gpupc/gpubjacobi.h>
 
 PetscErrorCode GPUPCRegisterPC(void)
 {
   PetscFunctionBegin;
   PetscCall(PCCMGRegisterEvents());
   PetscCall(PCRegister(PCCMG, PCCreate_CMG));
+  /* PC gpubjacobi: block Jacobi with dense block inverses applied on the device */
+  PetscCall(PCGPUBJacobiRegisterEvents());
+  PetscCall(PCRegister(PCGPUBJACOBI, PCCreate_GPUBJacobi));
   PetscFunctionReturn(0);
 }
