@@ -7,6 +7,7 @@
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
+#   pbjbench         bench/pbjbench: PC gpubjacobi apply against its bandwidth floor and PETSc's pbjacobi (4M rows)
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -44,6 +45,8 @@ while [ $# -gt 0 ]; do
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
+  pbjbench)
+    ./env.sh build/bench/pbjbench -gpupc_backend cuda -gpupc_require_device -csv "$OUT/pbjbench.csv" 2>&1 | tee "$OUT/pbjbench.txt" ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

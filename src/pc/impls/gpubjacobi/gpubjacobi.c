@@ -265,7 +265,7 @@ PetscErrorCode PCGPUBJacobiGetBlockSize(PC pc, PetscInt *bs)
    With the matrix's block size (1..7 and beyond) it is PETSc's PCPBJACOBI on the device; with a block size the matrix
    does not have, it is PCBJACOBI with blocks of bs rows (PCBJacobiSetLocalBlocks()) and an exact solve per block.
    Blocks never cross ranks; when bs does not divide a rank's local rows, that rank's last block is partial (fewer
-   rows). Works with any matrix type that has MatGetDiagonalBlock() and MatGetRow() (AIJ, segcsr, BAIJ, dense), with
+   rows). Works with the AIJ family (aij, segcsr: the blocks are read with MatGetDiagonalBlock() and MatGetRow()), with
    gpu vectors (zero copy) and with any other vectors (staged through a device buffer).
 
    New values on the same nonzero pattern (or a new matrix) recompute the inverses at the next setup. A singular (or

@@ -1,7 +1,7 @@
 /*
    PC gpubjacobi: the host side of the setup. The diagonal blocks of a rank's local rows are read from the matrix's
-   local diagonal block (MatGetDiagonalBlock, row by row with MatGetRow, so any matrix type that has them works: AIJ,
-   segcsr, BAIJ, dense), then each block is inverted by LU with partial pivoting (PA = LU, then the inverse column by
+   local diagonal block (the matrix itself on one rank, MatGetDiagonalBlock on several), row by row with MatGetRow, so
+   every AIJ-family type works (aij, segcsr; tested), then each block is inverted by LU with partial pivoting (PA = LU, then the inverse column by
    column from L and U), the blocks split over OpenMP threads. The inverses go straight into the device layout of
    gpupc/gpubjacobikernels.h (inv[j ld + r] = (B_k^-1)(i, j) for row r = k bs + i).
 
@@ -136,12 +136,17 @@ PetscErrorCode GPUPCPBJInvertBlocks(Mat pmat, PetscInt bs, PetscInt ld, PetscInt
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(MatGetLocalSize(pmat, &n, NULL));
   PetscCall(MatGetOwnershipRange(pmat, &rstart, NULL));
-  PetscCall(MatGetDiagonalBlock(pmat, &Ad));
+  { /* one rank: the matrix itself (MatGetDiagonalBlock of some sequential types, e.g. seqdense, is not the matrix) */
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (size == 1) Ad = pmat;
+    else PetscCall(MatGetDiagonalBlock(pmat, &Ad));
+  }
   nblocks = (n + bs - 1) / bs;
   PetscCall(PetscCalloc1((size_t)nblocks * bs * bs, &blocks));
   PetscCall(GatherBlocks(Ad, n, bs, 0, nblocks, blocks));
   firstbad = PETSC_MAX_INT;
-/* clang-format off */
+  /* clang-format off */
   #pragma omp parallel num_threads((int)PetscMax(threads, 1))
   {
     PetscInt piv[GPUPC_PBJ_MAX_BS];
