@@ -87,7 +87,10 @@ static PetscErrorCode PCSetUp_GPUBJacobi(PC pc)
   pbj->bs      = bs;
   pbj->nblocks = (m + bs - 1) / bs;
   PetscCall(MatGetOwnershipRange(A, &pbj->rstart, NULL));
+  /* threads only when the inversion is worth a parallel region: ~3 bs^3 flops per block; below ~4 Mflop (a few ms on
+     one core) one thread (starting and joining the threads would cost more than it saves) */
   PetscCall(GPUPCDefaultHostThreads(&pbj->threads));
+  if ((double)pbj->nblocks * bs * bs * bs < 4.0e6 / 3.0) pbj->threads = 1;
   /* the inverses on the host, in the device layout (zeros where a partial last block has no entries) */
   PetscCall(PetscCalloc1((size_t)ld * bs, &h));
   PetscCall(PetscLogEventBegin(PC_GPUBJacobi_Invert, pc, 0, 0, 0));
@@ -176,7 +179,7 @@ static PetscErrorCode PCView_GPUBJacobi(PC pc, PetscViewer viewer)
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &bytes, 1, MPIU_PETSCLOGDOUBLE, MPI_SUM, PetscObjectComm((PetscObject)pc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  block size %" PetscInt_FMT " (%s), %" PetscInt_FMT " diagonal blocks on %d rank%s (blocks never cross ranks)\n", pbj->bs, pbj->bs_set > 0 ? "set with PCGPUBJacobiSetBlockSize or -pc_gpubjacobi_block_size" : "the matrix's block size", out[0], (int)size, size > 1 ? "s" : ""));
   if (out[1] == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  every block has %" PetscInt_FMT " rows\n", pbj->bs));
-  else if (size == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  the last block has %" PetscInt_FMT " rows (the block size does not divide the local rows)\n", in[2]));
+  else if (size == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  the last block has %" PetscInt_FMT " row%s (the block size does not divide the local rows)\n", in[2], in[2] > 1 ? "s" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  on %" PetscInt_FMT " rank%s the last block is partial (the block size does not divide its local rows)\n", out[1], out[1] > 1 ? "s" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inverses: LU with partial pivoting on the host (%" PetscInt_FMT " thread%s on rank 0), recomputed at each of %" PetscInt_FMT " setup%s\n", pbj->threads, pbj->threads > 1 ? "s" : "", pbj->nsetups, pbj->nsetups > 1 ? "s" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applied by the %s kernels as one batched block product per application; device memory of the inverses %.4g MB (all ranks)\n", K->name, (double)bytes / 1048576.0));

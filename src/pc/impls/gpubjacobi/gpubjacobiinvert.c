@@ -146,8 +146,8 @@ PetscErrorCode GPUPCPBJInvertBlocks(Mat pmat, PetscInt bs, PetscInt ld, PetscInt
   PetscCall(PetscCalloc1((size_t)nblocks * bs * bs, &blocks));
   PetscCall(GatherBlocks(Ad, n, bs, 0, nblocks, blocks));
   firstbad = PETSC_MAX_INT;
-  /* clang-format off */
-  #pragma omp parallel num_threads((int)PetscMax(threads, 1))
+/* clang-format off */
+  #pragma omp parallel num_threads((int)PetscMax(threads, 1)) if(threads > 1)
   {
     PetscInt piv[GPUPC_PBJ_MAX_BS];
     #pragma omp for schedule(static) reduction(min:firstbad)
