@@ -147,10 +147,13 @@ PetscErrorCode GPUPCPBJInvertBlocks(Mat pmat, PetscInt bs, PetscInt ld, PetscInt
   PetscCall(GatherBlocks(Ad, n, bs, 0, nblocks, blocks));
   firstbad = PETSC_MAX_INT;
 /* clang-format off */
-  #pragma omp parallel num_threads((int)PetscMax(threads, 1)) if(threads > 1)
+#pragma omp parallel num_threads((int)PetscMax(threads, 1)) if (threads > 1)
+  /* clang-format on */
   {
     PetscInt piv[GPUPC_PBJ_MAX_BS];
-    #pragma omp for schedule(static) reduction(min:firstbad)
+/* clang-format off */
+#pragma omp for schedule(static) reduction(min : firstbad)
+    /* clang-format on */
     for (PetscInt k = 0; k < nblocks; k++) {
       const PetscInt m = PetscMin(bs, n - k * bs);
       PetscInt       step;
@@ -158,7 +161,6 @@ PetscErrorCode GPUPCPBJInvertBlocks(Mat pmat, PetscInt bs, PetscInt ld, PetscInt
       if (InvertBlock(m, blocks + (size_t)k * bs * bs, piv, ld, inv + k * bs, &step, &pivot) != PBJ_OK) firstbad = PetscMin(firstbad, k);
     }
   }
-  /* clang-format on */
   PetscCall(PetscFree(blocks));
   /* the first singular block of all ranks, by its first global row, and the rank that holds it */
   bad = firstbad < nblocks ? rstart + firstbad * bs : PETSC_MAX_INT;
