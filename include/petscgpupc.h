@@ -373,5 +373,9 @@ PETSC_EXTERN PetscErrorCode PCTASSLILUGetSolveType(PC, PCTASSLILUSolveType *);
 PETSC_EXTERN PetscErrorCode PCTASSLILUSetLaunch(PC, PCTASSLILULaunch);
 PETSC_EXTERN PetscErrorCode PCTASSLILUGetLaunch(PC, PCTASSLILULaunch *);
 PETSC_EXTERN PetscErrorCode PCTASSLILUGetInfo(PC, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscReal *);
+/* PC gpubjacobi: block Jacobi with dense inverses of the diagonal blocks (1..32 rows), applied on the device */
+#define PCGPUBJACOBI "gpubjacobi"
+PETSC_EXTERN PetscErrorCode PCGPUBJacobiSetBlockSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUBJacobiGetBlockSize(PC, PetscInt *);
 
 #endif

@@ -2027,6 +2027,130 @@ static PetscErrorCode TasslCases(Ctx *c, PetscGPUPCBackend backend)
         PetscCall(PetscFree(aa));
       }
   PetscCall(CoverageCheck(&cov));
+/* ================================================================ gpubjacobi (gpupc/gpubjacobikernels.h)
+
+   Self-contained: its own sides (the active backend's table on device buffers against the host table, or against the
+   reference loops below) and its own coverage record; main runs it with PBJCases(). Every block size 1..32, on row
+   counts around the CUDA thread blocks' whole-block boundaries, with a partial last block wherever bs does not divide
+   n; the outputs start as NaN, so a row that a kernel does not write fails. */
+#include <gpupc/gpubjacobikernels.h>
+
+/* y_r = sum_j (B_k^-1)(i, j) x_{k bs + j} over the m rows of r's block, (B_k^-1)(i, j) = inv[j ld + r] */
+static PetscErrorCode Apply_Ref(const GPUPCPBJBlocks *D, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt r = 0; r < D->n; r++) {
+    const PetscInt k0 = (r / D->bs) * D->bs, m = PetscMin(D->bs, D->n - k0);
+    PetscScalar    s = 0.0;
+    for (PetscInt j = 0; j < m; j++) s += D->inv[(size_t)j * D->ld + r] * x[k0 + j];
+    y[r] = s;
+  }
+  return 0;
+}
+
+/* y_r = sum_j (B_k^-1)(j, i) x_{k bs + j}, (B_k^-1)(j, i) = inv[i ld + k bs + j] */
+static PetscErrorCode ApplyTranspose_Ref(const GPUPCPBJBlocks *D, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt r = 0; r < D->n; r++) {
+    const PetscInt k0 = (r / D->bs) * D->bs, m = PetscMin(D->bs, D->n - k0), i = r - k0;
+    PetscScalar    s = 0.0;
+    for (PetscInt j = 0; j < m; j++) s += D->inv[(size_t)i * D->ld + k0 + j] * x[k0 + j];
+    y[r] = s;
+  }
+  return 0;
+}
+
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCPBJKernels, RefPBJKernels, GPUPC_PBJ_KERNEL_LIST, "reference", _Ref);
+
+typedef struct {
+  Ctx                   *c;
+  const GPUPCPBJKernels *K[2];
+  Coverage               cv;
+} PBJCtx;
+
+/* one member on n rows of blocks of bs: both sides from the same random inverses and x, compared to rounding */
+static PetscErrorCode PBJCase(PBJCtx *P, PetscInt n, PetscInt bs)
+{
+  Ctx           *c  = P->c;
+  const PetscInt ld = ((n + 31) / 32) * 32;
+  PetscScalar   *inv, *x, *nanv, *out[2];
+  PetscReal     *mag, *terms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1((size_t)ld * bs + 1, &inv));
+  PetscCall(PetscMalloc6(n + 1, &x, n + 1, &nanv, n + 1, &out[0], n + 1, &out[1], n + 1, &mag, n + 1, &terms));
+  /* the layout's stored entries: row r's j < m (its block's rows); zeros elsewhere (rows n .. ld-1, a partial block) */
+  for (PetscInt j = 0; j < bs; j++)
+    for (PetscInt r = 0; r < n; r++)
+      if (j < PetscMin(bs, n - (r / bs) * bs)) PetscCall(PetscRandomGetValueReal(c->rnd, &inv[(size_t)j * ld + r]));
+  PetscCall(Random(c, n, x));
+  for (PetscInt r = 0; r < n; r++) nanv[r] = PETSC_MAX_REAL * 10.0 - PETSC_MAX_REAL * 10.0;
+  for (PetscInt member = 0; member < GPUPC_PBJ_NKERNELS; member++) {
+    const PetscBool tr = (PetscBool)(member == GPUPC_PBJ_KERNEL_apply_transpose);
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      GPUPCPBJBlocks  D   = {n, bs, ld, NULL};
+      PetscScalar    *dx, *dy;
+      PetscCall(TestDup(dev, inv, (size_t)ld * bs * sizeof(PetscScalar), (void **)&D.inv));
+      PetscCall(TestDup(dev, x, n * sizeof(PetscScalar), (void **)&dx));
+      PetscCall(TestDup(dev, nanv, n * sizeof(PetscScalar), (void **)&dy));
+      if (tr) PetscCall(P->K[s]->apply_transpose(&D, dx, dy));
+      else PetscCall(P->K[s]->apply(&D, dx, dy));
+      PetscCall(TestGet(dev, out[s], dy, n * sizeof(PetscScalar)));
+      PetscCall(TestFree(dev, D.inv));
+      PetscCall(TestFree(dev, dx));
+      PetscCall(TestFree(dev, dy));
+    }
+    for (PetscInt r = 0; r < n; r++) {
+      const PetscInt k0 = (r / bs) * bs, m = PetscMin(bs, n - k0), i = r - k0;
+      mag[r]   = 0.0;
+      terms[r] = m;
+      for (PetscInt j = 0; j < m; j++) mag[r] += PetscAbsReal(inv[tr ? (size_t)i * ld + k0 + j : (size_t)j * ld + r] * x[k0 + j]);
+    }
+    for (PetscInt r = 0; r < n; r++) {
+      const PetscReal allowed = (terms[r] + 2.0) * DBL_EPSILON * mag[r];
+      const PetscBool ok      = (PetscBool)(!PetscIsNanReal(out[0][r]) && !PetscIsNanReal(out[1][r]) && PetscAbsReal(out[0][r] - out[1][r]) <= allowed);
+      PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpubjacobi table, member %s, %" PetscInt_FMT " rows, block size %" PetscInt_FMT ", row %" PetscInt_FMT ": %s %.17g, %s %.17g (difference %g, allowed %g)", GPUPCPBJKernelNames[member], n, bs, r, c->S[0].what, (double)out[0][r], c->S[1].what, (double)out[1][r], (double)PetscAbsReal(out[0][r] - out[1][r]), (double)allowed);
+    }
+    if (!P->cv.runs[member]++) P->cv.minsize[member] = P->cv.maxsize[member] = n;
+    P->cv.minsize[member] = PetscMin(P->cv.minsize[member], n);
+    P->cv.maxsize[member] = PetscMax(P->cv.maxsize[member], n);
+  }
+  PetscCall(PetscFree(inv));
+  PetscCall(PetscFree6(x, nanv, out[0], out[1], mag, terms));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PBJCases(Ctx *c, PetscGPUPCBackend backend)
+{
+  /* rows: none, one, around a warp, around the 256- and 128-thread blocks, several thread blocks */
+  const PetscInt sizes[] = {0, 1, 2, 31, 33, 127, 129, 255, 257, 1000, 4097}, large = 100003, bslarge[] = {1, 3, 8, 17, 32};
+  PBJCtx         P;
+
+  PetscFunctionBegin;
+  P.c = c;
+  PetscCall(GPUPCGetPBJKernelsFor(backend, &P.K[0]));
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCGetPBJKernelsFor(PETSC_GPUPC_BACKEND_HOST, &P.K[1]));
+  else P.K[1] = &RefPBJKernels;
+  FOR_SIDES(s)
+  {
+    PetscCheck(P.K[s]->apply && P.K[s]->apply_transpose, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpubjacobi table %s lacks a member", P.K[s]->name);
+  }
+#if !defined(GPUPC_HAVE_CUDA)
+  { /* a build without CUDA has no CUDA table: the getter refuses */
+    const GPUPCPBJKernels *k = NULL;
+    PetscErrorCode         e;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e = GPUPCGetPBJKernelsFor(PETSC_GPUPC_BACKEND_CUDA, &k);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(e == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave the gpubjacobi table for the cuda backend (error %d, expected PETSC_ERR_SUP)", (int)e);
+  }
+#endif
+  PetscCall(CoverageInit(&P.cv, "gpubjacobi", "GPUPC_PBJ_KERNEL_LIST", GPUPCPBJKernelNames, GPUPC_PBJ_NKERNELS, 0, large));
+  for (PetscInt bs = 1; bs <= GPUPC_PBJ_MAX_BS; bs++)
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) PetscCall(PBJCase(&P, sizes[i], bs));
+  for (size_t i = 0; i < sizeof(bslarge) / sizeof(bslarge[0]); i++) PetscCall(PBJCase(&P, large, bslarge[i]));
+  PetscCall(CoverageCheck(&P.cv));
   PetscFunctionReturn(0);
 }
 
@@ -2423,6 +2547,7 @@ int main(int argc, char **argv)
   /* tassl: its own block and coverage record */
   PetscCall(TasslCases(&c, backend));
   for (PetscInt t = 0; t < T_NTABLES; t++) PetscCall(CoverageCheck(&c.cov[t]));
+  PetscCall(PBJCases(&c, backend)); /* gpubjacobi: its own coverage record */
   PetscCall(PetscRandomDestroy(&c.rnd));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);

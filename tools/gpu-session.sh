@@ -21,6 +21,7 @@
 #   spmvbcsr         bench/spmv -bcsr: bcsr against cuSPARSE CSR and BSR, b = 2,3,4,5,8 at ~3M rows and elast3d at 3M rows, both slice shapes
 #   trisolve [N]     bench/trisolve: TASSL/levelset/cuSPARSE solves of ILU(0)/ILU(1) factors (N rows, default 2e6), GMRES + tasslilu,
 #                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
+#   pbjbench         bench/pbjbench: PC gpubjacobi apply against its bandwidth floor and PETSc's pbjacobi (4M rows)
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -118,6 +119,8 @@ LAUNCH
       ./env.sh build/bin/gpupc-solve -problem $p -n $nt -mat_type segcsr -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type tasslilu -gpupc_backend cuda -gpupc_require_device 2>&1 | grep "gpupc-solve:" | sed "s/^/gpu tasslilu: /" | tee -a "$OUT/trisolve.txt"
       ./env.sh ${MPIEXEC:-mpiexec} -n $(nproc) build/bin/gpupc-solve -problem $p -n $nt -ksp_type gmres -ksp_rtol 1e-8 -ksp_max_it 10000 -pc_type bjacobi -sub_pc_type ilu -gpupc_backend host 2>&1 | grep "gpupc-solve:" | sed "s/^/host bjacobi\/ILU(0): /" | tee -a "$OUT/trisolve.txt"
     done ;;
+  pbjbench)
+    ./env.sh build/bench/pbjbench -gpupc_backend cuda -gpupc_require_device -csv "$OUT/pbjbench.csv" 2>&1 | tee "$OUT/pbjbench.txt" ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

@@ -6,6 +6,7 @@
 #include <gpupc/cmg.h>
 /* tasslilu */
 #include "impls/tasslilu/tassliluimpl.h"
+#include <gpupc/gpubjacobi.h>
 
 PetscErrorCode GPUPCRegisterPC(void)
 {
@@ -16,5 +17,8 @@ PetscErrorCode GPUPCRegisterPC(void)
   PetscCall(PCTASSLILURegisterEvents());
   PetscCall(PCRegister(PCTASSLILU, PCCreate_TASSLILU));
   PetscCall(GPUPCTasslRegisterSolverType());
+  /* PC gpubjacobi: block Jacobi with dense block inverses applied on the device */
+  PetscCall(PCGPUBJacobiRegisterEvents());
+  PetscCall(PCRegister(PCGPUBJACOBI, PCCreate_GPUBJacobi));
   PetscFunctionReturn(0);
 }
