@@ -2027,6 +2027,9 @@ static PetscErrorCode TasslCases(Ctx *c, PetscGPUPCBackend backend)
         PetscCall(PetscFree(aa));
       }
   PetscCall(CoverageCheck(&cov));
+  PetscFunctionReturn(0);
+}
+
 /* ================================================================ gpubjacobi (gpupc/gpubjacobikernels.h)
 
    Self-contained: its own sides (the active backend's table on device buffers against the host table, or against the
@@ -2551,7 +2554,7 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomDestroy(&c.rnd));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "kernel_equiv: every member of the vec, segcsr, cmg and halo tables agrees\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "kernel_equiv: every member of the vec, segcsr, cmg, halo, bcsr, hec, tassl and gpubjacobi tables agrees\n"));
   PetscCall(PetscFinalize());
   return 0;
 }
