@@ -30,18 +30,30 @@ static PetscErrorCode Interpolation(Mat A, PetscInt nf, Mat *P)
     PetscReal      wi[2], wj[2];
 
     if (i % 2 == 1) {
-      ci[ni] = (i - 1) / 2;
+      ci[ni]   = (i - 1) / 2;
       wi[ni++] = 1.0;
     } else {
-      if (i / 2 - 1 >= 0) { ci[ni] = i / 2 - 1; wi[ni++] = 0.5; }
-      if (i / 2 < nc) { ci[ni] = i / 2; wi[ni++] = 0.5; }
+      if (i / 2 - 1 >= 0) {
+        ci[ni]   = i / 2 - 1;
+        wi[ni++] = 0.5;
+      }
+      if (i / 2 < nc) {
+        ci[ni]   = i / 2;
+        wi[ni++] = 0.5;
+      }
     }
     if (j % 2 == 1) {
-      cj[nj] = (j - 1) / 2;
+      cj[nj]   = (j - 1) / 2;
       wj[nj++] = 1.0;
     } else {
-      if (j / 2 - 1 >= 0) { cj[nj] = j / 2 - 1; wj[nj++] = 0.5; }
-      if (j / 2 < nc) { cj[nj] = j / 2; wj[nj++] = 0.5; }
+      if (j / 2 - 1 >= 0) {
+        cj[nj]   = j / 2 - 1;
+        wj[nj++] = 0.5;
+      }
+      if (j / 2 < nc) {
+        cj[nj]   = j / 2;
+        wj[nj++] = 0.5;
+      }
     }
     for (PetscInt a = 0; a < ni; a++)
       for (PetscInt b = 0; b < nj; b++) {
@@ -63,7 +75,7 @@ static PetscErrorCode BuildHierarchy(Mat A, PetscInt n, PetscInt maxlevels, GPUP
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscCall(PetscCalloc2(maxlevels, &H->A, maxlevels, &H->P));
   PetscCall(PetscObjectReference((PetscObject)A));
-  H->A[0]     = A;
+  H->A[0]    = A;
   H->nlevels = 1;
   while (H->nlevels < maxlevels && nf >= 7) {
     const PetscInt l = H->nlevels - 1;

@@ -15,15 +15,15 @@
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host (src/pc/impls/gpuamg/host), the CUDA one Stem_CUDA (src/pc/impls/gpuamg/cuda). */
-#define GPUPC_AMG_KERNEL_LIST(X, A) \
-  /* Jacobi step: x = x + w .* (b - q), q = A x; zero: x = w .* b (x and q are not read) */ \
-  X(A, jacobi, AMGJacobi, (PetscInt n, PetscBool zero, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *x)) \
+#define GPUPC_AMG_KERNEL_LIST(X, A)                                                                                                                                                                  \
+  /* Jacobi step: x = x + w .* (b - q), q = A x; zero: x = w .* b (x and q are not read) */                                                                                                          \
+  X(A, jacobi, AMGJacobi, (PetscInt n, PetscBool zero, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *x))                                                            \
   /* Chebyshev step: d = alpha d + beta w .* (b - q), x = x + d, q = A x (alpha 0: d is not read); zero: d = beta \
-     w .* b, x = d (x, q and d are not read) */ \
+     w .* b, x = d (x, q and d are not read) */                                                                                  \
   X(A, chebyshev, AMGChebyshev, (PetscInt n, PetscBool zero, PetscScalar alpha, PetscScalar beta, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *d, PetscScalar *x)) \
-  /* residual: r = b - r (r holds A x on entry) */ \
-  X(A, residual, AMGResidual, (PetscInt n, const PetscScalar *b, PetscScalar *r)) \
-  /* y = M x, or y = M^T x when transpose; M is m x m, row-major */ \
+  /* residual: r = b - r (r holds A x on entry) */                                                                                                                                                   \
+  X(A, residual, AMGResidual, (PetscInt n, const PetscScalar *b, PetscScalar *r))                                                                                                                    \
+  /* y = M x, or y = M^T x when transpose; M is m x m, row-major */                                                                                                                                  \
   X(A, dense_mult, AMGDenseMult, (PetscInt m, PetscBool transpose, const PetscScalar *M, const PetscScalar *x, PetscScalar *y))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_KERNEL_LIST) GPUPCAMGKernels;

@@ -40,12 +40,15 @@ static PetscErrorCode GatherDense(Mat A, PetscInt N, PetscScalar *M)
   PetscFunctionReturn(0);
 }
 
+/* symmetric up to the rounding of the Galerkin products: |m_ij - m_ji| <= 1e-10 sqrt(|m_ii m_jj|) (or relative to the
+   pair where a diagonal entry is zero) */
 static PetscBool Symmetric(PetscInt N, const PetscScalar *M)
 {
   for (PetscInt i = 0; i < N; i++)
     for (PetscInt j = 0; j < i; j++) {
       const PetscReal a = PetscAbsScalar(M[(size_t)i * N + j]), b = PetscAbsScalar(M[(size_t)j * N + i]);
-      if (PetscAbsScalar(M[(size_t)i * N + j] - M[(size_t)j * N + i]) > 100 * PETSC_MACHINE_EPSILON * PetscMax(a, b)) return PETSC_FALSE;
+      const PetscReal scale = PetscMax(PetscSqrtReal(PetscAbsScalar(M[(size_t)i * N + i]) * PetscAbsScalar(M[(size_t)j * N + j])), PetscMax(a, b));
+      if (PetscAbsScalar(M[(size_t)i * N + j] - M[(size_t)j * N + i]) > 1e-10 * scale) return PETSC_FALSE;
     }
   return PETSC_TRUE;
 }

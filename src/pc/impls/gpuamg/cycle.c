@@ -25,7 +25,7 @@
 
 static PetscErrorCode Visit(GPUPCAMGDevice *D, PetscInt l, PCGPUAMGCycleType kind, PetscBool transpose, PetscBool zero)
 {
-  GPUPCAMGDeviceLevel *L = &D->levels[l], *C;
+  GPUPCAMGDeviceLevel *L   = &D->levels[l], *C;
   const PetscInt       pre = transpose ? D->opts.post : D->opts.pre, post = transpose ? D->opts.pre : D->opts.post;
   const PetscBool      nextlast = (PetscBool)(l + 1 == D->nlevels - 1);
 

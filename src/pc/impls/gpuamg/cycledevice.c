@@ -306,7 +306,7 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "levels %" PetscInt_FMT ", grid complexity %.3f, operator complexity %.3f, device format %s\n", D->nlevels, (double)D->gridcomplexity, (double)D->opcomplexity, o->mattype));
   PetscCall(PetscViewerASCIIPrintf(viewer, "level        rows         nnz   nnz/row   ratio   lambda(D^-1 A)\n"));
   for (PetscInt l = 0; l < D->nlevels; l++) {
-    const GPUPCAMGDeviceLevel *L = &D->levels[l];
+    const GPUPCAMGDeviceLevel *L     = &D->levels[l];
     const double               ratio = l > 0 && D->levels[l - 1].N > 0 ? (double)L->N / (double)D->levels[l - 1].N : 1.0;
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "%5" PetscInt_FMT " %11" PetscInt_FMT " %11" PetscInt_FMT " %9.2f %7.3f", l, L->N, L->nnz, L->N ? (double)L->nnz / (double)L->N : 0.0, ratio));

@@ -60,8 +60,8 @@ static PetscErrorCode EstimateLambda(GPUPCAMGDeviceLevel *L, Vec dinv, PetscInt 
 /* w = the scaling of the smoother on level l, and its eigenvalue data */
 PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
 {
-  GPUPCAMGDeviceLevel        *L = &D->levels[l];
-  const GPUPCAMGCycleOptions *o = &D->opts;
+  GPUPCAMGDeviceLevel        *L     = &D->levels[l];
+  const GPUPCAMGCycleOptions *o     = &D->opts;
   const PetscReal             omega = GPUPCAMGCycleWeight(o);
   PetscScalar                *w;
   PetscInt                    rstart, rend, bad[2] = {-1, -1}, gbad[2]; /* first local row with a zero diagonal, with Inf or NaN */
