@@ -36,10 +36,16 @@ static PetscErrorCode PCSetUp_GPUAMG(PC pc)
     PetscCall(GPUPCAMGDeviceRefresh(&g->hier, &g->dev));
     g->nreuses++;
   } else {
+    PetscErrorCode ierr;
+
     PetscCall(PCReset_GPUAMG(pc));
-    PetscCall(GPUPCAMGHierarchyBuild(A, &g->setup, &g->hier));
+    ierr = GPUPCAMGHierarchyBuild(A, &g->setup, &g->hier);
+    if (ierr) { /* bad input: what the build had made goes, the error stays */
+      (void)GPUPCAMGHierarchyDestroy(&g->hier);
+      PetscCall(ierr);
+    }
     PetscCall(PetscTime(&t1));
-    g->built = PETSC_TRUE;
+    g->built = PETSC_TRUE; /* from here on PCReset frees the hierarchy and whatever the device setup made */
     PetscCall(GPUPCAMGDeviceCreate(&g->hier, &g->cyc, &g->dev));
   }
   g->t_hierarchy = t1 - t0;
