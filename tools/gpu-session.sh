@@ -7,6 +7,7 @@
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
 #   spmvreuse        bench/spmv -reuse: segcsr value updates against copies of the same bytes (7.2M rows, then the suite)
 #   cmgbench P S [all]  bench/cmg.sh: PC cmg on problems P, sizes S (all: + host backend, GAMG, hypre)
+#   amgbench P S [all]  bench/amg.sh: PC gpuamg on problems P, sizes S (all: + GAMG, BoomerAMG on the host cores)
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -42,6 +43,8 @@ while [ $# -gt 0 ]; do
     ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reuse -reps 50 -csv "$OUT/spmv_reuse_suite_spmv.csv" -reuse_csv "$OUT/spmv_reuse_suite.csv" 2>&1 | tee -a "$OUT/spmv_reuse.txt" ;;
   cmgbench) # cmgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/cmg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/cmg.txt"; shift $# ;;
+  amgbench) # amgbench "<problems>" "<sizes>" [all]
+    ./env.sh bash bench/amg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/amg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
   cmd)

@@ -70,6 +70,8 @@ typedef struct {
   PetscReal      opcomplexity, gridcomplexity;
   PetscLogDouble t_upload, t_smoother, t_coarse; /* seconds of the device setup */
   size_t         bytes;                          /* device bytes of the level matrices, vectors and the inverse */
+  PetscBool      counting;                       /* the running application adds what each operation must move to cyclebytes */
+  PetscReal      cyclebytes;                     /* bytes one application must read and write at least (counted at the first) */
 } GPUPCAMGDevice;
 
 PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *, const GPUPCAMGCycleOptions *, GPUPCAMGDevice *);
@@ -84,6 +86,11 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool
 PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
 PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);
 PETSC_INTERN PetscErrorCode GPUPCAMGCoarseDestroy(GPUPCAMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCAMGCountProduct(GPUPCAMGDevice *, Mat, PetscBool);
+#define GPUPCAMGCountBytes(D, b)                          \
+  do {                                                    \
+    if ((D)->counting) (D)->cyclebytes += (PetscReal)(b); \
+  } while (0)
 
 PETSC_INTERN PetscLogEvent  PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
 PETSC_EXTERN PetscErrorCode PCGPUAMGRegisterEvents(void);

@@ -141,6 +141,7 @@ PetscErrorCode GPUPCAMGCoarseSolve(GPUPCAMGDevice *D, PetscBool transpose)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_GPUAMG_CoarseSolve, 0, 0, 0, 0));
+  GPUPCAMGCountBytes(D, ((PetscReal)D->nc * D->nc + 2.0 * D->nc) * sizeof(PetscScalar));
   if (!D->redundant) {
     PetscCall(VecGPUGetDeviceArrayRead(L->b, &b));
     PetscCall(VecGPUGetDeviceArrayWrite(L->x, &x));

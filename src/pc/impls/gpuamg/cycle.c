@@ -23,6 +23,21 @@
 */
 #include <gpupc/amgcycle.h>
 
+/* GPUPCAMGCountProduct - while counting, add what a product with M must move at least: its stored entries (value and
+   column index), the input vector and the output (read and written again when add) */
+PetscErrorCode GPUPCAMGCountProduct(GPUPCAMGDevice *D, Mat M, PetscBool add)
+{
+  MatInfo  info;
+  PetscInt m, n;
+
+  PetscFunctionBegin;
+  if (!D->counting) PetscFunctionReturn(0);
+  PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &info));
+  PetscCall(MatGetSize(M, &m, &n));
+  D->cyclebytes += info.nz_used * (sizeof(PetscScalar) + sizeof(PetscInt)) + (PetscReal)sizeof(PetscScalar) * (n + (add ? 2 : 1) * m);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Visit(GPUPCAMGDevice *D, PetscInt l, PCGPUAMGCycleType kind, PetscBool transpose, PetscBool zero)
 {
   GPUPCAMGDeviceLevel *L   = &D->levels[l], *C;
@@ -40,6 +55,8 @@ static PetscErrorCode Visit(GPUPCAMGDevice *D, PetscInt l, PCGPUAMGCycleType kin
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Restrict, 0, 0, 0, 0));
   if (transpose) PetscCall(MatMultTranspose(L->A, L->x, L->r));
   else PetscCall(MatMult(L->A, L->x, L->r));
+  PetscCall(GPUPCAMGCountProduct(D, L->A, PETSC_FALSE));
+  GPUPCAMGCountBytes(D, 3.0 * sizeof(PetscScalar) * L->N);
   {
     const PetscScalar *b;
     PetscScalar       *r;
@@ -50,6 +67,7 @@ static PetscErrorCode Visit(GPUPCAMGDevice *D, PetscInt l, PCGPUAMGCycleType kin
     PetscCall(VecGPURestoreDeviceArrayRead(L->b, &b));
   }
   PetscCall(MatMult(L->R, L->r, C->b));
+  PetscCall(GPUPCAMGCountProduct(D, L->R, PETSC_FALSE));
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Restrict, 0, 0, 0, 0));
   switch (kind) {
   case PC_GPUAMG_CYCLE_V: PetscCall(Visit(D, l + 1, PC_GPUAMG_CYCLE_V, transpose, PETSC_TRUE)); break;
@@ -64,6 +82,7 @@ static PetscErrorCode Visit(GPUPCAMGDevice *D, PetscInt l, PCGPUAMGCycleType kin
   }
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Prolong, 0, 0, 0, 0));
   PetscCall(MatMultAdd(L->P, C->x, L->x, L->x));
+  PetscCall(GPUPCAMGCountProduct(D, L->P, PETSC_TRUE));
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Prolong, 0, 0, 0, 0));
   PetscCall(GPUPCAMGSmooth(D, l, transpose, post, PETSC_FALSE));
   PetscFunctionReturn(0);
@@ -127,7 +146,12 @@ PetscErrorCode GPUPCAMGDeviceApply(GPUPCAMGDevice *D, PetscBool transpose, Vec b
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Cycle, b, x, 0, 0));
   PetscCall(CopyLocal(b, D->levels[0].b));
   if (!transpose && D->usegraph && D->applies > 0) PetscCall(RunRecorded(D));
-  else PetscCall(Visit(D, 0, D->opts.cycle, transpose, PETSC_TRUE));
+  else {
+    D->counting = (PetscBool)(!transpose && D->applies == 0);
+    if (D->counting) D->cyclebytes = 0;
+    PetscCall(Visit(D, 0, D->opts.cycle, transpose, PETSC_TRUE));
+    D->counting = PETSC_FALSE;
+  }
   PetscCall(CopyLocal(D->levels[0].x, x));
   if (!transpose) D->applies++;
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Cycle, b, x, 0, 0));

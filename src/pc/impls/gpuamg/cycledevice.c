@@ -319,6 +319,7 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
   PetscCall(GPUPCGraphGetSize(D->graph, &nodes));
   if (D->graph) PetscCall(PetscViewerASCIIPrintf(viewer, "cycle recorded as a CUDA graph of %zu operations\n", nodes));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "cycle launched operation by operation%s\n", D->usegraph ? " (recorded at the second application)" : (o->graph ? " (a CUDA graph needs one rank and the cuda backend)" : " (-pc_gpuamg_use_graph 0)")));
+  if (D->cyclebytes > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "one application moves at least %.4g MB (every operand of every operation read or written once): its bandwidth floor\n", D->cyclebytes / 1e6));
   PetscCall(PetscViewerASCIIPrintf(viewer, "device setup: upload %.3g s, smoothers %.3g s, last level %.3g s\n", D->t_upload, D->t_smoother, D->t_coarse));
   PetscFunctionReturn(0);
 }

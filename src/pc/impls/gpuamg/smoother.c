@@ -18,9 +18,10 @@
 #include <gpupc/amgcycle.h>
 
 /* q = A x (or A^T x) on level l */
-static PetscErrorCode Product(GPUPCAMGDeviceLevel *L, PetscBool transpose, Vec x, Vec q)
+static PetscErrorCode Product(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, PetscBool transpose, Vec x, Vec q)
 {
   PetscFunctionBegin;
+  PetscCall(GPUPCAMGCountProduct(D, L->A, PETSC_FALSE));
   if (transpose) PetscCall(MatMultTranspose(L->A, x, q));
   else PetscCall(MatMult(L->A, x, q));
   PetscFunctionReturn(0);
@@ -123,7 +124,8 @@ static PetscErrorCode JacobiStep(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, Pets
   PetscScalar       *x;
 
   PetscFunctionBegin;
-  if (!zero) PetscCall(Product(L, transpose, L->x, L->r));
+  if (!zero) PetscCall(Product(D, L, transpose, L->x, L->r));
+  GPUPCAMGCountBytes(D, (zero ? 3.0 : 5.0) * sizeof(PetscScalar) * L->N);
   PetscCall(VecGPUGetDeviceArrayRead(L->w, &w));
   PetscCall(VecGPUGetDeviceArrayRead(L->b, &b));
   if (!zero) PetscCall(VecGPUGetDeviceArrayRead(L->r, &q));
@@ -145,7 +147,8 @@ static PetscErrorCode ChebyshevStep(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, P
   PetscScalar       *x, *d;
 
   PetscFunctionBegin;
-  if (!zero) PetscCall(Product(L, transpose, L->x, L->r));
+  if (!zero) PetscCall(Product(D, L, transpose, L->x, L->r));
+  GPUPCAMGCountBytes(D, (zero ? 4.0 : (alpha == 0.0 ? 6.0 : 7.0)) * sizeof(PetscScalar) * L->N);
   PetscCall(VecGPUGetDeviceArrayRead(L->w, &w));
   PetscCall(VecGPUGetDeviceArrayRead(L->b, &b));
   if (!zero) PetscCall(VecGPUGetDeviceArrayRead(L->r, &q));
