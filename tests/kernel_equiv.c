@@ -1687,15 +1687,16 @@ static PetscErrorCode CheckNoCUDATables(void)
 #if !defined(GPUPC_HAVE_CUDA)
   {
     const void    *k = NULL;
-    PetscErrorCode e[4];
+    PetscErrorCode e[5];
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     e[0] = GPUPCGetVecKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCVecKernels **)&k);
     e[1] = GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCSegCSRKernels **)&k);
     e[2] = GPUPCGetCMGKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCCMGKernels **)&k);
     e[3] = GPUPCGetHaloKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCHaloKernels **)&k);
+    e[4] = GPUPCGetAMGKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCAMGKernels **)&k);
     PetscCall(PetscPopErrorHandler());
-    for (int t = 0; t < 4; t++) PetscCheck(e[t] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave table %d for the cuda backend (error %d, expected PETSC_ERR_SUP)", t, (int)e[t]);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "built without CUDA: the four getters refuse the cuda backend\n"));
+    for (int t = 0; t < 5; t++) PetscCheck(e[t] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave table %d for the cuda backend (error %d, expected PETSC_ERR_SUP)", t, (int)e[t]);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "built without CUDA: the five getters refuse the cuda backend\n"));
   }
 #endif
   PetscFunctionReturn(0);

@@ -214,8 +214,8 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
 
 /*@C
    GPUPCAMGDeviceRefresh - new values on the same nonzero pattern: the device levels take the values of the host
-   hierarchy (after GPUPCAMGHierarchyRecompute), the smoothers and the last level are set up again; the device arrays
-   stay where they are, so a recorded cycle stays valid
+   hierarchy (after GPUPCAMGHierarchyRecompute), the smoothers and the last level are set up again, and the cycle is
+   recorded again (its Chebyshev coefficients changed)
 
    Collective
 
@@ -226,6 +226,10 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
+  /* the recorded cycle holds the smoothers' coefficients (Chebyshev) by value and the device arrays by address: record
+     it again at the next application but one */
+  PetscCall(GPUPCGraphDestroy(&D->graph));
+  D->applies = 0;
   PetscCheck(H->nlevels == D->nlevels, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: the recomputed hierarchy has %" PetscInt_FMT " levels, the device one %" PetscInt_FMT, H->nlevels, D->nlevels);
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Upload, 0, 0, 0, 0));
