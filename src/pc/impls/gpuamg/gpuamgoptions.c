@@ -987,7 +987,7 @@ static PetscErrorCode PCGPUAMGGetJacobiWeight_GPUAMG(PC pc, PetscReal *v)
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
   PetscFunctionBegin;
-  *v = g->cyc.weight;
+  *v = GPUPCAMGCycleWeight(&g->cyc);
   PetscFunctionReturn(0);
 }
 
@@ -1017,7 +1017,8 @@ PetscErrorCode PCGPUAMGSetJacobiWeight(PC pc, PetscReal v)
 }
 
 /*@
-   PCGPUAMGGetJacobiWeight - the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight)
+   PCGPUAMGGetJacobiWeight - the damping in use: the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight),
+   or the default of the smoother (2/3 for jacobi, 1 for l1jacobi)
 
    Not Collective
 
@@ -1544,7 +1545,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     if (set) PetscCall(PCGPUAMGSetSmootherType(pc, v));
   }
   {
-    PetscReal v = g->cyc.weight;
+    PetscReal v = GPUPCAMGCycleWeight(&g->cyc); /* in use: the one set, or the smoother's default */
     PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)", "PCGPUAMGSetJacobiWeight", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetJacobiWeight(pc, v));
   }
