@@ -377,5 +377,92 @@ PETSC_EXTERN PetscErrorCode PCTASSLILUGetInfo(PC, PetscInt *, PetscInt *, PetscI
 #define PCGPUBJACOBI "gpubjacobi"
 PETSC_EXTERN PetscErrorCode PCGPUBJacobiSetBlockSize(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUBJacobiGetBlockSize(PC, PetscInt *);
+/* PC gpuamg: the cycle (src/pc/impls/gpuamg) and the setters and getters of every -pc_gpuamg_ option */
+/*E
+   PCGPUAMGCycleType - the multigrid cycle of PC gpuamg
+
+$  PC_GPUAMG_CYCLE_V - one coarse visit per level
+$  PC_GPUAMG_CYCLE_W - two coarse visits per level (gamma = 2)
+$  PC_GPUAMG_CYCLE_F - an F-cycle then a V-cycle on the next level (not symmetric: use a flexible or
+                       nonsymmetric Krylov method)
+
+   Options Database Key:
+.  -pc_gpuamg_cycle <v,w,f> - the cycle
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetCycleType()
+E*/
+typedef enum {
+  PC_GPUAMG_CYCLE_V,
+  PC_GPUAMG_CYCLE_W,
+  PC_GPUAMG_CYCLE_F
+} PCGPUAMGCycleType;
+PETSC_EXTERN const char *const PCGPUAMGCycleTypes[];
+
+/*E
+   PCGPUAMGSmootherType - the smoother of every level but the last of PC gpuamg
+
+$  PC_GPUAMG_SMOOTHER_JACOBI     - damped Jacobi, x += omega D^-1 (b - A x)
+$  PC_GPUAMG_SMOOTHER_L1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the rows
+$  PC_GPUAMG_SMOOTHER_CHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda/30, 1.1 lambda]
+$  PC_GPUAMG_SMOOTHER_POLYNOMIAL - truncated Neumann series in I - omega D^-1 A
+
+   Options Database Key:
+.  -pc_gpuamg_smoother <jacobi,l1jacobi,chebyshev,polynomial> - the smoother
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetSmootherType()
+E*/
+typedef enum {
+  PC_GPUAMG_SMOOTHER_JACOBI,
+  PC_GPUAMG_SMOOTHER_L1JACOBI,
+  PC_GPUAMG_SMOOTHER_CHEBYSHEV,
+  PC_GPUAMG_SMOOTHER_POLYNOMIAL
+} PCGPUAMGSmootherType;
+PETSC_EXTERN const char *const PCGPUAMGSmootherTypes[];
+
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetType(PC, PCGPUAMGType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetType(PC, PCGPUAMGType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetCoarsenType(PC, PCGPUAMGCoarsenType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetCoarsenType(PC, PCGPUAMGCoarsenType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetInterpType(PC, PCGPUAMGInterpType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetInterpType(PC, PCGPUAMGInterpType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetStrongThreshold(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetStrongThreshold(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggThreshold(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggThreshold(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggressiveLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggressiveLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncMax(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncMax(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncFactor(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncFactor(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggSmooths(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggSmooths(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetMaxLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetMaxLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetMaxCoarse(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetMaxCoarse(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetSetupThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetSetupThreads(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetCycleType(PC, PCGPUAMGCycleType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetCycleType(PC, PCGPUAMGCycleType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetSmootherType(PC, PCGPUAMGSmootherType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetSmootherType(PC, PCGPUAMGSmootherType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetSweeps(PC, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetSweeps(PC, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetJacobiWeight(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetJacobiWeight(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetChebyshevDegree(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetChebyshevDegree(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetPolynomialDegree(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetPolynomialDegree(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetMatType(PC, MatType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetMatType(PC, MatType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetUseGraph(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetUseGraph(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetNumberOfLevels(PC, PetscInt *);
 
 #endif

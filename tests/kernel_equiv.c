@@ -35,6 +35,7 @@ static const char help[] = "Every member of every kernel table (vec, segcsr, cmg
 #include <gpupc/segcsrkernels.h>
 #include <gpupc/cmg.h>
 #include <gpupc/matgpu.h>
+#include <gpupc/amgkernels.h>
 #include "cmgtest.h"
 #include "kerneltest.h"
 
@@ -45,6 +46,7 @@ typedef enum {
   T_SEGCSR,
   T_CMG,
   T_HALO,
+  T_AMG,
   T_NTABLES
 } Table;
 
@@ -68,6 +70,7 @@ typedef struct {
   const GPUPCSegCSRKernels *seg;
   const GPUPCCMGKernels    *cmg;
   const GPUPCHaloKernels   *halo;
+  const GPUPCAMGKernels    *amg;
 } Side;
 
 typedef struct {
@@ -151,6 +154,7 @@ static PetscErrorCode CheckSideTables(const Side *S)
   GPUPC_SEGCSR_KERNEL_LIST(CHECK_MEMBER, S->seg)
   GPUPC_CMG_KERNEL_LIST(CHECK_MEMBER, S->cmg)
   GPUPC_HALO_KERNEL_LIST(CHECK_MEMBER, S->halo)
+  GPUPC_AMG_KERNEL_LIST(CHECK_MEMBER, S->amg)
   PetscFunctionReturn(0);
 }
 
@@ -2157,6 +2161,177 @@ static PetscErrorCode PBJCases(Ctx *c, PetscGPUPCBackend backend)
   PetscFunctionReturn(0);
 }
 
+/* ================================================================ gpuamg (reference loops and cases) */
+
+static PetscErrorCode AMGJacobi_Ref(PetscInt n, PetscBool zero, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *x)
+{
+  for (PetscInt i = 0; i < n; i++) x[i] = zero ? w[i] * b[i] : x[i] + w[i] * (b[i] - q[i]);
+  return 0;
+}
+static PetscErrorCode AMGChebyshev_Ref(PetscInt n, PetscBool zero, PetscScalar alpha, PetscScalar beta, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *d, PetscScalar *x)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    if (zero) d[i] = beta * w[i] * b[i];
+    else d[i] = (alpha == 0.0 ? 0.0 : alpha * d[i]) + beta * w[i] * (b[i] - q[i]); /* alpha 0: d is not read */
+    x[i] = zero ? d[i] : x[i] + d[i];
+  }
+  return 0;
+}
+static PetscErrorCode AMGResidual_Ref(PetscInt n, const PetscScalar *b, PetscScalar *r)
+{
+  for (PetscInt i = 0; i < n; i++) r[i] = b[i] - r[i];
+  return 0;
+}
+static PetscErrorCode AMGDenseMult_Ref(PetscInt m, PetscBool transpose, const PetscScalar *M, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < m; i++) {
+    PetscScalar s = 0.0;
+    for (PetscInt j = 0; j < m; j++) s += (transpose ? M[(size_t)j * m + i] : M[(size_t)i * m + j]) * x[j];
+    y[i] = s;
+  }
+  return 0;
+}
+GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, RefAMGKernels, GPUPC_AMG_KERNEL_LIST, "reference", _Ref);
+
+/* the element-wise members on n entries: jacobi and chebyshev from a zero and a nonzero iterate (chebyshev also with
+   alpha 0, where d holds NaN and must not be read), residual */
+static PetscErrorCode AMGVecCases(Ctx *c, PetscInt n)
+{
+  const PetscInt m = PetscMax(n, 1);
+  PetscScalar   *w, *b, *q, *x, *d, *nan, *outx[2], *outd[2], *dw[2], *db[2], *dq[2], *dx[2], *dd[2];
+  PetscReal     *magx, *magd, *terms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc6(m, &w, m, &b, m, &q, m, &x, m, &d, m, &nan));
+  PetscCall(PetscMalloc4(m, &outx[0], m, &outx[1], m, &outd[0], m, &outd[1]));
+  PetscCall(PetscMalloc3(m, &magx, m, &magd, m, &terms));
+  PetscCall(Random(c, n, w));
+  PetscCall(Random(c, n, b));
+  PetscCall(Random(c, n, q));
+  PetscCall(Random(c, n, x));
+  PetscCall(Random(c, n, d));
+  for (PetscInt i = 0; i < n; i++) nan[i] = NAN;
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestDup(dev, w, n * sizeof(PetscScalar), (void **)&dw[s]));
+    PetscCall(TestDup(dev, b, n * sizeof(PetscScalar), (void **)&db[s]));
+    PetscCall(TestDup(dev, q, n * sizeof(PetscScalar), (void **)&dq[s]));
+    PetscCall(TestMalloc(dev, n * sizeof(PetscScalar), (void **)&dx[s]));
+    PetscCall(TestMalloc(dev, n * sizeof(PetscScalar), (void **)&dd[s]));
+  }
+  for (PetscInt zero = 0; zero < 2; zero++) {
+    /* jacobi: one rounded product and two additions per entry */
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(TestPut(dev, dx[s], zero ? nan : x, n * sizeof(PetscScalar)));
+      PetscCall(c->S[s].amg->jacobi(n, (PetscBool)zero, dw[s], db[s], zero ? NULL : dq[s], dx[s]));
+      PetscCall(TestGet(dev, outx[s], dx[s], n * sizeof(PetscScalar)));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      magx[i]  = zero ? PetscAbsReal(w[i] * b[i]) : PetscAbsReal(x[i]) + PetscAbsReal(w[i]) * (PetscAbsReal(b[i]) + PetscAbsReal(q[i]));
+      terms[i] = 3;
+    }
+    PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_jacobi, zero ? "zero iterate" : "nonzero iterate", n, n, outx[0], outx[1], magx, terms, DBL_EPSILON));
+    Covered(c, T_AMG, GPUPC_AMG_KERNEL_jacobi, n);
+    /* chebyshev: zero iterate; nonzero with alpha 0 (d not read) and with alpha 0.7 */
+    for (PetscInt variant = 0; variant < (zero ? 1 : 2); variant++) {
+      const PetscScalar alpha = variant ? 0.7 : 0.0, beta = 1.3;
+      FOR_SIDES(s)
+      {
+        const PetscBool dev = c->S[s].device;
+        PetscCall(TestPut(dev, dx[s], zero ? nan : x, n * sizeof(PetscScalar)));
+        PetscCall(TestPut(dev, dd[s], zero || alpha == 0.0 ? nan : d, n * sizeof(PetscScalar)));
+        PetscCall(c->S[s].amg->chebyshev(n, (PetscBool)zero, alpha, beta, dw[s], db[s], zero ? NULL : dq[s], dd[s], dx[s]));
+        PetscCall(TestGet(dev, outx[s], dx[s], n * sizeof(PetscScalar)));
+        PetscCall(TestGet(dev, outd[s], dd[s], n * sizeof(PetscScalar)));
+      }
+      for (PetscInt i = 0; i < n; i++) {
+        magd[i]  = zero ? PetscAbsReal(beta * w[i] * b[i]) : PetscAbsReal(alpha * d[i]) + PetscAbsReal(beta * w[i]) * (PetscAbsReal(b[i]) + PetscAbsReal(q[i]));
+        magx[i]  = (zero ? 0.0 : PetscAbsReal(x[i])) + magd[i];
+        terms[i] = 6;
+      }
+      PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_chebyshev, zero ? "zero iterate: d" : (variant ? "alpha 0.7: d" : "alpha 0: d"), n, n, outd[0], outd[1], magd, terms, DBL_EPSILON));
+      PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_chebyshev, zero ? "zero iterate: x" : (variant ? "alpha 0.7: x" : "alpha 0: x"), n, n, outx[0], outx[1], magx, terms, DBL_EPSILON));
+      Covered(c, T_AMG, GPUPC_AMG_KERNEL_chebyshev, n);
+    }
+  }
+  /* residual: one rounded subtraction */
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestPut(dev, dx[s], x, n * sizeof(PetscScalar)));
+    PetscCall(c->S[s].amg->residual(n, db[s], dx[s]));
+    PetscCall(TestGet(dev, outx[s], dx[s], n * sizeof(PetscScalar)));
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    magx[i]  = PetscAbsReal(b[i]) + PetscAbsReal(x[i]);
+    terms[i] = 2;
+  }
+  PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_residual, "random", n, n, outx[0], outx[1], magx, terms, DBL_EPSILON));
+  Covered(c, T_AMG, GPUPC_AMG_KERNEL_residual, n);
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestFree(dev, dw[s]));
+    PetscCall(TestFree(dev, db[s]));
+    PetscCall(TestFree(dev, dq[s]));
+    PetscCall(TestFree(dev, dx[s]));
+    PetscCall(TestFree(dev, dd[s]));
+  }
+  PetscCall(PetscFree6(w, b, q, x, d, nan));
+  PetscCall(PetscFree4(outx[0], outx[1], outd[0], outd[1]));
+  PetscCall(PetscFree3(magx, magd, terms));
+  PetscFunctionReturn(0);
+}
+
+/* dense_mult on an m x m matrix, both directions; its size is m*m entries */
+static PetscErrorCode AMGDenseCases(Ctx *c, PetscInt m)
+{
+  const size_t mm = (size_t)m * m;
+  PetscScalar *M, *x, *out[2], *dM[2], *dxv[2], *dy[2];
+  PetscReal   *mag, *terms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(PetscMax(mm, 1), &M, PetscMax(m, 1), &x, PetscMax(m, 1), &mag));
+  PetscCall(PetscMalloc3(PetscMax(m, 1), &out[0], PetscMax(m, 1), &out[1], PetscMax(m, 1), &terms));
+  PetscCall(Random(c, (PetscInt)mm, M));
+  PetscCall(Random(c, m, x));
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestDup(dev, M, mm * sizeof(PetscScalar), (void **)&dM[s]));
+    PetscCall(TestDup(dev, x, m * sizeof(PetscScalar), (void **)&dxv[s]));
+    PetscCall(TestMalloc(dev, m * sizeof(PetscScalar), (void **)&dy[s]));
+  }
+  for (PetscInt t = 0; t < 2; t++) {
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(c->S[s].amg->dense_mult(m, (PetscBool)t, dM[s], dxv[s], dy[s]));
+      PetscCall(TestGet(dev, out[s], dy[s], m * sizeof(PetscScalar)));
+    }
+    for (PetscInt i = 0; i < m; i++) {
+      mag[i] = 0;
+      for (PetscInt j = 0; j < m; j++) mag[i] += PetscAbsReal((t ? M[(size_t)j * m + i] : M[(size_t)i * m + j]) * x[j]);
+      terms[i] = m;
+    }
+    PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_dense_mult, t ? "transpose" : "no transpose", (PetscInt64)mm, m, out[0], out[1], mag, terms, DBL_EPSILON));
+    Covered(c, T_AMG, GPUPC_AMG_KERNEL_dense_mult, (PetscInt64)mm);
+  }
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestFree(dev, dM[s]));
+    PetscCall(TestFree(dev, dxv[s]));
+    PetscCall(TestFree(dev, dy[s]));
+  }
+  PetscCall(PetscFree3(M, x, mag));
+  PetscCall(PetscFree3(out[0], out[1], terms));
+  PetscFunctionReturn(0);
+}
+
 /* ================================================================ main */
 
 /* a build without CUDA has no CUDA tables: every getter refuses (an error, never the host table) */
@@ -2447,15 +2622,16 @@ static PetscErrorCode CheckNoCUDATables(void)
 #if !defined(GPUPC_HAVE_CUDA)
   {
     const void    *k = NULL;
-    PetscErrorCode e[4];
+    PetscErrorCode e[5];
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     e[0] = GPUPCGetVecKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCVecKernels **)&k);
     e[1] = GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCSegCSRKernels **)&k);
     e[2] = GPUPCGetCMGKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCCMGKernels **)&k);
     e[3] = GPUPCGetHaloKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCHaloKernels **)&k);
+    e[4] = GPUPCGetAMGKernelsFor(PETSC_GPUPC_BACKEND_CUDA, (const GPUPCAMGKernels **)&k);
     PetscCall(PetscPopErrorHandler());
-    for (int t = 0; t < 4; t++) PetscCheck(e[t] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave table %d for the cuda backend (error %d, expected PETSC_ERR_SUP)", t, (int)e[t]);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "built without CUDA: the four getters refuse the cuda backend\n"));
+    for (int t = 0; t < 5; t++) PetscCheck(e[t] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a build without CUDA gave table %d for the cuda backend (error %d, expected PETSC_ERR_SUP)", t, (int)e[t]);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "built without CUDA: the five getters refuse the cuda backend\n"));
   }
 #endif
   PetscFunctionReturn(0);
@@ -2496,6 +2672,7 @@ int main(int argc, char **argv)
   PetscCall(GPUPCGetSegCSRKernelsFor(backend, &c.S[0].seg));
   PetscCall(GPUPCGetCMGKernelsFor(backend, &c.S[0].cmg));
   PetscCall(GPUPCGetHaloKernelsFor(backend, &c.S[0].halo));
+  PetscCall(GPUPCGetAMGKernelsFor(backend, &c.S[0].amg));
   /* side 1: the host tables (cuda backend) or the reference loops of this file (host backend), on host buffers */
   c.S[1].device = PETSC_FALSE;
   if (backend == PETSC_GPUPC_BACKEND_CUDA) {
@@ -2505,6 +2682,7 @@ int main(int argc, char **argv)
     PetscCall(GPUPCGetSegCSRKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].seg));
     PetscCall(GPUPCGetCMGKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].cmg));
     PetscCall(GPUPCGetHaloKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].halo));
+    PetscCall(GPUPCGetAMGKernelsFor(PETSC_GPUPC_BACKEND_HOST, &c.S[1].amg));
   } else {
     c.S[0].what = "host table";
     c.S[1].what = "reference loops";
@@ -2512,6 +2690,7 @@ int main(int argc, char **argv)
     c.S[1].seg  = &RefSegCSRKernels;
     c.S[1].cmg  = &RefCMGKernels;
     c.S[1].halo = &RefHaloKernels;
+    c.S[1].amg  = &RefAMGKernels;
   }
   FOR_SIDES(s)
   PetscCall(CheckSideTables(&c.S[s]));
@@ -2520,12 +2699,19 @@ int main(int argc, char **argv)
   PetscCall(CoverageInit(&c.cov[T_SEGCSR], "segcsr", "GPUPC_SEGCSR_KERNEL_LIST", GPUPCSegCSRKernelNames, GPUPC_SEGCSR_NKERNELS, 0, large));
   PetscCall(CoverageInit(&c.cov[T_CMG], "cmg", "GPUPC_CMG_KERNEL_LIST", GPUPCCMGKernelNames, GPUPC_CMG_NKERNELS, 0, 256));
   PetscCall(CoverageInit(&c.cov[T_HALO], "halo", "GPUPC_HALO_KERNEL_LIST", GPUPCHaloKernelNames, GPUPC_HALO_NKERNELS, 0, large));
+  PetscCall(CoverageInit(&c.cov[T_AMG], "gpuamg", "GPUPC_AMG_KERNEL_LIST", GPUPCAMGKernelNames, GPUPC_AMG_NKERNELS, 0, large));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &c.rnd));
   PetscCall(PetscRandomSetInterval(c.rnd, -1.0, 1.0));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "kernel_equiv: %s backend, the %s (device buffers) against the %s (host buffers)\n", PetscGPUPCBackends[backend], c.S[0].what, c.S[1].what));
 
   for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(VecCases(&c, vsizes[i]));
   for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(HaloCases(&c, vsizes[i]));
+  /* gpuamg: the element-wise members on every size; the dense product of the last level on 0 .. 1025 rows */
+  for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(AMGVecCases(&c, vsizes[i]));
+  {
+    const PetscInt msizes[] = {0, 1, 31, 33, 257, 1025}; /* 1025^2 entries: more than 2^20 */
+    for (size_t i = 0; i < sizeof(msizes) / sizeof(msizes[0]); i++) PetscCall(AMGDenseCases(&c, msizes[i]));
+  }
   /* segcsr: shapes of 0 and 1 rows, a warp, a block, rectangles, a block without columns, a row of 5000 entries (the
      block-per-row bin for every L), and more than 2^20 entries */
   PetscCall(SegCases(&c, 0, 10, 6, Lall));

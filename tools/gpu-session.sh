@@ -22,6 +22,7 @@
 #   trisolve [N]     bench/trisolve: TASSL/levelset/cuSPARSE solves of ILU(0)/ILU(1) factors (N rows, default 2e6), GMRES + tasslilu,
 #                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
 #   pbjbench         bench/pbjbench: PC gpubjacobi apply against its bandwidth floor and PETSc's pbjacobi (4M rows)
+#   amgbench P S [all]  bench/amg.sh: PC gpuamg on problems P, sizes S (all: + GAMG, BoomerAMG on the host cores)
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -70,6 +71,8 @@ while [ $# -gt 0 ]; do
     pcs=${1:-jacobi,cmg}; shift $#
     ./env.sh build/bench/krylov -gpupc_backend cuda -gpupc_require_device -pcs "$pcs" 2>&1 | tee "$OUT/krylov.txt"
     ./env.sh build/bench/krylov -gpupc_backend cuda -gpupc_require_device -problem randcoef3d -sizes 7.2e6 -pcs cmg -its 20 -rtol 1e-8 2>&1 | tee -a "$OUT/krylov.txt" ;;
+  amgbench) # amgbench "<problems>" "<sizes>" [all]
+    ./env.sh bash bench/amg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/amg.txt"; shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
   halo) # halo [rows...]

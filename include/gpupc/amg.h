@@ -38,13 +38,13 @@ typedef struct {
   PetscLogDouble times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
 } GPUPCAMGHierarchy;
 
-PETSC_INTERN PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *);
 /* builds the hierarchy of A; collective on A */
-PETSC_INTERN PetscErrorCode GPUPCAMGHierarchyBuild(Mat, const GPUPCAMGSetupOptions *, GPUPCAMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyBuild(Mat, const GPUPCAMGSetupOptions *, GPUPCAMGHierarchy *);
 /* new values on the same nonzero pattern of A: keeps the coarsening and every P, recomputes the Galerkin products */
-PETSC_INTERN PetscErrorCode GPUPCAMGHierarchyRecompute(Mat, GPUPCAMGHierarchy *);
-PETSC_INTERN PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyRecompute(Mat, GPUPCAMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *);
 /* log events of the setup phases (registered by the setup files, called from the PC's registration) */
-PETSC_INTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
+PETSC_EXTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
 
 #endif

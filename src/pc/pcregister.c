@@ -7,6 +7,7 @@
 /* tasslilu */
 #include "impls/tasslilu/tassliluimpl.h"
 #include <gpupc/gpubjacobi.h>
+#include <gpupc/amgcycle.h>
 
 PetscErrorCode GPUPCRegisterPC(void)
 {
@@ -20,5 +21,9 @@ PetscErrorCode GPUPCRegisterPC(void)
   /* PC gpubjacobi: block Jacobi with dense block inverses applied on the device */
   PetscCall(PCGPUBJacobiRegisterEvents());
   PetscCall(PCRegister(PCGPUBJACOBI, PCCreate_GPUBJacobi));
+  /* PC gpuamg: the events of its host setup and of its device cycle */
+  PetscCall(GPUPCAMGRegisterSetupEvents());
+  PetscCall(PCGPUAMGRegisterEvents());
+  PetscCall(PCRegister(PCGPUAMG, PCCreate_GPUAMG));
   PetscFunctionReturn(0);
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The issue-21 comparison, run on the GPU host inside the bundle (tools/gpu-session.sh amgbench): for each problem and
+# size, PCG to a true relative residual of 1e-8 with
+#   PC gpuamg on the GPU (defaults: classical pmis + ext+i, l1-Jacobi V(1,1); elasticity: smoothed aggregation with the
+#     rigid-body modes and Chebyshev), one rank;
+#   PETSc's PCG + GAMG and PCG + BoomerAMG (pmis, ext+i, l1-Jacobi: the same method as gpuamg's default) on all host cores.
+# For gpuamg it prints the summary line, the setup by phase and the per-level view (complexities, bytes per cycle)
+# from -ksp_view, and the -log_view lines of the setup phases and cycle parts. The cycle's events time its launches
+# only (the device runs asynchronously); solve_s / its bounds the time per cycle from above (it adds CG's product and
+# vector work), the profile step of tools/gpu-session.sh gives the kernels. The bandwidth floor of a cycle = the view's
+# "moves at least" bytes / the device-to-device copy bandwidth (bench/vecbench prints it).
+#   bench/amg.sh "<problems>" "<sizes>" [all]      (all: also GAMG and BoomerAMG on the host cores)
+#   BENCH_BACKEND="-gpupc_backend host" runs gpuamg on the host backend (a check of the script without a GPU)
+set -u
+problems=${1:-"poisson3d randcoef3d elasticity3d"}; sizes=${2:-"1000000 7200000"}; all=${3:-}
+np=${BENCH_NP:-$(nproc)}
+bin=${BENCH_BIN:-build}
+for p in $problems; do
+  extra=""
+  [ "$p" = elasticity3d ] && extra="-pc_gpuamg_type agg -pc_gpuamg_smoother chebyshev"
+  for n in $sizes; do
+    echo "=== $p n=$n"
+    $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra \
+      ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
+      grep -E "^gpupc-solve:|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve"
+    if [ "$all" = all ]; then
+      $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg
+      $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg \
+        -pc_hypre_boomeramg_coarsen_type PMIS -pc_hypre_boomeramg_interp_type ext+i -pc_hypre_boomeramg_relax_type_all l1scaled-Jacobi -pc_hypre_boomeramg_P_max 4
+    fi
+  done
+done

@@ -1,0 +1,114 @@
+/*
+   gpupc/amgcycle.h - the device half of PC gpuamg (private to GPUPC and its tests).
+
+   The host setup (gpupc/amg.h) builds a GPUPCAMGHierarchy of host AIJ levels A[l] and prolongators P[l].
+   GPUPCAMGDeviceCreate puts it on the device: every A[l], P[l] and R[l] = P[l]^T as a GPU Mat (segcsr; mpisegcsr on
+   several ranks, whose product does the device halo exchange), gpu Vecs for each level's b, x and work vectors, the
+   smoother's data (scaled inverse diagonal, eigenvalue estimate) and the dense inverse of the last level (redundant
+   on every rank). GPUPCAMGDeviceApply runs a V, W or F cycle on it (src/pc/impls/gpuamg/cycle.c), on one rank and the
+   cuda backend recorded once as a CUDA graph and replayed. Tests call these directly with a hierarchy they build
+   themselves, so the cycle is tested apart from the setup.
+*/
+#ifndef GPUPC_AMGCYCLE_H
+#define GPUPC_AMGCYCLE_H
+
+#include <gpupc/amg.h>
+#include <gpupc/amgkernels.h>
+
+/* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
+#define GPUPC_AMG_CHEBYSHEV_LOWER 30.0 /* Chebyshev interval [lambda / 30, 1.1 lambda] */
+#define GPUPC_AMG_CHEBYSHEV_UPPER 1.1
+#define GPUPC_AMG_EIG_STEPS       12 /* power steps of the estimate of lambda_max(D^-1 A) */
+
+/* what the cycle does (-pc_gpuamg_cycle, -pc_gpuamg_smoother, ...) */
+typedef struct {
+  PCGPUAMGCycleType    cycle;
+  PCGPUAMGSmootherType smoother;
+  PetscInt             pre, post;    /* sweeps before and after the coarse correction */
+  PetscReal            weight;       /* damping of jacobi and l1jacobi; PETSC_DEFAULT: 2/3 (jacobi), 1 (l1jacobi) */
+  PetscInt             cheby_degree; /* products with A per Chebyshev sweep */
+  PetscInt             poly_degree;  /* m of the Neumann series I + G + ... + G^m */
+  PetscBool            graph;        /* record the cycle as a CUDA graph where it can be (one rank, cuda backend) */
+  char                 mattype[64];  /* device format of A, P and R */
+} GPUPCAMGCycleOptions;
+
+PETSC_EXTERN PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *);
+PETSC_EXTERN PetscReal      GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *);
+
+/* one level on the device */
+typedef struct {
+  PetscInt  n, N;         /* local and global rows */
+  PetscInt  nnz;          /* global stored entries of A */
+  Mat       A;            /* the level operator (GPU Mat type); level 0 may be the user's matrix (a reference) */
+  Mat       P, R;         /* towards the next level (NULL on the last): P n x n_{l+1}, R = P^T */
+  Vec       b, x, r, d;   /* right-hand side, iterate, residual / product, Chebyshev direction (NULL otherwise) */
+  Vec       w;            /* the smoother's scaling: weight / a_ii (jacobi), weight / l1 norm (l1jacobi), 1 / a_ii */
+  PetscReal lambda;       /* estimate of lambda_max(W A), W = diag(w) without the weight (chebyshev, polynomial) */
+  PetscReal theta, delta; /* Chebyshev: centre and half width of the interval */
+  PetscReal omega;        /* polynomial: omega of G = I - omega D^-1 A */
+} GPUPCAMGDeviceLevel;
+
+typedef struct {
+  PetscInt             nlevels;
+  GPUPCAMGDeviceLevel *levels;
+  GPUPCAMGCycleOptions opts; /* what it was built with */
+  /* the last level: the dense inverse of the whole last level on every rank (row-major; from a Cholesky factorization
+     when it is symmetric positive definite, else from an LU factorization) */
+  PetscInt     nc;        /* its global order */
+  PetscScalar *d_inv;     /* device, nc x nc */
+  PetscBool    spd;       /* Cholesky (else LU) */
+  PetscBool    redundant; /* several ranks: the last level's b is gathered to every rank, x taken from its share */
+  VecScatter   cscatter;  /* b_last -> cb (every rank holds all of it) */
+  Vec          cb, cx;    /* sequential gpu vectors of order nc (redundant only) */
+  PetscInt     cstart;    /* first row of this rank in the last level */
+  /* the cycle */
+  const GPUPCAMGKernels *k;
+  PetscBool              usegraph; /* recording allowed here (one rank, cuda backend, option) */
+  GPUPCGraph             graph;    /* recorded cycle (apply, not transpose), NULL until the first application after setup */
+  PetscInt               applies;
+  /* statistics for the view */
+  PetscReal      opcomplexity, gridcomplexity;
+  PetscLogDouble t_upload, t_smoother, t_coarse; /* seconds of the device setup */
+  size_t         bytes;                          /* device bytes of the level matrices, vectors and the inverse */
+  PetscBool      counting;                       /* the running application adds what each operation must move to cyclebytes */
+  PetscReal      cyclebytes;                     /* bytes one application must read and write at least (counted at the first) */
+} GPUPCAMGDevice;
+
+PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *, const GPUPCAMGCycleOptions *, GPUPCAMGDevice *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *, GPUPCAMGDevice *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceApply(GPUPCAMGDevice *, PetscBool, Vec, Vec);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscViewer);
+
+/* the pieces (smoother.c, coarse.c) */
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
+PETSC_EXTERN PetscErrorCode GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
+PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);
+PETSC_INTERN PetscErrorCode GPUPCAMGCoarseDestroy(GPUPCAMGDevice *);
+PETSC_INTERN PetscErrorCode GPUPCAMGCountProduct(GPUPCAMGDevice *, Mat, PetscBool);
+#define GPUPCAMGCountBytes(D, b)                          \
+  do {                                                    \
+    if ((D)->counting) (D)->cyclebytes += (PetscReal)(b); \
+  } while (0)
+
+PETSC_INTERN PetscLogEvent  PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
+PETSC_EXTERN PetscErrorCode PCGPUAMGRegisterEvents(void);
+
+/* the PC's data (gpuamg.c, gpuamgoptions.c) */
+typedef struct {
+  GPUPCAMGSetupOptions setup;
+  GPUPCAMGCycleOptions cyc;
+  PetscReal           *coords; /* PCSetCoordinates (setup.coords points here) */
+  GPUPCAMGHierarchy    hier;
+  PetscBool            built;
+  GPUPCAMGDevice       dev;
+  PetscInt             nsetups, nreuses;
+  PetscLogDouble       t_hierarchy; /* seconds of the last host setup (build or recompute) */
+} PC_GPUAMG;
+
+PETSC_INTERN PetscErrorCode PCSetFromOptions_GPUAMG(PC, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC, PetscBool);
+PETSC_INTERN PetscErrorCode PCCreate_GPUAMG(PC);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+   gpupc/amgkernels.h - the kernels of PC gpuamg's cycle: one declaration, two implementations.
+
+   GPUPCAMGKernels is declared once by GPUPC_AMG_KERNEL_LIST (gpupc/kerneltable.h). GPUPCAMGKernelsHost
+   (src/pc/impls/gpuamg/host) is the plain C reference, GPUPCAMGKernelsCUDA (src/pc/impls/gpuamg/cuda) the CUDA
+   version; GPUPCGetAMGKernels() picks by backend. All pointers are device pointers (on the host backend: the emulated
+   device buffers) and lengths are local. The sparse products of the cycle are the level matrices' own (segcsr MatMult,
+   MatMultAdd, MatMultTranspose); these kernels are the vector work around them, fused so that a smoothing step reads
+   its operands once.
+*/
+#ifndef GPUPC_AMGKERNELS_H
+#define GPUPC_AMGKERNELS_H
+
+#include <gpupc/kerneltable.h>
+
+/* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
+   member is Stem_Host (src/pc/impls/gpuamg/host), the CUDA one Stem_CUDA (src/pc/impls/gpuamg/cuda). */
+#define GPUPC_AMG_KERNEL_LIST(X, A)                                                                                                                                                                  \
+  /* Jacobi step: x = x + w .* (b - q), q = A x; zero: x = w .* b (x and q are not read) */                                                                                                          \
+  X(A, jacobi, AMGJacobi, (PetscInt n, PetscBool zero, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *x))                                                            \
+  /* Chebyshev step: d = alpha d + beta w .* (b - q), x = x + d, q = A x (alpha 0: d is not read); zero: d = beta \
+     w .* b, x = d (x, q and d are not read) */                                                                                  \
+  X(A, chebyshev, AMGChebyshev, (PetscInt n, PetscBool zero, PetscScalar alpha, PetscScalar beta, const PetscScalar *w, const PetscScalar *b, const PetscScalar *q, PetscScalar *d, PetscScalar *x)) \
+  /* residual: r = b - r (r holds A x on entry) */                                                                                                                                                   \
+  X(A, residual, AMGResidual, (PetscInt n, const PetscScalar *b, PetscScalar *r))                                                                                                                    \
+  /* y = M x, or y = M^T x when transpose; M is m x m, row-major */                                                                                                                                  \
+  X(A, dense_mult, AMGDenseMult, (PetscInt m, PetscBool transpose, const PetscScalar *M, const PetscScalar *x, PetscScalar *y))
+
+typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_KERNEL_LIST) GPUPCAMGKernels;
+
+/* member k of the list is GPUPC_AMG_KERNEL_<member> = k; its name is GPUPCAMGKernelNames[k] */
+typedef enum {
+  GPUPC_AMG_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_AMG_KERNEL_)
+  GPUPC_AMG_NKERNELS
+} GPUPCAMGKernelIndex;
+PETSC_EXTERN const char *const GPUPCAMGKernelNames[];
+
+PETSC_INTERN const GPUPCAMGKernels GPUPCAMGKernelsHost;
+#if defined(GPUPC_HAVE_CUDA)
+PETSC_INTERN const GPUPCAMGKernels GPUPCAMGKernelsCUDA;
+#endif
+
+PETSC_EXTERN PetscErrorCode GPUPCGetAMGKernels(const GPUPCAMGKernels **);
+PETSC_EXTERN PetscErrorCode GPUPCGetAMGKernelsFor(PetscGPUPCBackend, const GPUPCAMGKernels **);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+   gpupc/amgsetup.h - the pieces of PC gpuamg's host setup (src/pc/impls/gpuamg/setup*.c), exported for
+   tests/amg_setup.c; the PC itself only uses gpupc/amg.h.
+
+   Every piece works on the rank-local part of a level matrix (GPUPCAMGLocal): the rows this rank owns, their
+   couplings to owned columns (the diagonal block, local indices), and per row the couplings to other ranks' columns
+   summed by sign (they are lumped into the diagonal by the interpolations, so row sums are kept) and their largest
+   negative (and absolute) value (for the strength threshold). On one rank the local part is the whole matrix.
+*/
+#ifndef GPUPC_AMGSETUP_H
+#define GPUPC_AMGSETUP_H
+
+#include <gpupc/amg.h>
+
+typedef struct {
+  PetscInt   n;         /* owned rows */
+  PetscInt   rstart, N; /* first owned row (global), global rows */
+  PetscInt   bs;        /* block size of the matrix */
+  PetscInt  *i, *j;     /* diagonal block, local column indices, diagonal included */
+  PetscReal *a;         /* its values */
+  PetscReal *diag;      /* a_ii (0 where the row has none) */
+  PetscReal *offneg;    /* sum of the negative couplings to other ranks */
+  PetscReal *offpos;    /* sum of the positive couplings to other ranks */
+  PetscReal *offmaxneg; /* max over other ranks' columns of -a_ij * sign(a_ii) (0 if none) */
+  PetscReal *offmaxabs; /* max over other ranks' columns of |a_ij| */
+  PetscInt  *offcnt;    /* couplings to other ranks (nonzero values) */
+} GPUPCAMGLocal;
+
+/* strength graph: row i lists the points j (local) that strongly influence i; the transpose lists who depends on j */
+typedef struct {
+  PetscInt  n;
+  PetscInt *i, *j;   /* S */
+  PetscInt *ti, *tj; /* S^T */
+} GPUPCAMGStrength;
+
+/* C/F states */
+#define GPUPC_AMG_F (-1)
+#define GPUPC_AMG_U 0
+#define GPUPC_AMG_C 1
+
+/* interpolation (or tentative prolongator) on the local rows: n x nc, local coarse columns */
+typedef struct {
+  PetscInt   n, nc;
+  PetscInt  *i, *j;
+  PetscReal *a;
+} GPUPCAMGLocalP;
+
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, GPUPCAMGLocal *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalFree(GPUPCAMGLocal *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *, PetscReal, PetscInt, GPUPCAMGStrength *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *);
+/* cf[i] = GPUPC_AMG_C or GPUPC_AMG_F; rstart seeds the random measures (global numbers, same for any thread count) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsen(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
+/* second stage of aggressive coarsening: the C points of cf coarsened again on the distance-2 strength graph */
+PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsenAggressive(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *, const GPUPCAMGStrength *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, PetscInt, GPUPCAMGLocalP *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
+/* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, Mat *);
+
+/* aggregation: node graph (blocks of bs rows) with |A_IJ| >= eps sqrt(|A_II| |A_JJ|) (Frobenius norms of blocks) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *, PetscInt, PetscReal, PetscInt, GPUPCAMGStrength *);
+/* agg[node] = aggregate (0 .. *nagg-1), or -1 for a node without strong neighbours (left out of P) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGAggregate(const GPUPCAMGStrength *, PetscInt *, PetscInt *);
+/* tentative prolongator: B (n x nv, row-major, local rows) -> P (orthonormal columns per aggregate), Bc (nagg*nv x nv) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGTentative(PetscInt, PetscInt, const PetscInt *, PetscInt, PetscInt, const PetscReal *, GPUPCAMGLocalP *, PetscReal *);
+/* largest eigenvalue of D^-1 A estimated by power steps (collective) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
+/* the near-null space of A as nv row-major local vectors (constant per component, the attached one, or rigid-body
+   modes from coordinates) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
+
+/* the hash that gives the random part of coarsening measures, in [0,1) */
+static inline PetscReal GPUPCAMGRandom(PetscInt g)
+{
+  unsigned long long z = (unsigned long long)g + 0x9e3779b97f4a7c15ULL;
+  z                    = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z                    = z ^ (z >> 31);
+  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+#endif

@@ -1,0 +1,329 @@
+/*
+   PC gpuamg's hierarchy on the device (gpupc/amgcycle.h): every level's A, P and R = P^T in the device format
+   (segcsr; mpisegcsr on several ranks), its gpu vectors, the smoother's data and the last level's dense inverse;
+   the value refresh for SAME_NONZERO_PATTERN; the view of what was built.
+*/
+#include <gpupc/amgcycle.h>
+#include <gpupc/matgpu.h>
+
+PetscLogEvent PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
+
+/*@C
+   PCGPUAMGRegisterEvents - registers the log events of PC gpuamg's device side (once)
+
+   Not Collective
+
+   Level: developer
+@*/
+PetscErrorCode PCGPUAMGRegisterEvents(void)
+{
+  static PetscBool done = PETSC_FALSE;
+  PetscClassId     id;
+
+  PetscFunctionBegin;
+  if (done) PetscFunctionReturn(0);
+  done = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("PC gpuamg", &id));
+  PetscCall(PetscLogEventRegister("GPUAMGUpload", id, &PC_GPUAMG_Upload));
+  PetscCall(PetscLogEventRegister("GPUAMGSmoothSet", id, &PC_GPUAMG_SmootherSetUp));
+  PetscCall(PetscLogEventRegister("GPUAMGCoarseSet", id, &PC_GPUAMG_CoarseSetUp));
+  PetscCall(PetscLogEventRegister("GPUAMGCycle", id, &PC_GPUAMG_Cycle));
+  PetscCall(PetscLogEventRegister("GPUAMGSmooth", id, &PC_GPUAMG_Smooth));
+  PetscCall(PetscLogEventRegister("GPUAMGRestrict", id, &PC_GPUAMG_Restrict));
+  PetscCall(PetscLogEventRegister("GPUAMGProlong", id, &PC_GPUAMG_Prolong));
+  PetscCall(PetscLogEventRegister("GPUAMGCoarseSolve", id, &PC_GPUAMG_CoarseSolve));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGCycleOptionsDefault - the defaults of PC gpuamg's cycle options
+
+   Not Collective
+
+   Output Parameter:
+.  o - V(1,1) cycle, l1-Jacobi, Chebyshev degree 2, Neumann degree 2, CUDA graph on, segcsr levels
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *o)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  o->cycle        = PC_GPUAMG_CYCLE_V;
+  o->smoother     = PC_GPUAMG_SMOOTHER_L1JACOBI;
+  o->pre          = 1;
+  o->post         = 1;
+  o->weight       = PETSC_DEFAULT;
+  o->cheby_degree = 2;
+  o->poly_degree  = 2;
+  o->graph        = PETSC_TRUE;
+  PetscCall(PetscStrncpy(o->mattype, MATSEGCSR, sizeof(o->mattype)));
+  PetscFunctionReturn(0);
+}
+
+/* the damping of jacobi and l1jacobi in use: the option, or 2/3 for jacobi and 1 for l1jacobi */
+PetscReal GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *o)
+{
+  if (o->weight != (PetscReal)PETSC_DEFAULT && o->weight > 0) return o->weight;
+  return o->smoother == PC_GPUAMG_SMOOTHER_JACOBI ? 2.0 / 3.0 : 1.0;
+}
+
+/* B = A in the device format: A itself (a new reference) when it already is one, else a converted copy */
+static PetscErrorCode ToDevice(Mat A, const char *type, Mat *B)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &same, MATSEQSEGCSR, MATMPISEGCSR, ""));
+  if (same && !strcmp(type, MATSEGCSR)) {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    *B = A;
+  } else PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, B));
+  PetscFunctionReturn(0);
+}
+
+/* the device copy of M holds its current values (so no product inside a recorded cycle uploads) */
+static PetscErrorCode Sync(Mat M)
+{
+  PetscFunctionBegin;
+  if (M) PetscCall(GPUPCMatSubclassEnsure(M));
+  PetscFunctionReturn(0);
+}
+
+/* the vector's values are on the device (so no read inside a recorded cycle copies) */
+static PetscErrorCode TouchDevice(Vec v)
+{
+  const PetscScalar *d;
+
+  PetscFunctionBegin;
+  if (!v) PetscFunctionReturn(0);
+  PetscCall(VecGPUGetDeviceArrayRead(v, &d));
+  PetscCall(VecGPURestoreDeviceArrayRead(v, &d));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckLevelMatrix(Mat A, PetscInt l)
+{
+  PetscInt M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCheck(M == N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PC gpuamg: the operator of level %" PetscInt_FMT " is %" PetscInt_FMT " x %" PetscInt_FMT "; AMG needs a square matrix", l, M, N);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDeviceCreate - puts a host AMG hierarchy on the device and sets up the smoothers and the last level
+
+   Collective on the hierarchy's matrices
+
+   Input Parameters:
++  H - the hierarchy (host AIJ levels; kept by the caller)
+-  o - the cycle options
+
+   Output Parameter:
+.  D - the device hierarchy (free with GPUPCAMGDeviceDestroy())
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCycleOptions *o, GPUPCAMGDevice *D)
+{
+  PetscLogDouble t0, t1;
+  PetscMPIInt    size;
+  PetscReal      nnz0 = 0, N0 = 0;
+  PetscBool      avail;
+
+  PetscFunctionBegin;
+  PetscCall(PCGPUAMGRegisterEvents());
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  PetscCheck(H->nlevels >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: the hierarchy has no level");
+  PetscCheck(!strcmp(o->mattype, MATSEGCSR), PETSC_COMM_SELF, PETSC_ERR_SUP, "PC gpuamg: device matrix type %s is not available; use -pc_gpuamg_mat_type %s", o->mattype, MATSEGCSR);
+  PetscCheck(o->pre >= 0 && o->post >= 0 && o->pre + o->post > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-smoothing sweeps; at least one sweep in all is needed", o->pre, o->post);
+  D->opts    = *o;
+  D->nlevels = H->nlevels;
+  PetscCall(GPUPCGetAMGKernels(&D->k));
+  PetscCall(PetscCalloc1(D->nlevels, &D->levels));
+  PetscCall(MPI_Comm_size(PetscObjectComm((PetscObject)H->A[0]), &size));
+
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_Upload, 0, 0, 0, 0));
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    GPUPCAMGDeviceLevel *L = &D->levels[l];
+    MatInfo              info;
+
+    PetscCall(CheckLevelMatrix(H->A[l], l));
+    PetscCall(ToDevice(H->A[l], o->mattype, &L->A));
+    PetscCall(MatGetLocalSize(L->A, &L->n, NULL));
+    PetscCall(MatGetSize(L->A, &L->N, NULL));
+    PetscCall(MatGetInfo(H->A[l], MAT_GLOBAL_SUM, &info));
+    L->nnz = (PetscInt)info.nz_used;
+    if (l == 0) {
+      nnz0 = info.nz_used;
+      N0   = L->N;
+    }
+    D->opcomplexity += nnz0 > 0 ? info.nz_used / nnz0 : 0;
+    D->gridcomplexity += N0 > 0 ? L->N / N0 : 0;
+    if (l < D->nlevels - 1) {
+      Mat Rh;
+
+      PetscCall(MatConvert(H->P[l], o->mattype, MAT_INITIAL_MATRIX, &L->P));
+      PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
+      PetscCall(MatConvert(Rh, o->mattype, MAT_INITIAL_MATRIX, &L->R));
+      PetscCall(MatDestroy(&Rh));
+    }
+    PetscCall(MatCreateVecs(L->A, &L->x, &L->b));
+    PetscCall(VecDuplicate(L->x, &L->r));
+    PetscCall(VecDuplicate(L->x, &L->w));
+    if (o->smoother == PC_GPUAMG_SMOOTHER_CHEBYSHEV) PetscCall(VecDuplicate(L->x, &L->d));
+    PetscCall(VecSet(L->x, 0.0));
+    PetscCall(VecSet(L->b, 0.0));
+    PetscCall(VecSet(L->r, 0.0));
+    if (L->d) PetscCall(VecSet(L->d, 0.0));
+    PetscCall(Sync(L->A));
+    PetscCall(Sync(L->P));
+    PetscCall(Sync(L->R));
+  }
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  D->t_upload = t1 - t0;
+
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
+  for (PetscInt l = 0; l < D->nlevels - 1; l++) PetscCall(GPUPCAMGSmootherSetUp(D, l));
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  D->t_smoother = t0 - t1;
+
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
+  PetscCall(GPUPCAMGCoarseSetUp(D, H->A[D->nlevels - 1]));
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  D->t_coarse = t1 - t0;
+
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    GPUPCAMGDeviceLevel *L = &D->levels[l];
+    PetscCall(TouchDevice(L->w));
+    PetscCall(TouchDevice(L->x));
+    PetscCall(TouchDevice(L->b));
+    PetscCall(TouchDevice(L->r));
+    PetscCall(TouchDevice(L->d));
+  }
+  PetscCall(GPUPCGraphAvailable(&avail));
+  D->usegraph = (PetscBool)(avail && o->graph && size == 1);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDeviceRefresh - new values on the same nonzero pattern: the device levels take the values of the host
+   hierarchy (after GPUPCAMGHierarchyRecompute), the smoothers and the last level are set up again, and the cycle is
+   recorded again (its Chebyshev coefficients changed)
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice *D)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  /* the recorded cycle holds the smoothers' coefficients (Chebyshev) by value and the device arrays by address: record
+     it again at the next application but one */
+  PetscCall(GPUPCGraphDestroy(&D->graph));
+  D->applies = 0;
+  PetscCheck(H->nlevels == D->nlevels, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: the recomputed hierarchy has %" PetscInt_FMT " levels, the device one %" PetscInt_FMT, H->nlevels, D->nlevels);
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_Upload, 0, 0, 0, 0));
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    GPUPCAMGDeviceLevel *L = &D->levels[l];
+
+    if (L->A != H->A[l]) PetscCall(MatConvert(H->A[l], D->opts.mattype, MAT_REUSE_MATRIX, &L->A));
+    PetscCall(Sync(L->A));
+  }
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  D->t_upload = t1 - t0;
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
+  for (PetscInt l = 0; l < D->nlevels - 1; l++) PetscCall(GPUPCAMGSmootherSetUp(D, l));
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  D->t_smoother = t0 - t1;
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
+  PetscCall(GPUPCAMGCoarseSetUp(D, H->A[D->nlevels - 1]));
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  D->t_coarse = t1 - t0;
+  for (PetscInt l = 0; l < D->nlevels; l++) PetscCall(TouchDevice(D->levels[l].w));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDeviceDestroy - frees the device hierarchy (the host hierarchy is the caller's)
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *D)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCGraphDestroy(&D->graph));
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    GPUPCAMGDeviceLevel *L = &D->levels[l];
+    PetscCall(MatDestroy(&L->A));
+    PetscCall(MatDestroy(&L->P));
+    PetscCall(MatDestroy(&L->R));
+    PetscCall(VecDestroy(&L->b));
+    PetscCall(VecDestroy(&L->x));
+    PetscCall(VecDestroy(&L->r));
+    PetscCall(VecDestroy(&L->d));
+    PetscCall(VecDestroy(&L->w));
+  }
+  PetscCall(GPUPCAMGCoarseDestroy(D));
+  PetscCall(PetscFree(D->levels));
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDeviceView - per level rows, stored entries, entries per row, coarsening ratio and smoother data; the
+   complexities, the cycle and the last level
+
+   Collective
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
+{
+  const GPUPCAMGCycleOptions *o = &D->opts;
+  size_t                      nodes;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "cycle %s, smoother %s, sweeps %" PetscInt_FMT " pre and %" PetscInt_FMT " post", PCGPUAMGCycleTypes[o->cycle], PCGPUAMGSmootherTypes[o->smoother], o->pre, o->post));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  switch (o->smoother) {
+  case PC_GPUAMG_SMOOTHER_JACOBI:
+  case PC_GPUAMG_SMOOTHER_L1JACOBI: PetscCall(PetscViewerASCIIPrintf(viewer, ", weight %g\n", (double)GPUPCAMGCycleWeight(o))); break;
+  case PC_GPUAMG_SMOOTHER_CHEBYSHEV: PetscCall(PetscViewerASCIIPrintf(viewer, ", degree %" PetscInt_FMT " on [lambda/%g, %g lambda], lambda from %d power steps on D^-1 A\n", o->cheby_degree, GPUPC_AMG_CHEBYSHEV_LOWER, GPUPC_AMG_CHEBYSHEV_UPPER, GPUPC_AMG_EIG_STEPS)); break;
+  case PC_GPUAMG_SMOOTHER_POLYNOMIAL: PetscCall(PetscViewerASCIIPrintf(viewer, ", Neumann degree %" PetscInt_FMT ", omega = 4 / (3 * %g lambda)\n", o->poly_degree, GPUPC_AMG_CHEBYSHEV_UPPER)); break;
+  }
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "levels %" PetscInt_FMT ", grid complexity %.3f, operator complexity %.3f, device format %s\n", D->nlevels, (double)D->gridcomplexity, (double)D->opcomplexity, o->mattype));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "level        rows         nnz   nnz/row   ratio   lambda(D^-1 A)\n"));
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    const GPUPCAMGDeviceLevel *L     = &D->levels[l];
+    const double               ratio = l > 0 && D->levels[l - 1].N > 0 ? (double)L->N / (double)D->levels[l - 1].N : 1.0;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%5" PetscInt_FMT " %11" PetscInt_FMT " %11" PetscInt_FMT " %9.2f %7.3f", l, L->N, L->nnz, L->N ? (double)L->nnz / (double)L->N : 0.0, ratio));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    if (l == D->nlevels - 1) PetscCall(PetscViewerASCIIPrintf(viewer, "   last level: dense %s inverse%s\n", D->spd ? "Cholesky" : "LU", D->redundant ? ", redundant on every rank" : ""));
+    else if (L->lambda > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "   %.4g\n", (double)L->lambda));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
+  PetscCall(GPUPCGraphGetSize(D->graph, &nodes));
+  if (D->graph) PetscCall(PetscViewerASCIIPrintf(viewer, "cycle recorded as a CUDA graph of %zu operations\n", nodes));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "cycle launched operation by operation%s\n", D->usegraph ? " (recorded at the second application)" : (o->graph ? " (a CUDA graph needs one rank and the cuda backend)" : " (-pc_gpuamg_use_graph 0)")));
+  if (D->cyclebytes > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "one application moves at least %.4g MB (every operand of every operation read or written once): its bandwidth floor\n", D->cyclebytes / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "device setup: upload %.3g s, smoothers %.3g s, last level %.3g s\n", D->t_upload, D->t_smoother, D->t_coarse));
+  PetscFunctionReturn(0);
+}

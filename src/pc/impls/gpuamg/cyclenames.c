@@ -1,0 +1,8 @@
+/*
+   Names of PC gpuamg's cycle enums (-pc_gpuamg_cycle, -pc_gpuamg_smoother), in PetscOptionsEnum form: the values, then
+   the enum's name, then its prefix.
+*/
+#include <petscgpupc.h>
+
+const char *const PCGPUAMGCycleTypes[]    = {"v", "w", "f", "PCGPUAMGCycleType", "PC_GPUAMG_CYCLE_", NULL};
+const char *const PCGPUAMGSmootherTypes[] = {"jacobi", "l1jacobi", "chebyshev", "polynomial", "PCGPUAMGSmootherType", "PC_GPUAMG_SMOOTHER_", NULL};

@@ -1,0 +1,199 @@
+/*
+   PC gpuamg: classical and smoothed-aggregation algebraic multigrid, setup on the host (setup*.c, gpupc/amg.h), cycles
+   on the device (cycle*.c, smoother.c, coarse.c, gpupc/amgcycle.h). This file is the PC: setup (build, or keep the
+   coarsening and P and recompute the Galerkin products on SAME_NONZERO_PATTERN), apply, apply transpose, view,
+   coordinates, reset and destroy.
+*/
+#include <gpupc/amgcycle.h>
+
+static PetscErrorCode PCReset_GPUAMG(PC pc)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (g->built) {
+    PetscCall(GPUPCAMGDeviceDestroy(&g->dev));
+    PetscCall(GPUPCAMGHierarchyDestroy(&g->hier));
+    g->built = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetUp_GPUAMG(PC pc)
+{
+  PC_GPUAMG     *g = (PC_GPUAMG *)pc->data;
+  Mat            A = pc->pmat;
+  PetscInt       M, N;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCheck(M == N, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PC gpuamg needs a square matrix; the preconditioning matrix is %" PetscInt_FMT " x %" PetscInt_FMT, M, N);
+  PetscCall(PetscTime(&t0));
+  if (g->built && pc->flag == SAME_NONZERO_PATTERN) {
+    PetscCall(GPUPCAMGHierarchyRecompute(A, &g->hier));
+    PetscCall(PetscTime(&t1));
+    PetscCall(GPUPCAMGDeviceRefresh(&g->hier, &g->dev));
+    g->nreuses++;
+  } else {
+    PetscErrorCode ierr;
+
+    PetscCall(PCReset_GPUAMG(pc));
+    ierr = GPUPCAMGHierarchyBuild(A, &g->setup, &g->hier);
+    if (ierr) { /* bad input: what the build had made goes, the error stays */
+      (void)GPUPCAMGHierarchyDestroy(&g->hier);
+      PetscCall(ierr);
+    }
+    PetscCall(PetscTime(&t1));
+    g->built = PETSC_TRUE; /* from here on PCReset frees the hierarchy and whatever the device setup made */
+    PetscCall(GPUPCAMGDeviceCreate(&g->hier, &g->cyc, &g->dev));
+  }
+  g->t_hierarchy = t1 - t0;
+  g->nsetups++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApply_GPUAMG(PC pc, Vec x, Vec y)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGDeviceApply(&g->dev, PETSC_FALSE, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCApplyTranspose_GPUAMG(PC pc, Vec x, Vec y)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGDeviceApply(&g->dev, PETSC_TRUE, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
+{
+  PC_GPUAMG                  *g = (PC_GPUAMG *)pc->data;
+  const GPUPCAMGSetupOptions *s = &g->setup;
+  PetscBool                   ascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(0);
+  if (s->type == PC_GPUAMG_CLASSICAL)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "classical AMG: coarsening %s, interpolation %s, strength threshold %g, aggressive levels %" PetscInt_FMT ", truncation to %" PetscInt_FMT " entries per row and factor %g\n", PCGPUAMGCoarsenTypes[s->coarsen], PCGPUAMGInterpTypes[s->interp], (double)s->strong_threshold, s->aggressive_levels, s->trunc_max, (double)s->trunc_factor));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "smoothed aggregation AMG: strength threshold %g, %" PetscInt_FMT " prolongator smoothing steps%s\n", (double)s->agg_threshold, s->agg_smooths, s->cdim ? ", rigid-body modes from coordinates" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "stopping: at most %" PetscInt_FMT " levels, last level at most %" PetscInt_FMT " rows, coarsening ratio at most %g; host setup threads %" PetscInt_FMT "\n", s->max_levels, s->max_coarse, (double)s->max_ratio, s->threads));
+  if (!g->built) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not set up yet\n"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "host setup %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s); setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], g->nsetups, g->nreuses));
+  PetscCall(GPUPCAMGDeviceView(&g->dev, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCSetCoordinates_GPUAMG(PC pc, PetscInt dim, PetscInt nloc, PetscReal *coords)
+{
+  PC_GPUAMG *g  = (PC_GPUAMG *)pc->data;
+  PetscInt   bs = 1, n;
+
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSetCoordinates: dimension %" PetscInt_FMT " is not 1, 2 or 3", dim);
+  if (pc->pmat) {
+    PetscCall(MatGetBlockSize(pc->pmat, &bs));
+    PetscCall(MatGetLocalSize(pc->pmat, &n, NULL));
+    PetscCheck(nloc == n / bs, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCSetCoordinates: %" PetscInt_FMT " points for %" PetscInt_FMT " local block rows (block size %" PetscInt_FMT "): give one point per block row", nloc, n / bs, bs);
+  }
+  PetscCall(PetscFree(g->coords));
+  PetscCall(PetscMalloc1(dim * nloc, &g->coords));
+  PetscCall(PetscArraycpy(g->coords, coords, dim * nloc));
+  g->setup.cdim   = dim;
+  g->setup.coords = g->coords;
+  if (g->built) {
+    PetscCall(PCReset_GPUAMG(pc));
+    pc->setupcalled = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCDestroy_GPUAMG(PC pc)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCReset_GPUAMG(pc));
+  PetscCall(PCGPUAMGComposeOptionFunctions_Private(pc, PETSC_FALSE));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSetCoordinates_C", NULL));
+  PetscCall(PetscFree(g->coords));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(0);
+}
+
+/*MC
+   PCGPUAMG - algebraic multigrid with the setup on the host and the cycles on the GPU: classical AMG (C/F coarsening,
+   interpolation) or smoothed aggregation, Galerkin coarse operators, level matrices, prolongators and restrictions
+   (R = P^T, stored) in a GPU format, smoothing, residuals, restriction, prolongation and the dense last-level solve as
+   device kernels, on one rank recorded once as a CUDA graph.
+
+   Options Database Keys (host setup):
++  -pc_gpuamg_type <classical,agg> - classical (default) or smoothed aggregation
+.  -pc_gpuamg_coarsen <rs,cljp,pmis,hmis> - C/F splitting (default pmis)
+.  -pc_gpuamg_interp <direct,standard,ext+i,multipass,simple> - interpolation (default ext+i)
+.  -pc_gpuamg_strong_threshold <0.25> - classical strength threshold
+.  -pc_gpuamg_agg_threshold <0> - aggregation strength threshold
+.  -pc_gpuamg_aggressive_levels <0> - aggressive coarsening on the first levels
+.  -pc_gpuamg_trunc_max <4> - at most this many interpolation entries per row
+.  -pc_gpuamg_trunc_factor <0> - drop interpolation entries below this times the row's largest
+.  -pc_gpuamg_agg_smooths <1> - prolongator smoothing steps (0: unsmoothed aggregation)
+.  -pc_gpuamg_max_levels <25> - at most this many levels
+.  -pc_gpuamg_max_coarse <100> - stop at this many rows
+-  -pc_gpuamg_setup_threads <n> - host threads of the setup (default: the cores this rank may use)
+
+   Options Database Keys (cycle):
++  -pc_gpuamg_cycle <v,w,f> - the cycle (default v)
+.  -pc_gpuamg_smoother <jacobi,l1jacobi,chebyshev,polynomial> - the smoother (default l1jacobi)
+.  -pc_gpuamg_pre_sweeps <1> - sweeps before the coarse correction
+.  -pc_gpuamg_post_sweeps <1> - sweeps after
+.  -pc_gpuamg_jacobi_weight <w> - damping of jacobi (default 2/3) and l1jacobi (default 1)
+.  -pc_gpuamg_chebyshev_degree <2> - products with A per Chebyshev sweep
+.  -pc_gpuamg_polynomial_degree <2> - degree of the Neumann series
+.  -pc_gpuamg_mat_type <segcsr> - device format of A, P and R
+-  -pc_gpuamg_use_graph <true> - record the cycle as a CUDA graph (one rank, cuda backend)
+
+   Notes:
+   The smoothers are polynomials in D^-1 A (jacobi, chebyshev, polynomial) or D_l1^-1 A (l1jacobi), so a cycle with as
+   many pre- as post-sweeps is a symmetric preconditioner for KSPCG with the v and w cycles. The f cycle (an F-cycle,
+   then a V-cycle, on each coarser level) is not symmetric: use it with KSPFGMRES or KSPGMRES. PCApplyTranspose applies
+   the exact transpose of the cycle (for KSPBICG). The last level is inverted densely (Cholesky when it is symmetric
+   positive definite, LU otherwise) and applied as a matrix-vector product on the device; on several ranks every rank
+   holds it and solves redundantly. Each level's product does its device halo exchange (mpisegcsr). With
+   SAME_NONZERO_PATTERN a new PCSetUp keeps the coarsening and the prolongators and recomputes the Galerkin products.
+   The defaults (classical, pmis, ext+i, l1-Jacobi, V(1,1)) follow what BoomerAMG users on GPUs run; they are to be
+   confirmed by measurement on the GPU (bench/amg.sh).
+
+   Level: intermediate
+
+.seealso: PCGAMG, PCHYPRE, PCCMG, PCGPUAMGSetType(), PCGPUAMGSetCycleType(), PCGPUAMGSetSmootherType(), PCSetCoordinates()
+M*/
+PetscErrorCode PCCreate_GPUAMG(PC pc)
+{
+  PC_GPUAMG *g;
+
+  PetscFunctionBegin;
+  PetscCall(PCGPUAMGRegisterEvents());
+  PetscCall(PetscNew(&g));
+  pc->data = g;
+  PetscCall(GPUPCAMGSetupOptionsDefault(&g->setup));
+  PetscCall(GPUPCAMGCycleOptionsDefault(&g->cyc));
+  pc->ops->setup          = PCSetUp_GPUAMG;
+  pc->ops->apply          = PCApply_GPUAMG;
+  pc->ops->applytranspose = PCApplyTranspose_GPUAMG;
+  pc->ops->view           = PCView_GPUAMG;
+  pc->ops->reset          = PCReset_GPUAMG;
+  pc->ops->destroy        = PCDestroy_GPUAMG;
+  pc->ops->setfromoptions = PCSetFromOptions_GPUAMG;
+  PetscCall(PCGPUAMGComposeOptionFunctions_Private(pc, PETSC_TRUE));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCSetCoordinates_C", PCSetCoordinates_GPUAMG));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,1578 @@
+/*
+   PC gpuamg's options: every -pc_gpuamg_ option with its public setter and getter (composed as "..._C" functions),
+   and PCSetFromOptions. Setting an option after PCSetUp makes the next PCSetUp build the hierarchy again.
+*/
+#include <gpupc/amgcycle.h>
+
+/* the next PCSetUp builds the hierarchy (and the device levels) again */
+static PetscErrorCode Invalidate(PC pc)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (g->built) {
+    PetscCall(GPUPCAMGDeviceDestroy(&g->dev));
+    PetscCall(GPUPCAMGHierarchyDestroy(&g->hier));
+    g->built = PETSC_FALSE;
+  }
+  pc->setupcalled = 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetType_GPUAMG(PC pc, PCGPUAMGType v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck((int)v >= 0 && (int)v < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_type: no value %d", (int)v);
+  if (g->setup.type != v) PetscCall(Invalidate(pc));
+  g->setup.type = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetType_GPUAMG(PC pc, PCGPUAMGType *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.type;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetType - classical (C/F splitting and interpolation) or agg (smoothed aggregation)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_type - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetType()
+@*/
+PetscErrorCode PCGPUAMGSetType(PC pc, PCGPUAMGType v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetType_C", (PC, PCGPUAMGType), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetType - the value set by PCGPUAMGSetType() (-pc_gpuamg_type)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetType()
+@*/
+PetscErrorCode PCGPUAMGGetType(PC pc, PCGPUAMGType *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetType_C", (PC, PCGPUAMGType *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetCoarsenType_GPUAMG(PC pc, PCGPUAMGCoarsenType v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck((int)v >= 0 && (int)v < 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_coarsen: no value %d", (int)v);
+  if (g->setup.coarsen != v) PetscCall(Invalidate(pc));
+  g->setup.coarsen = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetCoarsenType_GPUAMG(PC pc, PCGPUAMGCoarsenType *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.coarsen;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetCoarsenType - C/F splitting of classical AMG
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_coarsen - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetCoarsenType()
+@*/
+PetscErrorCode PCGPUAMGSetCoarsenType(PC pc, PCGPUAMGCoarsenType v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetCoarsenType_C", (PC, PCGPUAMGCoarsenType), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetCoarsenType - the value set by PCGPUAMGSetCoarsenType() (-pc_gpuamg_coarsen)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetCoarsenType()
+@*/
+PetscErrorCode PCGPUAMGGetCoarsenType(PC pc, PCGPUAMGCoarsenType *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetCoarsenType_C", (PC, PCGPUAMGCoarsenType *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetInterpType_GPUAMG(PC pc, PCGPUAMGInterpType v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck((int)v >= 0 && (int)v < 5, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_interp: no value %d", (int)v);
+  if (g->setup.interp != v) PetscCall(Invalidate(pc));
+  g->setup.interp = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetInterpType_GPUAMG(PC pc, PCGPUAMGInterpType *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.interp;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetInterpType - interpolation of classical AMG
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_interp - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetInterpType()
+@*/
+PetscErrorCode PCGPUAMGSetInterpType(PC pc, PCGPUAMGInterpType v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetInterpType_C", (PC, PCGPUAMGInterpType), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetInterpType - the value set by PCGPUAMGSetInterpType() (-pc_gpuamg_interp)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetInterpType()
+@*/
+PetscErrorCode PCGPUAMGGetInterpType(PC pc, PCGPUAMGInterpType *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetInterpType_C", (PC, PCGPUAMGInterpType *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetStrongThreshold_GPUAMG(PC pc, PetscReal v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0 && v < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_strong_threshold must be in [0, 1)");
+  if (g->setup.strong_threshold != v) PetscCall(Invalidate(pc));
+  g->setup.strong_threshold = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetStrongThreshold_GPUAMG(PC pc, PetscReal *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.strong_threshold;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetStrongThreshold - classical strength: -a_ij >= theta max_k(-a_ik)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_strong_threshold - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetStrongThreshold()
+@*/
+PetscErrorCode PCGPUAMGSetStrongThreshold(PC pc, PetscReal v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetStrongThreshold_C", (PC, PetscReal), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetStrongThreshold - the value set by PCGPUAMGSetStrongThreshold() (-pc_gpuamg_strong_threshold)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetStrongThreshold()
+@*/
+PetscErrorCode PCGPUAMGGetStrongThreshold(PC pc, PetscReal *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetStrongThreshold_C", (PC, PetscReal *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetAggThreshold_GPUAMG(PC pc, PetscReal v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0 && v < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_agg_threshold must be in [0, 1)");
+  if (g->setup.agg_threshold != v) PetscCall(Invalidate(pc));
+  g->setup.agg_threshold = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetAggThreshold_GPUAMG(PC pc, PetscReal *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.agg_threshold;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetAggThreshold - aggregation strength: |a_ij| >= eps sqrt(|a_ii a_jj|)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_agg_threshold - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetAggThreshold()
+@*/
+PetscErrorCode PCGPUAMGSetAggThreshold(PC pc, PetscReal v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetAggThreshold_C", (PC, PetscReal), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetAggThreshold - the value set by PCGPUAMGSetAggThreshold() (-pc_gpuamg_agg_threshold)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetAggThreshold()
+@*/
+PetscErrorCode PCGPUAMGGetAggThreshold(PC pc, PetscReal *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetAggThreshold_C", (PC, PetscReal *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetAggressiveLevels_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_aggressive_levels must be >= 0");
+  if (g->setup.aggressive_levels != v) PetscCall(Invalidate(pc));
+  g->setup.aggressive_levels = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetAggressiveLevels_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.aggressive_levels;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetAggressiveLevels - aggressive coarsening on the first k levels
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_aggressive_levels - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetAggressiveLevels()
+@*/
+PetscErrorCode PCGPUAMGSetAggressiveLevels(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetAggressiveLevels_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetAggressiveLevels - the value set by PCGPUAMGSetAggressiveLevels() (-pc_gpuamg_aggressive_levels)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetAggressiveLevels()
+@*/
+PetscErrorCode PCGPUAMGGetAggressiveLevels(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetAggressiveLevels_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetTruncMax_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_max must be >= 0");
+  if (g->setup.trunc_max != v) PetscCall(Invalidate(pc));
+  g->setup.trunc_max = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetTruncMax_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.trunc_max;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetTruncMax - interpolation truncation: at most this many entries per row (0: no limit)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_trunc_max - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetTruncMax()
+@*/
+PetscErrorCode PCGPUAMGSetTruncMax(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetTruncMax_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetTruncMax - the value set by PCGPUAMGSetTruncMax() (-pc_gpuamg_trunc_max)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetTruncMax()
+@*/
+PetscErrorCode PCGPUAMGGetTruncMax(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetTruncMax_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetTruncFactor_GPUAMG(PC pc, PetscReal v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0 && v < 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_factor must be in [0, 1)");
+  if (g->setup.trunc_factor != v) PetscCall(Invalidate(pc));
+  g->setup.trunc_factor = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetTruncFactor_GPUAMG(PC pc, PetscReal *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.trunc_factor;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetTruncFactor - interpolation truncation: drop entries below this times the largest of the row (0: none)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_trunc_factor - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetTruncFactor()
+@*/
+PetscErrorCode PCGPUAMGSetTruncFactor(PC pc, PetscReal v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetTruncFactor_C", (PC, PetscReal), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetTruncFactor - the value set by PCGPUAMGSetTruncFactor() (-pc_gpuamg_trunc_factor)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetTruncFactor()
+@*/
+PetscErrorCode PCGPUAMGGetTruncFactor(PC pc, PetscReal *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetTruncFactor_C", (PC, PetscReal *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetAggSmooths_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_agg_smooths must be >= 0");
+  if (g->setup.agg_smooths != v) PetscCall(Invalidate(pc));
+  g->setup.agg_smooths = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetAggSmooths_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.agg_smooths;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetAggSmooths - prolongator smoothing steps of aggregation (0: unsmoothed)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_agg_smooths - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetAggSmooths()
+@*/
+PetscErrorCode PCGPUAMGSetAggSmooths(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetAggSmooths_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetAggSmooths - the value set by PCGPUAMGSetAggSmooths() (-pc_gpuamg_agg_smooths)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetAggSmooths()
+@*/
+PetscErrorCode PCGPUAMGGetAggSmooths(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetAggSmooths_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetMaxLevels_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_levels must be >= 1");
+  if (g->setup.max_levels != v) PetscCall(Invalidate(pc));
+  g->setup.max_levels = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetMaxLevels_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.max_levels;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetMaxLevels - at most this many levels
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_max_levels - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetMaxLevels()
+@*/
+PetscErrorCode PCGPUAMGSetMaxLevels(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetMaxLevels_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetMaxLevels - the value set by PCGPUAMGSetMaxLevels() (-pc_gpuamg_max_levels)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetMaxLevels()
+@*/
+PetscErrorCode PCGPUAMGGetMaxLevels(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetMaxLevels_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetMaxCoarse_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_coarse must be >= 1");
+  if (g->setup.max_coarse != v) PetscCall(Invalidate(pc));
+  g->setup.max_coarse = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetMaxCoarse_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.max_coarse;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetMaxCoarse - stop coarsening at this many rows (the last level is inverted densely)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_max_coarse - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetMaxCoarse()
+@*/
+PetscErrorCode PCGPUAMGSetMaxCoarse(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetMaxCoarse_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetMaxCoarse - the value set by PCGPUAMGSetMaxCoarse() (-pc_gpuamg_max_coarse)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetMaxCoarse()
+@*/
+PetscErrorCode PCGPUAMGGetMaxCoarse(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetMaxCoarse_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetSetupThreads_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_setup_threads must be >= 1");
+  if (g->setup.threads != v) PetscCall(Invalidate(pc));
+  g->setup.threads = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetSetupThreads_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.threads;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetSetupThreads - host threads of the setup
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_setup_threads - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetSetupThreads()
+@*/
+PetscErrorCode PCGPUAMGSetSetupThreads(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetSetupThreads_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetSetupThreads - the value set by PCGPUAMGSetSetupThreads() (-pc_gpuamg_setup_threads)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetSetupThreads()
+@*/
+PetscErrorCode PCGPUAMGGetSetupThreads(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetSetupThreads_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetCycleType_GPUAMG(PC pc, PCGPUAMGCycleType v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck((int)v >= 0 && (int)v < 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_cycle: no value %d", (int)v);
+  if (g->cyc.cycle != v) PetscCall(Invalidate(pc));
+  g->cyc.cycle = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetCycleType_GPUAMG(PC pc, PCGPUAMGCycleType *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->cyc.cycle;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetCycleType - multigrid cycle
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_cycle - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetCycleType()
+@*/
+PetscErrorCode PCGPUAMGSetCycleType(PC pc, PCGPUAMGCycleType v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetCycleType_C", (PC, PCGPUAMGCycleType), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetCycleType - the value set by PCGPUAMGSetCycleType() (-pc_gpuamg_cycle)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetCycleType()
+@*/
+PetscErrorCode PCGPUAMGGetCycleType(PC pc, PCGPUAMGCycleType *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetCycleType_C", (PC, PCGPUAMGCycleType *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck((int)v >= 0 && (int)v < 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_smoother: no value %d", (int)v);
+  if (g->cyc.smoother != v) PetscCall(Invalidate(pc));
+  g->cyc.smoother = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->cyc.smoother;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetSmootherType - smoother of every level but the last
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_smoother - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetSmootherType()
+@*/
+PetscErrorCode PCGPUAMGSetSmootherType(PC pc, PCGPUAMGSmootherType v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetSmootherType_C", (PC, PCGPUAMGSmootherType), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetSmootherType - the value set by PCGPUAMGSetSmootherType() (-pc_gpuamg_smoother)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetSmootherType()
+@*/
+PetscErrorCode PCGPUAMGGetSmootherType(PC pc, PCGPUAMGSmootherType *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetSmootherType_C", (PC, PCGPUAMGSmootherType *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetJacobiWeight_GPUAMG(PC pc, PetscReal v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v > 0 && v < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_jacobi_weight must be in (0, 2)");
+  if (g->cyc.weight != v) PetscCall(Invalidate(pc));
+  g->cyc.weight = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetJacobiWeight_GPUAMG(PC pc, PetscReal *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = GPUPCAMGCycleWeight(&g->cyc);
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetJacobiWeight - damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_jacobi_weight - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetJacobiWeight()
+@*/
+PetscErrorCode PCGPUAMGSetJacobiWeight(PC pc, PetscReal v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetJacobiWeight_C", (PC, PetscReal), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetJacobiWeight - the damping in use: the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight),
+   or the default of the smoother (2/3 for jacobi, 1 for l1jacobi)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetJacobiWeight()
+@*/
+PetscErrorCode PCGPUAMGGetJacobiWeight(PC pc, PetscReal *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetJacobiWeight_C", (PC, PetscReal *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetChebyshevDegree_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_chebyshev_degree must be >= 1");
+  if (g->cyc.cheby_degree != v) PetscCall(Invalidate(pc));
+  g->cyc.cheby_degree = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetChebyshevDegree_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->cyc.cheby_degree;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetChebyshevDegree - products with A per Chebyshev sweep
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_chebyshev_degree - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetChebyshevDegree()
+@*/
+PetscErrorCode PCGPUAMGSetChebyshevDegree(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetChebyshevDegree_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetChebyshevDegree - the value set by PCGPUAMGSetChebyshevDegree() (-pc_gpuamg_chebyshev_degree)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetChebyshevDegree()
+@*/
+PetscErrorCode PCGPUAMGGetChebyshevDegree(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetChebyshevDegree_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetPolynomialDegree_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_polynomial_degree must be >= 0");
+  if (g->cyc.poly_degree != v) PetscCall(Invalidate(pc));
+  g->cyc.poly_degree = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetPolynomialDegree_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->cyc.poly_degree;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetPolynomialDegree - degree m of the Neumann series I + G + ... + G^m
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_polynomial_degree - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetPolynomialDegree()
+@*/
+PetscErrorCode PCGPUAMGSetPolynomialDegree(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetPolynomialDegree_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetPolynomialDegree - the value set by PCGPUAMGSetPolynomialDegree() (-pc_gpuamg_polynomial_degree)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetPolynomialDegree()
+@*/
+PetscErrorCode PCGPUAMGGetPolynomialDegree(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetPolynomialDegree_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetUseGraph_GPUAMG(PC pc, PetscBool v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (g->cyc.graph != v) PetscCall(Invalidate(pc));
+  g->cyc.graph = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetUseGraph_GPUAMG(PC pc, PetscBool *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->cyc.graph;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetUseGraph - record the cycle as a CUDA graph (one rank, cuda backend)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the value
+
+   Options Database Key:
+.  -pc_gpuamg_use_graph - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetUseGraph()
+@*/
+PetscErrorCode PCGPUAMGSetUseGraph(PC pc, PetscBool v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetUseGraph_C", (PC, PetscBool), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetUseGraph - the value set by PCGPUAMGSetUseGraph() (-pc_gpuamg_use_graph)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetUseGraph()
+@*/
+PetscErrorCode PCGPUAMGGetUseGraph(PC pc, PetscBool *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetUseGraph_C", (PC, PetscBool *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetSweeps_GPUAMG(PC pc, PetscInt pre, PetscInt post)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(pre >= 0 && post >= 0 && pre + post >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_pre_sweeps %" PetscInt_FMT " and -pc_gpuamg_post_sweeps %" PetscInt_FMT ": each must be >= 0 and together >= 1", pre, post);
+  if (g->cyc.pre != pre || g->cyc.post != post) PetscCall(Invalidate(pc));
+  g->cyc.pre  = pre;
+  g->cyc.post = post;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetSweeps_GPUAMG(PC pc, PetscInt *pre, PetscInt *post)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (pre) *pre = g->cyc.pre;
+  if (post) *post = g->cyc.post;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetSweeps - smoothing sweeps before and after the coarse correction of PC gpuamg (a V(pre,post) cycle)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+.  pre - sweeps before (>= 0)
+-  post - sweeps after (>= 0; pre + post >= 1; pre == post keeps the cycle symmetric for CG)
+
+   Options Database Keys:
++  -pc_gpuamg_pre_sweeps - pre
+-  -pc_gpuamg_post_sweeps - post
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetSweeps()
+@*/
+PetscErrorCode PCGPUAMGSetSweeps(PC pc, PetscInt pre, PetscInt post)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, pre, 2);
+  PetscValidLogicalCollectiveInt(pc, post, 3);
+  PetscTryMethod(pc, "PCGPUAMGSetSweeps_C", (PC, PetscInt, PetscInt), (pc, pre, post));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetSweeps - the sweep counts set by PCGPUAMGSetSweeps()
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameters:
++  pre - sweeps before the coarse correction (may be NULL)
+-  post - sweeps after (may be NULL)
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetSweeps()
+@*/
+PetscErrorCode PCGPUAMGGetSweeps(PC pc, PetscInt *pre, PetscInt *post)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetSweeps_C", (PC, PetscInt *, PetscInt *), (pc, pre, post));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGSetMatType_GPUAMG(PC pc, MatType t)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+  PetscBool  same;
+
+  PetscFunctionBegin;
+  PetscCheck(!strcmp(t, MATSEGCSR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_UNKNOWN_TYPE, "-pc_gpuamg_mat_type %s: the device format of PC gpuamg's levels is %s (the only one available)", t, MATSEGCSR);
+  PetscCall(PetscStrcmp(g->cyc.mattype, t, &same));
+  if (!same) PetscCall(Invalidate(pc));
+  PetscCall(PetscStrncpy(g->cyc.mattype, t, sizeof(g->cyc.mattype)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetMatType_GPUAMG(PC pc, MatType *t)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *t = g->cyc.mattype;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCGPUAMGSetMatType - the device format of PC gpuamg's level matrices, prolongators and restrictions
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  t - MATSEGCSR (the only one available now)
+
+   Options Database Key:
+.  -pc_gpuamg_mat_type <segcsr> - the format
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetMatType(), MATSEGCSR
+@*/
+PetscErrorCode PCGPUAMGSetMatType(PC pc, MatType t)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCGPUAMGSetMatType_C", (PC, MatType), (pc, t));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCGPUAMGGetMatType - the device format set by PCGPUAMGSetMatType()
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  t - the format
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetMatType()
+@*/
+PetscErrorCode PCGPUAMGGetMatType(PC pc, MatType *t)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetMatType_C", (PC, MatType *), (pc, t));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetNumberOfLevels_GPUAMG(PC pc, PetscInt *n)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *n = g->built ? g->hier.nlevels : 0;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetNumberOfLevels - the levels of the hierarchy PC gpuamg built (0 before PCSetUp)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  n - the number of levels
+
+   Level: intermediate
+
+.seealso: PCGPUAMG
+@*/
+PetscErrorCode PCGPUAMGGetNumberOfLevels(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetNumberOfLevels_C", (PC, PetscInt *), (pc, n));
+  PetscFunctionReturn(0);
+}
+
+/* composes (or removes, with set PETSC_FALSE) every option function on pc */
+PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetType_C", set ? PCGPUAMGSetType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetType_C", set ? PCGPUAMGGetType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCoarsenType_C", set ? PCGPUAMGSetCoarsenType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetCoarsenType_C", set ? PCGPUAMGGetCoarsenType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetInterpType_C", set ? PCGPUAMGSetInterpType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetInterpType_C", set ? PCGPUAMGGetInterpType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetStrongThreshold_C", set ? PCGPUAMGSetStrongThreshold_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetStrongThreshold_C", set ? PCGPUAMGGetStrongThreshold_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggThreshold_C", set ? PCGPUAMGSetAggThreshold_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggThreshold_C", set ? PCGPUAMGGetAggThreshold_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggressiveLevels_C", set ? PCGPUAMGSetAggressiveLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggressiveLevels_C", set ? PCGPUAMGGetAggressiveLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncMax_C", set ? PCGPUAMGSetTruncMax_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncMax_C", set ? PCGPUAMGGetTruncMax_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncFactor_C", set ? PCGPUAMGSetTruncFactor_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncFactor_C", set ? PCGPUAMGGetTruncFactor_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggSmooths_C", set ? PCGPUAMGSetAggSmooths_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggSmooths_C", set ? PCGPUAMGGetAggSmooths_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMaxLevels_C", set ? PCGPUAMGSetMaxLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMaxLevels_C", set ? PCGPUAMGGetMaxLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMaxCoarse_C", set ? PCGPUAMGSetMaxCoarse_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMaxCoarse_C", set ? PCGPUAMGGetMaxCoarse_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSetupThreads_C", set ? PCGPUAMGSetSetupThreads_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupThreads_C", set ? PCGPUAMGGetSetupThreads_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCycleType_C", set ? PCGPUAMGSetCycleType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetCycleType_C", set ? PCGPUAMGGetCycleType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSmootherType_C", set ? PCGPUAMGSetSmootherType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSmootherType_C", set ? PCGPUAMGGetSmootherType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetJacobiWeight_C", set ? PCGPUAMGSetJacobiWeight_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetJacobiWeight_C", set ? PCGPUAMGGetJacobiWeight_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetChebyshevDegree_C", set ? PCGPUAMGSetChebyshevDegree_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetChebyshevDegree_C", set ? PCGPUAMGGetChebyshevDegree_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetPolynomialDegree_C", set ? PCGPUAMGSetPolynomialDegree_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetPolynomialDegree_C", set ? PCGPUAMGGetPolynomialDegree_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetUseGraph_C", set ? PCGPUAMGSetUseGraph_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetUseGraph_C", set ? PCGPUAMGGetUseGraph_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSweeps_C", set ? PCGPUAMGSetSweeps_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSweeps_C", set ? PCGPUAMGGetSweeps_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMatType_C", set ? PCGPUAMGSetMatType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMatType_C", set ? PCGPUAMGGetMatType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetNumberOfLevels_C", set ? PCGPUAMGGetNumberOfLevels_GPUAMG : NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+  PetscBool  set;
+  char       mtype[64];
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "GPUAMG options");
+  {
+    PCGPUAMGType v = g->setup.type;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_type", "classical (C/F splitting and interpolation) or agg (smoothed aggregation)", "PCGPUAMGSetType", PCGPUAMGTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetType(pc, v));
+  }
+  {
+    PCGPUAMGCoarsenType v = g->setup.coarsen;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_coarsen", "C/F splitting of classical AMG", "PCGPUAMGSetCoarsenType", PCGPUAMGCoarsenTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetCoarsenType(pc, v));
+  }
+  {
+    PCGPUAMGInterpType v = g->setup.interp;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_interp", "interpolation of classical AMG", "PCGPUAMGSetInterpType", PCGPUAMGInterpTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetInterpType(pc, v));
+  }
+  {
+    PetscReal v = g->setup.strong_threshold;
+    PetscCall(PetscOptionsReal("-pc_gpuamg_strong_threshold", "classical strength: -a_ij >= theta max_k(-a_ik)", "PCGPUAMGSetStrongThreshold", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetStrongThreshold(pc, v));
+  }
+  {
+    PetscReal v = g->setup.agg_threshold;
+    PetscCall(PetscOptionsReal("-pc_gpuamg_agg_threshold", "aggregation strength: |a_ij| >= eps sqrt(|a_ii a_jj|)", "PCGPUAMGSetAggThreshold", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetAggThreshold(pc, v));
+  }
+  {
+    PetscInt v = g->setup.aggressive_levels;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_aggressive_levels", "aggressive coarsening on the first k levels", "PCGPUAMGSetAggressiveLevels", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetAggressiveLevels(pc, v));
+  }
+  {
+    PetscInt v = g->setup.trunc_max;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_trunc_max", "interpolation truncation: at most this many entries per row (0: no limit)", "PCGPUAMGSetTruncMax", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetTruncMax(pc, v));
+  }
+  {
+    PetscReal v = g->setup.trunc_factor;
+    PetscCall(PetscOptionsReal("-pc_gpuamg_trunc_factor", "interpolation truncation: drop entries below this times the largest of the row (0: none)", "PCGPUAMGSetTruncFactor", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetTruncFactor(pc, v));
+  }
+  {
+    PetscInt v = g->setup.agg_smooths;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_agg_smooths", "prolongator smoothing steps of aggregation (0: unsmoothed)", "PCGPUAMGSetAggSmooths", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetAggSmooths(pc, v));
+  }
+  {
+    PetscInt v = g->setup.max_levels;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_max_levels", "at most this many levels", "PCGPUAMGSetMaxLevels", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetMaxLevels(pc, v));
+  }
+  {
+    PetscInt v = g->setup.max_coarse;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_max_coarse", "stop coarsening at this many rows (the last level is inverted densely)", "PCGPUAMGSetMaxCoarse", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetMaxCoarse(pc, v));
+  }
+  {
+    PetscInt v = g->setup.threads;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_setup_threads", "host threads of the setup", "PCGPUAMGSetSetupThreads", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetSetupThreads(pc, v));
+  }
+  {
+    PCGPUAMGCycleType v = g->cyc.cycle;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_cycle", "multigrid cycle", "PCGPUAMGSetCycleType", PCGPUAMGCycleTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetCycleType(pc, v));
+  }
+  {
+    PCGPUAMGSmootherType v = g->cyc.smoother;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_smoother", "smoother of every level but the last", "PCGPUAMGSetSmootherType", PCGPUAMGSmootherTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetSmootherType(pc, v));
+  }
+  {
+    PetscReal v = GPUPCAMGCycleWeight(&g->cyc); /* in use: the one set, or the smoother's default */
+    PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)", "PCGPUAMGSetJacobiWeight", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetJacobiWeight(pc, v));
+  }
+  {
+    PetscInt v = g->cyc.cheby_degree;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_chebyshev_degree", "products with A per Chebyshev sweep", "PCGPUAMGSetChebyshevDegree", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetChebyshevDegree(pc, v));
+  }
+  {
+    PetscInt v = g->cyc.poly_degree;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_polynomial_degree", "degree m of the Neumann series I + G + ... + G^m", "PCGPUAMGSetPolynomialDegree", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetPolynomialDegree(pc, v));
+  }
+  {
+    PetscBool v = g->cyc.graph;
+    PetscCall(PetscOptionsBool("-pc_gpuamg_use_graph", "record the cycle as a CUDA graph (one rank, cuda backend)", "PCGPUAMGSetUseGraph", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetUseGraph(pc, v));
+  }
+  {
+    PetscInt  pre = g->cyc.pre, post = g->cyc.post;
+    PetscBool s1, s2;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_pre_sweeps", "smoothing sweeps before the coarse correction", "PCGPUAMGSetSweeps", pre, &pre, &s1));
+    PetscCall(PetscOptionsInt("-pc_gpuamg_post_sweeps", "smoothing sweeps after the coarse correction", "PCGPUAMGSetSweeps", post, &post, &s2));
+    if (s1 || s2) PetscCall(PCGPUAMGSetSweeps(pc, pre, post));
+  }
+  PetscCall(PetscOptionsString("-pc_gpuamg_mat_type", "device format of the level matrices, P and R (segcsr)", "PCGPUAMGSetMatType", g->cyc.mattype, mtype, sizeof(mtype), &set));
+  if (set) PetscCall(PCGPUAMGSetMatType(pc, mtype));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}

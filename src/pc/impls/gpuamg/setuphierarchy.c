@@ -1,0 +1,284 @@
+/*
+   The AMG hierarchy of PC gpuamg (gpupc/amg.h): level by level, a prolongator from the level matrix (classical:
+   strength, C/F splitting, interpolation; aggregation: setupagg.c), then the Galerkin product A_{l+1} = P^T A_l P
+   (MatPtAP, SEQAIJ or MPIAIJ, a GPUPC type derived from them included), until a stopping rule holds.
+
+   Parallel: each rank coarsens its own rows (the diagonal block), couplings to other ranks lumped into the diagonal
+   so interpolation keeps row sums; P has entries in its diagonal block only (classical); MatPtAP couples the ranks.
+*/
+#include <gpupc/amgsetup.h>
+#include <gpupc/stage.h>
+#include <petsctime.h>
+
+PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
+
+PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
+
+/*@C
+   GPUPCAMGRegisterSetupEvents - registers the -log_view events of PC gpuamg's host setup (once)
+
+   Not Collective
+
+   Events: GPUAMGSetup (the whole hierarchy), GPUAMGStrength, GPUAMGCoarsen, GPUAMGInterp (classical), GPUAMGAggregate,
+   GPUAMGTentative, GPUAMGProlSmooth (aggregation), GPUAMGGalerkin (the products P^T A P)
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuild()
+@*/
+PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
+{
+  static PetscBool done = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (done) PetscFunctionReturn(0);
+  done = PETSC_TRUE;
+  PetscCall(PetscLogEventRegister("GPUAMGSetup", PC_CLASSID, &GPUPCAMG_Setup));
+  PetscCall(PetscLogEventRegister("GPUAMGStrength", PC_CLASSID, &GPUPCAMG_Strength));
+  PetscCall(PetscLogEventRegister("GPUAMGCoarsen", PC_CLASSID, &GPUPCAMG_Coarsen));
+  PetscCall(PetscLogEventRegister("GPUAMGInterp", PC_CLASSID, &GPUPCAMG_Interp));
+  PetscCall(PetscLogEventRegister("GPUAMGAggregate", PC_CLASSID, &GPUPCAMG_Aggregate));
+  PetscCall(PetscLogEventRegister("GPUAMGTentative", PC_CLASSID, &GPUPCAMG_Tentative));
+  PetscCall(PetscLogEventRegister("GPUAMGProlSmooth", PC_CLASSID, &GPUPCAMG_ProlSmooth));
+  PetscCall(PetscLogEventRegister("GPUAMGGalerkin", PC_CLASSID, &GPUPCAMG_Galerkin));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGSetupOptionsDefault - the defaults of PC gpuamg's host setup
+
+   Not Collective
+
+   Output Parameter:
+.  opts - classical, pmis, ext+i, theta 0.25, agg eps 0, no aggressive levels, at most 4 entries per interpolation
+          row, no relative truncation, one prolongator smoothing step, 25 levels, coarsest at most 100 rows, ratio 0.9,
+          threads from GPUPCDefaultHostThreads(), no coordinates
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuild()
+@*/
+PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(opts, sizeof(*opts)));
+  opts->type              = PC_GPUAMG_CLASSICAL;
+  opts->coarsen           = PC_GPUAMG_COARSEN_PMIS;
+  opts->interp            = PC_GPUAMG_INTERP_EXTENDED_I;
+  opts->strong_threshold  = 0.25;
+  opts->agg_threshold     = 0.0;
+  opts->aggressive_levels = 0;
+  opts->trunc_max         = 4;
+  opts->trunc_factor      = 0.0;
+  opts->agg_smooths       = 1;
+  opts->max_levels        = 25;
+  opts->max_coarse        = 100;
+  opts->max_ratio         = 0.9;
+  PetscCall(GPUPCDefaultHostThreads(&opts->threads));
+  opts->cdim   = 0;
+  opts->coords = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* classical prolongator of one level */
+static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, Mat *P, PetscLogDouble *t)
+{
+  GPUPCAMGLocal      L;
+  GPUPCAMGStrength   S;
+  GPUPCAMGLocalP     Pl;
+  PetscInt          *cf;
+  PCGPUAMGInterpType interp = opts->interp;
+  PetscLogDouble     t0, t1, t2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
+  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGStrengthClassical(&L, opts->strong_threshold, opts->threads, &S));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, A, 0, 0, 0));
+  PetscCall(PetscMalloc1(L.n, &cf));
+  PetscCall(GPUPCAMGCoarsen(&S, opts->coarsen, L.rstart, opts->threads, cf));
+  if (level < opts->aggressive_levels) { /* C points coarsened again on distance two; multipass reaches the F points */
+    PetscCall(GPUPCAMGCoarsenAggressive(&S, opts->coarsen == PC_GPUAMG_COARSEN_RS ? PC_GPUAMG_COARSEN_HMIS : opts->coarsen, L.rstart, opts->threads, cf));
+    interp = PC_GPUAMG_INTERP_MULTIPASS;
+  }
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, A, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, A, 0, 0, 0));
+  PetscCall(GPUPCAMGInterpolate(&L, &S, cf, interp, opts->trunc_max, opts->trunc_factor, opts->threads, &Pl));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, P));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, A, 0, 0, 0));
+  PetscCall(PetscTime(&t2));
+  t[0] += t1 - t0;
+  t[1] += t2 - t1;
+  PetscCall(GPUPCAMGLocalPFree(&Pl));
+  PetscCall(PetscFree(cf));
+  PetscCall(GPUPCAMGStrengthFree(&S));
+  PetscCall(GPUPCAMGLocalFree(&L));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CheckOptions(Mat A, const GPUPCAMGSetupOptions *o)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+
+  PetscFunctionBegin;
+  PetscCheck(o->max_levels >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
+  PetscCheck(o->max_coarse >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_coarse must be at least 1, got %" PetscInt_FMT, o->max_coarse);
+  PetscCheck(o->max_ratio > 0.0 && o->max_ratio <= 1.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_ratio must be in (0, 1], got %g", (double)o->max_ratio);
+  PetscCheck(o->strong_threshold >= 0.0 && o->strong_threshold < 1.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_strong_threshold must be in [0, 1), got %g", (double)o->strong_threshold);
+  PetscCheck(o->agg_threshold >= 0.0 && o->agg_threshold < 1.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_agg_threshold must be in [0, 1), got %g", (double)o->agg_threshold);
+  PetscCheck(o->aggressive_levels >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_aggressive_levels must be >= 0, got %" PetscInt_FMT, o->aggressive_levels);
+  PetscCheck(o->trunc_max >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_max must be >= 0 (0: no limit), got %" PetscInt_FMT, o->trunc_max);
+  PetscCheck(o->trunc_factor >= 0.0 && o->trunc_factor < 1.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_factor must be in [0, 1), got %g", (double)o->trunc_factor);
+  PetscCheck(o->agg_smooths >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_agg_smooths must be >= 0, got %" PetscInt_FMT, o->agg_smooths);
+  PetscCheck(o->threads >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "the setup needs at least one thread, got %" PetscInt_FMT, o->threads);
+  PetscCheck(o->cdim >= 0 && o->cdim <= 3 && (o->cdim == 0 || o->coords), comm, PETSC_ERR_ARG_OUTOFRANGE, "coordinates of dimension %" PetscInt_FMT " without values (PCSetCoordinates)", o->cdim);
+  PetscFunctionReturn(0);
+}
+
+/* zero diagonals make every method here meaningless: say which row */
+static PetscErrorCode CheckDiagonal(Mat A, PetscInt level)
+{
+  Vec                d;
+  const PetscScalar *v;
+  PetscInt           m, rstart, bad = -1, gbad;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &d, NULL));
+  PetscCall(MatGetDiagonal(A, d));
+  PetscCall(VecGetLocalSize(d, &m));
+  PetscCall(VecGetOwnershipRange(d, &rstart, NULL));
+  PetscCall(VecGetArrayRead(d, &v));
+  for (PetscInt i = 0; i < m && bad < 0; i++)
+    if (PetscRealPart(v[i]) == 0.0) bad = rstart + i;
+  PetscCall(VecRestoreArrayRead(d, &v));
+  PetscCall(VecDestroy(&d));
+  PetscCallMPI(MPI_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  PetscCheck(gbad < 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of the level %" PetscInt_FMT " matrix has a zero diagonal; AMG needs a nonzero diagonal (an SPD-like matrix); reorder or use another PC", gbad, level);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGHierarchyBuild - builds the AMG hierarchy of PC gpuamg on the host
+
+   Collective on A
+
+   Input Parameters:
++  A    - the operator (SEQAIJ, MPIAIJ or a GPUPC type derived from them), square, nonzero diagonal
+-  opts - the setup options (GPUPCAMGSetupOptionsDefault() gives the defaults)
+
+   Output Parameter:
+.  H - levels A[0] = A (referenced), A[l+1] = P[l]^T A[l] P[l]; free with GPUPCAMGHierarchyDestroy()
+
+   Notes:
+   Coarsening stops before a level when the level has at most max_coarse rows or max_levels levels exist, and drops a
+   prolongator whose coarse level has no rows or more than max_ratio times the rows of the fine one.
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyRecompute(), GPUPCAMGHierarchyDestroy()
+@*/
+PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, GPUPCAMGHierarchy *H)
+{
+  PetscLogDouble t0, t1, t2;
+  PetscInt       nv = 0;
+  PetscReal     *B  = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGRegisterSetupEvents());
+  PetscCall(CheckOptions(A, opts));
+  PetscCall(PetscMemzero(H, sizeof(*H)));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscCalloc2(opts->max_levels, &H->A, opts->max_levels, &H->P));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  H->A[0]    = A;
+  H->nlevels = 1;
+  for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
+    PetscInt N, Nc;
+    Mat      P;
+
+    PetscCall(MatGetSize(H->A[l], &N, NULL));
+    if (N <= opts->max_coarse) break;
+    PetscCall(CheckDiagonal(H->A[l], l));
+    if (opts->type == PC_GPUAMG_AGG) PetscCall(GPUPCAMGProlongatorAgg(H->A[l], opts, l, &nv, &B, &P, H->times));
+    else PetscCall(ProlongatorClassical(H->A[l], opts, l, &P, H->times));
+    PetscCall(MatGetSize(P, NULL, &Nc));
+    if (Nc == 0 || Nc >= N || (PetscReal)Nc > opts->max_ratio * (PetscReal)N) {
+      PetscCall(MatDestroy(&P));
+      break;
+    }
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
+    PetscCall(MatPtAP(H->A[l], P, MAT_INITIAL_MATRIX, 2.0, &H->A[l + 1]));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
+    PetscCall(PetscTime(&t2));
+    H->times[2] += t2 - t1;
+    H->P[l]    = P;
+    H->nlevels = l + 2;
+  }
+  PetscCall(PetscFree(B));
+  PetscCall(PetscTime(&t1));
+  H->times[3] = t1 - t0;
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Setup, A, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGHierarchyRecompute - new values of the operator on the same nonzero pattern: keeps every P and recomputes
+   the Galerkin products
+
+   Collective on A
+
+   Input Parameters:
++  A - the operator (the one the hierarchy was built from, or one with the same layout and nonzero pattern)
+-  H - the hierarchy
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuild()
+@*/
+PetscErrorCode GPUPCAMGHierarchyRecompute(Mat A, GPUPCAMGHierarchy *H)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(H->nlevels >= 1 && H->A, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "the AMG hierarchy was not built");
+  PetscCall(PetscTime(&t0));
+  if (A != H->A[0]) {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    PetscCall(MatDestroy(&H->A[0]));
+    H->A[0] = A;
+  }
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
+  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatPtAP(H->A[l], H->P[l], MAT_REUSE_MATRIX, 2.0, &H->A[l + 1]));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  H->times[2] = t1 - t0;
+  H->times[3] = t1 - t0;
+  H->times[0] = H->times[1] = 0.0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGHierarchyDestroy - frees the hierarchy
+
+   Collective
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuild()
+@*/
+PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *H)
+{
+  PetscFunctionBegin;
+  if (H->A)
+    for (PetscInt l = 0; l < H->nlevels; l++) PetscCall(MatDestroy(&H->A[l]));
+  if (H->P)
+    for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatDestroy(&H->P[l]));
+  PetscCall(PetscFree2(H->A, H->P));
+  PetscCall(PetscMemzero(H, sizeof(*H)));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,584 @@
+/*
+   Interpolation of classical PC gpuamg (gpupc/amgsetup.h), row by row on the local rows; couplings to other ranks
+   are lumped into the diagonal (their sums by sign), so a row with zero row sum interpolates constants exactly.
+   Signs are taken relative to the diagonal ("negative" below: opposite to a_ii).
+
+   direct:     P_ij = -alpha_i a_ij / a_ii over the strong C neighbours, alpha (beta for positive couplings) the ratio
+               of the sum over all neighbours to the sum over the interpolatory ones; positive couplings with no
+               positive interpolatory point are lumped into the diagonal.
+   standard:   the strong F neighbours k are eliminated with their own equations (row i - a_ik/a_kk row k), then
+               direct interpolation of that row from the strong C points of i and of those k.
+   ext+i:      De Sterck et al.'s extended+i: interpolatory set C^_i = strong C of i and of its strong F neighbours;
+               a strong F neighbour k is distributed over C^_i and i in proportion to its negative couplings to
+               them (lumped into the diagonal when it has none); weak couplings outside C^_i are lumped.
+   multipass:  pass 1 interpolates F points with strong C neighbours directly; pass p the F points with a strong
+               neighbour interpolated in an earlier pass, through those neighbours' rows.
+   simple:     P_ij = 1/n_i over the n_i strong C neighbours.
+   Truncation keeps the trunc_max largest |P_ij| of a row and drops those below trunc_factor * max |P_ij|, then
+   scales the kept entries so the row sum is unchanged.
+   All methods but multipass are threaded over contiguous row ranges; a row is computed the same way by any thread.
+*/
+#include <gpupc/amgsetup.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+typedef struct {
+  PetscInt  *pos, *smark, *imark; /* per point: position in the row buffer, strong-neighbour and set stamps */
+  PetscInt  *cols;                /* row buffer: local points */
+  PetscReal *vals;
+  PetscInt   cap, len;
+  PetscReal  offneg, offpos; /* standard: lumped sums of the modified row */
+  int        fail;
+} Scratch;
+
+static int ScratchInit(Scratch *sc, PetscInt n)
+{
+  sc->pos   = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(n, 1));
+  sc->smark = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(n, 1));
+  sc->imark = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(n, 1));
+  sc->cap   = 64;
+  sc->cols  = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)sc->cap);
+  sc->vals  = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)sc->cap);
+  sc->len   = 0;
+  sc->fail  = !(sc->pos && sc->smark && sc->imark && sc->cols && sc->vals);
+  if (!sc->fail)
+    for (PetscInt i = 0; i < n; i++) sc->pos[i] = sc->smark[i] = sc->imark[i] = -1;
+  return sc->fail;
+}
+
+static void ScratchFree(Scratch *sc)
+{
+  free(sc->pos);
+  free(sc->smark);
+  free(sc->imark);
+  free(sc->cols);
+  free(sc->vals);
+}
+
+/* adds point l to the row buffer (value v) or accumulates */
+static void Add(Scratch *sc, PetscInt l, PetscReal v)
+{
+  if (sc->pos[l] >= 0) {
+    sc->vals[sc->pos[l]] += v;
+    return;
+  }
+  if (sc->len == sc->cap) {
+    PetscInt   cap  = 2 * sc->cap;
+    PetscInt  *cols = (PetscInt *)realloc(sc->cols, sizeof(PetscInt) * (size_t)cap);
+    PetscReal *vals = (PetscReal *)realloc(sc->vals, sizeof(PetscReal) * (size_t)cap);
+    if (!cols || !vals) {
+      sc->fail = 1;
+      if (cols) sc->cols = cols;
+      if (vals) sc->vals = vals;
+      return;
+    }
+    sc->cols = cols;
+    sc->vals = vals;
+    sc->cap  = cap;
+  }
+  sc->pos[l]          = sc->len;
+  sc->cols[sc->len]   = l;
+  sc->vals[sc->len++] = v;
+}
+
+static void Clear(Scratch *sc)
+{
+  for (PetscInt q = 0; q < sc->len; q++) sc->pos[sc->cols[q]] = -1;
+  sc->len = 0;
+}
+
+/* direct weights of a row given as (d, buffer of off-diagonal couplings, lumped sums) over the points marked
+   imark[l] == stamp; the result replaces the buffer (interpolatory points only) */
+static void DirectFormula(Scratch *sc, PetscReal d, PetscReal offneg, PetscReal offpos, PetscInt stamp)
+{
+  PetscReal s = d < 0.0 ? -1.0 : 1.0, sneg = 0.0, spos = 0.0, ineg = 0.0, ipos = 0.0, alpha, beta;
+  PetscInt  k = 0;
+
+  if (s > 0) {
+    sneg = offneg;
+    spos = offpos;
+  } else {
+    sneg = offpos;
+    spos = offneg;
+  }
+  for (PetscInt q = 0; q < sc->len; q++) {
+    PetscReal v  = sc->vals[q];
+    PetscBool in = (PetscBool)(sc->imark[sc->cols[q]] == stamp);
+    if (v * s < 0.0) {
+      sneg += v;
+      if (in) ineg += v;
+    } else {
+      spos += v;
+      if (in) ipos += v;
+    }
+  }
+  alpha = ineg != 0.0 ? sneg / ineg : 0.0;
+  if (ipos != 0.0) beta = spos / ipos;
+  else {
+    beta = 0.0;
+    d += spos;
+  }
+  for (PetscInt q = 0; q < sc->len; q++) {
+    PetscInt l = sc->cols[q];
+    sc->pos[l] = -1;
+    if (sc->imark[l] != stamp || sc->vals[q] == 0.0 || d == 0.0) continue;
+    sc->cols[k]   = l;
+    sc->vals[k++] = -(sc->vals[q] * s < 0.0 ? alpha : beta) * sc->vals[q] / d;
+  }
+  sc->len = k;
+  for (PetscInt q = 0; q < k; q++) sc->pos[sc->cols[q]] = q;
+}
+
+static void RowDirect(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PetscInt i, Scratch *sc)
+{
+  for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+    if (cf[S->j[e]] == GPUPC_AMG_C) sc->imark[S->j[e]] = i;
+  for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++)
+    if (L->j[e] != i) Add(sc, L->j[e], L->a[e]);
+  DirectFormula(sc, L->diag[i], L->offneg[i], L->offpos[i], i);
+}
+
+static void RowSimple(const GPUPCAMGStrength *S, const PetscInt *cf, PetscInt i, Scratch *sc)
+{
+  PetscInt nc = 0;
+
+  for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+    if (cf[S->j[e]] == GPUPC_AMG_C) nc++;
+  for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+    if (cf[S->j[e]] == GPUPC_AMG_C) Add(sc, S->j[e], 1.0 / nc);
+}
+
+static void RowStandard(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PetscInt i, Scratch *sc)
+{
+  PetscReal d = L->diag[i], offneg = L->offneg[i], offpos = L->offpos[i];
+
+  for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++) {
+    PetscInt k   = S->j[e];
+    sc->smark[k] = i;
+    if (cf[k] == GPUPC_AMG_C) sc->imark[k] = i;
+    else
+      for (PetscInt f = S->i[k]; f < S->i[k + 1]; f++)
+        if (cf[S->j[f]] == GPUPC_AMG_C) sc->imark[S->j[f]] = i;
+  }
+  sc->imark[i] = -1;
+  for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
+    PetscInt k = L->j[e];
+    if (k == i) continue;
+    if (sc->smark[k] == i && cf[k] == GPUPC_AMG_F && L->diag[k] != 0.0) { /* eliminate k with its own equation */
+      PetscReal f = -L->a[e] / L->diag[k];
+      for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
+        PetscInt l = L->j[g];
+        if (l == k) continue;
+        if (l == i) d += f * L->a[g];
+        else Add(sc, l, f * L->a[g]);
+      }
+      if (f >= 0.0) {
+        offneg += f * L->offneg[k];
+        offpos += f * L->offpos[k];
+      } else {
+        offneg += f * L->offpos[k];
+        offpos += f * L->offneg[k];
+      }
+    } else Add(sc, k, L->a[e]);
+  }
+  DirectFormula(sc, d, offneg, offpos, i);
+}
+
+static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PetscInt i, Scratch *sc)
+{
+  PetscReal d = L->diag[i] + L->offneg[i] + L->offpos[i];
+
+  /* the interpolatory set: strong C of i and of its strong F neighbours (values start at 0) */
+  for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++) {
+    PetscInt k   = S->j[e];
+    sc->smark[k] = i;
+    if (cf[k] == GPUPC_AMG_C) Add(sc, k, 0.0);
+    else
+      for (PetscInt f = S->i[k]; f < S->i[k + 1]; f++)
+        if (cf[S->j[f]] == GPUPC_AMG_C) Add(sc, S->j[f], 0.0);
+  }
+  for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
+    PetscInt n = L->j[e];
+    if (n == i) continue;
+    if (sc->pos[n] >= 0) sc->vals[sc->pos[n]] += L->a[e];
+    else if (!(sc->smark[n] == i && cf[n] == GPUPC_AMG_F)) d += L->a[e]; /* weak, not interpolatory: lumped */
+  }
+  for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
+    PetscInt  k = L->j[e];
+    PetscReal sk, D = 0.0, aik = L->a[e];
+    if (k == i || sc->smark[k] != i || cf[k] != GPUPC_AMG_F) continue;
+    sk = L->diag[k] < 0.0 ? -1.0 : 1.0;
+    for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
+      PetscInt l = L->j[g];
+      if ((l == i || sc->pos[l] >= 0) && L->a[g] * sk < 0.0) D += L->a[g];
+    }
+    if (D == 0.0) {
+      d += aik;
+      continue;
+    }
+    for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
+      PetscInt l = L->j[g];
+      if (L->a[g] * sk >= 0.0) continue;
+      if (l == i) d += aik * L->a[g] / D;
+      else if (sc->pos[l] >= 0) sc->vals[sc->pos[l]] += aik * L->a[g] / D;
+    }
+  }
+  for (PetscInt q = 0; q < sc->len; q++) sc->vals[q] = d != 0.0 ? -sc->vals[q] / d : 0.0;
+}
+
+/* truncation of one row (cols, vals of length *len): keeps the sum */
+static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tmax, PetscReal tfac)
+{
+  PetscReal sum = 0.0, kept = 0.0, mx = 0.0;
+  PetscInt  n = *len, k = 0;
+
+  if (n == 0 || (tmax <= 0 && tfac <= 0.0) || (tfac <= 0.0 && n <= tmax)) return;
+  for (PetscInt q = 0; q < n; q++) {
+    sum += vals[q];
+    mx = PetscMax(mx, PetscAbsReal(vals[q]));
+  }
+  if (tfac > 0.0)
+    for (PetscInt q = 0; q < n; q++)
+      if (PetscAbsReal(vals[q]) >= tfac * mx) {
+        cols[k]   = cols[q];
+        vals[k++] = vals[q];
+      }
+  if (tfac <= 0.0) k = n;
+  if (tmax > 0 && k > tmax) { /* the tmax largest first (ties: the smaller column first), in place */
+    for (PetscInt q = 0; q < tmax; q++) {
+      PetscInt b = q;
+      for (PetscInt r = q + 1; r < k; r++)
+        if (PetscAbsReal(vals[r]) > PetscAbsReal(vals[b]) || (PetscAbsReal(vals[r]) == PetscAbsReal(vals[b]) && cols[r] < cols[b])) b = r;
+      if (b != q) {
+        PetscInt  c = cols[q];
+        PetscReal v = vals[q];
+        cols[q]     = cols[b];
+        vals[q]     = vals[b];
+        cols[b]     = c;
+        vals[b]     = v;
+      }
+    }
+    k = tmax;
+  }
+  for (PetscInt q = 0; q < k; q++) kept += vals[q];
+  if (kept != 0.0 && sum != 0.0)
+    for (PetscInt q = 0; q < k; q++) vals[q] *= sum / kept;
+  *len = k;
+}
+
+static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PetscInt threads, GPUPCAMGLocalP *P)
+{
+  PetscInt    n = L->n, nt = PetscMax(threads, 1);
+  PetscInt  **tcols, *tcnt;
+  PetscReal **tvals;
+  int         fail = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, &P->i));
+  PetscCall(PetscCalloc3(nt, &tcols, nt, &tvals, nt, &tcnt));
+#pragma omp parallel num_threads(nt)
+  {
+    int        tid = 0, nth = 1;
+    Scratch    sc;
+    PetscInt   cap = 256, cnt = 0, lo, hi;
+    PetscInt  *oc;
+    PetscReal *ov;
+#if defined(_OPENMP)
+    tid = omp_get_thread_num();
+    nth = omp_get_num_threads();
+#endif
+    lo = (PetscInt)(((long long)n * tid) / nth);
+    hi = (PetscInt)(((long long)n * (tid + 1)) / nth);
+    oc = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)cap);
+    ov = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)cap);
+    if (ScratchInit(&sc, n) || !oc || !ov) sc.fail = 1;
+    for (PetscInt i = lo; i < hi && !sc.fail; i++) {
+      PetscInt len;
+      if (cf[i] == GPUPC_AMG_C) Add(&sc, i, 1.0);
+      else {
+        switch (type) {
+        case PC_GPUAMG_INTERP_DIRECT:
+          RowDirect(L, S, cf, i, &sc);
+          break;
+        case PC_GPUAMG_INTERP_STANDARD:
+          RowStandard(L, S, cf, i, &sc);
+          break;
+        case PC_GPUAMG_INTERP_SIMPLE:
+          RowSimple(S, cf, i, &sc);
+          break;
+        default:
+          RowExtI(L, S, cf, i, &sc);
+          break;
+        }
+        for (PetscInt q = 0; q < sc.len; q++) sc.pos[sc.cols[q]] = -1;
+        len = sc.len;
+        TruncRow(&len, sc.cols, sc.vals, tmax, tfac);
+        sc.len = len;
+      }
+      if (cnt + sc.len > cap) {
+        while (cnt + sc.len > cap) cap *= 2;
+        PetscInt  *c2 = (PetscInt *)realloc(oc, sizeof(PetscInt) * (size_t)cap);
+        PetscReal *v2 = (PetscReal *)realloc(ov, sizeof(PetscReal) * (size_t)cap);
+        if (c2) oc = c2;
+        if (v2) ov = v2;
+        if (!c2 || !v2) {
+          sc.fail = 1;
+          break;
+        }
+      }
+      for (PetscInt q = 0; q < sc.len; q++) {
+        oc[cnt]            = cidx[sc.cols[q]];
+        ov[cnt++]          = sc.vals[q];
+        sc.pos[sc.cols[q]] = -1;
+      }
+      P->i[i + 1] = sc.len;
+      sc.len      = 0;
+    }
+    tcols[tid] = oc;
+    tvals[tid] = ov;
+    tcnt[tid]  = cnt;
+    if (sc.fail) {
+#pragma omp atomic write
+      fail = 1;
+    }
+    ScratchFree(&sc);
+  }
+  if (fail) {
+    for (PetscInt t = 0; t < nt; t++) {
+      free(tcols[t]);
+      free(tvals[t]);
+    }
+    PetscCall(PetscFree3(tcols, tvals, tcnt));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the interpolation of PC gpuamg");
+  }
+  P->i[0] = 0;
+  for (PetscInt i = 0; i < n; i++) P->i[i + 1] += P->i[i];
+  PetscCall(PetscMalloc2(P->i[n], &P->j, P->i[n], &P->a));
+  {
+    PetscInt off = 0;
+    for (PetscInt t = 0; t < nt; t++) {
+      if (tcnt[t]) {
+        PetscCall(PetscArraycpy(P->j + off, tcols[t], tcnt[t]));
+        PetscCall(PetscArraycpy(P->a + off, tvals[t], tcnt[t]));
+      }
+      off += tcnt[t];
+      free(tcols[t]);
+      free(tvals[t]);
+    }
+  }
+  PetscCall(PetscFree3(tcols, tvals, tcnt));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PetscInt tmax, PetscReal tfac, GPUPCAMGLocalP *P)
+{
+  PetscInt   n = L->n, *pass, *rs, *rl, *set, nset, cap = 4 * n + 16, cnt = 0, *pc, p;
+  PetscReal *pv;
+  Scratch    sc, acc;
+
+  PetscFunctionBegin;
+  PetscCheck(!ScratchInit(&sc, n) && !ScratchInit(&acc, L->n), PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the multipass interpolation of PC gpuamg");
+  PetscCall(PetscMalloc4(n, &pass, n, &rs, n, &rl, n, &set));
+  PetscCall(PetscMalloc2(cap, &pc, cap, &pv));
+  for (PetscInt i = 0; i < n; i++) {
+    pass[i] = cf[i] == GPUPC_AMG_C ? 0 : -1;
+    rl[i]   = 0;
+    rs[i]   = 0;
+    if (cf[i] == GPUPC_AMG_C) {
+      rs[i]     = cnt;
+      rl[i]     = 1;
+      pc[cnt]   = cidx[i];
+      pv[cnt++] = 1.0;
+    }
+  }
+  for (p = 1;; p++) {
+    nset = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      if (pass[i] >= 0) continue;
+      for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+        if (pass[S->j[e]] >= 0) {
+          set[nset++] = i;
+          break;
+        }
+    }
+    if (!nset) break;
+    for (PetscInt q = 0; q < nset; q++) {
+      PetscInt i = set[q], len;
+      for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+        if (pass[S->j[e]] >= 0) sc.imark[S->j[e]] = i;
+      for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++)
+        if (L->j[e] != i) Add(&sc, L->j[e], L->a[e]);
+      DirectFormula(&sc, L->diag[i], L->offneg[i], L->offpos[i], i);
+      /* row i = sum_j w_ij P_j over the earlier points j (coarse columns accumulated in acc) */
+      for (PetscInt r = 0; r < sc.len; r++) {
+        PetscInt j = sc.cols[r];
+        for (PetscInt g = rs[j]; g < rs[j] + rl[j]; g++) Add(&acc, pc[g], sc.vals[r] * pv[g]);
+      }
+      Clear(&sc);
+      PetscCheck(!sc.fail && !acc.fail, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the multipass interpolation of PC gpuamg");
+      len = acc.len;
+      for (PetscInt r = 0; r < acc.len; r++) acc.pos[acc.cols[r]] = -1;
+      TruncRow(&len, acc.cols, acc.vals, tmax, tfac);
+      if (cnt + len > cap) {
+        cap = 2 * (cnt + len);
+        PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &pc));
+        PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &pv));
+      }
+      rs[i] = cnt;
+      rl[i] = len;
+      for (PetscInt r = 0; r < len; r++) {
+        pc[cnt]   = acc.cols[r];
+        pv[cnt++] = acc.vals[r];
+      }
+      acc.len = 0;
+    }
+    for (PetscInt q = 0; q < nset; q++) pass[set[q]] = p;
+  }
+  PetscCall(PetscMalloc1(n + 1, &P->i));
+  P->i[0] = 0;
+  for (PetscInt i = 0; i < n; i++) P->i[i + 1] = P->i[i] + rl[i];
+  PetscCall(PetscMalloc2(P->i[n], &P->j, P->i[n], &P->a));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscArraycpy(P->j + P->i[i], pc + rs[i], rl[i]));
+    PetscCall(PetscArraycpy(P->a + P->i[i], pv + rs[i], rl[i]));
+  }
+  PetscCall(PetscFree2(pc, pv));
+  PetscCall(PetscFree4(pass, rs, rl, set));
+  ScratchFree(&sc);
+  ScratchFree(&acc);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGInterpolate - the interpolation of the local rows from their C points
+
+   Not Collective
+
+   Input Parameters:
++  L       - local part of the level matrix
+.  S       - strength graph
+.  cf      - C/F splitting
+.  type    - direct, standard, ext+i, multipass or simple
+.  tmax    - at most this many entries per row (0: no limit)
+.  tfac    - drop entries below tfac * max |P_ij| of the row (0: none)
+-  threads - host threads
+
+   Output Parameter:
+.  P - n x nc (local C points numbered in order), free with GPUPCAMGLocalPFree()
+
+   Level: developer
+
+.seealso: GPUPCAMGCoarsen(), GPUPCAMGLocalPToMat()
+@*/
+PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PetscInt threads, GPUPCAMGLocalP *P)
+{
+  PetscInt *cidx;
+
+  PetscFunctionBegin;
+  PetscCheck(tmax >= 0 && tfac >= 0.0 && tfac < 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "truncation: max entries %" PetscInt_FMT " must be >= 0 and the factor %g in [0, 1) (-pc_gpuamg_trunc_max, -pc_gpuamg_trunc_factor)", tmax, (double)tfac);
+  PetscCall(PetscMemzero(P, sizeof(*P)));
+  P->n = L->n;
+  PetscCall(PetscMalloc1(L->n, &cidx));
+  for (PetscInt i = 0; i < L->n; i++) cidx[i] = cf[i] == GPUPC_AMG_C ? P->nc++ : -1;
+  if (type == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(InterpMultipass(L, S, cf, cidx, tmax, tfac, P));
+  else PetscCall(InterpThreaded(L, S, cf, cidx, type, tmax, tfac, threads, P));
+  PetscCall(PetscFree(cidx));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGLocalPTruncate - truncation of every row of a local P (keeps the row sums)
+
+   Not Collective
+
+   Level: developer
+
+.seealso: GPUPCAMGInterpolate()
+@*/
+PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *P, PetscInt tmax, PetscReal tfac)
+{
+  PetscInt k = 0, s = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < P->n; i++) {
+    PetscInt e = P->i[i + 1], len = e - s;
+    TruncRow(&len, P->j + s, P->a + s, tmax, tfac);
+    P->i[i] = k;
+    for (PetscInt q = 0; q < len; q++) {
+      P->j[k]   = P->j[s + q];
+      P->a[k++] = P->a[s + q];
+    }
+    s = e;
+  }
+  P->i[P->n] = k;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGLocalPFree - frees a local P
+
+   Not Collective
+
+   Level: developer
+
+.seealso: GPUPCAMGInterpolate()
+@*/
+PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(P->i));
+  PetscCall(PetscFree2(P->j, P->a));
+  P->n = P->nc = 0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGLocalPToMat - the AIJ matrix of a local P
+
+   Collective
+
+   Input Parameters:
++  comm - the level's communicator
+.  P    - local rows; columns are local coarse points
+.  rbs  - row block size
+-  cbs  - column block size
+
+   Output Parameter:
+.  Pm - SEQAIJ on one rank, MPIAIJ on several (local rows n, local columns nc; entries only in the diagonal block)
+
+   Level: developer
+
+.seealso: GPUPCAMGInterpolate()
+@*/
+PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, Mat *Pm)
+{
+  PetscInt *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(P->n, &nnz));
+  for (PetscInt i = 0; i < P->n; i++) {
+    nnz[i] = P->i[i + 1] - P->i[i];
+    maxlen = PetscMax(maxlen, nnz[i]);
+  }
+  PetscCall(PetscMalloc1(maxlen, &cols));
+  PetscCallMPI(MPI_Scan(&nc, &cstart, 1, MPIU_INT, MPI_SUM, comm));
+  cstart -= nc;
+  PetscCall(MatCreate(comm, Pm));
+  PetscCall(MatSetSizes(*Pm, P->n, nc, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));
+  PetscCall(MatSetType(*Pm, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(*Pm, 0, nnz));
+  PetscCall(MatMPIAIJSetPreallocation(*Pm, 0, nnz, 0, NULL));
+  PetscCall(MatGetOwnershipRange(*Pm, &rstart, NULL));
+  for (PetscInt i = 0; i < P->n; i++) {
+    PetscInt row = rstart + i;
+    for (PetscInt q = 0; q < nnz[i]; q++) cols[q] = P->j[P->i[i] + q] + cstart;
+    PetscCall(MatSetValues(*Pm, 1, &row, nnz[i], cols, P->a + P->i[i], INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*Pm, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*Pm, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree(cols));
+  PetscCall(PetscFree(nnz));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,207 @@
+/*
+   PC gpuamg's smoothers (docs/algorithms.md 4.2). Every one is a polynomial in W A with W a diagonal scaling, so the
+   smoother is symmetric in the A inner product (a V(n,n) cycle is a symmetric preconditioner for CG) and its transpose
+   is the same recurrence with A^T (PCApplyTranspose):
+
+     jacobi      x += omega D^-1 (b - A x), omega = -pc_gpuamg_jacobi_weight (2/3)
+     l1jacobi    x += omega D_l1^-1 (b - A x), (D_l1)_ii = a_ii + sum_{j != i} |a_ij| (omega 1): convergent for every
+                 SPD matrix, no eigenvalue estimate needed
+     chebyshev   the Chebyshev polynomial of degree k (products with A per sweep) in D^-1 A on [lambda/30, 1.1 lambda],
+                 three-term recurrence on the correction d
+     polynomial  x += omega (I + G + ... + G^m) D^-1 (b - A x), G = I - omega D^-1 A: the truncated Neumann series of
+                 (omega D^-1 A)^-1, omega = 4 / (3 * 1.1 lambda). Since (I + G + ... + G^m) omega D^-1 A = I - G^{m+1},
+                 a sweep is exactly m+1 damped Jacobi steps with that omega, and it is applied so.
+
+   lambda estimates lambda_max(D^-1 A) by power steps from a random vector (GPUPC_AMG_EIG_STEPS), at setup.
+   A sweep from a zero iterate skips its first product with A.
+*/
+#include <gpupc/amgcycle.h>
+
+/* q = A x (or A^T x) on level l */
+static PetscErrorCode Product(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, PetscBool transpose, Vec x, Vec q)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGCountProduct(D, L->A, PETSC_FALSE));
+  if (transpose) PetscCall(MatMultTranspose(L->A, x, q));
+  else PetscCall(MatMult(L->A, x, q));
+  PetscFunctionReturn(0);
+}
+
+/* lambda_max(diag(dinv) A) by power steps (dinv holds 1/a_ii) */
+static PetscErrorCode EstimateLambda(GPUPCAMGDeviceLevel *L, Vec dinv, PetscInt l)
+{
+  Vec         v, q;
+  PetscRandom rnd;
+  PetscReal   nv = 0, nq = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(L->x, &v));
+  PetscCall(VecDuplicate(L->x, &q));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)L->A), &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, 0.0, 1.0));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(0x5eed + l)));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(v, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecNorm(v, NORM_2, &nv));
+  for (PetscInt s = 0; s < GPUPC_AMG_EIG_STEPS && nv > 0; s++) {
+    PetscCall(VecScale(v, 1.0 / nv));
+    PetscCall(MatMult(L->A, v, q));
+    PetscCall(VecPointwiseMult(v, dinv, q));
+    PetscCall(VecNorm(v, NORM_2, &nq));
+    nv = nq;
+  }
+  L->lambda = nv; /* ||D^-1 A v|| for the last unit v */
+  PetscCheck(L->lambda > 0 && !PetscIsInfOrNanReal(L->lambda), PetscObjectComm((PetscObject)L->A), PETSC_ERR_CONV_FAILED, "PC gpuamg: the estimate of the largest eigenvalue of D^-1 A on level %" PetscInt_FMT " is %g; the level operator is zero or not finite", l, (double)L->lambda);
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&q));
+  PetscFunctionReturn(0);
+}
+
+/* w = the scaling of the smoother on level l, and its eigenvalue data */
+PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
+{
+  GPUPCAMGDeviceLevel        *L     = &D->levels[l];
+  const GPUPCAMGCycleOptions *o     = &D->opts;
+  const PetscReal             omega = GPUPCAMGCycleWeight(o);
+  PetscScalar                *w;
+  PetscInt                    rstart, rend, bad[2] = {-1, -1}, gbad[2]; /* first local row with a zero diagonal, with Inf or NaN */
+  Vec                         dinv = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(L->A, &rstart, &rend));
+  PetscCall(VecGetArrayWrite(L->w, &w));
+  for (PetscInt i = rstart; i < rend; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+    PetscScalar        dii = 0, l1 = 0;
+
+    PetscCall(MatGetRow(L->A, i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; k++) {
+      if (cols[k] == i) dii += vals[k];
+      else l1 += PetscAbsScalar(vals[k]);
+    }
+    PetscCall(MatRestoreRow(L->A, i, &nc, &cols, &vals));
+    if (dii == 0.0 && bad[0] < 0) bad[0] = i;
+    if ((PetscIsInfOrNanScalar(dii) || PetscIsInfOrNanScalar(l1)) && bad[1] < 0) bad[1] = i;
+    if (dii == 0.0) dii = 1.0; /* reported below, on every rank */
+    if (o->smoother == PC_GPUAMG_SMOOTHER_L1JACOBI) w[i - rstart] = omega / (PetscAbsScalar(dii) + l1);
+    else w[i - rstart] = 1.0 / dii;
+  }
+  PetscCall(VecRestoreArrayWrite(L->w, &w));
+  PetscCall(MPIU_Allreduce(bad, gbad, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)L->A)));
+  PetscCheck(gbad[0] < 0, PetscObjectComm((PetscObject)L->A), PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of level %" PetscInt_FMT " has a zero diagonal entry; the smoothers divide by it (AMG needs a nonzero diagonal, e.g. an SPD matrix)", gbad[0], l);
+  PetscCheck(gbad[1] < 0, PetscObjectComm((PetscObject)L->A), PETSC_ERR_FP, "PC gpuamg: row %" PetscInt_FMT " of level %" PetscInt_FMT " holds Inf or NaN", gbad[1], l);
+  L->lambda = 0;
+  switch (o->smoother) {
+  case PC_GPUAMG_SMOOTHER_JACOBI: PetscCall(VecScale(L->w, omega)); break;
+  case PC_GPUAMG_SMOOTHER_L1JACOBI: break;
+  case PC_GPUAMG_SMOOTHER_CHEBYSHEV: {
+    PetscReal lo, hi;
+    PetscCall(EstimateLambda(L, L->w, l));
+    lo       = L->lambda / GPUPC_AMG_CHEBYSHEV_LOWER;
+    hi       = L->lambda * GPUPC_AMG_CHEBYSHEV_UPPER;
+    L->theta = 0.5 * (hi + lo);
+    L->delta = 0.5 * (hi - lo);
+  } break;
+  case PC_GPUAMG_SMOOTHER_POLYNOMIAL:
+    PetscCall(VecDuplicate(L->w, &dinv));
+    PetscCall(VecCopy(L->w, dinv));
+    PetscCall(EstimateLambda(L, dinv, l));
+    PetscCall(VecDestroy(&dinv));
+    L->omega = 4.0 / (3.0 * GPUPC_AMG_CHEBYSHEV_UPPER * L->lambda);
+    PetscCall(VecScale(L->w, L->omega));
+    break;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* one Jacobi-type step x += w .* (b - A x) (zero: x = w .* b) */
+static PetscErrorCode JacobiStep(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, PetscBool transpose, PetscBool zero)
+{
+  const PetscScalar *w, *b, *q = NULL;
+  PetscScalar       *x;
+
+  PetscFunctionBegin;
+  if (!zero) PetscCall(Product(D, L, transpose, L->x, L->r));
+  GPUPCAMGCountBytes(D, (zero ? 3.0 : 5.0) * sizeof(PetscScalar) * L->N);
+  PetscCall(VecGPUGetDeviceArrayRead(L->w, &w));
+  PetscCall(VecGPUGetDeviceArrayRead(L->b, &b));
+  if (!zero) PetscCall(VecGPUGetDeviceArrayRead(L->r, &q));
+  if (zero) PetscCall(VecGPUGetDeviceArrayWrite(L->x, &x));
+  else PetscCall(VecGPUGetDeviceArray(L->x, &x));
+  PetscCall(D->k->jacobi(L->n, zero, w, b, q, x));
+  if (zero) PetscCall(VecGPURestoreDeviceArrayWrite(L->x, &x));
+  else PetscCall(VecGPURestoreDeviceArray(L->x, &x));
+  if (!zero) PetscCall(VecGPURestoreDeviceArrayRead(L->r, &q));
+  PetscCall(VecGPURestoreDeviceArrayRead(L->b, &b));
+  PetscCall(VecGPURestoreDeviceArrayRead(L->w, &w));
+  PetscFunctionReturn(0);
+}
+
+/* one Chebyshev step: d = alpha d + beta w .* (b - A x), x += d (zero: d = beta w .* b, x = d) */
+static PetscErrorCode ChebyshevStep(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, PetscBool transpose, PetscBool zero, PetscReal alpha, PetscReal beta)
+{
+  const PetscScalar *w, *b, *q = NULL;
+  PetscScalar       *x, *d;
+
+  PetscFunctionBegin;
+  if (!zero) PetscCall(Product(D, L, transpose, L->x, L->r));
+  GPUPCAMGCountBytes(D, (zero ? 4.0 : (alpha == 0.0 ? 6.0 : 7.0)) * sizeof(PetscScalar) * L->N);
+  PetscCall(VecGPUGetDeviceArrayRead(L->w, &w));
+  PetscCall(VecGPUGetDeviceArrayRead(L->b, &b));
+  if (!zero) PetscCall(VecGPUGetDeviceArrayRead(L->r, &q));
+  if (zero) PetscCall(VecGPUGetDeviceArrayWrite(L->x, &x));
+  else PetscCall(VecGPUGetDeviceArray(L->x, &x));
+  if (zero || alpha == 0.0) PetscCall(VecGPUGetDeviceArrayWrite(L->d, &d));
+  else PetscCall(VecGPUGetDeviceArray(L->d, &d));
+  PetscCall(D->k->chebyshev(L->n, zero, alpha, beta, w, b, q, d, x));
+  if (zero || alpha == 0.0) PetscCall(VecGPURestoreDeviceArrayWrite(L->d, &d));
+  else PetscCall(VecGPURestoreDeviceArray(L->d, &d));
+  if (zero) PetscCall(VecGPURestoreDeviceArrayWrite(L->x, &x));
+  else PetscCall(VecGPURestoreDeviceArray(L->x, &x));
+  if (!zero) PetscCall(VecGPURestoreDeviceArrayRead(L->r, &q));
+  PetscCall(VecGPURestoreDeviceArrayRead(L->b, &b));
+  PetscCall(VecGPURestoreDeviceArrayRead(L->w, &w));
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCAMGSmooth - sweeps of the smoother on level l, on A (or A^T); zero: the iterate starts at 0 (it is not read).
+   With no sweep and a zero iterate, x = 0. */
+PetscErrorCode GPUPCAMGSmooth(GPUPCAMGDevice *D, PetscInt l, PetscBool transpose, PetscInt sweeps, PetscBool zero)
+{
+  GPUPCAMGDeviceLevel        *L = &D->levels[l];
+  const GPUPCAMGCycleOptions *o = &D->opts;
+
+  PetscFunctionBegin;
+  if (sweeps == 0) {
+    if (zero) PetscCall(VecSet(L->x, 0.0));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_Smooth, 0, 0, 0, 0));
+  for (PetscInt s = 0; s < sweeps; s++) {
+    switch (o->smoother) {
+    case PC_GPUAMG_SMOOTHER_JACOBI:
+    case PC_GPUAMG_SMOOTHER_L1JACOBI: PetscCall(JacobiStep(D, L, transpose, zero)); break;
+    case PC_GPUAMG_SMOOTHER_POLYNOMIAL:
+      for (PetscInt j = 0; j <= o->poly_degree; j++) PetscCall(JacobiStep(D, L, transpose, (PetscBool)(zero && j == 0)));
+      break;
+    case PC_GPUAMG_SMOOTHER_CHEBYSHEV: {
+      /* Saad, Iterative Methods for Sparse Linear Systems, Algorithm 12.1, on the correction */
+      const PetscReal sigma = L->theta / L->delta;
+      PetscReal       rho   = 1.0 / sigma, rnew;
+
+      PetscCall(ChebyshevStep(D, L, transpose, zero, 0.0, 1.0 / L->theta));
+      for (PetscInt j = 1; j < o->cheby_degree; j++) {
+        rnew = 1.0 / (2.0 * sigma - rho);
+        PetscCall(ChebyshevStep(D, L, transpose, PETSC_FALSE, rnew * rho, 2.0 * rnew / L->delta));
+        rho = rnew;
+      }
+    } break;
+    }
+    zero = PETSC_FALSE;
+  }
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_Smooth, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
