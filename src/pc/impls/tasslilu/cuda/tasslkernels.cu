@@ -86,11 +86,25 @@ __global__ void LevelSetKernel(const GPUPCTasslDev T, PetscInt k0, PetscInt k1, 
   }
 }
 
+/* a kernel's dynamic shared memory above the default 48 KB (less its static shared memory) must be allowed per kernel
+   before the launch, or the launch fails with an invalid argument; the default sub-graph size fills 48 KB exactly */
+template <typename K>
+static PetscErrorCode AllowSharedMemory(K kernel, size_t shmem)
+{
+  cudaFuncAttributes attr;
+
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaFuncGetAttributes(&attr, kernel));
+  if (shmem + attr.sharedSizeBytes > 48 * 1024 && (int)shmem > attr.maxDynamicSharedSizeBytes) GPUPCCallCUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shmem));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Subgraphs_CUDA(const GPUPCTasslDev *T, const PetscScalar *b, PetscScalar *x)
 {
   const size_t shmem = (size_t)PetscMax(T->nmax, 1) * sizeof(PetscScalar);
 
   PetscFunctionBegin;
+  PetscCall(AllowSharedMemory(SubgraphLevelKernel, shmem));
   for (PetscInt p = 0; p < T->nlev; p++) {
     const PetscInt nb = T->hlevptr[p + 1] - T->hlevptr[p];
     if (!nb) continue;
@@ -107,6 +121,7 @@ static PetscErrorCode OneLaunch_CUDA(const GPUPCTasslDev *T, int epoch, const Pe
   PetscFunctionBegin;
   PetscCheck(epoch > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "one-launch TASSL solve needs an epoch > 0, not %d", epoch);
   if (!T->nsub) PetscFunctionReturn(0);
+  PetscCall(AllowSharedMemory(OneLaunchKernel, shmem));
   GPUPCCallCUDA(cudaMemsetAsync(T->ticket, 0, sizeof(int), GPUPCCUDAStream()));
   OneLaunchKernel<<<(unsigned)T->nsub, BLOCK, shmem, GPUPCCUDAStream()>>>(*T, epoch, b, x);
   GPUPCCheckLaunch("TASSL OneLaunchKernel");
