@@ -32,7 +32,7 @@ static PetscErrorCode CheckSplitting(Mat A, const GPUPCAMGSetupOptions *o)
   PetscInt        *cf, bad = 0, nc = 0, gnc, *mark;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCall(GPUPCAMGStrengthClassical(&L, o->strong_threshold, o->threads, &S));
   PetscCall(PetscMalloc2(L.n, &cf, L.n, &mark));
   PetscCall(GPUPCAMGCoarsen(&S, o->coarsen, L.rstart, o->threads, cf));
@@ -95,7 +95,7 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(GPUPCAMGNearNullSpace(A, o, &nv, &B));
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, o->agg_threshold, o->threads, &S));
   PetscCall(PetscMalloc1(S.n, &agg));
   PetscCall(GPUPCAMGAggregate(&S, agg, &nagg));

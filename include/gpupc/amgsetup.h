@@ -5,7 +5,8 @@
    Every piece works on the rank-local part of a level matrix (GPUPCAMGLocal): the rows this rank owns, their
    couplings to owned columns (the diagonal block, local indices), and per row the couplings to other ranks' columns
    summed by sign (they are lumped into the diagonal by the interpolations, so row sums are kept) and their largest
-   negative (and absolute) value (for the strength threshold). On one rank the local part is the whole matrix.
+   negative (and absolute) value (for the strength threshold); with nf > 1 functions (systems), only the couplings
+   within a function count. On one rank the local part is the whole matrix.
 */
 #ifndef GPUPC_AMGSETUP_H
 #define GPUPC_AMGSETUP_H
@@ -13,18 +14,24 @@
 #include <gpupc/amg.h>
 
 typedef struct {
-  PetscInt   n;         /* owned rows */
-  PetscInt   rstart, N; /* first owned row (global), global rows */
-  PetscInt   bs;        /* block size of the matrix */
-  PetscInt  *i, *j;     /* diagonal block, local column indices, diagonal included */
-  PetscReal *a;         /* its values */
-  PetscReal *diag;      /* a_ii (0 where the row has none) */
-  PetscReal *offneg;    /* sum of the negative couplings to other ranks */
-  PetscReal *offpos;    /* sum of the positive couplings to other ranks */
-  PetscReal *offmaxneg; /* max over other ranks' columns of -a_ij * sign(a_ii) (0 if none) */
-  PetscReal *offmaxabs; /* max over other ranks' columns of |a_ij| */
-  PetscInt  *offcnt;    /* couplings to other ranks (nonzero values) */
+  PetscInt        n;         /* owned rows */
+  PetscInt        rstart, N; /* first owned row (global), global rows */
+  PetscInt        bs;        /* block size of the matrix */
+  PetscInt        nf;        /* functions (classical systems AMG, unknown approach): couplings between different functions
+                           are ignored by strength and interpolation (1: scalar) */
+  const PetscInt *func;      /* function of each local row (not owned), or NULL: row r is function r % nf */
+  PetscInt       *i, *j;     /* diagonal block, local column indices, diagonal included */
+  PetscReal      *a;         /* its values */
+  PetscReal      *diag;      /* a_ii (0 where the row has none) */
+  PetscReal      *offneg;    /* sum of the negative couplings to other ranks */
+  PetscReal      *offpos;    /* sum of the positive couplings to other ranks */
+  PetscReal      *offmaxneg; /* max over other ranks' columns of -a_ij * sign(a_ii) (0 if none) */
+  PetscReal      *offmaxabs; /* max over other ranks' columns of |a_ij| */
+  PetscInt       *offcnt;    /* couplings to other ranks (nonzero values) */
 } GPUPCAMGLocal;
+
+/* rows i and j (local) belong to the same function */
+#define GPUPC_AMG_SAMEF(L, r, c) ((L)->nf == 1 || ((L)->func ? (L)->func[r] == (L)->func[c] : (r) % (L)->nf == (c) % (L)->nf))
 
 /* strength graph: row i lists the points j (local) that strongly influence i; the transpose lists who depends on j */
 typedef struct {
@@ -45,7 +52,7 @@ typedef struct {
   PetscReal *a;
 } GPUPCAMGLocalP;
 
-PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, GPUPCAMGLocal *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, PetscInt, const PetscInt *, GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalFree(GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *, PetscReal, PetscInt, GPUPCAMGStrength *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *);

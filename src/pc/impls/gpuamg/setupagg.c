@@ -317,7 +317,7 @@ PetscErrorCode              GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOpt
     PetscCall(MatGetBlockSize(A, &bs));
   } else bs = *nv;
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCheck(L.n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " local rows are not a multiple of the block size %" PetscInt_FMT, level, L.n, bs);
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, opts->agg_threshold, opts->threads, &S));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));

@@ -80,8 +80,9 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   PetscFunctionReturn(0);
 }
 
-/* classical prolongator of one level */
-static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, Mat *P, PetscLogDouble *t)
+/* classical prolongator of one level; *func (systems: the function of each local row, NULL on the finest level) is
+   replaced by the coarse level's */
+static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nf, PetscInt **func, Mat *P, PetscLogDouble *t)
 {
   GPUPCAMGLocal      L;
   GPUPCAMGStrength   S;
@@ -91,9 +92,10 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscLogDouble     t0, t1, t2;
 
   PetscFunctionBegin;
+  if (level == 0) PetscCall(MatGetBlockSize(A, nf)); /* systems (block size > 1): the unknown approach, functions kept apart */
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, *nf, *func, &L));
   PetscCall(GPUPCAMGStrengthClassical(&L, opts->strong_threshold, opts->threads, &S));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, A, 0, 0, 0));
@@ -112,6 +114,14 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscCall(PetscTime(&t2));
   t[0] += t1 - t0;
   t[1] += t2 - t1;
+  if (*nf > 1) {
+    PetscInt *cfunc, k = 0;
+    PetscCall(PetscMalloc1(Pl.nc, &cfunc));
+    for (PetscInt i = 0; i < L.n; i++)
+      if (cf[i] == GPUPC_AMG_C) cfunc[k++] = *func ? (*func)[i] : i % *nf;
+    PetscCall(PetscFree(*func));
+    *func = cfunc;
+  }
   PetscCall(GPUPCAMGLocalPFree(&Pl));
   PetscCall(PetscFree(cf));
   PetscCall(GPUPCAMGStrengthFree(&S));
@@ -183,8 +193,8 @@ static PetscErrorCode CheckDiagonal(Mat A, PetscInt level)
 PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, GPUPCAMGHierarchy *H)
 {
   PetscLogDouble t0, t1, t2;
-  PetscInt       nv = 0;
-  PetscReal     *B  = NULL;
+  PetscInt       nv = 0, nf = 1, *func = NULL;
+  PetscReal     *B = NULL;
 
   PetscFunctionBegin;
   PetscCall(GPUPCAMGRegisterSetupEvents());
@@ -204,7 +214,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     if (N <= opts->max_coarse) break;
     PetscCall(CheckDiagonal(H->A[l], l));
     if (opts->type == PC_GPUAMG_AGG) PetscCall(GPUPCAMGProlongatorAgg(H->A[l], opts, l, &nv, &B, &P, H->times));
-    else PetscCall(ProlongatorClassical(H->A[l], opts, l, &P, H->times));
+    else PetscCall(ProlongatorClassical(H->A[l], opts, l, &nf, &func, &P, H->times));
     PetscCall(MatGetSize(P, NULL, &Nc));
     if (Nc == 0 || Nc >= N || (PetscReal)Nc > opts->max_ratio * (PetscReal)N) {
       PetscCall(MatDestroy(&P));
@@ -220,6 +230,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     H->nlevels = l + 2;
   }
   PetscCall(PetscFree(B));
+  PetscCall(PetscFree(func));
   PetscCall(PetscTime(&t1));
   H->times[3] = t1 - t0;
   PetscCall(PetscLogEventEnd(GPUPCAMG_Setup, A, 0, 0, 0));

@@ -19,19 +19,19 @@ static PetscInt StrongRow(const GPUPCAMGLocal *L, PetscReal theta, PetscInt r, P
   PetscInt  c = 0;
 
   for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++) {
-    if (L->j[e] == r) continue;
+    if (L->j[e] == r || !GPUPC_AMG_SAMEF(L, r, L->j[e])) continue;
     mneg = PetscMax(mneg, -s * L->a[e]);
     mabs = PetscMax(mabs, PetscAbsReal(L->a[e]));
   }
   if (mneg > 0.0) {
     for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++)
-      if (L->j[e] != r && -s * L->a[e] > 0.0 && -s * L->a[e] >= theta * mneg) {
+      if (L->j[e] != r && GPUPC_AMG_SAMEF(L, r, L->j[e]) && -s * L->a[e] > 0.0 && -s * L->a[e] >= theta * mneg) {
         if (out) out[c] = L->j[e];
         c++;
       }
   } else if (mabs > 0.0) {
     for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++)
-      if (L->j[e] != r && PetscAbsReal(L->a[e]) >= theta * mabs) {
+      if (L->j[e] != r && GPUPC_AMG_SAMEF(L, r, L->j[e]) && PetscAbsReal(L->a[e]) >= theta * mabs) {
         if (out) out[c] = L->j[e];
         c++;
       }
