@@ -38,6 +38,9 @@ typedef struct {
   PetscInt  n;
   PetscInt *i, *j;   /* S */
   PetscInt *ti, *tj; /* S^T */
+  char     *ext;     /* per point: strongly coupled to another rank's points (NULL: none); such a point without
+                         strong couplings on its own rank is a C point (a singleton aggregate), not a point left to
+                         the smoother */
 } GPUPCAMGStrength;
 
 /* C/F states */
@@ -78,6 +81,12 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
 /* the near-null space of A as nv row-major local vectors (constant per component, the attached one, or rigid-body
    modes from coordinates) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
+
+/* -log_view events of the setup (GPUPCAMGRegisterSetupEvents) */
+PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
+/* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
+   (level > 0), the coarse one on exit */
+PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
 
 /* the hash that gives the random part of coarsening measures, in [0,1) */
 static inline PetscReal GPUPCAMGRandom(PetscInt g)

@@ -10,8 +10,6 @@
 #include <gpupc/stage.h>
 #include <petsctime.h>
 
-PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
-
 PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
 
 /*@C
@@ -50,7 +48,7 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
    Not Collective
 
    Output Parameter:
-.  opts - classical, pmis, ext+i, theta 0.25, agg eps 0, no aggressive levels, at most 4 entries per interpolation
+.  opts - classical, pmis, ext+i, theta 0.25, agg eps 0.05, no aggressive levels, at most 4 entries per interpolation
           row, no relative truncation, one prolongator smoothing step, 25 levels, coarsest at most 100 rows, ratio 0.9,
           threads from GPUPCDefaultHostThreads(), no coordinates
 
@@ -66,7 +64,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->coarsen           = PC_GPUAMG_COARSEN_PMIS;
   opts->interp            = PC_GPUAMG_INTERP_EXTENDED_I;
   opts->strong_threshold  = 0.25;
-  opts->agg_threshold     = 0.0;
+  opts->agg_threshold     = 0.05; /* GAMG's 0 ignores strength: 72 against 7 CG iterations on aniso2d, 89 against 23 on randcoef3d */
   opts->aggressive_levels = 0;
   opts->trunc_max         = 4;
   opts->trunc_factor      = 0.0;
