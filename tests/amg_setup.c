@@ -7,7 +7,8 @@ static const char help[] = "The host setup of PC gpuamg (gpupc/amg.h, gpupc/amgs
                            "  one symmetric Gauss-Seidel sweep down and up) converges in at most -max_its iterations, and, with\n"
                            "  -compare_hypre, in at most 1.15x (rounded up) the iterations of BoomerAMG with matching settings; with\n"
                            "  -compare_gamg (aggregation), in at most GAMG's iterations with the same threshold, smoothing and smoother.\n"
-                           "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -threads <k> -compare_threads\n"
+                           "  -bad_input: a zero diagonal, a rectangular matrix and bad options are refused with a message saying what.\n"
+                           "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -compare_gamg -threads <k> -compare_threads -bad_input\n"
                            "  -amg_type -amg_coarsen -amg_interp -amg_theta -amg_agg_eps -amg_aggressive -amg_trunc_max -amg_trunc_factor\n"
                            "  -amg_smooths -amg_max_coarse -amg_max_levels\n";
 
@@ -330,6 +331,58 @@ static PetscErrorCode SolveGAMG(Mat A, Vec b, const GPUPCAMGSetupOptions *o, Pet
   PetscFunctionReturn(0);
 }
 
+/* GPUPCAMGHierarchyBuild must fail with a message containing expect */
+static PetscErrorCode ExpectFailure(Mat A, const GPUPCAMGSetupOptions *o, const char *expect)
+{
+  GPUPCAMGHierarchy H;
+  PetscErrorCode    ierr;
+  const char       *text;
+  char             *msg = NULL, *found = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = GPUPCAMGHierarchyBuild(A, o, &H);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the AMG setup accepted bad input (expected an error containing \"%s\")", expect);
+  PetscCall(PetscErrorMessage(ierr, &text, &msg));
+  PetscCall(PetscStrstr(msg ? msg : "", expect, &found));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refused as expected: %s\n", msg ? msg : "(no message)"));
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "error message \"%s\" does not contain \"%s\"", msg ? msg : "", expect);
+  PetscCall(GPUPCAMGHierarchyDestroy(&H)); /* what the failed build left */
+  PetscFunctionReturn(0);
+}
+
+/* bad input: a zero diagonal, a rectangular matrix, bad options */
+static PetscErrorCode BadInput(Mat A, const GPUPCAMGSetupOptions *o)
+{
+  Mat                  B;
+  GPUPCAMGSetupOptions ob = *o;
+  PetscInt             lo, hi, M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  PetscCall(MatGetOwnershipRange(B, &lo, &hi));
+  if (lo <= 5 && 5 < hi) PetscCall(MatSetValue(B, 5, 5, 0.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFailure(B, o, "row 5 of the level 0 matrix has a zero diagonal"));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, M, N + 7, 1, NULL, 1, NULL, &B));
+  PetscCall(MatGetOwnershipRange(B, &lo, &hi));
+  for (PetscInt r = lo; r < hi; r++) PetscCall(MatSetValue(B, r, r, 2.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFailure(B, o, "needs a square matrix"));
+  PetscCall(MatDestroy(&B));
+  ob.strong_threshold = 1.5;
+  PetscCall(ExpectFailure(A, &ob, "-pc_gpuamg_strong_threshold must be in [0, 1)"));
+  ob         = *o;
+  ob.threads = 0;
+  PetscCall(ExpectFailure(A, &ob, "at least one thread"));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Mat                  A;
@@ -338,7 +391,7 @@ int main(int argc, char **argv)
   GPUPCAMGHierarchy    H;
   char                 problem[64] = "poisson2d";
   PetscInt             n = 32, max_its = 30, its, hits;
-  PetscBool            hypre = PETSC_FALSE, gamg = PETSC_FALSE, cmpthreads = PETSC_FALSE;
+  PetscBool            hypre = PETSC_FALSE, gamg = PETSC_FALSE, cmpthreads = PETSC_FALSE, bad = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -349,6 +402,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_its", &max_its, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_hypre", &hypre, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_gamg", &gamg, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bad_input", &bad, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_threads", &cmpthreads, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-threads", &o.threads, NULL));
   {
@@ -370,6 +424,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_max_levels", &o.max_levels, NULL));
 
   PetscCall(GPUPCProblemCreate(PETSC_COMM_WORLD, problem, n, 1, &A, &b));
+  if (bad) PetscCall(BadInput(A, &o));
   if (o.type == PC_GPUAMG_CLASSICAL) PetscCall(CheckSplitting(A, &o));
   else PetscCall(CheckAggregation(A, &o));
 

@@ -130,8 +130,14 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
 static PetscErrorCode CheckOptions(Mat A, const GPUPCAMGSetupOptions *o)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  PetscInt M, N, m, n, bad, gbad;
 
   PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  bad = m != n;
+  PetscCallMPI(MPI_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, comm));
+  PetscCheck(M == N && !gbad, comm, PETSC_ERR_ARG_SIZ, "PC gpuamg needs a square matrix with the same row and column layout; got %" PetscInt_FMT " x %" PetscInt_FMT, M, N);
   PetscCheck(o->max_levels >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_levels must be at least 1, got %" PetscInt_FMT, o->max_levels);
   PetscCheck(o->max_coarse >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_coarse must be at least 1, got %" PetscInt_FMT, o->max_coarse);
   PetscCheck(o->max_ratio > 0.0 && o->max_ratio <= 1.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_max_ratio must be in (0, 1], got %g", (double)o->max_ratio);
@@ -181,6 +187,8 @@ static PetscErrorCode CheckDiagonal(Mat A, PetscInt level)
 .  H - levels A[0] = A (referenced), A[l+1] = P[l]^T A[l] P[l]; free with GPUPCAMGHierarchyDestroy()
 
    Notes:
+   After an error, GPUPCAMGHierarchyDestroy() frees what was built.
+
    Coarsening stops before a level when the level has at most max_coarse rows or max_levels levels exist, and drops a
    prolongator whose coarse level has no rows or more than max_ratio times the rows of the fine one.
 
@@ -195,9 +203,9 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   PetscReal     *B = NULL;
 
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscCall(GPUPCAMGRegisterSetupEvents());
   PetscCall(CheckOptions(A, opts));
-  PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscCalloc2(opts->max_levels, &H->A, opts->max_levels, &H->P));
