@@ -5,8 +5,10 @@ static const char help[] = "The host setup of PC gpuamg (gpupc/amg.h, gpupc/amgs
                            "  rows of zero row sum (classical); A[l+1] = P^T A P against MatMatMult + MatTransposeMatMult; a recompute\n"
                            "  on new values equals a fresh build's products; and CG with PETSc's PCMG on the hierarchy's P (Galerkin,\n"
                            "  one symmetric Gauss-Seidel sweep down and up) converges in at most -max_its iterations, and, with\n"
-                           "  -compare_hypre, in at most 1.15x (rounded up) the iterations of BoomerAMG with matching settings.\n"
-                           "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -threads <k> -compare_threads\n"
+                           "  -compare_hypre, in at most 1.15x (rounded up) the iterations of BoomerAMG with matching settings; with\n"
+                           "  -compare_gamg (aggregation), in at most GAMG's iterations with the same threshold, smoothing and smoother.\n"
+                           "  -bad_input: a zero diagonal, a rectangular matrix and bad options are refused with a message saying what.\n"
+                           "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -compare_gamg -threads <k> -compare_threads -bad_input\n"
                            "  -amg_type -amg_coarsen -amg_interp -amg_theta -amg_agg_eps -amg_aggressive -amg_trunc_max -amg_trunc_factor\n"
                            "  -amg_smooths -amg_max_coarse -amg_max_levels\n";
 
@@ -32,7 +34,7 @@ static PetscErrorCode CheckSplitting(Mat A, const GPUPCAMGSetupOptions *o)
   PetscInt        *cf, bad = 0, nc = 0, gnc, *mark;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCall(GPUPCAMGStrengthClassical(&L, o->strong_threshold, o->threads, &S));
   PetscCall(PetscMalloc2(L.n, &cf, L.n, &mark));
   PetscCall(GPUPCAMGCoarsen(&S, o->coarsen, L.rstart, o->threads, cf));
@@ -95,7 +97,7 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(GPUPCAMGNearNullSpace(A, o, &nv, &B));
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, o->agg_threshold, o->threads, &S));
   PetscCall(PetscMalloc1(S.n, &agg));
   PetscCall(GPUPCAMGAggregate(&S, agg, &nagg));
@@ -106,8 +108,8 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
     else if (nb || agg[i] != -1) bad++;
     if (agg[i] == -1) left++;
   }
-  for (PetscInt a = 0; a < nagg; a++)
-    if (size[a] < 2) bad++; /* a root and at least one neighbour */
+  for (PetscInt i = 0; i < S.n; i++) /* a root and at least one neighbour, or a node coupled to other ranks only */
+    if (agg[i] >= 0 && size[agg[i]] < 2 && !(S.ext && S.ext[i] && S.i[i + 1] == S.i[i] && S.ti[i + 1] == S.ti[i])) bad++;
   PetscCall(Fail(PETSC_COMM_WORLD, bad, "aggregation: a node with strong neighbours is not in exactly one aggregate, or an aggregate has fewer than 2 nodes"));
   PetscCall(PetscMalloc1(nagg * nv * nv, &Bc));
   PetscCall(GPUPCAMGTentative(S.n, bs, agg, nagg, nv, B, &Pl, Bc));
@@ -291,6 +293,96 @@ static PetscErrorCode SolveHypre(Mat A, Vec b, const GPUPCAMGSetupOptions *o, Pe
   PetscFunctionReturn(0);
 }
 
+/* CG with GAMG: aggregation with the same threshold and smoothing steps, the same smoother (one SOR sweep) */
+static PetscErrorCode SolveGAMG(Mat A, Vec b, const GPUPCAMGSetupOptions *o, PetscInt *its)
+{
+  KSPConvergedReason reason;
+  KSP                ksp;
+  PC                 pc;
+  Vec                x;
+  char               val[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(val, sizeof(val), "%g", (double)o->agg_threshold));
+  PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_threshold", val));
+  PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, o->agg_smooths));
+  PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_agg_nsmooths", val));
+  PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_ksp_type", "richardson"));
+  PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_ksp_max_it", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_pc_type", "sor"));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "gam_"));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 400));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCGAMG));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  if (reason <= 0) { /* GAMG failed: counts as more iterations than any */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GAMG did not converge (%s)\n", KSPConvergedReasons[reason]));
+    *its = PETSC_MAX_INT;
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCAMGHierarchyBuild must fail with a message containing expect */
+static PetscErrorCode ExpectFailure(Mat A, const GPUPCAMGSetupOptions *o, const char *expect)
+{
+  GPUPCAMGHierarchy H;
+  PetscErrorCode    ierr;
+  const char       *text;
+  char             *msg = NULL, *found = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = GPUPCAMGHierarchyBuild(A, o, &H);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the AMG setup accepted bad input (expected an error containing \"%s\")", expect);
+  PetscCall(PetscErrorMessage(ierr, &text, &msg));
+  PetscCall(PetscStrstr(msg ? msg : "", expect, &found));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "refused as expected: %s\n", msg ? msg : "(no message)"));
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "error message \"%s\" does not contain \"%s\"", msg ? msg : "", expect);
+  PetscCall(GPUPCAMGHierarchyDestroy(&H)); /* what the failed build left */
+  PetscFunctionReturn(0);
+}
+
+/* bad input: a zero diagonal, a rectangular matrix, bad options */
+static PetscErrorCode BadInput(Mat A, const GPUPCAMGSetupOptions *o)
+{
+  Mat                  B;
+  GPUPCAMGSetupOptions ob = *o;
+  PetscInt             lo, hi, M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  PetscCall(MatGetOwnershipRange(B, &lo, &hi));
+  if (lo <= 5 && 5 < hi) PetscCall(MatSetValue(B, 5, 5, 0.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFailure(B, o, "row 5 of the level 0 matrix has a zero diagonal"));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, M, N + 7, 1, NULL, 1, NULL, &B));
+  PetscCall(MatGetOwnershipRange(B, &lo, &hi));
+  for (PetscInt r = lo; r < hi; r++) PetscCall(MatSetValue(B, r, r, 2.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFailure(B, o, "needs a square matrix"));
+  PetscCall(MatDestroy(&B));
+  ob.strong_threshold = 1.5;
+  PetscCall(ExpectFailure(A, &ob, "-pc_gpuamg_strong_threshold must be in [0, 1)"));
+  ob         = *o;
+  ob.threads = 0;
+  PetscCall(ExpectFailure(A, &ob, "at least one thread"));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Mat                  A;
@@ -299,15 +391,18 @@ int main(int argc, char **argv)
   GPUPCAMGHierarchy    H;
   char                 problem[64] = "poisson2d";
   PetscInt             n = 32, max_its = 30, its, hits;
-  PetscBool            hypre = PETSC_FALSE, cmpthreads = PETSC_FALSE;
+  PetscBool            hypre = PETSC_FALSE, gamg = PETSC_FALSE, cmpthreads = PETSC_FALSE, bad = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage()); /* -mat_type segcsr */
   PetscCall(GPUPCAMGSetupOptionsDefault(&o));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_its", &max_its, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_hypre", &hypre, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_gamg", &gamg, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bad_input", &bad, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_threads", &cmpthreads, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-threads", &o.threads, NULL));
   {
@@ -329,6 +424,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_max_levels", &o.max_levels, NULL));
 
   PetscCall(GPUPCProblemCreate(PETSC_COMM_WORLD, problem, n, 1, &A, &b));
+  if (bad) PetscCall(BadInput(A, &o));
   if (o.type == PC_GPUAMG_CLASSICAL) PetscCall(CheckSplitting(A, &o));
   else PetscCall(CheckAggregation(A, &o));
 
@@ -367,6 +463,11 @@ int main(int argc, char **argv)
     PetscCheck(its <= (PetscInt)PetscCeilReal(1.15 * hits), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " iterations > 1.15 x BoomerAMG's %" PetscInt_FMT, its, hits);
   }
 
+  if (gamg) {
+    PetscCall(SolveGAMG(A, b, &o, &hits));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GAMG with matching settings: %" PetscInt_FMT " iterations\n", hits));
+    PetscCheck(its <= hits, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " iterations > GAMG's %" PetscInt_FMT, its, hits);
+  }
   { /* recompute on new values (A scaled by 2 plus a diagonal shift) equals a fresh build's Galerkin products */
     GPUPCAMGHierarchy H2;
     PetscCall(MatScale(A, 2.0));

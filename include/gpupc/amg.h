@@ -17,7 +17,7 @@ typedef struct {
   PCGPUAMGCoarsenType coarsen;           /* classical: rs, cljp, pmis, hmis */
   PCGPUAMGInterpType  interp;            /* classical: direct, standard, extended+i, multipass, simple */
   PetscReal           strong_threshold;  /* classical strength theta (default 0.25) */
-  PetscReal           agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0) */
+  PetscReal           agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0.05) */
   PetscInt            aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
   PetscInt            trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
   PetscReal           trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */

@@ -5,7 +5,8 @@
    Every piece works on the rank-local part of a level matrix (GPUPCAMGLocal): the rows this rank owns, their
    couplings to owned columns (the diagonal block, local indices), and per row the couplings to other ranks' columns
    summed by sign (they are lumped into the diagonal by the interpolations, so row sums are kept) and their largest
-   negative (and absolute) value (for the strength threshold). On one rank the local part is the whole matrix.
+   negative (and absolute) value (for the strength threshold); with nf > 1 functions (systems), only the couplings
+   within a function count. On one rank the local part is the whole matrix.
 */
 #ifndef GPUPC_AMGSETUP_H
 #define GPUPC_AMGSETUP_H
@@ -13,24 +14,33 @@
 #include <gpupc/amg.h>
 
 typedef struct {
-  PetscInt   n;         /* owned rows */
-  PetscInt   rstart, N; /* first owned row (global), global rows */
-  PetscInt   bs;        /* block size of the matrix */
-  PetscInt  *i, *j;     /* diagonal block, local column indices, diagonal included */
-  PetscReal *a;         /* its values */
-  PetscReal *diag;      /* a_ii (0 where the row has none) */
-  PetscReal *offneg;    /* sum of the negative couplings to other ranks */
-  PetscReal *offpos;    /* sum of the positive couplings to other ranks */
-  PetscReal *offmaxneg; /* max over other ranks' columns of -a_ij * sign(a_ii) (0 if none) */
-  PetscReal *offmaxabs; /* max over other ranks' columns of |a_ij| */
-  PetscInt  *offcnt;    /* couplings to other ranks (nonzero values) */
+  PetscInt        n;         /* owned rows */
+  PetscInt        rstart, N; /* first owned row (global), global rows */
+  PetscInt        bs;        /* block size of the matrix */
+  PetscInt        nf;        /* functions (classical systems AMG, unknown approach): couplings between different functions
+                           are ignored by strength and interpolation (1: scalar) */
+  const PetscInt *func;      /* function of each local row (not owned), or NULL: row r is function r % nf */
+  PetscInt       *i, *j;     /* diagonal block, local column indices, diagonal included */
+  PetscReal      *a;         /* its values */
+  PetscReal      *diag;      /* a_ii (0 where the row has none) */
+  PetscReal      *offneg;    /* sum of the negative couplings to other ranks */
+  PetscReal      *offpos;    /* sum of the positive couplings to other ranks */
+  PetscReal      *offmaxneg; /* max over other ranks' columns of -a_ij * sign(a_ii) (0 if none) */
+  PetscReal      *offmaxabs; /* max over other ranks' columns of |a_ij| */
+  PetscInt       *offcnt;    /* couplings to other ranks (nonzero values) */
 } GPUPCAMGLocal;
+
+/* rows i and j (local) belong to the same function */
+#define GPUPC_AMG_SAMEF(L, r, c) ((L)->nf == 1 || ((L)->func ? (L)->func[r] == (L)->func[c] : (r) % (L)->nf == (c) % (L)->nf))
 
 /* strength graph: row i lists the points j (local) that strongly influence i; the transpose lists who depends on j */
 typedef struct {
   PetscInt  n;
   PetscInt *i, *j;   /* S */
   PetscInt *ti, *tj; /* S^T */
+  char     *ext;     /* per point: strongly coupled to another rank's points (NULL: none); such a point without
+                         strong couplings on its own rank is a C point (a singleton aggregate), not a point left to
+                         the smoother */
 } GPUPCAMGStrength;
 
 /* C/F states */
@@ -45,7 +55,7 @@ typedef struct {
   PetscReal *a;
 } GPUPCAMGLocalP;
 
-PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, GPUPCAMGLocal *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, PetscInt, const PetscInt *, GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalFree(GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *, PetscReal, PetscInt, GPUPCAMGStrength *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *);
@@ -71,6 +81,12 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
 /* the near-null space of A as nv row-major local vectors (constant per component, the attached one, or rigid-body
    modes from coordinates) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
+
+/* -log_view events of the setup (GPUPCAMGRegisterSetupEvents) */
+PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
+/* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
+   (level > 0), the coarse one on exit */
+PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
 
 /* the hash that gives the random part of coarsening measures, in [0,1) */
 static inline PetscReal GPUPCAMGRandom(PetscInt g)

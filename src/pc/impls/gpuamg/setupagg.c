@@ -5,7 +5,8 @@
    every node whose strong neighbours are all free a root and aggregates it with them (roots end up at distance
    three or more); a second pass adds every remaining node to the aggregate it has most strong neighbours in (every
    such node has one after the first pass). Nodes without strong neighbours (Dirichlet-like rows the smoother
-   solves) are left out of the prolongator. Each rank aggregates its own nodes.
+   solves) are left out of the prolongator, unless they are coupled to other ranks' nodes (singleton aggregates,
+   when a node has at least as many rows as near-null vectors). Each rank aggregates its own nodes.
    Tentative prolongator: per aggregate, the near-null space rows B_a (m x nv) = Q_a R_a (thin QR by twice-iterated
    Gram-Schmidt); Q_a are the rows of P_tent (orthonormal columns per aggregate), R_a the coarse near-null space, so
    P_tent B_c = B. A dependent column is replaced by a unit vector orthogonal to the others (R keeps the zero).
@@ -17,8 +18,6 @@
 #include <gpupc/amgsetup.h>
 #include <petscksp.h>
 #include <petsctime.h>
-
-extern PetscLogEvent GPUPCAMG_Strength, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth;
 
 /*@C
    GPUPCAMGAggregate - aggregates of the nodes of a (symmetric) strength graph
@@ -42,7 +41,10 @@ PetscErrorCode GPUPCAMGAggregate(const GPUPCAMGStrength *S, PetscInt *agg, Petsc
   const PetscInt FREE = -2;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < n; i++) agg[i] = (S->i[i + 1] > S->i[i] || S->ti[i + 1] > S->ti[i]) ? FREE : -1;
+  for (PetscInt i = 0; i < n; i++) {
+    agg[i] = (S->i[i + 1] > S->i[i] || S->ti[i + 1] > S->ti[i]) ? FREE : -1;
+    if (agg[i] == -1 && S->ext && S->ext[i]) agg[i] = na++; /* coupled to other ranks only: a singleton */
+  }
   for (PetscInt i = 0; i < n; i++) {
     PetscBool ok = (PetscBool)(agg[i] == FREE);
     for (PetscInt e = S->i[i]; e < S->i[i + 1] && ok; e++)
@@ -296,10 +298,8 @@ PetscErrorCode GPUPCAMGNearNullSpace(Mat A, const GPUPCAMGSetupOptions *opts, Pe
   PetscFunctionReturn(0);
 }
 
-/* the aggregation prolongator of one level; B (nv vectors) is the level's near-null space on entry (level > 0) and
-   the coarse one on exit */
-PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
-PetscErrorCode              GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nv, PetscReal **B, Mat *P, PetscLogDouble *t)
+/* the aggregation prolongator of one level (gpupc/amgsetup.h) */
+PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nv, PetscReal **B, Mat *P, PetscLogDouble *t)
 {
   GPUPCAMGLocal    L;
   GPUPCAMGStrength S;
@@ -317,9 +317,10 @@ PetscErrorCode              GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOpt
     PetscCall(MatGetBlockSize(A, &bs));
   } else bs = *nv;
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalGet(A, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCheck(L.n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " local rows are not a multiple of the block size %" PetscInt_FMT, level, L.n, bs);
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, opts->agg_threshold, opts->threads, &S));
+  if (bs < *nv) PetscCall(PetscFree(S.ext)); /* a singleton of bs rows cannot hold nv vectors */
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Aggregate, A, 0, 0, 0));
   PetscCall(PetscMalloc1(S.n, &agg));

@@ -4,7 +4,8 @@
    pmis: De Sterck, Yang and Heys' parallel modified independent set. Measure |S^T_i| + a random number in [0,1)
      (a hash of the global row); every sweep makes the undecided points whose measure is larger than that of every
      undecided neighbour (in S and S^T) C points, then the undecided points that depend on a C point F points. A
-     point with no strong connection at all is an F point without interpolation (a row the smoother solves).
+     point with no strong connection at all is an F point without interpolation (a row the smoother solves), unless
+     it is strongly coupled to other ranks' points only: then it is a C point (every method).
      Promise: every F point that depends on some point depends on a C point.
    hmis: the first pass of Ruge-Stueben on the local rows (the hybrid's PMIS stage only acts across ranks, and the
      ranks are coarsened on their own rows here), same promise.
@@ -36,7 +37,7 @@ static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, Pe
   for (PetscInt i = 0; i < n; i++) {
     PetscInt ns = S->i[i + 1] - S->i[i], nt = S->ti[i + 1] - S->ti[i];
     w[i]  = (PetscReal)nt + GPUPCAMGRandom(rstart + i);
-    cf[i] = (ns == 0 && nt == 0) ? GPUPC_AMG_F : GPUPC_AMG_U;
+    cf[i] = (ns == 0 && nt == 0) ? (S->ext && S->ext[i] ? GPUPC_AMG_C : GPUPC_AMG_F) : GPUPC_AMG_U;
     if (cf[i] == GPUPC_AMG_U) left++;
   }
   while (left > 0) {
@@ -140,7 +141,7 @@ static PetscErrorCode CoarsenRSFirst(const GPUPCAMGStrength *S, PetscInt *cf)
   for (PetscInt i = 0; i < n; i++) {
     PetscInt ns = S->i[i + 1] - S->i[i], nt = S->ti[i + 1] - S->ti[i];
     lambda[i] = nt;
-    cf[i]     = (ns == 0 && nt == 0) ? GPUPC_AMG_F : GPUPC_AMG_U;
+    cf[i]     = (ns == 0 && nt == 0) ? (S->ext && S->ext[i] ? GPUPC_AMG_C : GPUPC_AMG_F) : GPUPC_AMG_U;
     if (cf[i] == GPUPC_AMG_U) PetscCall(HeapPush(&h, lambda[i], i));
   }
   while (h.size > 0) {
@@ -227,7 +228,7 @@ static PetscErrorCode CoarsenCLJP(const GPUPCAMGStrength *S, PetscInt rstart, Pe
   for (PetscInt i = 0; i < n; i++) {
     PetscInt ns = S->i[i + 1] - S->i[i], nt = S->ti[i + 1] - S->ti[i];
     w[i]    = (PetscReal)nt + GPUPCAMGRandom(rstart + i);
-    cf[i]   = (ns == 0 && nt == 0) ? GPUPC_AMG_F : GPUPC_AMG_U;
+    cf[i]   = (ns == 0 && nt == 0) ? (S->ext && S->ext[i] ? GPUPC_AMG_C : GPUPC_AMG_F) : GPUPC_AMG_U;
     mark[i] = -1;
     if (cf[i] == GPUPC_AMG_U) left++;
   }

@@ -135,7 +135,7 @@ static void RowDirect(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const P
   for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
     if (cf[S->j[e]] == GPUPC_AMG_C) sc->imark[S->j[e]] = i;
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++)
-    if (L->j[e] != i) Add(sc, L->j[e], L->a[e]);
+    if (L->j[e] != i && GPUPC_AMG_SAMEF(L, i, L->j[e])) Add(sc, L->j[e], L->a[e]);
   DirectFormula(sc, L->diag[i], L->offneg[i], L->offpos[i], i);
 }
 
@@ -164,12 +164,12 @@ static void RowStandard(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const
   sc->imark[i] = -1;
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
     PetscInt k = L->j[e];
-    if (k == i) continue;
+    if (k == i || !GPUPC_AMG_SAMEF(L, i, k)) continue;
     if (sc->smark[k] == i && cf[k] == GPUPC_AMG_F && L->diag[k] != 0.0) { /* eliminate k with its own equation */
       PetscReal f = -L->a[e] / L->diag[k];
       for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
         PetscInt l = L->j[g];
-        if (l == k) continue;
+        if (l == k || !GPUPC_AMG_SAMEF(L, k, l)) continue;
         if (l == i) d += f * L->a[g];
         else Add(sc, l, f * L->a[g]);
       }
@@ -200,7 +200,7 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
   }
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
     PetscInt n = L->j[e];
-    if (n == i) continue;
+    if (n == i || !GPUPC_AMG_SAMEF(L, i, n)) continue;
     if (sc->pos[n] >= 0) sc->vals[sc->pos[n]] += L->a[e];
     else if (!(sc->smark[n] == i && cf[n] == GPUPC_AMG_F)) d += L->a[e]; /* weak, not interpolatory: lumped */
   }
@@ -211,7 +211,7 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
     sk = L->diag[k] < 0.0 ? -1.0 : 1.0;
     for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
       PetscInt l = L->j[g];
-      if ((l == i || sc->pos[l] >= 0) && L->a[g] * sk < 0.0) D += L->a[g];
+      if ((l == i || sc->pos[l] >= 0) && GPUPC_AMG_SAMEF(L, k, l) && L->a[g] * sk < 0.0) D += L->a[g];
     }
     if (D == 0.0) {
       d += aik;
@@ -219,7 +219,7 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
     }
     for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
       PetscInt l = L->j[g];
-      if (L->a[g] * sk >= 0.0) continue;
+      if (L->a[g] * sk >= 0.0 || !GPUPC_AMG_SAMEF(L, k, l)) continue;
       if (l == i) d += aik * L->a[g] / D;
       else if (sc->pos[l] >= 0) sc->vals[sc->pos[l]] += aik * L->a[g] / D;
     }
@@ -408,7 +408,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
       for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
         if (pass[S->j[e]] >= 0) sc.imark[S->j[e]] = i;
       for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++)
-        if (L->j[e] != i) Add(&sc, L->j[e], L->a[e]);
+        if (L->j[e] != i && GPUPC_AMG_SAMEF(L, i, L->j[e])) Add(&sc, L->j[e], L->a[e]);
       DirectFormula(&sc, L->diag[i], L->offneg[i], L->offpos[i], i);
       /* row i = sum_j w_ij P_j over the earlier points j (coarse columns accumulated in acc) */
       for (PetscInt r = 0; r < sc.len; r++) {

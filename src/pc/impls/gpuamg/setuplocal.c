@@ -37,8 +37,11 @@ static PetscErrorCode CopyDiagBlock(const GPUPCCSR *csr, GPUPCAMGLocal *L)
 
    Collective on A (nothing is communicated, but the MPIAIJ blocks are queried)
 
-   Input Parameter:
-.  A - SEQAIJ, MPIAIJ or a GPUPC type derived from them; square
+   Input Parameters:
++  A  - SEQAIJ, MPIAIJ or a GPUPC type derived from them; square
+.  nf   - functions: 1 (scalar), or the block size for classical systems AMG (unknown approach)
+-  func - function of each local row, or NULL for row r in function r % nf (the finest level: the couplings to other
+          ranks are then summed within the row's function only; with func they are all summed)
 
    Output Parameter:
 .  L - the local part (free with GPUPCAMGLocalFree())
@@ -47,12 +50,13 @@ static PetscErrorCode CopyDiagBlock(const GPUPCCSR *csr, GPUPCAMGLocal *L)
 
 .seealso: GPUPCAMGLocalFree(), GPUPCAMGHierarchyBuild()
 @*/
-PetscErrorCode GPUPCAMGLocalGet(Mat A, GPUPCAMGLocal *L)
+PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, GPUPCAMGLocal *L)
 {
   PetscErrorCode (*f)(void) = NULL;
-  PetscInt M, N, m, n;
-  Mat      Ad = A, Ao = NULL;
-  GPUPCCSR dcsr, ocsr;
+  PetscInt        M, N, m, n;
+  Mat             Ad = A, Ao = NULL;
+  const PetscInt *garray = NULL;
+  GPUPCCSR        dcsr, ocsr;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(L, sizeof(*L)));
@@ -60,11 +64,14 @@ PetscErrorCode GPUPCAMGLocalGet(Mat A, GPUPCAMGLocal *L)
   PetscCall(MatGetLocalSize(A, &m, &n));
   PetscCheck(M == N && m == n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PC gpuamg needs a square matrix with the same row and column layout; got %" PetscInt_FMT " x %" PetscInt_FMT " (local %" PetscInt_FMT " x %" PetscInt_FMT ")", M, N, m, n);
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &f));
-  if (f) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  if (f) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
   L->n = m;
   L->N = M;
   PetscCall(MatGetOwnershipRange(A, &L->rstart, NULL));
   PetscCall(MatGetBlockSize(A, &L->bs));
+  PetscCheck(nf >= 1 && (func || (m % nf == 0 && L->rstart % nf == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " functions do not divide the local rows %" PetscInt_FMT " (first %" PetscInt_FMT ")", nf, m, L->rstart);
+  L->nf   = nf;
+  L->func = func;
   PetscCall(PetscMalloc6(m, &L->diag, m, &L->offneg, m, &L->offpos, m, &L->offmaxneg, m, &L->offmaxabs, m, &L->offcnt));
   PetscCall(GPUPCMatGetCSR(Ad, &dcsr));
   PetscCall(CopyDiagBlock(&dcsr, L));
@@ -79,7 +86,7 @@ PetscErrorCode GPUPCAMGLocalGet(Mat A, GPUPCAMGLocal *L)
       PetscReal s = L->diag[r] < 0.0 ? -1.0 : 1.0;
       for (PetscInt e = ocsr.i[r]; e < ocsr.i[r + 1]; e++) {
         PetscReal v = PetscRealPart(ocsr.a[e]);
-        if (v == 0.0) continue;
+        if (v == 0.0 || (nf > 1 && !func && garray[ocsr.j[e]] % nf != r % nf)) continue;
         if (v < 0.0) L->offneg[r] += v;
         else L->offpos[r] += v;
         L->offmaxneg[r] = PetscMax(L->offmaxneg[r], -s * v);

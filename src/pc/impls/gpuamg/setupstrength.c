@@ -13,25 +13,26 @@
 #include <omp.h>
 #endif
 
-static PetscInt StrongRow(const GPUPCAMGLocal *L, PetscReal theta, PetscInt r, PetscInt *out)
+static PetscInt StrongRow(const GPUPCAMGLocal *L, PetscReal theta, PetscInt r, PetscInt *out, char *ext)
 {
   PetscReal s = L->diag[r] < 0.0 ? -1.0 : 1.0, mneg = L->offmaxneg[r], mabs = L->offmaxabs[r];
   PetscInt  c = 0;
 
   for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++) {
-    if (L->j[e] == r) continue;
+    if (L->j[e] == r || !GPUPC_AMG_SAMEF(L, r, L->j[e])) continue;
     mneg = PetscMax(mneg, -s * L->a[e]);
     mabs = PetscMax(mabs, PetscAbsReal(L->a[e]));
   }
+  if (ext) *ext = (char)(mneg > 0.0 ? L->offmaxneg[r] > 0.0 && L->offmaxneg[r] >= theta * mneg : L->offmaxabs[r] > 0.0 && L->offmaxabs[r] >= theta * mabs);
   if (mneg > 0.0) {
     for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++)
-      if (L->j[e] != r && -s * L->a[e] > 0.0 && -s * L->a[e] >= theta * mneg) {
+      if (L->j[e] != r && GPUPC_AMG_SAMEF(L, r, L->j[e]) && -s * L->a[e] > 0.0 && -s * L->a[e] >= theta * mneg) {
         if (out) out[c] = L->j[e];
         c++;
       }
   } else if (mabs > 0.0) {
     for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++)
-      if (L->j[e] != r && PetscAbsReal(L->a[e]) >= theta * mabs) {
+      if (L->j[e] != r && GPUPC_AMG_SAMEF(L, r, L->j[e]) && PetscAbsReal(L->a[e]) >= theta * mabs) {
         if (out) out[c] = L->j[e];
         c++;
       }
@@ -67,11 +68,12 @@ PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *L, PetscReal theta
   PetscCall(PetscMalloc1(n + 1, &S->i));
   S->i[0] = 0;
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (PetscInt r = 0; r < n; r++) S->i[r + 1] = StrongRow(L, theta, r, NULL);
+  for (PetscInt r = 0; r < n; r++) S->i[r + 1] = StrongRow(L, theta, r, NULL, NULL);
   for (PetscInt r = 0; r < n; r++) S->i[r + 1] += S->i[r];
   PetscCall(PetscMalloc1(S->i[n], &S->j));
+  if (L->N > L->n) PetscCall(PetscMalloc1(n, &S->ext));
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (PetscInt r = 0; r < n; r++) (void)StrongRow(L, theta, r, S->j + S->i[r]);
+  for (PetscInt r = 0; r < n; r++) (void)StrongRow(L, theta, r, S->j + S->i[r], S->ext ? S->ext + r : NULL);
   PetscCall(GPUPCAMGStrengthTranspose(S));
   PetscFunctionReturn(0);
 }
@@ -118,6 +120,7 @@ PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *S)
   PetscCall(PetscFree(S->j));
   PetscCall(PetscFree(S->ti));
   PetscCall(PetscFree(S->tj));
+  PetscCall(PetscFree(S->ext));
   S->n = 0;
   PetscFunctionReturn(0);
 }
@@ -219,6 +222,11 @@ PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *L, PetscInt bs, PetscRea
     }
   }
   PetscCall(PetscFree(dnorm));
+  if (L->N > L->n) {
+    PetscCall(PetscCalloc1(nn, &S->ext));
+    for (PetscInt r = 0; r < L->n; r++)
+      if (L->offcnt[r] > 0) S->ext[r / bs] = 1;
+  }
   PetscCall(GPUPCAMGStrengthTranspose(S));
   PetscFunctionReturn(0);
 }
