@@ -23,6 +23,8 @@
 #                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
 #   pbjbench         bench/pbjbench: PC gpubjacobi apply against its bandwidth floor and PETSc's pbjacobi (4M rows)
 #   amgbench P S [all]  bench/amg.sh: PC gpuamg on problems P, sizes S (all: + GAMG, BoomerAMG on the host cores)
+#   scaling [gpus]   bench/scaling.sh: weak (7.2M per GPU) and strong (3*10^7) scaling of PCG + cmg, PCG + jacobi on the
+#                    host's GPUs, one rank per GPU (issue 26); SCALING_* variables pass through
 #   cmd <command>    any command inside the bundle's environment
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -84,6 +86,10 @@ while [ $# -gt 0 ]; do
       for np in 1 2; do ./env.sh bash -c "\$MPIEXEC -n $np build/bin/gpupc-solve -problem poisson2d -n 66049 -ksp_type cg -pc_type cmg -ksp_rtol 1e-8 -gpupc_backend cuda -log_view" 2>&1 | grep -E "^gpupc-solve:|^(MatMult|GPUHalo[A-Za-z]*|KSPSolve|PCApply) " | tee -a "$OUT/halo.txt"; done
     }
     echo "--- ranks share the GPU by time slices (no MPS)" | tee -a "$OUT/halo.txt"; run_halo
+    if [ "$(nvidia-smi -L | grep -c '^GPU')" -gt 1 ]; then # one rank per GPU: the direct exchange against the staged one
+      echo "--- staged through the host (-gpupc_halo_peer 0)" | tee -a "$OUT/halo.txt"
+      for n in $sizes; do ./env.sh bash -c "\$MPIEXEC -n 2 build/bench/halo -gpupc_backend cuda -gpupc_require_device -n $n -reps 200 -gpupc_halo_peer 0" 2>&1 | grep "^halo:" | tee -a "$OUT/halo.txt"; done
+    fi
     if command -v nvidia-cuda-mps-control >/dev/null; then
       export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log; mkdir -p /tmp/mps-pipe /tmp/mps-log
       nvidia-cuda-mps-control -d && echo "--- under MPS (nvidia-cuda-mps-control -d)" | tee -a "$OUT/halo.txt" && run_halo
@@ -124,6 +130,8 @@ LAUNCH
     done ;;
   pbjbench)
     ./env.sh build/bench/pbjbench -gpupc_backend cuda -gpupc_require_device -csv "$OUT/pbjbench.csv" 2>&1 | tee "$OUT/pbjbench.txt" ;;
+  scaling) # scaling [gpus...]
+    SCALING_CSV="$OUT/scaling.csv" ./env.sh bash bench/scaling.sh "$@" 2>"$OUT/scaling.log" | tee -a "$OUT/scaling.txt"; shift $# ;;
   cmd)
     ./env.sh "$@" 2>&1 | tee -a "$OUT/cmd.txt"; shift $# ;;
   *) echo "unknown step $step" ;;

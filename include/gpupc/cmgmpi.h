@@ -73,6 +73,10 @@ struct _n_GPUPCCMGMPI {
   GPUPCCMGDevice          seqdev;          /* the one-rank hierarchy on the device */
   PetscScalar            *bfull, *xfull;   /* device: the gathered last level's right-hand side and solution */
   PetscScalar            *h_part, *h_full; /* host staging of the coarse right-hand side */
+  GPUPCHalo               gatherhalo;      /* the gather as a device halo (every other rank's part) when it goes directly
+                                              between the GPUs (gpupc/matgpu.h), else NULL: staged with MPI_Allgatherv */
+  PetscBool               usegraph;        /* -pc_cmg_graph: record the cycle when no exchange of it needs the host */
+  GPUPCGraph              graph;           /* the recorded cycle (GPUPCCMGMPIDeviceApply), NULL: launched kernel by kernel */
   PetscMPIInt            *counts, *displs;
   size_t                  bytes;
 };

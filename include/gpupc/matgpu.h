@@ -91,16 +91,20 @@ PETSC_INTERN PetscErrorCode GPUPCMatRestoreCSR(GPUPCCSR *);
 PETSC_INTERN PetscErrorCode GPUPCMatMPIAIJGetSeqAIJ(Mat, Mat *, Mat *, const PetscInt **);
 
 /* ---------------------------------------------------------------- halo plan */
-typedef struct _n_GPUPCHalo *GPUPCHalo;
+typedef struct _n_GPUPCHalo     *GPUPCHalo;
+typedef struct _n_GPUPCHaloPeer *GPUPCHaloPeer;
 struct _n_GPUPCHalo {
-  PetscSF      sf;                /* roots: this rank's packed send buffer; leaves: ghosts */
-  PetscInt     nsend, nghost;     /* packed entries sent (each owned entry once), ghosts received */
-  PetscInt    *d_sendidx;         /* local indices packed (device) */
-  PetscScalar *d_send, *h_send;   /* packed buffer on device and host */
-  PetscScalar *d_ghost, *h_ghost; /* ghost values on device and host */
-  PetscBool    send_pinned;       /* h_send is page-locked (cuda backend): its upload need not wait */
-  PetscBool    ghost_pinned;      /* h_ghost likewise */
-  PetscInt     nneighbors;        /* ranks this rank receives from */
+  PetscSF       sf;                /* roots: this rank's packed send buffer; leaves: ghosts */
+  PetscInt      nsend, nghost;     /* packed entries sent (each owned entry once), ghosts received */
+  PetscInt     *d_sendidx;         /* local indices packed (device) */
+  PetscScalar  *d_send, *h_send;   /* packed buffer on device and host */
+  PetscScalar  *d_ghost, *h_ghost; /* ghost values on device and host */
+  PetscBool     send_pinned;       /* h_send is page-locked (cuda backend): its upload need not wait */
+  PetscBool     ghost_pinned;      /* h_ghost likewise */
+  PetscInt      nneighbors;        /* ranks this rank receives from */
+  PetscBool     peer;              /* forward exchanges go directly between the GPUs of the node (CUDA IPC) */
+  GPUPCHaloPeer peerplan;          /* their plan (src/mat/utils/cuda/halopeer.cu) */
+  PetscScalar  *d_peersend;        /* the packed buffer that the neighbours read (direct exchange) */
 };
 
 PETSC_INTERN PetscErrorCode GPUPCHaloCreate(Mat, PetscInt, const PetscInt *, GPUPCHalo *);
@@ -109,6 +113,15 @@ PETSC_INTERN PetscErrorCode GPUPCHaloDestroy(GPUPCHalo *);
    finishes it and uploads, returning the device ghost array */
 PETSC_INTERN PetscErrorCode GPUPCHaloForwardBegin(GPUPCHalo, const PetscScalar *);
 PETSC_INTERN PetscErrorCode GPUPCHaloForwardEnd(GPUPCHalo, const PetscScalar **);
+/* the direct exchange between the GPUs of one node (cuda backend only; halopeer.cu): created collectively when every
+   neighbour of every rank is on the same node and on another GPU (force: a shared GPU too), unless allow is false */
+#if defined(GPUPC_HAVE_CUDA)
+PETSC_INTERN PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo, MPI_Comm, const PetscMPIInt[], const PetscInt[], PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode GPUPCHaloPeerDestroy(GPUPCHalo);
+PETSC_INTERN PetscErrorCode GPUPCHaloPeerPackBegin(GPUPCHalo);
+PETSC_INTERN PetscErrorCode GPUPCHaloPeerPackEnd(GPUPCHalo);
+PETSC_INTERN PetscErrorCode GPUPCHaloPeerPull(GPUPCHalo);
+#endif
 /* reverse: y[owners] += ghost contributions held in halo->d_ghost */
 PETSC_INTERN PetscErrorCode GPUPCHaloReverseBegin(GPUPCHalo);
 PETSC_INTERN PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo, PetscScalar *);

@@ -25,8 +25,10 @@ static PetscBool           require_device   = PETSC_FALSE;
 static PetscInt            forced_device    = -1;
 static PetscInt            blocks_per_sm    = 0;
 static PetscBool           dependent_launch = PETSC_TRUE;
-static PetscInt            stage_bytes      = 8 << 20; /* -gpupc_stage_bytes (gpupc/stage.h) */
-static PetscInt            upload_threads   = 0;       /* -gpupc_upload_threads (gpupc/stage.h) */
+static PetscInt            stage_bytes      = 8 << 20;     /* -gpupc_stage_bytes (gpupc/stage.h) */
+static PetscInt            upload_threads   = 0;           /* -gpupc_upload_threads (gpupc/stage.h) */
+static PetscBool           halo_peer        = PETSC_TRUE;  /* -gpupc_halo_peer (gpupc/matgpu.h) */
+static PetscBool           halo_peer_set    = PETSC_FALSE; /* given explicitly */
 static PetscMPIInt         node_rank        = 0;
 static PetscBool           device_ready     = PETSC_FALSE;
 static GPUPCDeviceInfo     device_info;
@@ -121,6 +123,15 @@ PetscErrorCode PetscGPUPCDeviceMemoryInUse(size_t *bytes)
   PetscFunctionReturn(0);
 }
 
+/* -gpupc_halo_peer: whether the direct exchange may be used, and whether it was asked for explicitly */
+PetscErrorCode GPUPCGetHaloPeerOption(PetscBool *allow, PetscBool *force)
+{
+  PetscFunctionBegin;
+  *allow = halo_peer;
+  *force = (PetscBool)(halo_peer && halo_peer_set);
+  PetscFunctionReturn(0);
+}
+
 /* node-local rank: from the launcher's environment, else a shared-memory split of PETSC_COMM_WORLD */
 static PetscErrorCode GPUPCNodeRank(PetscMPIInt *rank)
 {
@@ -155,6 +166,7 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceReadOptions(void)
   PetscCall(PetscOptionsInt("-gpupc_cuda_blocks_per_sm", "Thread blocks per SM of persistent kernels such as reductions (0: fill the SM)", "PetscGPUPCGetBackend", blocks_per_sm, &blocks_per_sm, NULL));
   PetscCall(PetscOptionsInt("-gpupc_stage_bytes", "Bytes of each of the page-locked staging buffers of host-to-device uploads (segcsr value updates, PC cmg's upload)", "PetscGPUPCGetBackend", stage_bytes, &stage_bytes, NULL));
   PetscCall(PetscOptionsInt("-gpupc_upload_threads", "Host threads that fill the staging buffers of a segcsr value update (0: OMP_NUM_THREADS or the cores on one MPI process, 1 on several)", "PetscGPUPCGetBackend", upload_threads, &upload_threads, NULL));
+  PetscCall(PetscOptionsBool("-gpupc_halo_peer", "Exchange the halos of parallel GPU matrices directly between the GPUs of one node (CUDA IPC: NVLink or PCIe peer reads, no host staging, no host waits) where every neighbour is on the node and on another GPU; true given explicitly also uses it for ranks that share a GPU (with MPS), false always stages through the host", "GPUPCHaloCreate", halo_peer, &halo_peer, &halo_peer_set));
   PetscOptionsEnd();
   PetscCall(GPUPCStageSetOptions(stage_bytes, upload_threads));
   PetscCall(GPUPCNodeRank(&node_rank));

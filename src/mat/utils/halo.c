@@ -11,6 +11,11 @@
    the rank's stream, and the host goes on. The buffers are safe to reuse because every
    later write to them on the host comes after a copy down (which waits for the stream).
    No call here waits for the whole device, only for the rank's stream.
+
+   Where every neighbour of every rank is on the same node and on another GPU (the usual one rank per GPU), the
+   forward exchange goes directly from GPU to GPU instead (src/mat/utils/cuda/halopeer.cu, -gpupc_halo_peer): the
+   readers pull the packed values from the owners' device buffers through CUDA IPC mappings, ordered by device-side
+   flags, and the host waits for nothing. The reverse exchange (transpose products) is always staged.
 */
 #include <gpupc/matgpu.h>
 
@@ -92,6 +97,22 @@ PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, G
   PetscCall(GPUPCMallocArray(nghost, &h->d_ghost));
   PetscCall(GPUPCHostMalloc((size_t)h->nsend * sizeof(PetscScalar), (void **)&h->h_send, &h->send_pinned));
   PetscCall(GPUPCHostMalloc((size_t)nghost * sizeof(PetscScalar), (void **)&h->h_ghost, &h->ghost_pinned));
+#if defined(GPUPC_HAVE_CUDA)
+  {
+    PetscGPUPCBackend backend;
+    PetscBool         allow, force;
+    PetscMPIInt      *owner;
+
+    PetscCall(PetscGPUPCGetBackend(&backend));
+    PetscCall(GPUPCGetHaloPeerOption(&allow, &force));
+    if (backend == PETSC_GPUPC_BACKEND_CUDA) {
+      PetscCall(PetscMalloc1(nghost, &owner));
+      for (PetscInt k = 0; k < nghost; k++) owner[k] = (PetscMPIInt)remote[k].rank;
+      PetscCall(GPUPCHaloPeerCreate(h, PetscObjectComm((PetscObject)A), owner, leafcidx, force, allow));
+      PetscCall(PetscFree(owner));
+    }
+  }
+#endif
   PetscCall(PetscFree(sendidx));
   PetscCall(PetscFree(cidx));
   PetscCall(PetscFree(leafcidx));
@@ -106,6 +127,9 @@ PetscErrorCode GPUPCHaloDestroy(GPUPCHalo *halo)
 
   PetscFunctionBegin;
   if (!h) PetscFunctionReturn(0);
+#if defined(GPUPC_HAVE_CUDA)
+  PetscCall(GPUPCHaloPeerDestroy(h));
+#endif
   PetscCall(PetscSFDestroy(&h->sf));
   PetscCall(GPUPCFree(h->d_sendidx));
   PetscCall(GPUPCFree(h->d_send));
@@ -125,6 +149,16 @@ PetscErrorCode GPUPCHaloForwardBegin(GPUPCHalo h, const PetscScalar *d_x)
   PetscCall(PetscLogEventBegin(GPUPC_HaloForward, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPC_HaloPack, 0, 0, 0, 0));
   PetscCall(GPUPCGetHaloKernels(&k));
+#if defined(GPUPC_HAVE_CUDA)
+  if (h->peer) {
+    PetscCall(GPUPCHaloPeerPackBegin(h));
+    PetscCall(k->gather(h->nsend, h->d_sendidx, d_x, h->d_peersend));
+    PetscCall(GPUPCHaloPeerPackEnd(h));
+    PetscCall(PetscLogEventEnd(GPUPC_HaloPack, 0, 0, 0, 0));
+    PetscCall(PetscLogEventEnd(GPUPC_HaloForward, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
+#endif
   PetscCall(k->gather(h->nsend, h->d_sendidx, d_x, h->d_send));
   PetscCall(GPUPCCopyToHost(h->h_send, h->d_send, h->nsend));
   PetscCall(PetscLogEventEnd(GPUPC_HaloPack, 0, 0, 0, 0));
@@ -139,6 +173,16 @@ PetscErrorCode GPUPCHaloForwardEnd(GPUPCHalo h, const PetscScalar **d_ghost)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GPUPC_HaloForward, 0, 0, 0, 0));
+#if defined(GPUPC_HAVE_CUDA)
+  if (h->peer) {
+    PetscCall(PetscLogEventBegin(GPUPC_HaloUnpack, 0, 0, 0, 0));
+    PetscCall(GPUPCHaloPeerPull(h));
+    PetscCall(PetscLogEventEnd(GPUPC_HaloUnpack, 0, 0, 0, 0));
+    *d_ghost = h->d_ghost;
+    PetscCall(PetscLogEventEnd(GPUPC_HaloForward, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
+#endif
   PetscCall(PetscLogEventBegin(GPUPC_HaloExchange, 0, 0, 0, 0));
   PetscCall(PetscSFBcastEnd(h->sf, MPIU_SCALAR, h->h_send, h->h_ghost, MPI_REPLACE));
   PetscCall(PetscLogEventEnd(GPUPC_HaloExchange, 0, 0, 0, 0));

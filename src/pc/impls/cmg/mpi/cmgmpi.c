@@ -51,6 +51,11 @@ PetscErrorCode PCSetUp_CMG_MPI(PC pc)
   cmg->mpi = M; /* PCReset frees what a failed build left */
   PetscCall(GPUPCCMGMPIHierarchyBuild(pc->pmat, &cmg->opts, M));
   PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, &cmg->opts, M));
+  {
+    PetscBool avail;
+    PetscCall(GPUPCGraphAvailable(&avail));
+    M->usegraph = (PetscBool)(avail && cmg->graph);
+  }
   cmg->built = PETSC_TRUE;
   cmg->nsetups++;
   PetscFunctionReturn(0);
@@ -92,9 +97,13 @@ PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %6.2f %9" PetscInt_FMT "..%-9" PetscInt_FMT " %8" PetscInt_FMT " %11" PetscInt_FMT " %6" PetscInt_FMT " %4" PetscInt_FMT "\n", k, L->N, L->nnz, L->NC, (double)L->N / (double)PetscMax(L->NC, 1), L->nmin, L->nmax, L->maxsize, L->nsingletons, L->nweak, L->t));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT "            %16" PetscInt_FMT "..%-9" PetscInt_FMT " (last level)\n", k, L->N, L->nnz, L->nmin, L->nmax));
   }
+  if (M->dlev) {
+    const PetscBool direct = (PetscBool)(M->dlev[0].halo && M->dlev[0].halo->peer);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  halo exchanges: %s; cycle %s\n", direct ? "directly between the GPUs (CUDA IPC, -gpupc_halo_peer)" : "staged through the host (PetscSF)", M->graph ? "recorded as a CUDA graph" : (M->usegraph ? "launched kernel by kernel (recorded after the first application when every exchange is direct)" : "launched kernel by kernel")));
+  }
   if (M->gathered) {
     const GPUPCCMGHierarchy *S = &M->seq;
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: gathered to every rank (MPI_Allgatherv of the right-hand side through the host) and solved redundantly by the one-rank CMG: %" PetscInt_FMT " level%s (", S->nlevels, S->nlevels > 1 ? "s" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: gathered to every rank (%s) and solved redundantly by the one-rank CMG: %" PetscInt_FMT " level%s (", M->gatherhalo ? "device to device" : "MPI_Allgatherv of the right-hand side through the host", S->nlevels, S->nlevels > 1 ? "s" : ""));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     for (PetscInt k = 0; k < S->nlevels; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s%" PetscInt_FMT, k ? ", " : "rows ", S->levels[k].n));
     PetscCall(PetscViewerASCIIPrintf(viewer, "), %s\n", S->coarse_direct ? "dense grounded inverse last" : "WARNING: stagnated, Jacobi last"));

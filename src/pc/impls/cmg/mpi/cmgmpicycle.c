@@ -16,6 +16,11 @@
    The host only launches kernels, runs the halo exchange (PetscSF over host staging buffers,
    gpupc/matgpu.h) and the gather of the last level's right-hand side (MPI_Allgatherv, staged
    through the host; the last level is small).
+
+   Where every exchange of the cycle goes directly between the GPUs (one rank per GPU on one node:
+   the halos' direct plan, and the gather as a halo whose ghosts are the other ranks' rows), the
+   host takes no part in the cycle at all: it is recorded once as a CUDA graph, as on one rank,
+   and each application replays it (-pc_cmg_graph).
 */
 #include <gpupc/cmgmpi.h>
 #include <gpupc/veckernels.h>
@@ -56,6 +61,16 @@ static PetscErrorCode Gather(GPUPCCMGMPI M, const PetscScalar *src)
   const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
 
   PetscFunctionBegin;
+  if (M->gatherhalo) { /* device to device: [ghosts before this rank's rows | src | ghosts after] */
+    const PetscScalar *dg;
+    const PetscInt     rstart = M->displs[M->rank];
+    PetscCall(GPUPCHaloForwardBegin(M->gatherhalo, src));
+    PetscCall(GPUPCHaloForwardEnd(M->gatherhalo, &dg));
+    if (rstart > 0) PetscCall(GPUPCCopyOnDevice(M->bfull, dg, rstart));
+    if (L->n > 0) PetscCall(GPUPCCopyOnDevice(M->bfull + rstart, src, L->n));
+    if (L->N - rstart - L->n > 0) PetscCall(GPUPCCopyOnDevice(M->bfull + rstart + L->n, dg + rstart, L->N - rstart - L->n));
+    PetscFunctionReturn(0);
+  }
   if (L->n > 0) PetscCall(GPUPCCopyToHost(M->h_part, src, L->n));
   PetscCallMPI(MPI_Allgatherv(M->h_part, M->counts[M->rank], MPIU_SCALAR, M->h_full, M->counts, M->displs, MPIU_SCALAR, M->comm));
   if (L->N > 0) PetscCall(GPUPCCopyToDevice(M->bfull, M->h_full, L->N));
@@ -104,6 +119,14 @@ static PetscErrorCode Cycle(const GPUPCCMGKernels *K, GPUPCCMGMPI M, PetscInt k,
   PetscFunctionReturn(0);
 }
 
+/* no exchange of the cycle needs the host: every level's halo and the gather go directly between the GPUs */
+static PetscBool CycleOnDevice(GPUPCCMGMPI M)
+{
+  for (PetscInt k = 0; k < M->nlevels; k++)
+    if (M->dlev[k].halo && !M->dlev[k].halo->peer) return PETSC_FALSE;
+  return (PetscBool)(!M->gathered || M->gatherhalo);
+}
+
 /* floating-point operations of this rank in one visit of level k that iterates m times */
 static PetscLogDouble CycleFlops(const GPUPCCMGMPI M, PetscInt k, PetscInt m)
 {
@@ -143,7 +166,15 @@ PetscErrorCode GPUPCCMGMPIDeviceApply(GPUPCCMGMPI M, PetscBool transpose, const 
     bin = M->bext;
   }
   PetscCall(K->expand(&M->fold, transpose, bin, (PetscScalar *)M->dlev[0].k.b));
-  PetscCall(Cycle(K, M, 0, 1));
+  if (M->usegraph && !M->graph && CycleOnDevice(M)) { /* record once; the cycle only touches the level buffers */
+    PetscErrorCode ierr;
+    PetscCall(GPUPCGraphBeginCapture());
+    ierr = Cycle(K, M, 0, 1);
+    PetscCall(GPUPCGraphEndCapture(ierr ? PETSC_FALSE : PETSC_TRUE, &M->graph));
+    PetscCall(ierr);
+  }
+  if (M->graph) PetscCall(GPUPCGraphLaunch(M->graph));
+  else PetscCall(Cycle(K, M, 0, 1));
   PetscCall(K->fold(&M->fold, transpose, b, (const PetscScalar *)M->dlev[0].k.x, x));
   PetscCall(PetscLogFlops(CycleFlops(M, 0, 1)));
   PetscCall(PetscLogEventEnd(PC_CMG_Cycle, 0, 0, 0, 0));

@@ -160,6 +160,15 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCallMPI(MPI_Allgather(&nloc, 1, MPI_INT, M->counts, 1, MPI_INT, M->comm));
     M->displs[0] = 0;
     for (PetscMPIInt r = 1; r < M->size; r++) M->displs[r] = M->displs[r - 1] + M->counts[r - 1];
+    { /* the gather as a halo whose ghosts are every other rank's rows: direct between the GPUs where it can be */
+      PetscInt *others, rstart = M->displs[M->rank];
+      PetscCall(PetscMalloc1(PetscMax(L->N - L->n, 1), &others));
+      for (PetscInt i = 0; i < rstart; i++) others[i] = i;
+      for (PetscInt i = rstart + L->n; i < L->N; i++) others[i - L->n] = i;
+      PetscCall(GPUPCHaloCreate(L->A, L->N - L->n, others, &M->gatherhalo));
+      PetscCall(PetscFree(others));
+      if (!M->gatherhalo->peer) PetscCall(GPUPCHaloDestroy(&M->gatherhalo));
+    }
   }
   PetscCall(UploadFold(M));
   if (M->gcoupling > 0 && M->offrank_coupling) { /* b at the off-rank Dirichlet columns of E */
@@ -197,6 +206,8 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
   }
   PetscCall(PetscFree(M->dlev));
+  PetscCall(GPUPCGraphDestroy(&M->graph));
+  if (M->gatherhalo) PetscCall(GPUPCHaloDestroy(&M->gatherhalo));
   PetscCall(GPUPCCMGDeviceFree(&M->seqdev));
   PetscCall(GPUPCFree(M->bfull));
   PetscCall(GPUPCFree(M->xfull));
