@@ -110,7 +110,7 @@ PetscErrorCode GPUPCTasslPartition(const GPUPCTri *T, const PetscInt *lev, Petsc
   PetscCall(PetscMalloc1(nc * n, &f));
   for (PetscInt c = 0; c < nc; c++) range[c] = 1;
   for (PetscInt k = 0; k < m; k++) {
-    const PetscInt v = rows[k];
+    const PetscInt v  = rows[k];
     PetscInt      *fv = f + nc * v;
     for (PetscInt c = 0; c < nc; c++) fv[c] = 0;
     for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
@@ -141,8 +141,8 @@ PetscErrorCode GPUPCTasslPartition(const GPUPCTri *T, const PetscInt *lev, Petsc
   for (PetscInt k = 0; k < m; k++) byl[lptr[lev[rows[k]]]++] = rows[k];
   PetscCall(PetscHMapIJCreate(&boxes));
   for (PetscInt k = 0; k < m; k++) {
-    const PetscInt  v  = byl[k];
-    const PetscInt *fv = f + nc * v;
+    const PetscInt  v   = byl[k];
+    const PetscInt *fv  = f + nc * v;
     PetscInt64      key = 0;
     PetscHashIJKey  hk;
     PetscInt        g;
