@@ -214,10 +214,10 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
   /* 5. time slots */
   {
     const PetscInt nnew = S->nsub;
-    PetscInt      *loc, *fin, *eslot, *etg, *esr, *een, *rdy, *idx, *mark, ne = 0, nslots = 0, nd = 0;
+    PetscInt      *loc, *fin, *eslot, *rdy, *idx, *mark, ne = 0, nslots = 0, nd = 0;
 
     PetscCall(PetscMalloc2(n, &loc, n, &fin));
-    PetscCall(PetscMalloc4(nnz, &eslot, nnz, &etg, nnz, &esr, nnz, &een));
+    PetscCall(PetscMalloc1(nnz, &eslot)); /* slot of each entry of T */
     PetscInt maxin = 0;
     for (PetscInt i = 0; i < n; i++) maxin = PetscMax(maxin, T->ptr[i + 1] - T->ptr[i]);
     PetscCall(PetscMalloc2(maxin + 1, &rdy, maxin + 1, &idx));
@@ -253,10 +253,8 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
         for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
           const PetscInt j = T->col[q];
           if (sg[j] != g) { /* external: slot ext of the row's external slots */
-            eslot[ne] = nslots + ext++;
-            etg[ne]   = loc[v];
-            esr[ne]   = j;
-            een[ne++] = q;
+            eslot[q] = nslots + ext++;
+            ne++;
           } else {
             rdy[nin]   = fin[j] + 1;
             idx[nin++] = q;
@@ -264,11 +262,9 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
         }
         PetscCall(PetscSortIntWithArray(nin, rdy, idx));
         for (PetscInt e = 0; e < nin; e++) {
-          t         = PetscMax(rdy[e], t + 1);
-          eslot[ne] = nslots + next + t;
-          etg[ne]   = loc[v];
-          esr[ne]   = loc[T->col[idx[e]]];
-          een[ne++] = idx[e];
+          t             = PetscMax(rdy[e], t + 1);
+          eslot[idx[e]] = nslots + next + t;
+          ne++;
         }
         fin[v] = t;
         nint   = PetscMax(nint, t + 1);
@@ -290,22 +286,25 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
             S->dep[c++] = h;
           }
         }
-    /* edges bucketed by slot, in the order they were made (by target position) */
+    /* edges bucketed by slot, each slot's by target position (Q's order); written straight into the schedule */
     S->nslots = nslots;
     S->nedges = ne;
     PetscCall(PetscCalloc1(nslots + 1, &S->edgeptr));
     PetscCall(PetscMalloc3(ne, &S->etgt, ne, &S->esrc, ne, &S->eent));
-    for (PetscInt e = 0; e < ne; e++) S->edgeptr[eslot[e] + 1]++;
+    for (PetscInt q = 0; q < nnz; q++) S->edgeptr[eslot[q] + 1]++;
     for (PetscInt s = 0; s < nslots; s++) S->edgeptr[s + 1] += S->edgeptr[s];
     {
       PetscInt *fill;
       PetscCall(PetscMalloc1(nslots + 1, &fill));
       PetscCall(PetscArraycpy(fill, S->edgeptr, nslots + 1));
-      for (PetscInt e = 0; e < ne; e++) {
-        const PetscInt p = fill[eslot[e]]++;
-        S->etgt[p]       = etg[e];
-        S->esrc[p]       = esr[e];
-        S->eent[p]       = een[e];
+      for (PetscInt k = 0; k < n; k++) {
+        const PetscInt v = S->order[k];
+        for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
+          const PetscInt j = T->col[q], p = fill[eslot[q]]++;
+          S->etgt[p] = loc[v];
+          S->esrc[p] = sg[j] != sg[v] ? j : loc[j];
+          S->eent[p] = q;
+        }
       }
       PetscCall(PetscFree(fill));
     }
@@ -318,7 +317,7 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
     }
     S->C = ne ? 1.0 - (PetscReal)S->critslots / (PetscReal)ne : 1.0;
     PetscCall(PetscFree2(loc, fin));
-    PetscCall(PetscFree4(eslot, etg, esr, een));
+    PetscCall(PetscFree(eslot));
     PetscCall(PetscFree2(rdy, idx));
     PetscCall(PetscFree(mark));
   }
