@@ -91,7 +91,7 @@ typedef struct {
 } GPUPCTasslSchedule;
 
 /* the partition of large components into boxes (tasslpartition.c): at most this many coordinates; boxes of about
-   this many rows, or smaller while that gives fewer than GPUPC_TASSL_TARGET_WIDTH boxes per sub-graph level (the H100's
+   this many rows, or larger ones while a sub-graph level still holds about GPUPC_TASSL_TARGET_WIDTH boxes (the H100's
    132 multiprocessors) */
 #define GPUPC_TASSL_MAX_COORDS   4
 #define GPUPC_TASSL_BOX_ROWS     256
