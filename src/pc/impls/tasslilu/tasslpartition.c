@@ -17,7 +17,7 @@
       the quotient is acyclic, and the sub-graph levels are about sum_c (f_c range / s_c): on a grid, cubes of side s
       give (level sets / s) sub-graph levels with up to (n / s^d)^((d-1)/d) cubes in a level.
    The sides make boxes of about GPUPC_TASSL_BOX_ROWS rows, or larger ones while a level still holds about
-   GPUPC_TASSL_TARGET_WIDTH boxes (sides are rounded down, so a box has at most that many rows).
+   GPUPC_TASSL_TARGET_WIDTH boxes (sides rounded down: on a grid a box has at most that many rows).
    Cost: O(rows + classes * edges), arrays and one hash table of the boxes in use.
 */
 #include <petsc/private/hashmapij.h>
