@@ -28,13 +28,27 @@ static PetscErrorCode MakeTri(const char *shape, PetscInt n, PetscBool forward, 
     /* build in topological index t, mapped to row i below */
     PetscInt  k = 0, tmp[8];
     PetscReal r;
-    PetscBool isz, ish, isf, isb, isi, isr;
+    PetscBool isz, ish, isf, isb, isi, isr, is2, is3;
     PetscCall(PetscStrcmp(shape, "chain", &isz));
     PetscCall(PetscStrcmp(shape, "star", &ish));
     PetscCall(PetscStrcmp(shape, "fanin", &isf));
     PetscCall(PetscStrcmp(shape, "blocks", &isb));
     PetscCall(PetscStrcmp(shape, "isolated", &isi));
     PetscCall(PetscStrcmp(shape, "random", &isr));
+    PetscCall(PetscStrcmp(shape, "grid2d", &is2));
+    PetscCall(PetscStrcmp(shape, "grid3d", &is3));
+    if (is2) { /* 5-point Laplacian's L in the natural ordering: side s, parents west and south */
+      const PetscInt sd = (PetscInt)PetscCeilReal(PetscSqrtReal((PetscReal)n));
+      if (t % sd) tmp[k++] = t - 1;
+      if (t >= sd) tmp[k++] = t - sd;
+    }
+    if (is3) { /* 7-point Laplacian's L: parents west, south, below */
+      PetscInt sd = 1;
+      while (sd * sd * sd < n) sd++;
+      if (t % sd) tmp[k++] = t - 1;
+      if ((t / sd) % sd) tmp[k++] = t - sd;
+      if (t >= sd * sd) tmp[k++] = t - sd * sd;
+    }
     if (isz && t > 0) tmp[k++] = t - 1;
     if (ish && t > 0) tmp[k++] = 0;
     if (isf && t == n - 1)
@@ -175,6 +189,22 @@ static PetscErrorCode CheckSchedule(const GPUPCTri *T, const GPUPCTasslSchedule 
   PetscFunctionReturn(0);
 }
 
+/* grids larger than a sub-graph are cut along the wavefronts: a sub-graph level holds many independent sub-graphs
+   and there are several level sets per sub-graph level (a cut along the rows would give a chain: levels = sub-graphs) */
+static PetscErrorCode CheckWavefronts(const char *shape, PetscInt n, const GPUPCTasslSchedule *S, const char *what)
+{
+  PetscBool is2, is3;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(shape, "grid2d", &is2));
+  PetscCall(PetscStrcmp(shape, "grid3d", &is3));
+  if ((!is2 && !is3) || S->nmax < 64 || n < 50 * S->nmax) PetscFunctionReturn(0);
+  PetscCheck(S->ncoord == (is2 ? 2 : 3), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " coordinates, not the grid's %d", what, S->ncoord, is2 ? 2 : 3);
+  PetscCheck(S->nsub >= 3 * S->nlev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " sub-graphs in %" PetscInt_FMT " sub-graph levels: fewer than 3 a level", what, S->nsub, S->nlev);
+  PetscCheck(S->nls >= 2 * S->nlev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " sub-graph levels for %" PetscInt_FMT " level sets: fewer than 2 level sets a sub-graph level", what, S->nlev, S->nls);
+  PetscFunctionReturn(0);
+}
+
 /* the three kernels against a host substitution */
 static PetscErrorCode CheckSolves(const GPUPCTri *T, const GPUPCTasslSchedule *S, const PetscScalar *aa, PetscRandom rnd, const char *what)
 {
@@ -242,7 +272,7 @@ static PetscErrorCode CheckSolves(const GPUPCTri *T, const GPUPCTasslSchedule *S
 
 int main(int argc, char **argv)
 {
-  const char    *shapes[] = {"chain", "star", "fanin", "blocks", "isolated", "random"};
+  const char    *shapes[] = {"chain", "star", "fanin", "blocks", "isolated", "random", "grid2d", "grid3d"};
   const PetscInt sizes[]  = {0, 1, 2, 33, 700};
   const PetscInt nmaxs[]  = {1, 3, 16, 100, 6144};
   PetscRandom    rnd;
@@ -268,9 +298,10 @@ int main(int argc, char **argv)
           PetscCall(MakeTri(shapes[s], n, (PetscBool)fw, rnd, &R));
           PetscCall(GPUPCTasslAnalyze(&R.T, nmaxs[m], &S));
           PetscCall(CheckSchedule(&R.T, &S, what));
+          PetscCall(CheckWavefronts(shapes[s], n, &S, what));
           PetscCall(CheckSolves(&R.T, &S, R.aa, rnd, what));
           if (n == 700 || n == big)
-            PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-36s %6" PetscInt_FMT " sub-graphs %5" PetscInt_FMT " levels %7" PetscInt_FMT " slots %7" PetscInt_FMT " edges C %.3f, %" PetscInt_FMT " level sets, %" PetscInt_FMT " split, %" PetscInt_FMT " retries\n", what, S.nsub, S.nlev, S.nslots, S.nedges, (double)S.C, S.nls, S.nsplit, S.retries));
+            PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-36s %6" PetscInt_FMT " sub-graphs %5" PetscInt_FMT " levels %7" PetscInt_FMT " slots %7" PetscInt_FMT " edges C %.3f, %" PetscInt_FMT " level sets, %" PetscInt_FMT " split, %" PetscInt_FMT " coords, side %" PetscInt_FMT ", %" PetscInt_FMT " cut\n", what, S.nsub, S.nlev, S.nslots, S.nedges, (double)S.C, S.nls, S.nsplit, S.ncoord, S.side, S.ncut));
           PetscCall(GPUPCTasslScheduleDestroy(&S));
           PetscCall(FreeTri(&R));
         }

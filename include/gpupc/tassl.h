@@ -81,14 +81,21 @@ typedef struct {
   PetscInt *esrc;    /* internal: local source; external: row of the source */
   PetscInt *eent;    /* entry of the GPUPCTri the edge comes from */
   PetscInt *depptr, *dep;
-  PetscInt  critslots; /* sum over levels of the most slots of a sub-graph of the level */
-  PetscReal C;         /* concurrency factor 1 - critslots / nedges (1 without edges) */
-  PetscInt  retries;   /* failed placements of large components */
+  PetscInt  critslots;          /* sum over levels of the most slots of a sub-graph of the level */
+  PetscReal C;                  /* concurrency factor 1 - critslots / nedges (1 without edges) */
+  PetscInt  ncoord, side, ncut; /* boxes of the large components: coordinates, largest side, boxes cut at nmax rows */
   /* level sets */
   PetscInt       nls;
   PetscInt      *lsptr, *lsorder;
   PetscLogDouble time; /* seconds of the analysis */
 } GPUPCTasslSchedule;
+
+/* the partition of large components into boxes (tasslpartition.c): at most this many coordinates; boxes of about
+   this many rows, or larger ones while a sub-graph level still holds about GPUPC_TASSL_TARGET_WIDTH boxes (the H100's
+   132 multiprocessors) */
+#define GPUPC_TASSL_MAX_COORDS   4
+#define GPUPC_TASSL_BOX_ROWS     256
+#define GPUPC_TASSL_TARGET_WIDTH 132
 
 PETSC_EXTERN PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *, PetscInt, GPUPCTasslSchedule *);
 PETSC_EXTERN PetscErrorCode GPUPCTasslScheduleDestroy(GPUPCTasslSchedule *);

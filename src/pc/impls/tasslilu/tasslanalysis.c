@@ -5,12 +5,9 @@
    Graph: a vertex per row, an edge j -> i for every parent j of row i (x_i needs x_j). Steps:
    1. weakly connected components (union-find); rows without edges are components of one row;
    2. components of at most nmax rows are packed, smallest first, into sub-graphs of at most nmax rows;
-   3. a larger component is split into ceil(size / nmax) sub-graphs: its roots are spread round-robin over the
-      first ninit sub-graphs, then, breadth first, each row whose parents are all placed goes into the first
-      sub-graph that is not full at or after the largest sub-graph index of its parents. On failure ninit is
-      halved; at 0 the next sort order of the rows of a sweep is tried (out-degree descending, ascending,
-      topological index). If all fail, the rows are laid out in topological order, nmax per sub-graph (always
-      feasible). So every edge goes from a sub-graph to the same one or a later one of its component;
+   3. the rows of larger components are cut into boxes of coordinates that never decrease along an edge (longest
+      paths counting one class of edges each: on a grid, the grid indices), so that a wavefront holds many
+      independent sub-graphs (tasslpartition.c). Every edge goes to the same sub-graph or one of a later level;
    4. sub-graph levels: longest-path levels of the quotient DAG; sub-graphs are renumbered in level order;
    5. in each sub-graph, external edges (from other sub-graphs) take external slots 0, 1, ... in the order of the
       row's parents; internal edges are scheduled as soon as possible: an edge j -> i can go in the slot after the
@@ -19,112 +16,7 @@
    The level sets of the baseline come with it (level = 1 + the largest level of the parents).
 */
 #include <petsctime.h>
-#include <gpupc/tassl.h>
-
-static inline PetscInt Topo(const GPUPCTri *T, PetscInt v)
-{
-  return T->forward ? v : T->n - 1 - v;
-}
-
-static PetscInt Find(PetscInt *uf, PetscInt v)
-{
-  while (uf[v] != v) {
-    uf[v] = uf[uf[v]];
-    v     = uf[v];
-  }
-  return v;
-}
-
-/* sorts the m vertices of v by crit (0: out-degree descending, 1: ascending, 2: none), ties by topological index */
-static PetscErrorCode SortVertices(const GPUPCTri *T, const PetscInt *chptr, PetscInt maxdeg, int crit, PetscInt m, PetscInt *v, PetscInt64 *keys)
-{
-  const PetscInt64 n = T->n;
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < m; k++) {
-    PetscInt64 deg = chptr[v[k] + 1] - chptr[v[k]], key = crit == 0 ? maxdeg - deg : (crit == 1 ? deg : 0);
-    keys[k] = key * n + Topo(T, v[k]);
-  }
-  PetscCall(PetscSortInt64(m, keys));
-  for (PetscInt k = 0; k < m; k++) {
-    PetscInt t = (PetscInt)(keys[k] % n);
-    v[k]       = T->forward ? t : T->n - 1 - t;
-  }
-  PetscFunctionReturn(0);
-}
-
-typedef struct {
-  PetscInt   *asg, *pcnt, *size, *cur, *nxt;
-  PetscInt64 *keys;
-} SplitWork;
-
-/* first sub-graph at or after p that is not full, or -1 */
-static inline PetscInt Associate(const PetscInt *size, PetscInt nsplit, PetscInt nmax, PetscInt p)
-{
-  while (p < nsplit && size[p] >= nmax) p++;
-  return p < nsplit ? p : -1;
-}
-
-/* one placement of the m vertices W of a component into nsplit sub-graphs (local indices in w->asg); *ok on success */
-static PetscErrorCode SplitAttempt(const GPUPCTri *T, const PetscInt *chptr, const PetscInt *ch, PetscInt maxdeg, const PetscInt *W, PetscInt m, PetscInt nsplit, PetscInt nmax, PetscInt ninit, int crit, SplitWork *w, PetscBool *ok)
-{
-  PetscInt nnext = 0, placed = 0, p = 0;
-
-  PetscFunctionBegin;
-  *ok = PETSC_FALSE;
-  for (PetscInt k = 0; k < m; k++) {
-    const PetscInt v = W[k];
-    w->asg[v]        = -1;
-    w->pcnt[v]       = T->ptr[v + 1] - T->ptr[v];
-    if (!w->pcnt[v]) w->nxt[nnext++] = W[k];
-  }
-  for (PetscInt k = 0; k < nsplit; k++) w->size[k] = 0;
-  for (PetscBool roots = PETSC_TRUE; nnext; roots = PETSC_FALSE) {
-    const PetscInt ncur = nnext;
-    PetscCall(PetscArraycpy(w->cur, w->nxt, ncur));
-    PetscCall(SortVertices(T, chptr, maxdeg, crit, ncur, w->cur, w->keys));
-    nnext = 0;
-    for (PetscInt k = 0; k < ncur; k++) {
-      const PetscInt v = w->cur[k];
-      PetscInt       s;
-      if (roots) {
-        s = p;
-        p = (p + 1) % ninit;
-      } else {
-        s = 0;
-        for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) s = PetscMax(s, w->asg[T->col[q]]);
-      }
-      s = Associate(w->size, nsplit, nmax, s);
-      if (s < 0) PetscFunctionReturn(0);
-      w->asg[v] = s;
-      w->size[s]++;
-      placed++;
-      for (PetscInt q = chptr[v]; q < chptr[v + 1]; q++)
-        if (!--w->pcnt[ch[q]]) w->nxt[nnext++] = ch[q];
-    }
-  }
-  *ok = (PetscBool)(placed == m);
-  PetscFunctionReturn(0);
-}
-
-/* splits component W (m vertices in topological order) into nsplit sub-graphs: w->asg[v] = local sub-graph */
-static PetscErrorCode SplitComponent(const GPUPCTri *T, const PetscInt *chptr, const PetscInt *ch, PetscInt maxdeg, const PetscInt *W, PetscInt m, PetscInt nsplit, PetscInt nmax, SplitWork *w, PetscInt *retries)
-{
-  PetscInt nroots = 0;
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < m; k++) nroots += T->ptr[W[k] + 1] == T->ptr[W[k]];
-  for (int crit = 0; crit < 3; crit++) {
-    for (PetscInt ninit = PetscMin(nsplit, nroots); ninit > 0; ninit /= 2) {
-      PetscBool ok;
-      PetscCall(SplitAttempt(T, chptr, ch, maxdeg, W, m, nsplit, nmax, ninit, crit, w, &ok));
-      if (ok) PetscFunctionReturn(0);
-      (*retries)++;
-    }
-  }
-  for (PetscInt k = 0; k < m; k++) w->asg[W[k]] = k / nmax; /* topological order, nmax per sub-graph */
-  PetscFunctionReturn(0);
-}
+#include "tassliluimpl.h"
 
 /*@C
    GPUPCTasslAnalyze - the TASSL schedule of a triangular system
@@ -146,10 +38,9 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
 {
   const PetscInt n = T->n, nnz = T->ptr[n];
   PetscLogDouble t0, t1;
-  PetscInt      *chptr, *ch, *uf, *comp, *compsize, *compptr, *compv, *sg, maxdeg = 0, ncomp = 0, nsub = 0;
-  PetscInt      *cidx, *corder;
+  PetscInt      *lev, *uf, *comp, *compsize, *compptr, *compv, *sg, *big, nls = 0, nbig = 0, ncomp = 0, nsub = 0;
   PetscInt64    *ckeys;
-  SplitWork      w;
+  PetscBool     *haschild;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -157,45 +48,41 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
   PetscCall(PetscMemzero(S, sizeof(*S)));
   S->n    = n;
   S->nmax = nmax;
-  /* children */
-  PetscCall(PetscCalloc1(n + 1, &chptr));
-  PetscCall(PetscMalloc1(nnz, &ch));
-  for (PetscInt q = 0; q < nnz; q++) {
-    PetscCheck(T->col[q] >= 0 && T->col[q] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "triangular system entry %" PetscInt_FMT " has parent %" PetscInt_FMT " outside 0 .. %" PetscInt_FMT, q, T->col[q], n - 1);
-    chptr[T->col[q] + 1]++;
-  }
-  for (PetscInt i = 0; i < n; i++) chptr[i + 1] += chptr[i];
-  {
-    PetscInt *fill;
-    PetscCall(PetscMalloc1(n + 1, &fill));
-    PetscCall(PetscArraycpy(fill, chptr, n + 1));
-    for (PetscInt i = 0; i < n; i++) {
-      for (PetscInt q = T->ptr[i]; q < T->ptr[i + 1]; q++) {
-        PetscCheck(Topo(T, T->col[q]) < Topo(T, i), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s system row %" PetscInt_FMT " needs row %" PetscInt_FMT ": not triangular", GPUPCTriKinds[T->kind], i, T->col[q]);
-        ch[fill[T->col[q]]++] = i;
-      }
+  /* rows with children; every parent is earlier in the topological order */
+  PetscCall(PetscCalloc1(n, &haschild));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt q = T->ptr[i]; q < T->ptr[i + 1]; q++) {
+      const PetscInt j = T->col[q];
+      PetscCheck(j >= 0 && j < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "triangular system entry %" PetscInt_FMT " has parent %" PetscInt_FMT " outside 0 .. %" PetscInt_FMT, q, j, n - 1);
+      PetscCheck(GPUPCTasslTopo(T, j) < GPUPCTasslTopo(T, i), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s system row %" PetscInt_FMT " needs row %" PetscInt_FMT ": not triangular", GPUPCTriKinds[T->kind], i, j);
+      haschild[j] = PETSC_TRUE;
     }
-    PetscCall(PetscFree(fill));
+  /* level sets: level = 1 + the largest level of the parents */
+  PetscCall(PetscMalloc1(n, &lev));
+  for (PetscInt t = 0; t < n; t++) {
+    const PetscInt v = T->forward ? t : n - 1 - t;
+    lev[v]           = 0;
+    for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) lev[v] = PetscMax(lev[v], lev[T->col[q]] + 1);
+    nls = PetscMax(nls, lev[v] + 1);
   }
-  for (PetscInt i = 0; i < n; i++) maxdeg = PetscMax(maxdeg, chptr[i + 1] - chptr[i]);
   /* 1. weakly connected components, vertices of each in topological order */
   PetscCall(PetscMalloc5(n, &uf, n, &comp, n + 1, &compsize, n + 1, &compptr, n, &compv));
   for (PetscInt i = 0; i < n; i++) uf[i] = i;
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt q = T->ptr[i]; q < T->ptr[i + 1]; q++) {
-      PetscInt a = Find(uf, i), b = Find(uf, T->col[q]);
+      PetscInt a = GPUPCTasslFind(uf, i), b = GPUPCTasslFind(uf, T->col[q]);
       if (a != b) uf[PetscMax(a, b)] = PetscMin(a, b);
     }
   for (PetscInt i = 0; i < n; i++) comp[i] = -1;
   for (PetscInt t = 0; t < n; t++) {
-    const PetscInt v = T->forward ? t : n - 1 - t, r = Find(uf, v);
+    const PetscInt v = T->forward ? t : n - 1 - t, r = GPUPCTasslFind(uf, v);
     if (comp[r] < 0) {
       comp[r]           = ncomp;
       compsize[ncomp++] = 0;
     }
     comp[v] = comp[r];
     compsize[comp[v]]++;
-    S->nisolated += (T->ptr[v + 1] == T->ptr[v] && chptr[v + 1] == chptr[v]);
+    S->nisolated += (T->ptr[v + 1] == T->ptr[v] && !haschild[v]);
   }
   S->ncomp   = ncomp;
   compptr[0] = 0;
@@ -205,16 +92,20 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
     const PetscInt v                              = T->forward ? t : n - 1 - t;
     compv[compptr[comp[v]] + compsize[comp[v]]++] = v;
   }
-  /* 2. small components packed smallest first; 3. large components split */
-  PetscCall(PetscMalloc1(n, &sg));
-  PetscCall(PetscMalloc3(ncomp, &cidx, ncomp, &corder, ncomp, &ckeys));
+  /* 2. small components packed smallest first; 3. large components (their rows in big) partitioned together */
+  PetscCall(PetscMalloc2(n, &sg, n, &big));
+  PetscCall(PetscMalloc1(ncomp, &ckeys));
   for (PetscInt c = 0; c < ncomp; c++) ckeys[c] = (PetscInt64)compsize[c] * (ncomp + 1) + c;
   PetscCall(PetscSortInt64(ncomp, ckeys));
   {
     PetscInt cur = -1, cursize = 0;
     for (PetscInt k = 0; k < ncomp; k++) {
       const PetscInt c = (PetscInt)(ckeys[k] % (ncomp + 1)), m = compsize[c];
-      if (m > nmax) break;
+      if (m > nmax) {
+        S->nsplit++;
+        for (PetscInt q = compptr[c]; q < compptr[c + 1]; q++) big[nbig++] = compv[q];
+        continue;
+      }
       if (cur < 0 || cursize + m > nmax) {
         cur     = nsub++;
         cursize = 0;
@@ -223,17 +114,13 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
       for (PetscInt q = compptr[c]; q < compptr[c + 1]; q++) sg[compv[q]] = cur;
     }
   }
-  PetscCall(PetscMalloc6(n, &w.asg, n, &w.pcnt, n / nmax + 2, &w.size, n, &w.cur, n, &w.nxt, n, &w.keys));
-  for (PetscInt k = 0; k < ncomp; k++) {
-    const PetscInt c = (PetscInt)(ckeys[k] % (ncomp + 1)), m = compsize[c], nsplit = (m + nmax - 1) / nmax;
-    if (m <= nmax) continue;
-    S->nsplit++;
-    PetscCall(SplitComponent(T, chptr, ch, maxdeg, compv + compptr[c], m, nsplit, nmax, &w, &S->retries));
-    for (PetscInt q = compptr[c]; q < compptr[c + 1]; q++) sg[compv[q]] = nsub + w.asg[compv[q]];
-    nsub += nsplit;
+  PetscCall(PetscFree(ckeys));
+  if (nbig) {
+    PetscInt nt;
+    PetscCall(GPUPCTasslPartition(T, lev, nls, big, nbig, nmax, sg, &nt, &S->ncoord, &S->side, &S->ncut));
+    for (PetscInt k = 0; k < nbig; k++) sg[big[k]] += nsub;
+    nsub += nt;
   }
-  PetscCall(PetscFree6(w.asg, w.pcnt, w.size, w.cur, w.nxt, w.keys));
-  PetscCall(PetscFree3(cidx, corder, ckeys));
   /* 4. quotient DAG of the sub-graphs: rows of each sub-graph in topological order, its dependencies, levels */
   {
     PetscInt *gptr, *grow, *gfill, *dptr, *dl, *glev, *indeg, *gch, *gchptr, *queue, *newid, *mark, nd = 0, nlev = 0, nnew = 0, head = 0, tail = 0;
@@ -327,10 +214,10 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
   /* 5. time slots */
   {
     const PetscInt nnew = S->nsub;
-    PetscInt      *loc, *fin, *eslot, *etg, *esr, *een, *rdy, *idx, *mark, ne = 0, nslots = 0, nd = 0;
+    PetscInt      *loc, *fin, *eslot, *rdy, *idx, *mark, ne = 0, nslots = 0, nd = 0;
 
     PetscCall(PetscMalloc2(n, &loc, n, &fin));
-    PetscCall(PetscMalloc4(nnz, &eslot, nnz, &etg, nnz, &esr, nnz, &een));
+    PetscCall(PetscMalloc1(nnz, &eslot)); /* slot of each entry of T */
     PetscInt maxin = 0;
     for (PetscInt i = 0; i < n; i++) maxin = PetscMax(maxin, T->ptr[i + 1] - T->ptr[i]);
     PetscCall(PetscMalloc2(maxin + 1, &rdy, maxin + 1, &idx));
@@ -366,10 +253,8 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
         for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
           const PetscInt j = T->col[q];
           if (sg[j] != g) { /* external: slot ext of the row's external slots */
-            eslot[ne] = nslots + ext++;
-            etg[ne]   = loc[v];
-            esr[ne]   = j;
-            een[ne++] = q;
+            eslot[q] = nslots + ext++;
+            ne++;
           } else {
             rdy[nin]   = fin[j] + 1;
             idx[nin++] = q;
@@ -377,11 +262,9 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
         }
         PetscCall(PetscSortIntWithArray(nin, rdy, idx));
         for (PetscInt e = 0; e < nin; e++) {
-          t         = PetscMax(rdy[e], t + 1);
-          eslot[ne] = nslots + next + t;
-          etg[ne]   = loc[v];
-          esr[ne]   = loc[T->col[idx[e]]];
-          een[ne++] = idx[e];
+          t             = PetscMax(rdy[e], t + 1);
+          eslot[idx[e]] = nslots + next + t;
+          ne++;
         }
         fin[v] = t;
         nint   = PetscMax(nint, t + 1);
@@ -403,22 +286,25 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
             S->dep[c++] = h;
           }
         }
-    /* edges bucketed by slot, in the order they were made (by target position) */
+    /* edges bucketed by slot, each slot's by target position (Q's order); written straight into the schedule */
     S->nslots = nslots;
     S->nedges = ne;
     PetscCall(PetscCalloc1(nslots + 1, &S->edgeptr));
     PetscCall(PetscMalloc3(ne, &S->etgt, ne, &S->esrc, ne, &S->eent));
-    for (PetscInt e = 0; e < ne; e++) S->edgeptr[eslot[e] + 1]++;
+    for (PetscInt q = 0; q < nnz; q++) S->edgeptr[eslot[q] + 1]++;
     for (PetscInt s = 0; s < nslots; s++) S->edgeptr[s + 1] += S->edgeptr[s];
     {
       PetscInt *fill;
       PetscCall(PetscMalloc1(nslots + 1, &fill));
       PetscCall(PetscArraycpy(fill, S->edgeptr, nslots + 1));
-      for (PetscInt e = 0; e < ne; e++) {
-        const PetscInt p = fill[eslot[e]]++;
-        S->etgt[p]       = etg[e];
-        S->esrc[p]       = esr[e];
-        S->eent[p]       = een[e];
+      for (PetscInt k = 0; k < n; k++) {
+        const PetscInt v = S->order[k];
+        for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) {
+          const PetscInt j = T->col[q], p = fill[eslot[q]]++;
+          S->etgt[p] = loc[v];
+          S->esrc[p] = sg[j] != sg[v] ? j : loc[j];
+          S->eent[p] = q;
+        }
       }
       PetscCall(PetscFree(fill));
     }
@@ -431,20 +317,13 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
     }
     S->C = ne ? 1.0 - (PetscReal)S->critslots / (PetscReal)ne : 1.0;
     PetscCall(PetscFree2(loc, fin));
-    PetscCall(PetscFree4(eslot, etg, esr, een));
+    PetscCall(PetscFree(eslot));
     PetscCall(PetscFree2(rdy, idx));
     PetscCall(PetscFree(mark));
   }
   /* level sets of the baseline */
   {
-    PetscInt *lev, *fill, nls = 0;
-    PetscCall(PetscMalloc1(n, &lev));
-    for (PetscInt t = 0; t < n; t++) {
-      const PetscInt v = T->forward ? t : n - 1 - t;
-      lev[v]           = 0;
-      for (PetscInt q = T->ptr[v]; q < T->ptr[v + 1]; q++) lev[v] = PetscMax(lev[v], lev[T->col[q]] + 1);
-      nls = PetscMax(nls, lev[v] + 1);
-    }
+    PetscInt *fill;
     S->nls = nls;
     PetscCall(PetscCalloc1(nls + 1, &S->lsptr));
     PetscCall(PetscMalloc1(n, &S->lsorder));
@@ -454,11 +333,10 @@ PetscErrorCode GPUPCTasslAnalyze(const GPUPCTri *T, PetscInt nmax, GPUPCTasslSch
     PetscCall(PetscArraycpy(fill, S->lsptr, nls + 1));
     for (PetscInt i = 0; i < n; i++) S->lsorder[fill[lev[i]]++] = i;
     PetscCall(PetscFree(fill));
-    PetscCall(PetscFree(lev));
   }
-  PetscCall(PetscFree(sg));
-  PetscCall(PetscFree(chptr));
-  PetscCall(PetscFree(ch));
+  PetscCall(PetscFree(lev));
+  PetscCall(PetscFree2(sg, big));
+  PetscCall(PetscFree(haschild));
   PetscCall(PetscTime(&t1));
   S->time = t1 - t0;
   PetscFunctionReturn(0);

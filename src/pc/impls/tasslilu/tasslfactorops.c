@@ -229,7 +229,7 @@ static PetscErrorCode ViewOp(GPUPCTasslOp *op, const char *name, GPUPCTasslLaunc
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "%s: %" PetscInt_FMT " sub-graphs (largest %" PetscInt_FMT " rows) in %" PetscInt_FMT " sub-graph levels, %" PetscInt_FMT " edges in %" PetscInt_FMT " time slots (%" PetscInt_FMT " on the critical path), concurrency C = %.4f; %" PetscInt_FMT " level sets; analysis %.3g s\n", name, S->nsub, op->dev.nmax, S->nlev, S->nedges, S->nslots, S->critslots, (double)S->C, S->nls, S->time));
-  PetscCall(PetscViewerASCIIPrintf(v, "    components %" PetscInt_FMT " (%" PetscInt_FMT " rows without edges, %" PetscInt_FMT " split, %" PetscInt_FMT " failed placements); launch: %s\n", S->ncomp, S->nisolated, S->nsplit, S->retries, one ? "one, with ready flags" : "one per sub-graph level"));
+  PetscCall(PetscViewerASCIIPrintf(v, "    components %" PetscInt_FMT " (%" PetscInt_FMT " rows without edges, %" PetscInt_FMT " split into boxes of %" PetscInt_FMT " coordinates, side at most %" PetscInt_FMT ", %" PetscInt_FMT " boxes cut at the sub-graph size); launch: %s\n", S->ncomp, S->nisolated, S->nsplit, S->ncoord, S->side, S->ncut, one ? "one, with ready flags" : "one per sub-graph level"));
   PetscFunctionReturn(0);
 }
 

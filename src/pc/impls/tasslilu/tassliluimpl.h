@@ -31,6 +31,14 @@ PETSC_INTERN PetscErrorCode GPUPCTasslFactorApply(GPUPCTasslFactor *, PetscBool,
 PETSC_INTERN PetscErrorCode GPUPCTasslFactorView(GPUPCTasslFactor *, PetscViewer);
 PETSC_INTERN PetscErrorCode GPUPCTasslFactorDestroy(GPUPCTasslFactor *);
 
+/* position of row v in the topological order of T */
+static inline PetscInt GPUPCTasslTopo(const GPUPCTri *T, PetscInt v)
+{
+  return T->forward ? v : T->n - 1 - v;
+}
+PETSC_INTERN PetscInt       GPUPCTasslFind(PetscInt *, PetscInt);
+PETSC_INTERN PetscErrorCode GPUPCTasslPartition(const GPUPCTri *, const PetscInt *, PetscInt, const PetscInt *, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
+
 PETSC_INTERN PetscErrorCode PCCreate_TASSLILU(PC);
 PETSC_INTERN PetscErrorCode PCTASSLILURegisterEvents(void);
 PETSC_INTERN PetscErrorCode GPUPCTasslRegisterSolverType(void);

@@ -5,7 +5,7 @@
      -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type tassl   (and under asm)
 
    factor with our ILU(k) (levels, ordering, shift and zero pivot from PCFactor's MatFactorInfo and IS) and solve
-   on the device with the TASSL kernels. Registered for MATSEQAIJ and MATSEQSEGCSR, MAT_FACTOR_ILU. The kernels
+   on the device with the TASSL kernels. Registered for MATSEQAIJ, MATSEQSEGCSR, MATSEQHEC and MATSEQBCSR (the last two through a MATSEQAIJ copy), MAT_FACTOR_ILU. The kernels
    are chosen with -mat_tassl_solve <tassl,levelset,cusparse>, -mat_tassl_launch and
    -mat_tassl_subgraph_size (options prefix of the factored matrix).
 */
@@ -156,5 +156,7 @@ PetscErrorCode GPUPCTasslRegisterSolverType(void)
   PetscFunctionBegin;
   PetscCall(MatSolverTypeRegister(MATSOLVERTASSL, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_TASSL));
   PetscCall(MatSolverTypeRegister(MATSOLVERTASSL, MATSEQSEGCSR, MAT_FACTOR_ILU, MatGetFactor_TASSL));
+  PetscCall(MatSolverTypeRegister(MATSOLVERTASSL, MATSEQHEC, MAT_FACTOR_ILU, MatGetFactor_TASSL));
+  PetscCall(MatSolverTypeRegister(MATSOLVERTASSL, MATSEQBCSR, MAT_FACTOR_ILU, MatGetFactor_TASSL));
   PetscFunctionReturn(0);
 }
