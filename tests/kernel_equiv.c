@@ -2341,16 +2341,22 @@ static PetscErrorCode AMGDenseCases(Ctx *c, PetscInt m)
    others: side 0 the active backend's table on device buffers, side 1 the host table (cuda backend) or the reference
    loops below (host backend), on the layouts of TestHECLayout (tests/kerneltest.h) at several ELL widths. */
 
-/* reference: every row's ELL entries (p < min(len, K)) then its remainder, rows in order, whatever the bins say */
+/* reference: rows in order, whatever the bins say; a row's entries from the ELL slots (an ELL row: the marker says it)
+   or from its slots outside the ELL part, at rembase + q remstep */
+static inline const PetscScalar *HECRefVal(const GPUPCHECDev *A, PetscInt i, PetscInt q)
+{
+  return GPUPCHECEllLength(A, i) >= 0 ? &A->ellval[(size_t)q * A->stride + i] : &A->remval[A->rembase[i] + q * A->remstep[i]];
+}
+static inline PetscInt HECRefCol(const GPUPCHECDev *A, PetscInt i, PetscInt q)
+{
+  return GPUPCHECEllLength(A, i) >= 0 ? A->ellcol[(size_t)q * A->stride + i] : A->remcol[A->rembase[i] + q * A->remstep[i]];
+}
 static PetscErrorCode Mult_HECRef(const GPUPCHECDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
   for (PetscInt i = 0; i < A->m; i++) {
-    const PetscInt e = PetscMin(A->rowptr[i + 1] - A->rowptr[i], A->K);
-    PetscScalar    s = 0.0;
-    if (A->n > 0) {
-      for (PetscInt p = 0; p < e; p++) s += A->ellval[(size_t)p * A->stride + i] * x[A->ellcol[(size_t)p * A->stride + i]];
-      for (PetscInt r = A->remptr[i]; r < A->remptr[i + 1]; r++) s += A->remval[r] * x[A->remcol[r]];
-    }
+    PetscScalar s = 0.0;
+    if (A->n > 0)
+      for (PetscInt q = 0; q < A->rowptr[i + 1] - A->rowptr[i]; q++) s += *HECRefVal(A, i, q) * x[HECRefCol(A, i, q)];
     y[i] = (z ? z[i] : 0.0) + s;
   }
   return 0;
@@ -2358,21 +2364,16 @@ static PetscErrorCode Mult_HECRef(const GPUPCHECDev *A, const PetscScalar *x, co
 static PetscErrorCode MultTransposeAdd_HECRef(const GPUPCHECDev *A, const PetscScalar *x, PetscScalar *y)
 {
   if (A->n > 0)
-    for (PetscInt i = 0; i < A->m; i++) {
-      const PetscInt e = PetscMin(A->rowptr[i + 1] - A->rowptr[i], A->K);
-      for (PetscInt p = 0; p < e; p++) y[A->ellcol[(size_t)p * A->stride + i]] += A->ellval[(size_t)p * A->stride + i] * x[i];
-      for (PetscInt r = A->remptr[i]; r < A->remptr[i + 1]; r++) y[A->remcol[r]] += A->remval[r] * x[i];
-    }
+    for (PetscInt i = 0; i < A->m; i++)
+      for (PetscInt q = 0; q < A->rowptr[i + 1] - A->rowptr[i]; q++) y[HECRefCol(A, i, q)] += *HECRefVal(A, i, q) * x[i];
   return 0;
 }
 static PetscErrorCode GetDiagonal_HECRef(const GPUPCHECDev *A, PetscInt coloffset, PetscScalar *d)
 {
   for (PetscInt i = 0; i < A->m; i++) {
     d[i] = 0.0;
-    for (PetscInt p = 0; p < A->K; p++) /* padding slots hold 0 */
-      if (A->ellcol[(size_t)p * A->stride + i] == i + coloffset) d[i] += A->ellval[(size_t)p * A->stride + i];
-    for (PetscInt r = A->remptr[i]; r < A->remptr[i + 1]; r++)
-      if (A->remcol[r] == i + coloffset) d[i] += A->remval[r];
+    for (PetscInt q = 0; q < A->rowptr[i + 1] - A->rowptr[i]; q++)
+      if (HECRefCol(A, i, q) == i + coloffset) d[i] += *HECRefVal(A, i, q);
   }
   return 0;
 }
@@ -2384,8 +2385,7 @@ static PetscErrorCode LayValues_HECRef(const GPUPCHECDev *A, PetscInt i0, PetscI
   for (PetscInt k = k0; k < k1; k++) {
     while (A->rowptr[i + 1] <= k) i++;
     if (i >= i1) return PETSC_ERR_PLIB; /* the rows given do not hold entry k */
-    if (k - A->rowptr[i] < A->K) A->ellval[(size_t)(k - A->rowptr[i]) * A->stride + i] = a[k - k0];
-    else A->remval[A->remptr[i] + k - A->rowptr[i] - A->K] = a[k - k0];
+    *(PetscScalar *)HECRefVal(A, i, k - A->rowptr[i]) = a[k - k0];
   }
   return 0;
 }
@@ -2456,7 +2456,7 @@ static PetscErrorCode HECLayoutCases(HECSides *H, const TestCSR *A, PetscInt K, 
   /* mult: y = A x, y = A x + z, z = A x + z in place */
   for (PetscInt v = 0; v < 3; v++) {
     const char *vname[] = {"y = A x", "y = A x + z", "z = A x + z in place"};
-    PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, K = %" PetscInt_FMT " (%" PetscInt_FMT " remainder entries, %" PetscInt_FMT " warp/block rows), %" PetscInt_FMT " x %" PetscInt_FMT, vname[v], K, h.nrem, h.nlong, m, n));
+    PetscCall(PetscSNPrintf(variant, sizeof(variant), "%s, K = %" PetscInt_FMT " (%" PetscInt_FMT " entries outside the ELL part, %" PetscInt_FMT " slab groups, %" PetscInt_FMT " warp/block rows), %" PetscInt_FMT " x %" PetscInt_FMT, vname[v], K, h.nrem, h.nslab, h.nlong, m, n));
     FOR_SIDES(s)
     {
       const PetscBool dev = c->S[s].device;
@@ -2500,7 +2500,7 @@ static PetscErrorCode HECLayoutCases(HECSides *H, const TestCSR *A, PetscInt K, 
   /* layvalues: the values laid in one range and in ranges of 1000 entries (as a staged update does), over value arrays
      of garbage that every entry slot must lose and every padding slot must keep: exact */
   {
-    const PetscInt nslots = h.K * h.stride, nnz = A->i[m], nall = PetscMax(nslots + h.nrem, 1);
+    const PetscInt nslots = h.K * h.stride, nnz = A->i[m], nall = PetscMax(nslots + h.nremslots, 1);
     PetscScalar   *da[2], *got[2], *junk;
 
     PetscCall(PetscMalloc3(nall, &got[0], nall, &got[1], nall, &junk));
@@ -2512,24 +2512,27 @@ static PetscErrorCode HECLayoutCases(HECSides *H, const TestCSR *A, PetscInt K, 
         const PetscBool dev = c->S[s].device;
         PetscCall(TestMalloc(dev, PetscMax(cs, 1) * sizeof(PetscScalar), (void **)&da[s]));
         PetscCall(TestPut(dev, d[s].ellval, junk, nslots * sizeof(PetscScalar)));
-        PetscCall(TestPut(dev, d[s].remval, junk + nslots, h.nrem * sizeof(PetscScalar)));
+        PetscCall(TestPut(dev, d[s].remval, junk + nslots, h.nremslots * sizeof(PetscScalar)));
         for (PetscInt k0 = 0; k0 < nnz; k0 += cs) {
           const PetscInt k1 = PetscMin(nnz, k0 + cs);
           PetscCall(TestPut(dev, da[s], A->a + k0, (k1 - k0) * sizeof(PetscScalar)));
           PetscCall(H->k[s]->layvalues(&d[s], HECEntryRow(A, k0), HECEntryRow(A, k1 - 1) + 1, k0, k1, da[s]));
         }
         PetscCall(TestGet(dev, got[s], d[s].ellval, nslots * sizeof(PetscScalar)));
-        PetscCall(TestGet(dev, got[s] + nslots, d[s].remval, h.nrem * sizeof(PetscScalar)));
+        PetscCall(TestGet(dev, got[s] + nslots, d[s].remval, h.nremslots * sizeof(PetscScalar)));
         PetscCall(TestFree(dev, da[s]));
       }
-      PetscCall(HECAgree(H, GPUPC_HEC_KERNEL_layvalues, variant, size, nslots + h.nrem, got[0], got[1], NULL, NULL));
+      PetscCall(HECAgree(H, GPUPC_HEC_KERNEL_layvalues, variant, size, nslots + h.nremslots, got[0], got[1], NULL, NULL));
       /* and they are the layout's values (entries) or the garbage (padding) */
       for (PetscInt t = 0; t < nslots; t++) {
         const PetscInt  i = t % h.stride, p = t / h.stride;
-        const PetscBool entry = (PetscBool)(i < m && p < A->i[i + 1] - A->i[i]);
+        const PetscBool entry = (PetscBool)(i < m && p < A->i[i + 1] - A->i[i] && A->i[i + 1] - A->i[i] <= h.K);
         PetscCheck(entry ? got[1][t] == h.ellval[t] : got[1][t] == junk[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layvalues (%s): ELL slot %" PetscInt_FMT " (row %" PetscInt_FMT ", entry %" PetscInt_FMT ") holds %g", variant, t, i, p, (double)got[1][t]);
       }
-      for (PetscInt r = 0; r < h.nrem; r++) PetscCheck(got[1][nslots + r] == h.remval[r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layvalues (%s): remainder entry %" PetscInt_FMT " holds %g, expected %g", variant, r, (double)got[1][nslots + r], (double)h.remval[r]);
+      for (PetscInt r = 0; r < h.nremslots; r++) {
+        const PetscScalar want = h.remrow[r] >= 0 ? h.remval[r] : junk[nslots + r]; /* slab padding keeps its value */
+        PetscCheck(got[1][nslots + r] == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layvalues (%s): slot %" PetscInt_FMT " outside the ELL part (row %" PetscInt_FMT ") holds %g, expected %g", variant, r, h.remrow[r], (double)got[1][nslots + r], (double)want);
+      }
     }
     PetscCall(PetscFree3(got[0], got[1], junk));
   }
@@ -2548,16 +2551,62 @@ static PetscErrorCode HECLayoutCases(HECSides *H, const TestCSR *A, PetscInt K, 
   PetscFunctionReturn(0);
 }
 
-/* an m x n matrix (SegRandomCSR: empty, short, 300-entry and one 5000-entry row) at ELL widths 0, 1, 3, 8, the cost
-   model's (p_r 20) and the longest row (plain ELL); few: only the cost model's and 0 */
-static PetscErrorCode HECCases(HECSides *H, PetscInt m, PetscInt n, PetscBool few)
+/* the row length of row r in the hec shapes: HEC_MIXED lengths 0..30 at random (with K = 3 or 8 every slab group occurs,
+   with rows of each length in several warps and a few warp-bin rows), HEC_POWERLAW a power-law-like spread (Pareto
+   with exponent 1.5, at least 1, at most 3030; the rare long tail goes to warps and blocks), HEC_WIDE below; capped
+   at n */
+typedef enum {
+  HEC_SEGRANDOM,
+  HEC_MIXED,
+  HEC_POWERLAW,
+  HEC_WIDE /* row 1 holds every column, the others r % 5 entries: at K = the longest row, 4-byte ELL lengths */
+} HECShape;
+
+/* an m x n CSR matrix of the given shape (HEC_SEGRANDOM: SegRandomCSR) with distinct columns per row */
+static PetscErrorCode HECShapeCSR(Ctx *c, HECShape shape, PetscInt m, PetscInt n, TestCSR *A)
+{
+  PetscFunctionBegin;
+  if (shape == HEC_SEGRANDOM) {
+    PetscCall(SegRandomCSR(c, m, n, A));
+    PetscFunctionReturn(0);
+  }
+  A->m = m;
+  A->n = n;
+  PetscCall(PetscMalloc1(m + 1, &A->i));
+  A->i[0] = 0;
+  for (PetscInt r = 0; r < m; r++) {
+    PetscReal u;
+    PetscInt  len;
+    PetscCall(PetscRandomGetValueReal(c->rnd, &u)); /* in [-1, 1) */
+    u = 0.5 * (u + 1.0);
+    if (shape == HEC_MIXED) len = (PetscInt)(31.0 * u);
+    else if (shape == HEC_POWERLAW) len = PetscMin((PetscInt)PetscMin(PetscPowReal(PetscMax(u, 1e-9), -1.0 / 1.5), 1e6), 3030);
+    else len = r == 1 ? n : r % 5;
+    A->i[r + 1] = A->i[r] + PetscMin(n, len);
+  }
+  PetscCall(PetscMalloc2(A->i[m] + 1, &A->j, A->i[m] + 1, &A->a));
+  for (PetscInt r = 0; r < m; r++) {
+    const PetscInt len = A->i[r + 1] - A->i[r];
+    for (PetscInt t = 0; t < len; t++) {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(c->rnd, &u));
+      A->j[A->i[r] + t] = (r * 7 + t * (n / PetscMax(len, 1))) % n; /* distinct: stride n / len >= 1, len <= n */
+      A->a[A->i[r] + t] = u;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* an m x n matrix of the given shape at ELL widths 0, 1, 3, 8, the cost model's (p_r 20) and the longest row (plain
+   ELL); few: only the cost model's and 0 */
+static PetscErrorCode HECCases(HECSides *H, HECShape shape, PetscInt m, PetscInt n, PetscBool few)
 {
   TestCSR      A;
   PetscScalar *x, *z, *xt, *y0;
   PetscInt     Ks[6] = {0, 1, 3, 8, 0, 0}, nK = 6, maxrow = 0;
 
   PetscFunctionBegin;
-  PetscCall(SegRandomCSR(H->c, m, n, &A));
+  PetscCall(HECShapeCSR(H->c, shape, m, n, &A));
   PetscCall(PetscMalloc4(PetscMax(n, 1), &x, PetscMax(m, 1), &z, PetscMax(m, 1), &xt, PetscMax(m, 1), &y0));
   PetscCall(Random(H->c, n, x));
   PetscCall(Random(H->c, m, z));
@@ -2603,15 +2652,21 @@ static PetscErrorCode HECAllCases(Ctx *c, PetscInt64 large)
   }
 #endif
   PetscCall(CoverageInit(&H.cov, "hec", "GPUPC_HEC_KERNEL_LIST", GPUPCHECKernelNames, GPUPC_HEC_NKERNELS, 0, large));
-  PetscCall(HECCases(&H, 0, 10, PETSC_FALSE));
-  PetscCall(HECCases(&H, 1, 1, PETSC_FALSE));
-  PetscCall(HECCases(&H, 1, 40, PETSC_FALSE));
-  PetscCall(HECCases(&H, 32, 32, PETSC_FALSE));
-  PetscCall(HECCases(&H, 256, 300, PETSC_FALSE));
-  PetscCall(HECCases(&H, 40, 0, PETSC_FALSE));
-  PetscCall(HECCases(&H, 700, 90, PETSC_FALSE));
-  PetscCall(HECCases(&H, 200, 6000, PETSC_FALSE));
-  PetscCall(HECCases(&H, 80000, 80000, PETSC_TRUE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 0, 10, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 1, 1, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 1, 40, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 32, 32, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 256, 300, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 40, 0, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 700, 90, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 200, 6000, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_SEGRANDOM, 80000, 80000, PETSC_TRUE));
+  /* many short remainders of mixed length (every slab group, several warps each, padding lanes), and a power-law-like
+     matrix (slabs, warp and block rows together) */
+  PetscCall(HECCases(&H, HEC_MIXED, 3000, 500, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_MIXED, 45, 64, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_POWERLAW, 20000, 20000, PETSC_FALSE));
+  PetscCall(HECCases(&H, HEC_WIDE, 40, 70000, PETSC_FALSE));
   PetscCall(CoverageCheck(&H.cov));
   PetscFunctionReturn(0);
 }

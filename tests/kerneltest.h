@@ -192,54 +192,87 @@ static inline PetscErrorCode TestSegCSRFreeUpload(PetscBool device, GPUPCSegCSRD
 
 /* host arrays of the HEC layout (gpupc/heckernels.h) of CSR c with ELL width K, built here independently of the
    library's build: ELL column-major with stride m rounded up to GPUPC_HEC_ALIGN (padding: value 0, column = the row, or
-   0 past the columns), remainder in CSR, longrows = the block-bin rows, then the warp-bin rows (in row order, which the
-   kernels must accept: only the bin split is part of the format) */
+   0 past the columns) holding the rows of at most K entries; the longer rows whole outside it: those with a remainder
+   of at most GPUPC_HEC_SHORT_REM in the slab of their length (group by group, shortest first, rows in order), the
+   others in CSR after the slabs (in row order); longrows = the block-bin rows, then the warp-bin rows (in row order,
+   which the kernels must accept: only the bin split is part of the format) */
 static inline PetscErrorCode TestHECLayout(const TestCSR *c, PetscInt K, GPUPCHECDev *h)
 {
-  PetscInt nrem = 0, nlong = 0, nblock = 0;
-  size_t   nslots;
+  const PetscInt m     = c->m;
+  PetscInt       nlong = 0, nlanes, off;
+  size_t         nslots;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(h, sizeof(*h)));
-  h->m      = c->m;
+  h->m      = m;
   h->n      = c->n;
   h->K      = K;
-  h->stride = ((c->m + GPUPC_HEC_ALIGN - 1) / GPUPC_HEC_ALIGN) * GPUPC_HEC_ALIGN;
-  h->nnz    = c->i[c->m];
+  h->stride = ((m + GPUPC_HEC_ALIGN - 1) / GPUPC_HEC_ALIGN) * GPUPC_HEC_ALIGN;
+  h->nnz    = c->i[m];
   nslots    = (size_t)K * h->stride;
-  PetscCall(PetscMalloc2(c->m + 1, &h->rowptr, c->m + 1, &h->remptr));
-  PetscCall(PetscArraycpy(h->rowptr, c->i, c->m + 1));
-  for (PetscInt r = 0; r < c->m; r++) {
-    const PetscInt rl = PetscMax(0, c->i[r + 1] - c->i[r] - K);
-    h->remptr[r]      = nrem;
-    nrem += rl;
-    nlong += GPUPCHECRowBin(rl) != GPUPC_HEC_BIN_THREAD;
-    nblock += GPUPCHECRowBin(rl) == GPUPC_HEC_BIN_BLOCK;
+  /* the slab groups: one per remainder length that occurs, in increasing length */
+  for (PetscInt r = 1; r <= GPUPC_HEC_SHORT_REM; r++) {
+    PetscInt rows = 0;
+    for (PetscInt i = 0; i < m; i++) rows += c->i[i + 1] - c->i[i] == K + r;
+    if (!rows) continue;
+    h->slablen[h->nslab]      = K + r;
+    h->slabstart[h->nslab]    = h->nslabslots;
+    h->slabwarp[h->nslab + 1] = h->slabwarp[h->nslab] + (rows + 31) / 32;
+    h->nslabslots += (K + r) * 32 * ((rows + 31) / 32);
+    h->nslab++;
   }
-  h->remptr[c->m] = nrem;
-  h->nrem         = nrem;
-  h->nlong        = nlong;
-  h->nblock       = nblock;
-  PetscCall(PetscMalloc6(nslots, &h->ellcol, nslots, &h->ellval, nrem, &h->remrow, nrem, &h->remcol, nrem, &h->remval, nlong, &h->longrows));
+  nlanes       = 32 * h->slabwarp[h->nslab];
+  h->nremslots = h->nslabslots;
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt len = c->i[i + 1] - c->i[i];
+    if (len > K) h->nrem += len;
+    if (len > K + GPUPC_HEC_SHORT_REM) h->nremslots += len, h->nlong++, h->nblock += GPUPCHECRowBin(len - K) == GPUPC_HEC_BIN_BLOCK;
+  }
+  PetscCall(PetscMalloc5(m + 1, &h->rowptr, m, &h->rembase, m, &h->remstep, nlanes, &h->slabrows, h->nlong, &h->longrows));
+  PetscCall(PetscMalloc5(nslots, &h->ellcol, nslots, &h->ellval, h->nremslots, &h->remrow, h->nremslots, &h->remcol, h->nremslots, &h->remval));
+  PetscCall(PetscMalloc(m * GPUPCHECEllLengthBytes(K), &h->ellen));
+  PetscCall(PetscArraycpy(h->rowptr, c->i, m + 1));
   for (PetscInt i = 0; i < h->stride; i++) {
-    const PetscInt len = i < c->m ? c->i[i + 1] - c->i[i] : 0;
+    const PetscInt len = i < m ? c->i[i + 1] - c->i[i] : 0;
     for (PetscInt p = 0; p < K; p++) {
-      h->ellcol[(size_t)p * h->stride + i] = p < len ? c->j[c->i[i] + p] : (i < c->n ? i : 0);
-      h->ellval[(size_t)p * h->stride + i] = p < len ? c->a[c->i[i] + p] : 0.0;
+      const PetscBool entry                = (PetscBool)(p < len && len <= K);
+      h->ellcol[(size_t)p * h->stride + i] = entry ? c->j[c->i[i] + p] : (i < c->n ? i : 0);
+      h->ellval[(size_t)p * h->stride + i] = entry ? c->a[c->i[i] + p] : 0.0;
+    }
+    if (i < m) {
+      GPUPCHECSetEllLength(K, h->ellen, i, len <= K ? len : -1);
+      h->rembase[i] = h->remstep[i] = 0;
     }
   }
-  nlong = 0;
+  for (PetscInt t = 0; t < nlanes; t++) h->slabrows[t] = -1;
+  for (PetscInt t = 0; t < h->nslabslots; t++) h->remrow[t] = -1, h->remcol[t] = 0, h->remval[t] = 0.0;
+  for (PetscInt g = 0; g < h->nslab; g++) { /* group g: its rows in order, row t of the group in lane t */
+    const PetscInt gs = 32 * (h->slabwarp[g + 1] - h->slabwarp[g]);
+    PetscInt       t  = 0;
+    for (PetscInt i = 0; i < m; i++) {
+      if (c->i[i + 1] - c->i[i] != h->slablen[g]) continue;
+      h->slabrows[32 * h->slabwarp[g] + t] = i;
+      h->rembase[i]                        = h->slabstart[g] + t;
+      h->remstep[i]                        = gs;
+      t++;
+    }
+  }
+  off = h->nslabslots;
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt len = c->i[i + 1] - c->i[i];
+    if (len <= K) continue;
+    if (len > K + GPUPC_HEC_SHORT_REM) h->rembase[i] = off, h->remstep[i] = 1, off += len;
+    for (PetscInt q = 0; q < len; q++) {
+      const PetscInt slot = h->rembase[i] + q * h->remstep[i];
+      h->remrow[slot]     = i;
+      h->remcol[slot]     = c->j[c->i[i] + q];
+      h->remval[slot]     = c->a[c->i[i] + q];
+    }
+  }
   for (PetscInt pass = 0; pass < 2; pass++) { /* block rows first, then warp rows */
-    for (PetscInt r = 0; r < c->m; r++) {
-      const PetscInt rl = h->remptr[r + 1] - h->remptr[r];
-      if (GPUPCHECRowBin(rl) == (pass ? GPUPC_HEC_BIN_WARP : GPUPC_HEC_BIN_BLOCK)) h->longrows[nlong++] = r;
-    }
-  }
-  for (PetscInt r = 0; r < c->m; r++) {
-    for (PetscInt q = h->remptr[r]; q < h->remptr[r + 1]; q++) {
-      h->remrow[q] = r;
-      h->remcol[q] = c->j[c->i[r] + K + q - h->remptr[r]];
-      h->remval[q] = c->a[c->i[r] + K + q - h->remptr[r]];
+    for (PetscInt i = 0; i < m; i++) {
+      const PetscInt rl = PetscMax(0, c->i[i + 1] - c->i[i] - K);
+      if (GPUPCHECRowBin(rl) == (pass ? GPUPC_HEC_BIN_WARP : GPUPC_HEC_BIN_BLOCK)) h->longrows[nlong++] = i;
     }
   }
   PetscFunctionReturn(0);
@@ -248,8 +281,9 @@ static inline PetscErrorCode TestHECLayout(const TestCSR *c, PetscInt K, GPUPCHE
 static inline PetscErrorCode TestHECFreeLayout(GPUPCHECDev *h)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree2(h->rowptr, h->remptr));
-  PetscCall(PetscFree6(h->ellcol, h->ellval, h->remrow, h->remcol, h->remval, h->longrows));
+  PetscCall(PetscFree5(h->rowptr, h->rembase, h->remstep, h->slabrows, h->longrows));
+  PetscCall(PetscFree5(h->ellcol, h->ellval, h->remrow, h->remcol, h->remval));
+  PetscCall(PetscFree(h->ellen));
   PetscFunctionReturn(0);
 }
 
@@ -261,12 +295,15 @@ static inline PetscErrorCode TestHECUpload(const GPUPCHECDev *h, PetscBool devic
   PetscFunctionBegin;
   *d = *h;
   PetscCall(TestDup(device, h->rowptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->rowptr));
-  PetscCall(TestDup(device, h->remptr, (h->m + 1) * sizeof(PetscInt), (void **)&d->remptr));
+  PetscCall(TestDup(device, h->ellen, h->m * GPUPCHECEllLengthBytes(h->K), &d->ellen));
   PetscCall(TestDup(device, h->ellcol, ns * sizeof(PetscInt), (void **)&d->ellcol));
   PetscCall(TestDup(device, h->ellval, ns * sizeof(PetscScalar), (void **)&d->ellval));
-  PetscCall(TestDup(device, h->remrow, h->nrem * sizeof(PetscInt), (void **)&d->remrow));
-  PetscCall(TestDup(device, h->remcol, h->nrem * sizeof(PetscInt), (void **)&d->remcol));
-  PetscCall(TestDup(device, h->remval, h->nrem * sizeof(PetscScalar), (void **)&d->remval));
+  PetscCall(TestDup(device, h->rembase, h->m * sizeof(PetscInt), (void **)&d->rembase));
+  PetscCall(TestDup(device, h->remstep, h->m * sizeof(PetscInt), (void **)&d->remstep));
+  PetscCall(TestDup(device, h->remrow, h->nremslots * sizeof(PetscInt), (void **)&d->remrow));
+  PetscCall(TestDup(device, h->remcol, h->nremslots * sizeof(PetscInt), (void **)&d->remcol));
+  PetscCall(TestDup(device, h->remval, h->nremslots * sizeof(PetscScalar), (void **)&d->remval));
+  PetscCall(TestDup(device, h->slabrows, 32 * h->slabwarp[h->nslab] * sizeof(PetscInt), (void **)&d->slabrows));
   PetscCall(TestDup(device, h->longrows, h->nlong * sizeof(PetscInt), (void **)&d->longrows));
   PetscFunctionReturn(0);
 }
@@ -275,12 +312,15 @@ static inline PetscErrorCode TestHECFreeUpload(PetscBool device, GPUPCHECDev *d)
 {
   PetscFunctionBegin;
   PetscCall(TestFree(device, d->rowptr));
-  PetscCall(TestFree(device, d->remptr));
+  PetscCall(TestFree(device, d->ellen));
   PetscCall(TestFree(device, d->ellcol));
   PetscCall(TestFree(device, d->ellval));
+  PetscCall(TestFree(device, d->rembase));
+  PetscCall(TestFree(device, d->remstep));
   PetscCall(TestFree(device, d->remrow));
   PetscCall(TestFree(device, d->remcol));
   PetscCall(TestFree(device, d->remval));
+  PetscCall(TestFree(device, d->slabrows));
   PetscCall(TestFree(device, d->longrows));
   PetscFunctionReturn(0);
 }

@@ -78,12 +78,15 @@ PetscErrorCode GPUPCHECBlockDestroy(GPUPCHECBlock *b)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCFree(b->d.rowptr));
+  PetscCall(GPUPCFree(b->d.ellen));
   PetscCall(GPUPCFree(b->d.ellcol));
   PetscCall(GPUPCFree(b->d.ellval));
-  PetscCall(GPUPCFree(b->d.remptr));
+  PetscCall(GPUPCFree(b->d.rembase));
+  PetscCall(GPUPCFree(b->d.remstep));
   PetscCall(GPUPCFree(b->d.remrow));
   PetscCall(GPUPCFree(b->d.remcol));
   PetscCall(GPUPCFree(b->d.remval));
+  PetscCall(GPUPCFree(b->d.slabrows));
   PetscCall(GPUPCFree(b->d.longrows));
   PetscCall(PetscFree(b->h_rowptr));
   PetscCall(PetscMemzero(b, sizeof(*b)));
@@ -136,6 +139,95 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCHECBlock *b)
   PetscFunctionReturn(0);
 }
 
+/* host arrays of a block's layout (gpupc/heckernels.h), before they go to the device */
+typedef struct {
+  void     *ellen;
+  PetscInt *ellcol, *rembase, *remstep, *remrow, *remcol, *slabrows, *longrows, *longkey;
+} HECHostLayout;
+
+/* the row classes and the slab groups of CSR csr at width K (d->m, K, stride set): the counts in d, the group of each
+   remainder length 1 .. GPUPC_HEC_SHORT_REM in grp (-1: no group) */
+static PetscErrorCode HECClassify(const GPUPCCSR *csr, GPUPCHECDev *d, PetscInt grp[GPUPC_HEC_SHORT_REM + 1], PetscInt *nslabrows)
+{
+  PetscInt cnt[GPUPC_HEC_SHORT_REM + 1] = {0}, ncsr = 0;
+
+  PetscFunctionBegin;
+  *nslabrows = 0;
+  for (PetscInt i = 0; i < d->m; i++) {
+    const PetscInt    len = csr->i[i + 1] - csr->i[i], r = PetscMax(0, len - d->K);
+    const GPUPCHECBin bin = GPUPCHECRowBin(r);
+
+    if (bin == GPUPC_HEC_BIN_ELL) continue;
+    d->nrem += len;
+    if (bin == GPUPC_HEC_BIN_SLAB) {
+      cnt[r]++;
+      (*nslabrows)++;
+    } else {
+      d->nlong++;
+      d->nblock += bin == GPUPC_HEC_BIN_BLOCK;
+      ncsr += len;
+    }
+  }
+  d->slabwarp[0] = 0;
+  for (PetscInt r = 1; r <= GPUPC_HEC_SHORT_REM; r++) {
+    const PetscInt g = d->nslab;
+
+    grp[r] = -1;
+    if (!cnt[r]) continue;
+    grp[r]             = g;
+    d->slablen[g]      = d->K + r;
+    d->slabstart[g]    = d->nslabslots;
+    d->slabwarp[g + 1] = d->slabwarp[g] + (cnt[r] + 31) / 32;
+    PetscCheck((PetscInt64)d->nslabslots + (PetscInt64)d->slablen[g] * 32 * (d->slabwarp[g + 1] - d->slabwarp[g]) <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "hec: the slabs of a block of %" PetscInt_FMT " rows with ELL width %" PetscInt_FMT " need more slots than 32-bit indices address; use a smaller -mat_hec_ell_width or more MPI ranks", d->m, d->K);
+    d->nslabslots += d->slablen[g] * 32 * (d->slabwarp[g + 1] - d->slabwarp[g]);
+    d->nslab++;
+  }
+  d->nremslots = d->nslabslots + ncsr;
+  PetscFunctionReturn(0);
+}
+
+/* fills the host layout h of CSR csr (d counted by HECClassify, grp its groups); h's arrays allocated */
+static void HECFill(const GPUPCCSR *csr, const GPUPCHECDev *d, const PetscInt grp[GPUPC_HEC_SHORT_REM + 1], HECHostLayout *h)
+{
+  PetscInt       pos[GPUPC_HEC_SHORT_REM] = {0}, off = d->nslabslots, nlong = 0;
+  const PetscInt K = d->K, stride = d->stride;
+
+  for (PetscInt t = 0; t < 32 * d->slabwarp[d->nslab]; t++) h->slabrows[t] = -1;
+  for (PetscInt t = 0; t < d->nslabslots; t++) h->remrow[t] = -1, h->remcol[t] = 0;
+  for (PetscInt i = 0; i < stride; i++) { /* ELL: entry p of an ELL row i, or padding (the row itself as column) */
+    const PetscInt len = i < d->m ? csr->i[i + 1] - csr->i[i] : 0, pad = i < d->n ? i : 0;
+
+    for (PetscInt p = 0; p < K; p++) h->ellcol[(size_t)p * stride + i] = p < len && len <= K ? csr->j[csr->i[i] + p] : pad;
+  }
+  for (PetscInt i = 0; i < d->m; i++) {
+    const PetscInt    len = csr->i[i + 1] - csr->i[i], r = PetscMax(0, len - K);
+    const GPUPCHECBin bin = GPUPCHECRowBin(r);
+
+    GPUPCHECSetEllLength(K, h->ellen, i, bin == GPUPC_HEC_BIN_ELL ? len : -1);
+    h->rembase[i] = h->remstep[i] = 0;
+    if (bin == GPUPC_HEC_BIN_ELL) continue;
+    if (bin == GPUPC_HEC_BIN_SLAB) {
+      const PetscInt g = grp[r], t = pos[g]++;
+
+      h->slabrows[32 * d->slabwarp[g] + t] = i;
+      h->rembase[i]                        = d->slabstart[g] + t;
+      h->remstep[i]                        = 32 * (d->slabwarp[g + 1] - d->slabwarp[g]);
+    } else {
+      h->rembase[i] = off;
+      h->remstep[i] = 1;
+      off += len;
+      h->longkey[nlong]    = -r; /* longest first: the block rows lead the list (and start first on the GPU) */
+      h->longrows[nlong++] = i;
+    }
+    for (PetscInt q = 0; q < len; q++) {
+      const size_t slot = (size_t)h->rembase[i] + (size_t)q * h->remstep[i];
+
+      h->remrow[slot] = i;
+      h->remcol[slot] = csr->j[csr->i[i] + q];
+    }
+  }
+}
+
 /*
    GPUPCHECBlockBuild - (re)builds block b from CSR: ELL width Kopt (PETSC_DECIDE: the cost model with ratio pr;
    a forced width above the longest row is cut to it, which changes nothing but the padding)
@@ -143,8 +235,10 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCHECBlock *b)
 PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Kopt, GPUPCHECBlock *b)
 {
   const PetscInt m = csr->m, n = csr->n;
-  PetscInt       K, stride, nrem = 0, nlong = 0, nblock = 0, *ellcol, *remptr, *remrow, *remcol, *longrows, *longkey;
+  PetscInt       K, stride, grp[GPUPC_HEC_SHORT_REM + 1], nslabrows;
   PetscInt64     nslots;
+  HECHostLayout  h;
+  GPUPCHECDev   *d = &b->d;
 
   PetscFunctionBegin;
   PetscCall(GPUPCHECCheckRatio(pr, "MatAssemblyEnd"));
@@ -159,67 +253,49 @@ PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Ko
   stride    = ((m + GPUPC_HEC_ALIGN - 1) / GPUPC_HEC_ALIGN) * GPUPC_HEC_ALIGN;
   nslots    = (PetscInt64)K * stride;
   PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "hec: a block of %" PetscInt_FMT " rows with ELL width %" PetscInt_FMT " needs %" PetscInt64_FMT " ELL slots, more than 32-bit indices address; use a smaller -mat_hec_ell_width, a larger -mat_hec_ratio or more MPI ranks", m, K, nslots);
-  b->d.m      = m;
-  b->d.n      = n;
-  b->d.K      = K;
-  b->d.stride = stride;
-  b->d.nnz    = csr->nnz;
+  d->m      = m;
+  d->n      = n;
+  d->K      = K;
+  d->stride = stride;
+  d->nnz    = csr->nnz;
+  PetscCall(HECClassify(csr, d, grp, &nslabrows));
+  PetscCheck((PetscInt64)d->nslabslots + d->nrem <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "hec: a block of %" PetscInt_FMT " rows with ELL width %" PetscInt_FMT " needs more slots outside the ELL part than 32-bit indices address; use a larger -mat_hec_ell_width or more MPI ranks", m, K);
+  b->nwarp     = d->nlong - d->nblock;
+  b->nslabrows = nslabrows;
   PetscCall(PetscMalloc1(m + 1, &b->h_rowptr));
   PetscCall(PetscArraycpy(b->h_rowptr, csr->i, m + 1));
-  PetscCall(PetscMalloc1(m + 1, &remptr));
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt r = PetscMax(0, csr->i[i + 1] - csr->i[i] - K);
-
-    remptr[i] = nrem;
-    nrem += r;
-    if (GPUPCHECRowBin(r) != GPUPC_HEC_BIN_THREAD) nlong++;
-    if (GPUPCHECRowBin(r) == GPUPC_HEC_BIN_BLOCK) nblock++;
-  }
-  remptr[m]   = nrem;
-  b->d.nrem   = nrem;
-  b->d.nlong  = nlong;
-  b->d.nblock = nblock;
-  b->nwarp    = nlong - nblock;
-  PetscCall(PetscMalloc3((size_t)nslots, &ellcol, nrem, &remrow, nrem, &remcol));
-  PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
-  nlong = 0;
-  for (PetscInt i = 0; i < stride; i++) { /* ELL: entry p of row i, or padding (the row itself as column) */
-    const PetscInt len = i < m ? csr->i[i + 1] - csr->i[i] : 0, pad = i < n ? i : 0;
-
-    for (PetscInt p = 0; p < K; p++) ellcol[(size_t)p * stride + i] = p < len ? csr->j[csr->i[i] + p] : pad;
-  }
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt r = remptr[i + 1] - remptr[i];
-
-    for (PetscInt q = 0; q < r; q++) {
-      remrow[remptr[i] + q] = i;
-      remcol[remptr[i] + q] = csr->j[csr->i[i] + K + q];
-    }
-    if (GPUPCHECRowBin(r) != GPUPC_HEC_BIN_THREAD) {
-      longkey[nlong]    = -r; /* longest first: the block rows lead the list (and start first on the GPU) */
-      longrows[nlong++] = i;
-    }
-  }
-  PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
-  PetscCall(GPUPCMallocArray(m + 1, &b->d.rowptr));
-  PetscCall(GPUPCMallocArray(nslots, &b->d.ellcol));
-  PetscCall(GPUPCMallocArray(nslots, &b->d.ellval));
-  PetscCall(GPUPCMallocArray(m + 1, &b->d.remptr));
-  PetscCall(GPUPCMallocArray(nrem, &b->d.remrow));
-  PetscCall(GPUPCMallocArray(nrem, &b->d.remcol));
-  PetscCall(GPUPCMallocArray(nrem, &b->d.remval));
-  PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
-  PetscCall(GPUPCCopyToDevice(b->d.rowptr, csr->i, m + 1));
-  PetscCall(GPUPCCopyToDevice(b->d.ellcol, ellcol, nslots));
-  PetscCall(GPUPCCopyToDevice(b->d.remptr, remptr, m + 1));
-  PetscCall(GPUPCCopyToDevice(b->d.remrow, remrow, nrem));
-  PetscCall(GPUPCCopyToDevice(b->d.remcol, remcol, nrem));
-  PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
-  PetscCall(GPUPCMemzero(b->d.ellval, (size_t)nslots * sizeof(PetscScalar))); /* the padding stays 0 for good */
-  PetscCall(LayValues(csr, b));                                               /* the same path as a value update */
-  PetscCall(PetscFree(remptr));
-  PetscCall(PetscFree3(ellcol, remrow, remcol));
-  PetscCall(PetscFree2(longrows, longkey));
+  PetscCall(PetscMemzero(&h, sizeof(h)));
+  PetscCall(PetscMalloc(m * GPUPCHECEllLengthBytes(K), &h.ellen));
+  PetscCall(PetscMalloc4((size_t)nslots, &h.ellcol, m, &h.rembase, m, &h.remstep, 32 * d->slabwarp[d->nslab], &h.slabrows));
+  PetscCall(PetscMalloc4(d->nremslots, &h.remrow, d->nremslots, &h.remcol, d->nlong, &h.longrows, d->nlong, &h.longkey));
+  HECFill(csr, d, grp, &h);
+  PetscCall(PetscSortIntWithArray(d->nlong, h.longkey, h.longrows));
+  PetscCall(GPUPCMallocArray(m + 1, &d->rowptr));
+  PetscCall(GPUPCMalloc(m * GPUPCHECEllLengthBytes(K), &d->ellen));
+  PetscCall(GPUPCMallocArray(nslots, &d->ellcol));
+  PetscCall(GPUPCMallocArray(nslots, &d->ellval));
+  PetscCall(GPUPCMallocArray(m, &d->rembase));
+  PetscCall(GPUPCMallocArray(m, &d->remstep));
+  PetscCall(GPUPCMallocArray(d->nremslots, &d->remrow));
+  PetscCall(GPUPCMallocArray(d->nremslots, &d->remcol));
+  PetscCall(GPUPCMallocArray(d->nremslots, &d->remval));
+  PetscCall(GPUPCMallocArray(32 * d->slabwarp[d->nslab], &d->slabrows));
+  PetscCall(GPUPCMallocArray(d->nlong, &d->longrows));
+  PetscCall(GPUPCCopyToDevice(d->rowptr, csr->i, m + 1));
+  PetscCall(GPUPCMemcpy(d->ellen, h.ellen, m * GPUPCHECEllLengthBytes(K), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscCall(GPUPCCopyToDevice(d->ellcol, h.ellcol, nslots));
+  PetscCall(GPUPCCopyToDevice(d->rembase, h.rembase, m));
+  PetscCall(GPUPCCopyToDevice(d->remstep, h.remstep, m));
+  PetscCall(GPUPCCopyToDevice(d->remrow, h.remrow, d->nremslots));
+  PetscCall(GPUPCCopyToDevice(d->remcol, h.remcol, d->nremslots));
+  PetscCall(GPUPCCopyToDevice(d->slabrows, h.slabrows, 32 * d->slabwarp[d->nslab]));
+  PetscCall(GPUPCCopyToDevice(d->longrows, h.longrows, d->nlong));
+  PetscCall(GPUPCMemzero(d->ellval, (size_t)nslots * sizeof(PetscScalar)));        /* the padding stays 0 for good */
+  PetscCall(GPUPCMemzero(d->remval, (size_t)d->nslabslots * sizeof(PetscScalar))); /* and the slabs' padding lanes */
+  PetscCall(LayValues(csr, b));                                                    /* the same path as a value update */
+  PetscCall(PetscFree(h.ellen));
+  PetscCall(PetscFree4(h.ellcol, h.rembase, h.remstep, h.slabrows));
+  PetscCall(PetscFree4(h.remrow, h.remcol, h.longrows, h.longkey));
   PetscCall(PetscLogEventEnd(MATHEC_Build, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -249,7 +325,8 @@ PetscErrorCode GPUPCHECBlockView(const GPUPCHECBlock *b, const char *name, Petsc
   if (b->forced) PetscCall(PetscSNPrintf(width, sizeof(width), "forced (-mat_hec_ell_width); the cost model with p_r %g gives %" PetscInt_FMT, (double)b->ratio, b->Kcost));
   else PetscCall(PetscSNPrintf(width, sizeof(width), "cost model, p_r %g", (double)b->ratio));
   PetscCall(print(viewer, "%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros, longest row %" PetscInt_FMT "; ELL width K %" PetscInt_FMT " (%s), stride %" PetscInt_FMT "\n", name, b->d.m, b->d.n, b->d.nnz, b->maxrow, b->d.K, width, b->d.stride));
-  PetscCall(print(viewer, "%s: ELL fill %.3g (%" PetscInt64_FMT " entries in %" PetscInt64_FMT " slots); CSR remainder %" PetscInt_FMT " nonzeros, %.3g%% of nnz\n", name, slots ? (double)inell / (double)slots : 1.0, inell, slots, b->d.nrem, b->d.nnz ? 100.0 * (double)b->d.nrem / (double)b->d.nnz : 0.0));
-  PetscCall(print(viewer, "%s: rows by remainder length: %" PetscInt_FMT " a thread each (<= %d), %" PetscInt_FMT " a warp each (<= %d), %" PetscInt_FMT " a thread block each\n", name, b->d.m - b->d.nlong, GPUPC_HEC_SHORT_REM, b->nwarp, GPUPC_HEC_BLOCK_REM, b->d.nblock));
+  PetscCall(print(viewer, "%s: ELL fill %.3g (%" PetscInt64_FMT " entries in %" PetscInt64_FMT " slots); outside it (rows longer than K, kept whole) %" PetscInt_FMT " nonzeros, %.3g%% of nnz\n", name, slots ? (double)inell / (double)slots : 1.0, inell, slots, b->d.nrem, b->d.nnz ? 100.0 * (double)b->d.nrem / (double)b->d.nnz : 0.0));
+  PetscCall(print(viewer, "%s: rows by remainder length: %" PetscInt_FMT " in the ELL part (none), %" PetscInt_FMT " whole in %" PetscInt_FMT " slabs of equal-length rows (<= %d, %.3g%% padding lanes), %" PetscInt_FMT " whole in CSR with a warp each (<= %d), %" PetscInt_FMT " with a thread block each\n", name, b->d.m - b->d.nlong - b->nslabrows, b->nslabrows, b->d.nslab, GPUPC_HEC_SHORT_REM,
+                  b->d.slabwarp[b->d.nslab] ? 100.0 * (1.0 - (double)b->nslabrows / (32.0 * (double)b->d.slabwarp[b->d.nslab])) : 0.0, b->nwarp, GPUPC_HEC_BLOCK_REM, b->d.nblock));
   PetscFunctionReturn(0);
 }

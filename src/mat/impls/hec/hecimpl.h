@@ -22,12 +22,13 @@
 /* one matrix (block) in HEC: device arrays plus what the host keeps */
 typedef struct {
   GPUPCHECDev d;
-  PetscInt   *h_rowptr; /* host copy of the row pointers (the rows of a chunk of a value update) */
-  PetscInt    maxrow;   /* longest row */
-  PetscReal   ratio;    /* p_r the block was built with */
-  PetscInt    Kcost;    /* the width the cost model gives (d.K unless forced) */
-  PetscBool   forced;   /* d.K was forced (-mat_hec_ell_width) */
-  PetscInt    nwarp;    /* rows of the warp bin (d.nlong - d.nblock) */
+  PetscInt   *h_rowptr;  /* host copy of the row pointers (the rows of a chunk of a value update) */
+  PetscInt    maxrow;    /* longest row */
+  PetscReal   ratio;     /* p_r the block was built with */
+  PetscInt    Kcost;     /* the width the cost model gives (d.K unless forced) */
+  PetscBool   forced;    /* d.K was forced (-mat_hec_ell_width) */
+  PetscInt    nwarp;     /* rows of the warp bin (d.nlong - d.nblock) */
+  PetscInt    nslabrows; /* rows kept whole in the slabs */
 } GPUPCHECBlock;
 
 typedef struct {
