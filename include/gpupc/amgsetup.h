@@ -69,6 +69,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, P
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 /* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, Mat *);
+/* P^T A P on one rank (SEQAIJ or derived), threaded over the coarse rows; the same values as MatPtAP */
+PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Mat *);
 
 /* aggregation: node graph (blocks of bs rows) with |A_IJ| >= eps sqrt(|A_II| |A_JJ|) (Frobenius norms of blocks) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *, PetscInt, PetscReal, PetscInt, GPUPCAMGStrength *);

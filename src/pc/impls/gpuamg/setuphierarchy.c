@@ -127,6 +127,18 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscFunctionReturn(0);
 }
 
+/* P^T A P: our threaded product on one rank, MatPtAP on several */
+static PetscErrorCode Galerkin(Mat A, Mat P, MatReuse reuse, PetscInt threads, Mat *C)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size == 1) PetscCall(GPUPCAMGGalerkinSeq(A, P, reuse, threads, C));
+  else PetscCall(MatPtAP(A, P, reuse, 2.0, C));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CheckOptions(Mat A, const GPUPCAMGSetupOptions *o)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
@@ -212,6 +224,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   PetscCall(PetscObjectReference((PetscObject)A));
   H->A[0]    = A;
   H->nlevels = 1;
+  H->threads = opts->threads;
   for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
     PetscInt N, Nc;
     Mat      P;
@@ -228,7 +241,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     }
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
-    PetscCall(MatPtAP(H->A[l], P, MAT_INITIAL_MATRIX, 2.0, &H->A[l + 1]));
+    PetscCall(Galerkin(H->A[l], P, MAT_INITIAL_MATRIX, opts->threads, &H->A[l + 1]));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
     PetscCall(PetscTime(&t2));
     H->times[2] += t2 - t1;
@@ -270,7 +283,7 @@ PetscErrorCode GPUPCAMGHierarchyRecompute(Mat A, GPUPCAMGHierarchy *H)
     H->A[0] = A;
   }
   PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
-  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatPtAP(H->A[l], H->P[l], MAT_REUSE_MATRIX, 2.0, &H->A[l + 1]));
+  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(Galerkin(H->A[l], H->P[l], MAT_REUSE_MATRIX, H->threads, &H->A[l + 1]));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   H->times[2] = t1 - t0;
