@@ -7,7 +7,7 @@ static const char help[] = "The host setup of PC gpuamg (gpupc/amg.h, gpupc/amgs
                            "  one symmetric Gauss-Seidel sweep down and up) converges in at most -max_its iterations, and, with\n"
                            "  -compare_hypre, in at most 1.15x (rounded up) the iterations of BoomerAMG with matching settings; with\n"
                            "  -compare_gamg (aggregation), in at most GAMG's iterations with the same threshold, smoothing and smoother;\n"
-                           "  -compare_ptap: the Galerkin products equal MatPtAP's bit for bit (one rank).\n"
+                           "  -compare_ptap: the Galerkin products equal MatPtAP's bit for bit, and the kept R equals P^T (one rank).\n"
                            "  -bad_input: a zero diagonal, a rectangular matrix and bad options are refused with a message saying what.\n"
                            "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -compare_gamg -threads <k> -compare_threads -compare_ptap -bad_input\n"
                            "  -amg_type -amg_coarsen -amg_interp -amg_theta -amg_agg_eps -amg_aggressive -amg_trunc_max -amg_trunc_factor\n"
@@ -35,7 +35,7 @@ static PetscErrorCode CheckSplitting(Mat A, const GPUPCAMGSetupOptions *o)
   PetscInt        *cf, bad = 0, nc = 0, gnc, *mark;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, o->threads, &L));
   PetscCall(GPUPCAMGStrengthClassical(&L, o->strong_threshold, o->threads, &S));
   PetscCall(PetscMalloc2(L.n, &cf, L.n, &mark));
   PetscCall(GPUPCAMGCoarsen(&S, o->coarsen, L.rstart, o->threads, cf));
@@ -98,7 +98,7 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(GPUPCAMGNearNullSpace(A, o, &nv, &B));
-  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, o->threads, &L));
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, o->agg_threshold, o->threads, &S));
   PetscCall(PetscMalloc1(S.n, &agg));
   PetscCall(GPUPCAMGAggregate(&S, agg, &nagg));
@@ -449,8 +449,13 @@ int main(int argc, char **argv)
       PetscCall(MatEqual(C, H.A[l + 1], &eq));
       PetscCheck(eq, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the Galerkin product differs from MatPtAP", l);
       PetscCall(MatDestroy(&C));
+      PetscCheck(H.R && H.R[l], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the setup kept no R = P^T", l);
+      PetscCall(MatTranspose(H.P[l], MAT_INITIAL_MATRIX, &C));
+      PetscCall(MatEqual(C, H.R[l], &eq));
+      PetscCheck(eq, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the setup's R differs from P^T", l);
+      PetscCall(MatDestroy(&C));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the Galerkin products equal MatPtAP's on every level\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the Galerkin products equal MatPtAP's and R = P^T on every level\n"));
   }
 
   if (cmpthreads) { /* the same hierarchy with one thread, bit for bit */

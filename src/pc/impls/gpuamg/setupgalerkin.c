@@ -21,25 +21,17 @@ typedef struct {
 } Transposed;
 
 /* R = P^T with rows in ascending fine order */
-static PetscErrorCode TransposeP(const GPUPCCSR *P, Transposed *R)
+static PetscErrorCode TransposeP(const GPUPCCSR *P, PetscInt threads, Transposed *R)
 {
-  PetscInt nc = P->n, *fill;
+  PetscReal *pa;
 
   PetscFunctionBegin;
-  R->n = nc;
-  PetscCall(PetscCalloc1(nc + 1, &R->i));
-  for (PetscInt e = 0; e < P->nnz; e++) R->i[P->j[e] + 1]++;
-  for (PetscInt c = 0; c < nc; c++) R->i[c + 1] += R->i[c];
-  PetscCall(PetscMalloc2(P->nnz, &R->j, P->nnz, &R->a));
-  PetscCall(PetscMalloc1(nc, &fill));
-  PetscCall(PetscArraycpy(fill, R->i, nc));
-  for (PetscInt r = 0; r < P->m; r++)
-    for (PetscInt e = P->i[r]; e < P->i[r + 1]; e++) {
-      PetscInt q = fill[P->j[e]]++;
-      R->j[q]    = r;
-      R->a[q]    = PetscRealPart(P->a[e]);
-    }
-  PetscCall(PetscFree(fill));
+  R->n = P->n;
+  PetscCall(PetscMalloc1(P->nnz, &pa));
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
+  for (PetscInt e = 0; e < P->nnz; e++) pa[e] = PetscRealPart(P->a[e]);
+  PetscCall(GPUPCAMGTransposeCSR(P->m, P->n, P->i, P->j, pa, threads, &R->i, &R->j, &R->a));
+  PetscCall(PetscFree(pa));
   PetscFunctionReturn(0);
 }
 
@@ -57,15 +49,15 @@ typedef struct {
 
 static int WorkInit(Work *w, PetscInt nc)
 {
-  size_t m   = (size_t)PetscMax(nc, 1);
-  w->apmark  = (char *)calloc(m, 1);
-  w->apval   = (PetscReal *)calloc(m, sizeof(PetscReal));
-  w->aplist  = (PetscInt *)malloc(m * sizeof(PetscInt));
-  w->cpos    = (PetscInt *)calloc(m, sizeof(PetscInt));
-  w->cap     = 0;
-  w->len     = 0;
-  w->cols    = NULL;
-  w->vals    = NULL;
+  size_t m  = (size_t)PetscMax(nc, 1);
+  w->apmark = (char *)calloc(m, 1);
+  w->apval  = (PetscReal *)calloc(m, sizeof(PetscReal));
+  w->aplist = (PetscInt *)malloc(m * sizeof(PetscInt));
+  w->cpos   = (PetscInt *)calloc(m, sizeof(PetscInt));
+  w->cap    = 0;
+  w->len    = 0;
+  w->cols   = NULL;
+  w->vals   = NULL;
   return !(w->apmark && w->apval && w->aplist && w->cpos);
 }
 
@@ -88,7 +80,7 @@ static PetscInt RowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w)
     for (PetscInt f = P->i[j]; f < P->i[j + 1]; f++) {
       PetscInt J = P->j[f];
       if (!w->apmark[J]) {
-        w->apmark[J]  = 1;
+        w->apmark[J]     = 1;
         w->aplist[len++] = J;
       }
       w->apval[J] += a * PetscRealPart(P->a[f]);
@@ -98,10 +90,10 @@ static PetscInt RowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w)
 }
 
 /* sorts cols[0..n) ascending, vals along */
-static void SortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
+void GPUPCAMGSortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
 {
   while (n > 16) { /* quicksort on the larger part's loop, recursion on the smaller */
-    PetscInt  p = cols[n / 2], lo = 0, hi = n - 1;
+    PetscInt p = cols[n / 2], lo = 0, hi = n - 1;
     while (lo <= hi) {
       while (cols[lo] < p) lo++;
       while (cols[hi] > p) hi--;
@@ -117,12 +109,12 @@ static void SortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
       }
     }
     if (hi + 1 < n - lo) {
-      SortPairs(hi + 1, cols, vals);
+      GPUPCAMGSortPairs(hi + 1, cols, vals);
       cols += lo;
       vals += lo;
       n -= lo;
     } else {
-      SortPairs(n - lo, cols + lo, vals + lo);
+      GPUPCAMGSortPairs(n - lo, cols + lo, vals + lo);
       n = hi + 1;
     }
   }
@@ -172,7 +164,7 @@ static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, Pets
       }
     }
     for (PetscInt k = start; k < w->len; k++) w->cpos[w->cols[k]] = 0;
-    SortPairs(w->len - start, w->cols + start, w->vals + start);
+    GPUPCAMGSortPairs(w->len - start, w->cols + start, w->vals + start);
     len[cr - r0] = w->len - start;
   }
   return 0;
@@ -205,7 +197,7 @@ static void ChunkValues(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *
 static PetscErrorCode Chunks(const GPUPCCSR *A, const Transposed *R, PetscInt nchunks, PetscInt *bound)
 {
   PetscLogDouble total = 0.0, acc = 0.0;
-  PetscInt       c     = 1;
+  PetscInt       c = 1;
 
   PetscFunctionBegin;
   for (PetscInt e = 0; e < R->i[R->n]; e++) total += (PetscLogDouble)(A->i[R->j[e] + 1] - A->i[R->j[e]]);
@@ -230,8 +222,8 @@ static PetscErrorCode FreeArrays(void *ctx)
   PetscFunctionReturn(0);
 }
 
-/* a SEQAIJ matrix on the arrays, which it frees when destroyed */
-static PetscErrorCode MatOnArrays(PetscInt m, PetscInt n, PetscInt *i, PetscInt *j, PetscScalar *a, Mat *C)
+/* a SEQAIJ matrix on the arrays, which it frees when destroyed (a container composed with it holds them) */
+PetscErrorCode GPUPCAMGMatOnArrays(PetscInt m, PetscInt n, PetscInt *i, PetscInt *j, PetscScalar *a, Mat *C)
 {
   PetscContainer c;
   void         **p;
@@ -262,25 +254,26 @@ static PetscErrorCode MatOnArrays(PetscInt m, PetscInt n, PetscInt *i, PetscInt 
              come from an earlier call with this A and P)
 -  threads - host threads
 
-   Output Parameter:
-.  C - SEQAIJ, sorted columns; the same values as MatPtAP() and the same for any thread count
+   Output Parameters:
++  C  - SEQAIJ, sorted columns; the same values as MatPtAP() and the same for any thread count
+-  Rm - P^T as a SEQAIJ matrix (the product forms it anyway), or NULL when not wanted
 
    Level: developer
 
 .seealso: GPUPCAMGHierarchyBuild()
 @*/
-PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt threads, Mat *C)
+PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt threads, Mat *C, Mat *Rm)
 {
   GPUPCCSR   a, p;
   Transposed R;
-  PetscInt   nt = PetscMax(threads, 1), nchunks, *bound;
+  PetscInt   nt   = PetscMax(threads, 1), nchunks, *bound;
   int        fail = 0;
 
   PetscFunctionBegin;
   PetscCall(GPUPCMatGetCSR(A, &a));
   PetscCall(GPUPCMatGetCSR(P, &p));
   PetscCheck(a.m == a.n && a.n == p.m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "P^T A P: A is %" PetscInt_FMT " x %" PetscInt_FMT ", P has %" PetscInt_FMT " rows", a.m, a.n, p.m);
-  PetscCall(TransposeP(&p, &R));
+  PetscCall(TransposeP(&p, nt, &R));
   nchunks = R.n > 0 ? PetscMin(R.n, 8 * nt) : 1;
   PetscCall(PetscMalloc1(nchunks + 1, &bound));
   PetscCall(Chunks(&a, &R, nchunks, bound));
@@ -323,10 +316,10 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
 #pragma omp for schedule(dynamic, 1)
       for (PetscInt k = 0; k < nchunks; k++) {
         if (bad) continue;
-        w.len = 0;
-        w.cap = 0;
-        w.cols = NULL;
-        w.vals = NULL;
+        w.len    = 0;
+        w.cap    = 0;
+        w.cols   = NULL;
+        w.vals   = NULL;
         bad      = Chunk(&a, &p, &R, bound[k], bound[k + 1], clen + bound[k], &w);
         ccols[k] = w.cols;
         cvals[k] = w.vals;
@@ -362,11 +355,21 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
     PetscCall(PetscFree3(ccols, cvals, cnt));
     if (fail) PetscCall(PetscFree(ci));
     PetscCheck(!fail, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the Galerkin product of PC gpuamg (%" PetscInt_FMT " coarse rows)", R.n);
-    PetscCall(MatOnArrays(R.n, R.n, ci, cj, ca, C));
+    PetscCall(GPUPCAMGMatOnArrays(R.n, R.n, ci, cj, ca, C));
   }
   PetscCall(PetscFree(bound));
-  PetscCall(PetscFree(R.i));
-  PetscCall(PetscFree2(R.j, R.a));
+  if (Rm) { /* R as a matrix: the restriction of the cycle */
+    PetscScalar *ra;
+    PetscCall(PetscMalloc1(R.i[R.n], &ra));
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (PetscInt e = 0; e < R.i[R.n]; e++) ra[e] = R.a[e];
+    PetscCall(GPUPCAMGMatOnArrays(R.n, p.m, R.i, R.j, ra, Rm));
+    PetscCall(PetscFree(R.a));
+  } else {
+    PetscCall(PetscFree(R.i));
+    PetscCall(PetscFree(R.j));
+    PetscCall(PetscFree(R.a));
+  }
   PetscCall(GPUPCMatRestoreCSR(&p));
   PetscCall(GPUPCMatRestoreCSR(&a));
   PetscFunctionReturn(0);

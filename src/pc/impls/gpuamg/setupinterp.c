@@ -553,9 +553,33 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 @*/
 PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, Mat *Pm)
 {
-  PetscInt *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
+  PetscInt   *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
+  PetscCall(GPUPCAMGRegisterSetupEvents());
+  PetscCall(PetscLogEventBegin(GPUPCAMG_PMat, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) { /* the arrays themselves, each row sorted */
+    PetscInt    *pi, *pj;
+    PetscScalar *pa;
+    PetscReal   *rv;
+
+    PetscCall(PetscMalloc1(P->n + 1, &pi));
+    PetscCall(PetscMalloc1(P->i[P->n], &pj));
+    PetscCall(PetscMalloc1(P->i[P->n], &pa));
+    PetscCall(PetscMalloc1(P->i[P->n], &rv));
+    PetscCall(PetscArraycpy(pi, P->i, P->n + 1));
+    PetscCall(PetscArraycpy(pj, P->j, P->i[P->n]));
+    PetscCall(PetscArraycpy(rv, P->a, P->i[P->n]));
+    for (PetscInt i = 0; i < P->n; i++) GPUPCAMGSortPairs(pi[i + 1] - pi[i], pj + pi[i], rv + pi[i]);
+    for (PetscInt e = 0; e < P->i[P->n]; e++) pa[e] = rv[e];
+    PetscCall(PetscFree(rv));
+    PetscCall(GPUPCAMGMatOnArrays(P->n, nc, pi, pj, pa, Pm));
+    PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscMalloc1(P->n, &nnz));
   for (PetscInt i = 0; i < P->n; i++) {
     nnz[i] = P->i[i + 1] - P->i[i];
@@ -580,5 +604,6 @@ PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, Petsc
   PetscCall(MatAssemblyEnd(*Pm, MAT_FINAL_ASSEMBLY));
   PetscCall(PetscFree(cols));
   PetscCall(PetscFree(nnz));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
