@@ -126,7 +126,7 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
   }
   PetscCallMPI(MPI_Allreduce(&err, &gerr, 1, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
   PetscCheck(gerr < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "P_tent Bc differs from B by %g", (double)gerr);
-  PetscCall(GPUPCAMGLocalPToMat(PETSC_COMM_WORLD, &Pl, bs, nv, &Pt));
+  PetscCall(GPUPCAMGLocalPToMat(PETSC_COMM_WORLD, &Pl, bs, nv, o->threads, &Pt));
   PetscCall(MatTransposeMatMult(Pt, Pt, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &PtP));
   PetscCall(MaxDiffIdentity(PtP, &err));
   PetscCheck(err < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "P_tent^T P_tent differs from I by %g", (double)err);

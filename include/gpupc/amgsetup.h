@@ -68,7 +68,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *, const GPU
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 /* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
-PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, Mat *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, PetscInt, Mat *);
 /* a SEQAIJ matrix on CSR arrays (PetscMalloc'd, sorted columns) that it frees when destroyed */
 PETSC_INTERN PetscErrorCode GPUPCAMGMatOnArrays(PetscInt, PetscInt, PetscInt *, PetscInt *, PetscScalar *, Mat *);
 /* sorts n (column, value) pairs by column */
@@ -95,6 +95,17 @@ PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCA
 /* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */
 PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
+
+/* swaps the (column, value) pairs a and b */
+static inline void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a, PetscInt b)
+{
+  PetscInt  c = cols[a];
+  PetscReal v = vals[a];
+  cols[a]     = cols[b];
+  vals[a]     = vals[b];
+  cols[b]     = c;
+  vals[b]     = v;
+}
 
 /* the hash that gives the random part of coarsening measures, in [0,1) */
 static inline PetscReal GPUPCAMGRandom(PetscInt g)

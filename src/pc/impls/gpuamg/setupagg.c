@@ -332,7 +332,7 @@ PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, P
   PetscCall(PetscLogEventBegin(GPUPCAMG_Tentative, A, 0, 0, 0));
   PetscCall(PetscMalloc1(nagg * *nv * *nv, &Bc));
   PetscCall(GPUPCAMGTentative(S.n, bs, agg, nagg, *nv, *B, &Pl, Bc));
-  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, bs, *nv, &Pt));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, bs, *nv, opts->threads, &Pt));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Tentative, A, 0, 0, 0));
   PetscCall(GPUPCAMGLocalPFree(&Pl));
   PetscCall(PetscFree(agg));

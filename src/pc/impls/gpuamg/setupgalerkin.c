@@ -97,16 +97,7 @@ void GPUPCAMGSortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
     while (lo <= hi) {
       while (cols[lo] < p) lo++;
       while (cols[hi] > p) hi--;
-      if (lo <= hi) {
-        PetscInt  c = cols[lo];
-        PetscReal v = vals[lo];
-        cols[lo]    = cols[hi];
-        vals[lo]    = vals[hi];
-        cols[hi]    = c;
-        vals[hi]    = v;
-        lo++;
-        hi--;
-      }
+      if (lo <= hi) GPUPCAMGSwapPairs(cols, vals, lo++, hi--);
     }
     if (hi + 1 < n - lo) {
       GPUPCAMGSortPairs(hi + 1, cols, vals);

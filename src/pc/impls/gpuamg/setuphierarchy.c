@@ -113,7 +113,7 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, A, 0, 0, 0));
   PetscCall(GPUPCAMGInterpolate(&L, &S, cf, interp, opts->trunc_max, opts->trunc_factor, opts->threads, &Pl));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, P));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, opts->threads, P));
   PetscCall(PetscTime(&t2));
   t[0] += t1 - t0;
   t[1] += t2 - t1;

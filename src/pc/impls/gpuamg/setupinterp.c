@@ -250,14 +250,7 @@ static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tm
       PetscInt b = q;
       for (PetscInt r = q + 1; r < k; r++)
         if (PetscAbsReal(vals[r]) > PetscAbsReal(vals[b]) || (PetscAbsReal(vals[r]) == PetscAbsReal(vals[b]) && cols[r] < cols[b])) b = r;
-      if (b != q) {
-        PetscInt  c = cols[q];
-        PetscReal v = vals[q];
-        cols[q]     = cols[b];
-        vals[q]     = vals[b];
-        cols[b]     = c;
-        vals[b]     = v;
-      }
+      if (b != q) GPUPCAMGSwapPairs(cols, vals, q, b);
     }
     k = tmax;
   }
@@ -542,7 +535,8 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 +  comm - the level's communicator
 .  P    - local rows; columns are local coarse points
 .  rbs  - row block size
--  cbs  - column block size
+.  cbs  - column block size
+-  threads - host threads (one rank: rows sorted in parallel)
 
    Output Parameter:
 .  Pm - SEQAIJ on one rank, MPIAIJ on several (local rows n, local columns nc; entries only in the diagonal block)
@@ -551,7 +545,7 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 
 .seealso: GPUPCAMGInterpolate()
 @*/
-PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, Mat *Pm)
+PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, PetscInt threads, Mat *Pm)
 {
   PetscInt   *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
   PetscMPIInt size;
@@ -570,10 +564,15 @@ PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, Petsc
     PetscCall(PetscMalloc1(P->i[P->n], &pa));
     PetscCall(PetscMalloc1(P->i[P->n], &rv));
     PetscCall(PetscArraycpy(pi, P->i, P->n + 1));
-    PetscCall(PetscArraycpy(pj, P->j, P->i[P->n]));
-    PetscCall(PetscArraycpy(rv, P->a, P->i[P->n]));
-    for (PetscInt i = 0; i < P->n; i++) GPUPCAMGSortPairs(pi[i + 1] - pi[i], pj + pi[i], rv + pi[i]);
-    for (PetscInt e = 0; e < P->i[P->n]; e++) pa[e] = rv[e];
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
+    for (PetscInt i = 0; i < P->n; i++) {
+      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) {
+        pj[e] = P->j[e];
+        rv[e] = P->a[e];
+      }
+      GPUPCAMGSortPairs(pi[i + 1] - pi[i], pj + pi[i], rv + pi[i]);
+      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) pa[e] = rv[e];
+    }
     PetscCall(PetscFree(rv));
     PetscCall(GPUPCAMGMatOnArrays(P->n, nc, pi, pj, pa, Pm));
     PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));

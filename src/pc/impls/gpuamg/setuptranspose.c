@@ -46,19 +46,19 @@ PetscErrorCode GPUPCAMGTransposeCSR(PetscInt m, PetscInt n, const PetscInt *ai, 
         if (a) a[q] = aa[e];
       }
   } else {
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp        parallel for num_threads(nt) schedule(static)
     for (PetscInt e = 0; e < nnz; e++) {
-#pragma omp atomic update
+       #pragma omp atomic update
       i[aj[e] + 1]++;
     }
     for (PetscInt c = 0; c < n; c++) i[c + 1] += i[c];
     PetscCall(PetscArraycpy(fill, i, n));
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp        parallel for num_threads(nt) schedule(static)
     for (PetscInt r = 0; r < m; r++)
       for (PetscInt e = ai[r]; e < ai[r + 1]; e++) {
-        PetscInt q;
+               PetscInt q;
 #pragma omp atomic capture
-        q = fill[aj[e]]++;
+        q    = fill[aj[e]]++;
         j[q] = r;
         if (a) a[q] = aa[e];
       }
