@@ -34,6 +34,7 @@ static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, Pe
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(n, &w, n, &newc));
+  if (n < 16384) threads = 1; /* a small level: the sweeps' forks and joins would cost more than they save */
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ \
                                                                          : left)
   for (PetscInt i = 0; i < n; i++) {

@@ -27,7 +27,7 @@
 @*/
 PetscErrorCode GPUPCAMGTransposeCSR(PetscInt m, PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscReal *aa, PetscInt threads, PetscInt **ti, PetscInt **tj, PetscReal **ta)
 {
-  PetscInt   nnz = ai[m], *i, *j, *fill, nt = PetscMax(threads, 1);
+  PetscInt   nnz = ai[m], *i, *j, *fill, nt = ai[m] < 65536 ? 1 : PetscMax(threads, 1); /* small: one thread is faster */
   PetscReal *a = NULL;
 
   PetscFunctionBegin;
