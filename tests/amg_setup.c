@@ -6,9 +6,10 @@ static const char help[] = "The host setup of PC gpuamg (gpupc/amg.h, gpupc/amgs
                            "  on new values equals a fresh build's products; and CG with PETSc's PCMG on the hierarchy's P (Galerkin,\n"
                            "  one symmetric Gauss-Seidel sweep down and up) converges in at most -max_its iterations, and, with\n"
                            "  -compare_hypre, in at most 1.15x (rounded up) the iterations of BoomerAMG with matching settings; with\n"
-                           "  -compare_gamg (aggregation), in at most GAMG's iterations with the same threshold, smoothing and smoother.\n"
+                           "  -compare_gamg (aggregation), in at most GAMG's iterations with the same threshold, smoothing and smoother;\n"
+                           "  -compare_ptap: the Galerkin products equal MatPtAP's bit for bit, and the kept R equals P^T (one rank).\n"
                            "  -bad_input: a zero diagonal, a rectangular matrix and bad options are refused with a message saying what.\n"
-                           "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -compare_gamg -threads <k> -compare_threads -bad_input\n"
+                           "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -compare_gamg -threads <k> -compare_threads -compare_ptap -bad_input\n"
                            "  -amg_type -amg_coarsen -amg_interp -amg_theta -amg_agg_eps -amg_aggressive -amg_trunc_max -amg_trunc_factor\n"
                            "  -amg_smooths -amg_max_coarse -amg_max_levels\n";
 
@@ -34,7 +35,7 @@ static PetscErrorCode CheckSplitting(Mat A, const GPUPCAMGSetupOptions *o)
   PetscInt        *cf, bad = 0, nc = 0, gnc, *mark;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, o->threads, &L));
   PetscCall(GPUPCAMGStrengthClassical(&L, o->strong_threshold, o->threads, &S));
   PetscCall(PetscMalloc2(L.n, &cf, L.n, &mark));
   PetscCall(GPUPCAMGCoarsen(&S, o->coarsen, L.rstart, o->threads, cf));
@@ -97,7 +98,7 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(GPUPCAMGNearNullSpace(A, o, &nv, &B));
-  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, o->threads, &L));
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, o->agg_threshold, o->threads, &S));
   PetscCall(PetscMalloc1(S.n, &agg));
   PetscCall(GPUPCAMGAggregate(&S, agg, &nagg));
@@ -125,7 +126,7 @@ static PetscErrorCode CheckAggregation(Mat A, const GPUPCAMGSetupOptions *o)
   }
   PetscCallMPI(MPI_Allreduce(&err, &gerr, 1, MPIU_REAL, MPI_MAX, PETSC_COMM_WORLD));
   PetscCheck(gerr < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "P_tent Bc differs from B by %g", (double)gerr);
-  PetscCall(GPUPCAMGLocalPToMat(PETSC_COMM_WORLD, &Pl, bs, nv, &Pt));
+  PetscCall(GPUPCAMGLocalPToMat(PETSC_COMM_WORLD, &Pl, bs, nv, o->threads, &Pt));
   PetscCall(MatTransposeMatMult(Pt, Pt, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &PtP));
   PetscCall(MaxDiffIdentity(PtP, &err));
   PetscCheck(err < 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "P_tent^T P_tent differs from I by %g", (double)err);
@@ -391,7 +392,7 @@ int main(int argc, char **argv)
   GPUPCAMGHierarchy    H;
   char                 problem[64] = "poisson2d";
   PetscInt             n = 32, max_its = 30, its, hits;
-  PetscBool            hypre = PETSC_FALSE, gamg = PETSC_FALSE, cmpthreads = PETSC_FALSE, bad = PETSC_FALSE;
+  PetscBool            hypre = PETSC_FALSE, gamg = PETSC_FALSE, cmpthreads = PETSC_FALSE, cmpptap = PETSC_FALSE, bad = PETSC_FALSE;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -404,6 +405,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_gamg", &gamg, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bad_input", &bad, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_threads", &cmpthreads, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_ptap", &cmpptap, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-threads", &o.threads, NULL));
   {
     PetscInt t = (PetscInt)o.type, c = (PetscInt)o.coarsen, ip = (PetscInt)o.interp;
@@ -438,6 +440,23 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   PetscCheck(H.nlevels >= 2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the hierarchy has only one level");
   PetscCall(CheckLevels(&H, &o));
+
+  if (cmpptap) { /* the setup's own product (one rank) against PETSc's MatPtAP, bit for bit */
+    for (PetscInt l = 0; l + 1 < H.nlevels; l++) {
+      Mat       C;
+      PetscBool eq;
+      PetscCall(MatPtAP(H.A[l], H.P[l], MAT_INITIAL_MATRIX, 2.0, &C));
+      PetscCall(MatEqual(C, H.A[l + 1], &eq));
+      PetscCheck(eq, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the Galerkin product differs from MatPtAP", l);
+      PetscCall(MatDestroy(&C));
+      PetscCheck(H.R && H.R[l], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the setup kept no R = P^T", l);
+      PetscCall(MatTranspose(H.P[l], MAT_INITIAL_MATRIX, &C));
+      PetscCall(MatEqual(C, H.R[l], &eq));
+      PetscCheck(eq, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": the setup's R differs from P^T", l);
+      PetscCall(MatDestroy(&C));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the Galerkin products equal MatPtAP's and R = P^T on every level\n"));
+  }
 
   if (cmpthreads) { /* the same hierarchy with one thread, bit for bit */
     GPUPCAMGSetupOptions o1 = o;

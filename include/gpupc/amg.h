@@ -35,6 +35,9 @@ typedef struct {
   PetscInt       nlevels;
   Mat           *A;        /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
   Mat           *P;        /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
+  Mat           *R;        /* R[l] = P[l]^T where the setup formed it (one rank), else NULL (or R itself NULL): the
+                              device transposes P */
+  PetscInt       threads;  /* host threads of the setup (and of a recomputation) */
   PetscLogDouble times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
 } GPUPCAMGHierarchy;
 

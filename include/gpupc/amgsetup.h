@@ -55,10 +55,10 @@ typedef struct {
   PetscReal *a;
 } GPUPCAMGLocalP;
 
-PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, PetscInt, const PetscInt *, GPUPCAMGLocal *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, PetscInt, const PetscInt *, PetscInt, GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalFree(GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *, PetscReal, PetscInt, GPUPCAMGStrength *);
-PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *);
 /* cf[i] = GPUPC_AMG_C or GPUPC_AMG_F; rstart seeds the random measures (global numbers, same for any thread count) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsen(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
@@ -68,7 +68,15 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *, const GPU
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 /* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
-PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, Mat *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, PetscInt, Mat *);
+/* a SEQAIJ matrix on CSR arrays (PetscMalloc'd, sorted columns) that it frees when destroyed */
+PETSC_INTERN PetscErrorCode GPUPCAMGMatOnArrays(PetscInt, PetscInt, PetscInt *, PetscInt *, PetscScalar *, Mat *);
+/* sorts n (column, value) pairs by column */
+PETSC_INTERN void GPUPCAMGSortPairs(PetscInt, PetscInt *, PetscReal *);
+/* P^T A P on one rank (SEQAIJ or derived), threaded over the coarse rows; the same values as MatPtAP */
+PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Mat *, Mat *);
+/* the transpose of a CSR matrix or pattern (rows of the transpose sorted), threaded */
+PETSC_EXTERN PetscErrorCode GPUPCAMGTransposeCSR(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscReal *, PetscInt, PetscInt **, PetscInt **, PetscReal **);
 
 /* aggregation: node graph (blocks of bs rows) with |A_IJ| >= eps sqrt(|A_II| |A_JJ|) (Frobenius norms of blocks) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *, PetscInt, PetscReal, PetscInt, GPUPCAMGStrength *);
@@ -83,10 +91,21 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
 
 /* -log_view events of the setup (GPUPCAMGRegisterSetupEvents) */
-PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
+PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
 /* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */
 PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
+
+/* swaps the (column, value) pairs a and b */
+static inline void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a, PetscInt b)
+{
+  PetscInt  c = cols[a];
+  PetscReal v = vals[a];
+  cols[a]     = cols[b];
+  vals[a]     = vals[b];
+  cols[b]     = c;
+  vals[b]     = v;
+}
 
 /* the hash that gives the random part of coarsening measures, in [0,1) */
 static inline PetscReal GPUPCAMGRandom(PetscInt g)

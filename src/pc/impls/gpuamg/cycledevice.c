@@ -167,9 +167,12 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
       Mat Rh;
 
       PetscCall(MatConvert(H->P[l], o->mattype, MAT_INITIAL_MATRIX, &L->P));
-      PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
-      PetscCall(MatConvert(Rh, o->mattype, MAT_INITIAL_MATRIX, &L->R));
-      PetscCall(MatDestroy(&Rh));
+      if (H->R && H->R[l]) PetscCall(MatConvert(H->R[l], o->mattype, MAT_INITIAL_MATRIX, &L->R)); /* the setup's P^T */
+      else {
+        PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
+        PetscCall(MatConvert(Rh, o->mattype, MAT_INITIAL_MATRIX, &L->R));
+        PetscCall(MatDestroy(&Rh));
+      }
     }
     PetscCall(MatCreateVecs(L->A, &L->x, &L->b));
     PetscCall(VecDuplicate(L->x, &L->r));

@@ -316,8 +316,10 @@ PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, P
     PetscCall(GPUPCAMGNearNullSpace(A, opts, nv, B));
     PetscCall(MatGetBlockSize(A, &bs));
   } else bs = *nv;
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Local, A, 0, 0, 0));
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, opts->threads, &L));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Local, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, &L));
   PetscCheck(L.n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " local rows are not a multiple of the block size %" PetscInt_FMT, level, L.n, bs);
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, opts->agg_threshold, opts->threads, &S));
   if (bs < *nv) PetscCall(PetscFree(S.ext)); /* a singleton of bs rows cannot hold nv vectors */
@@ -330,7 +332,7 @@ PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, P
   PetscCall(PetscLogEventBegin(GPUPCAMG_Tentative, A, 0, 0, 0));
   PetscCall(PetscMalloc1(nagg * *nv * *nv, &Bc));
   PetscCall(GPUPCAMGTentative(S.n, bs, agg, nagg, *nv, *B, &Pl, Bc));
-  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, bs, *nv, &Pt));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, bs, *nv, opts->threads, &Pt));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Tentative, A, 0, 0, 0));
   PetscCall(GPUPCAMGLocalPFree(&Pl));
   PetscCall(PetscFree(agg));

@@ -34,6 +34,9 @@ static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, Pe
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(n, &w, n, &newc));
+  if (n < 16384) threads = 1; /* a small level: the sweeps' forks and joins would cost more than they save */
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ \
+                                                                         : left)
   for (PetscInt i = 0; i < n; i++) {
     PetscInt ns = S->i[i + 1] - S->i[i], nt = S->ti[i + 1] - S->ti[i];
     w[i]  = (PetscReal)nt + GPUPCAMGRandom(rstart + i);
@@ -52,6 +55,7 @@ static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, Pe
         if (cf[S->tj[e]] == GPUPC_AMG_U && Beats(w, S->tj[e], i)) max = PETSC_FALSE;
       newc[i] = (char)max;
     }
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (PetscInt i = 0; i < n; i++)
       if (newc[i]) cf[i] = GPUPC_AMG_C;
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -62,6 +66,8 @@ static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, Pe
         if (cf[S->j[e]] == GPUPC_AMG_C) newc[i] = 1;
     }
     left = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ \
+                                                                         : left)
     for (PetscInt i = 0; i < n; i++) {
       if (newc[i]) cf[i] = GPUPC_AMG_F;
       if (cf[i] == GPUPC_AMG_U) left++;
@@ -388,7 +394,7 @@ PetscErrorCode GPUPCAMGCoarsenAggressive(const GPUPCAMGStrength *S, PCGPUAMGCoar
       S2.i[q + 1] = cnt;
     }
   }
-  PetscCall(GPUPCAMGStrengthTranspose(&S2));
+  PetscCall(GPUPCAMGStrengthTranspose(&S2, threads));
   PetscCall(PetscMalloc1(nc, &cf2));
   PetscCall(GPUPCAMGCoarsen(&S2, type, rstart, threads, cf2));
   for (PetscInt q = 0; q < nc; q++) /* a C point without C points within distance two stays */

@@ -10,14 +10,15 @@
 #include <gpupc/stage.h>
 #include <petsctime.h>
 
-PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
+PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
 
 /*@C
    GPUPCAMGRegisterSetupEvents - registers the -log_view events of PC gpuamg's host setup (once)
 
    Not Collective
 
-   Events: GPUAMGSetup (the whole hierarchy), GPUAMGStrength, GPUAMGCoarsen, GPUAMGInterp (classical), GPUAMGAggregate,
+   Events: GPUAMGSetup (the whole hierarchy), GPUAMGLocal (the rank-local part of a level), GPUAMGPMat (a local P
+   made a Mat), GPUAMGStrength, GPUAMGCoarsen, GPUAMGInterp (classical), GPUAMGAggregate,
    GPUAMGTentative, GPUAMGProlSmooth (aggregation), GPUAMGGalerkin (the products P^T A P)
 
    Level: developer
@@ -32,6 +33,8 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
   if (done) PetscFunctionReturn(0);
   done = PETSC_TRUE;
   PetscCall(PetscLogEventRegister("GPUAMGSetup", PC_CLASSID, &GPUPCAMG_Setup));
+  PetscCall(PetscLogEventRegister("GPUAMGLocal", PC_CLASSID, &GPUPCAMG_Local));
+  PetscCall(PetscLogEventRegister("GPUAMGPMat", PC_CLASSID, &GPUPCAMG_PMat));
   PetscCall(PetscLogEventRegister("GPUAMGStrength", PC_CLASSID, &GPUPCAMG_Strength));
   PetscCall(PetscLogEventRegister("GPUAMGCoarsen", PC_CLASSID, &GPUPCAMG_Coarsen));
   PetscCall(PetscLogEventRegister("GPUAMGInterp", PC_CLASSID, &GPUPCAMG_Interp));
@@ -92,8 +95,10 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscFunctionBegin;
   if (level == 0) PetscCall(MatGetBlockSize(A, nf)); /* systems (block size > 1): the unknown approach, functions kept apart */
   PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Local, A, 0, 0, 0));
+  PetscCall(GPUPCAMGLocalGet(A, *nf, *func, opts->threads, &L));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Local, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalGet(A, *nf, *func, &L));
   PetscCall(GPUPCAMGStrengthClassical(&L, opts->strong_threshold, opts->threads, &S));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, A, 0, 0, 0));
@@ -107,8 +112,8 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, A, 0, 0, 0));
   PetscCall(GPUPCAMGInterpolate(&L, &S, cf, interp, opts->trunc_max, opts->trunc_factor, opts->threads, &Pl));
-  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, P));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, A, 0, 0, 0));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, opts->threads, P));
   PetscCall(PetscTime(&t2));
   t[0] += t1 - t0;
   t[1] += t2 - t1;
@@ -124,6 +129,18 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscCall(PetscFree(cf));
   PetscCall(GPUPCAMGStrengthFree(&S));
   PetscCall(GPUPCAMGLocalFree(&L));
+  PetscFunctionReturn(0);
+}
+
+/* P^T A P: our threaded product on one rank (which gives R = P^T too, when R is not NULL), MatPtAP on several */
+static PetscErrorCode Galerkin(Mat A, Mat P, MatReuse reuse, PetscInt threads, Mat *C, Mat *R)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size == 1) PetscCall(GPUPCAMGGalerkinSeq(A, P, reuse, threads, C, R));
+  else PetscCall(MatPtAP(A, P, reuse, 2.0, C));
   PetscFunctionReturn(0);
 }
 
@@ -208,13 +225,15 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   PetscCall(CheckOptions(A, opts));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscCalloc2(opts->max_levels, &H->A, opts->max_levels, &H->P));
+  PetscCall(PetscCalloc3(opts->max_levels, &H->A, opts->max_levels, &H->P, opts->max_levels, &H->R));
   PetscCall(PetscObjectReference((PetscObject)A));
   H->A[0]    = A;
   H->nlevels = 1;
+  H->threads = opts->threads;
   for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
-    PetscInt N, Nc;
-    Mat      P;
+    PetscInt       N, Nc;
+    Mat            P;
+    PetscLogDouble t00 = H->times[0], t01 = H->times[1];
 
     PetscCall(MatGetSize(H->A[l], &N, NULL));
     if (N <= opts->max_coarse) break;
@@ -228,12 +247,18 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     }
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
-    PetscCall(MatPtAP(H->A[l], P, MAT_INITIAL_MATRIX, 2.0, &H->A[l + 1]));
+    PetscCall(Galerkin(H->A[l], P, MAT_INITIAL_MATRIX, opts->threads, &H->A[l + 1], &H->R[l]));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
     PetscCall(PetscTime(&t2));
     H->times[2] += t2 - t1;
     H->P[l]    = P;
     H->nlevels = l + 2;
+    { /* -info: the level's sizes and the time of each part (bench/NOTES.md tables come from these lines) */
+      MatInfo ia, ip;
+      PetscCall(MatGetInfo(H->A[l], MAT_GLOBAL_SUM, &ia));
+      PetscCall(MatGetInfo(P, MAT_GLOBAL_SUM, &ip));
+      PetscCall(PetscInfo(A, "level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %.0f nonzeros; P %" PetscInt_FMT " columns, %.0f nonzeros; %s %.4g s, %s %.4g s, Galerkin %.4g s\n", l, N, ia.nz_used, Nc, ip.nz_used, opts->type == PC_GPUAMG_AGG ? "aggregation" : "strength+coarsening", H->times[0] - t00, opts->type == PC_GPUAMG_AGG ? "prolongator" : "interpolation", H->times[1] - t01, t2 - t1));
+    }
   }
   PetscCall(PetscFree(B));
   PetscCall(PetscFree(func));
@@ -270,7 +295,7 @@ PetscErrorCode GPUPCAMGHierarchyRecompute(Mat A, GPUPCAMGHierarchy *H)
     H->A[0] = A;
   }
   PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
-  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatPtAP(H->A[l], H->P[l], MAT_REUSE_MATRIX, 2.0, &H->A[l + 1]));
+  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(Galerkin(H->A[l], H->P[l], MAT_REUSE_MATRIX, H->threads, &H->A[l + 1], NULL));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   H->times[2] = t1 - t0;
@@ -295,7 +320,9 @@ PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *H)
     for (PetscInt l = 0; l < H->nlevels; l++) PetscCall(MatDestroy(&H->A[l]));
   if (H->P)
     for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatDestroy(&H->P[l]));
-  PetscCall(PetscFree2(H->A, H->P));
+  if (H->R)
+    for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatDestroy(&H->R[l]));
+  PetscCall(PetscFree3(H->A, H->P, H->R));
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscFunctionReturn(0);
 }

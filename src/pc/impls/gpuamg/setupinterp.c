@@ -24,7 +24,9 @@
 #endif
 
 typedef struct {
-  PetscInt  *pos, *smark, *imark; /* per point: position in the row buffer, strong-neighbour and set stamps */
+  PetscInt  *pos, *smark, *imark; /* per point: 1 + position in the row buffer, 1 + the row of the strong-neighbour and
+                                     set stamps; 0: none. Allocated zeroed and reset after use, so a thread writes only
+                                     the pages of the points its rows reach */
   PetscInt  *cols;                /* row buffer: local points */
   PetscReal *vals;
   PetscInt   cap, len;
@@ -34,16 +36,14 @@ typedef struct {
 
 static int ScratchInit(Scratch *sc, PetscInt n)
 {
-  sc->pos   = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(n, 1));
-  sc->smark = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(n, 1));
-  sc->imark = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(n, 1));
+  sc->pos   = (PetscInt *)calloc((size_t)PetscMax(n, 1), sizeof(PetscInt));
+  sc->smark = (PetscInt *)calloc((size_t)PetscMax(n, 1), sizeof(PetscInt));
+  sc->imark = (PetscInt *)calloc((size_t)PetscMax(n, 1), sizeof(PetscInt));
   sc->cap   = 64;
   sc->cols  = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)sc->cap);
   sc->vals  = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)sc->cap);
   sc->len   = 0;
   sc->fail  = !(sc->pos && sc->smark && sc->imark && sc->cols && sc->vals);
-  if (!sc->fail)
-    for (PetscInt i = 0; i < n; i++) sc->pos[i] = sc->smark[i] = sc->imark[i] = -1;
   return sc->fail;
 }
 
@@ -59,8 +59,8 @@ static void ScratchFree(Scratch *sc)
 /* adds point l to the row buffer (value v) or accumulates */
 static void Add(Scratch *sc, PetscInt l, PetscReal v)
 {
-  if (sc->pos[l] >= 0) {
-    sc->vals[sc->pos[l]] += v;
+  if (sc->pos[l] > 0) {
+    sc->vals[sc->pos[l] - 1] += v;
     return;
   }
   if (sc->len == sc->cap) {
@@ -77,19 +77,19 @@ static void Add(Scratch *sc, PetscInt l, PetscReal v)
     sc->vals = vals;
     sc->cap  = cap;
   }
-  sc->pos[l]          = sc->len;
+  sc->pos[l]          = sc->len + 1;
   sc->cols[sc->len]   = l;
   sc->vals[sc->len++] = v;
 }
 
 static void Clear(Scratch *sc)
 {
-  for (PetscInt q = 0; q < sc->len; q++) sc->pos[sc->cols[q]] = -1;
+  for (PetscInt q = 0; q < sc->len; q++) sc->pos[sc->cols[q]] = 0;
   sc->len = 0;
 }
 
 /* direct weights of a row given as (d, buffer of off-diagonal couplings, lumped sums) over the points marked
-   imark[l] == stamp; the result replaces the buffer (interpolatory points only) */
+   imark[l] == stamp + 1; the result replaces the buffer (interpolatory points only) */
 static void DirectFormula(Scratch *sc, PetscReal d, PetscReal offneg, PetscReal offpos, PetscInt stamp)
 {
   PetscReal s = d < 0.0 ? -1.0 : 1.0, sneg = 0.0, spos = 0.0, ineg = 0.0, ipos = 0.0, alpha, beta;
@@ -104,7 +104,7 @@ static void DirectFormula(Scratch *sc, PetscReal d, PetscReal offneg, PetscReal 
   }
   for (PetscInt q = 0; q < sc->len; q++) {
     PetscReal v  = sc->vals[q];
-    PetscBool in = (PetscBool)(sc->imark[sc->cols[q]] == stamp);
+    PetscBool in = (PetscBool)(sc->imark[sc->cols[q]] == stamp + 1);
     if (v * s < 0.0) {
       sneg += v;
       if (in) ineg += v;
@@ -121,19 +121,19 @@ static void DirectFormula(Scratch *sc, PetscReal d, PetscReal offneg, PetscReal 
   }
   for (PetscInt q = 0; q < sc->len; q++) {
     PetscInt l = sc->cols[q];
-    sc->pos[l] = -1;
-    if (sc->imark[l] != stamp || sc->vals[q] == 0.0 || d == 0.0) continue;
+    sc->pos[l] = 0;
+    if (sc->imark[l] != stamp + 1 || sc->vals[q] == 0.0 || d == 0.0) continue;
     sc->cols[k]   = l;
     sc->vals[k++] = -(sc->vals[q] * s < 0.0 ? alpha : beta) * sc->vals[q] / d;
   }
   sc->len = k;
-  for (PetscInt q = 0; q < k; q++) sc->pos[sc->cols[q]] = q;
+  for (PetscInt q = 0; q < k; q++) sc->pos[sc->cols[q]] = q + 1;
 }
 
 static void RowDirect(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PetscInt i, Scratch *sc)
 {
   for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
-    if (cf[S->j[e]] == GPUPC_AMG_C) sc->imark[S->j[e]] = i;
+    if (cf[S->j[e]] == GPUPC_AMG_C) sc->imark[S->j[e]] = i + 1;
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++)
     if (L->j[e] != i && GPUPC_AMG_SAMEF(L, i, L->j[e])) Add(sc, L->j[e], L->a[e]);
   DirectFormula(sc, L->diag[i], L->offneg[i], L->offpos[i], i);
@@ -155,17 +155,17 @@ static void RowStandard(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const
 
   for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++) {
     PetscInt k   = S->j[e];
-    sc->smark[k] = i;
-    if (cf[k] == GPUPC_AMG_C) sc->imark[k] = i;
+    sc->smark[k] = i + 1;
+    if (cf[k] == GPUPC_AMG_C) sc->imark[k] = i + 1;
     else
       for (PetscInt f = S->i[k]; f < S->i[k + 1]; f++)
-        if (cf[S->j[f]] == GPUPC_AMG_C) sc->imark[S->j[f]] = i;
+        if (cf[S->j[f]] == GPUPC_AMG_C) sc->imark[S->j[f]] = i + 1;
   }
-  sc->imark[i] = -1;
+  sc->imark[i] = 0;
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
     PetscInt k = L->j[e];
     if (k == i || !GPUPC_AMG_SAMEF(L, i, k)) continue;
-    if (sc->smark[k] == i && cf[k] == GPUPC_AMG_F && L->diag[k] != 0.0) { /* eliminate k with its own equation */
+    if (sc->smark[k] == i + 1 && cf[k] == GPUPC_AMG_F && L->diag[k] != 0.0) { /* eliminate k with its own equation */
       PetscReal f = -L->a[e] / L->diag[k];
       for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
         PetscInt l = L->j[g];
@@ -192,7 +192,7 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
   /* the interpolatory set: strong C of i and of its strong F neighbours (values start at 0) */
   for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++) {
     PetscInt k   = S->j[e];
-    sc->smark[k] = i;
+    sc->smark[k] = i + 1;
     if (cf[k] == GPUPC_AMG_C) Add(sc, k, 0.0);
     else
       for (PetscInt f = S->i[k]; f < S->i[k + 1]; f++)
@@ -201,17 +201,17 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
     PetscInt n = L->j[e];
     if (n == i || !GPUPC_AMG_SAMEF(L, i, n)) continue;
-    if (sc->pos[n] >= 0) sc->vals[sc->pos[n]] += L->a[e];
-    else if (!(sc->smark[n] == i && cf[n] == GPUPC_AMG_F)) d += L->a[e]; /* weak, not interpolatory: lumped */
+    if (sc->pos[n] > 0) sc->vals[sc->pos[n] - 1] += L->a[e];
+    else if (!(sc->smark[n] == i + 1 && cf[n] == GPUPC_AMG_F)) d += L->a[e]; /* weak, not interpolatory: lumped */
   }
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
     PetscInt  k = L->j[e];
     PetscReal sk, D = 0.0, aik = L->a[e];
-    if (k == i || sc->smark[k] != i || cf[k] != GPUPC_AMG_F) continue;
+    if (k == i || sc->smark[k] != i + 1 || cf[k] != GPUPC_AMG_F) continue;
     sk = L->diag[k] < 0.0 ? -1.0 : 1.0;
     for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
       PetscInt l = L->j[g];
-      if ((l == i || sc->pos[l] >= 0) && GPUPC_AMG_SAMEF(L, k, l) && L->a[g] * sk < 0.0) D += L->a[g];
+      if ((l == i || sc->pos[l] > 0) && GPUPC_AMG_SAMEF(L, k, l) && L->a[g] * sk < 0.0) D += L->a[g];
     }
     if (D == 0.0) {
       d += aik;
@@ -221,7 +221,7 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
       PetscInt l = L->j[g];
       if (L->a[g] * sk >= 0.0 || !GPUPC_AMG_SAMEF(L, k, l)) continue;
       if (l == i) d += aik * L->a[g] / D;
-      else if (sc->pos[l] >= 0) sc->vals[sc->pos[l]] += aik * L->a[g] / D;
+      else if (sc->pos[l] > 0) sc->vals[sc->pos[l] - 1] += aik * L->a[g] / D;
     }
   }
   for (PetscInt q = 0; q < sc->len; q++) sc->vals[q] = d != 0.0 ? -sc->vals[q] / d : 0.0;
@@ -250,14 +250,7 @@ static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tm
       PetscInt b = q;
       for (PetscInt r = q + 1; r < k; r++)
         if (PetscAbsReal(vals[r]) > PetscAbsReal(vals[b]) || (PetscAbsReal(vals[r]) == PetscAbsReal(vals[b]) && cols[r] < cols[b])) b = r;
-      if (b != q) {
-        PetscInt  c = cols[q];
-        PetscReal v = vals[q];
-        cols[q]     = cols[b];
-        vals[q]     = vals[b];
-        cols[b]     = c;
-        vals[b]     = v;
-      }
+      if (b != q) GPUPCAMGSwapPairs(cols, vals, q, b);
     }
     k = tmax;
   }
@@ -311,7 +304,7 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
           RowExtI(L, S, cf, i, &sc);
           break;
         }
-        for (PetscInt q = 0; q < sc.len; q++) sc.pos[sc.cols[q]] = -1;
+        for (PetscInt q = 0; q < sc.len; q++) sc.pos[sc.cols[q]] = 0;
         len = sc.len;
         TruncRow(&len, sc.cols, sc.vals, tmax, tfac);
         sc.len = len;
@@ -330,7 +323,7 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
       for (PetscInt q = 0; q < sc.len; q++) {
         oc[cnt]            = cidx[sc.cols[q]];
         ov[cnt++]          = sc.vals[q];
-        sc.pos[sc.cols[q]] = -1;
+        sc.pos[sc.cols[q]] = 0;
       }
       P->i[i + 1] = sc.len;
       sc.len      = 0;
@@ -406,7 +399,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
     for (PetscInt q = 0; q < nset; q++) {
       PetscInt i = set[q], len;
       for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
-        if (pass[S->j[e]] >= 0) sc.imark[S->j[e]] = i;
+        if (pass[S->j[e]] >= 0) sc.imark[S->j[e]] = i + 1;
       for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++)
         if (L->j[e] != i && GPUPC_AMG_SAMEF(L, i, L->j[e])) Add(&sc, L->j[e], L->a[e]);
       DirectFormula(&sc, L->diag[i], L->offneg[i], L->offpos[i], i);
@@ -418,7 +411,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
       Clear(&sc);
       PetscCheck(!sc.fail && !acc.fail, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the multipass interpolation of PC gpuamg");
       len = acc.len;
-      for (PetscInt r = 0; r < acc.len; r++) acc.pos[acc.cols[r]] = -1;
+      for (PetscInt r = 0; r < acc.len; r++) acc.pos[acc.cols[r]] = 0;
       TruncRow(&len, acc.cols, acc.vals, tmax, tfac);
       if (cnt + len > cap) {
         cap = 2 * (cnt + len);
@@ -542,7 +535,8 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 +  comm - the level's communicator
 .  P    - local rows; columns are local coarse points
 .  rbs  - row block size
--  cbs  - column block size
+.  cbs  - column block size
+-  threads - host threads (one rank: rows sorted in parallel)
 
    Output Parameter:
 .  Pm - SEQAIJ on one rank, MPIAIJ on several (local rows n, local columns nc; entries only in the diagonal block)
@@ -551,11 +545,40 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 
 .seealso: GPUPCAMGInterpolate()
 @*/
-PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, Mat *Pm)
+PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, PetscInt threads, Mat *Pm)
 {
-  PetscInt *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
+  PetscInt   *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
+  PetscCall(GPUPCAMGRegisterSetupEvents());
+  PetscCall(PetscLogEventBegin(GPUPCAMG_PMat, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) { /* the arrays themselves, each row sorted */
+    PetscInt    *pi, *pj;
+    PetscScalar *pa;
+    PetscReal   *rv;
+
+    PetscCall(PetscMalloc1(P->n + 1, &pi));
+    PetscCall(PetscMalloc1(P->i[P->n], &pj));
+    PetscCall(PetscMalloc1(P->i[P->n], &pa));
+    PetscCall(PetscMalloc1(P->i[P->n], &rv));
+    PetscCall(PetscArraycpy(pi, P->i, P->n + 1));
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
+    for (PetscInt i = 0; i < P->n; i++) {
+      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) {
+        pj[e] = P->j[e];
+        rv[e] = P->a[e];
+      }
+      GPUPCAMGSortPairs(pi[i + 1] - pi[i], pj + pi[i], rv + pi[i]);
+      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) pa[e] = rv[e];
+    }
+    PetscCall(PetscFree(rv));
+    PetscCall(GPUPCAMGMatOnArrays(P->n, nc, pi, pj, pa, Pm));
+    PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscMalloc1(P->n, &nnz));
   for (PetscInt i = 0; i < P->n; i++) {
     nnz[i] = P->i[i + 1] - P->i[i];
@@ -580,5 +603,6 @@ PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, Petsc
   PetscCall(MatAssemblyEnd(*Pm, MAT_FINAL_ASSEMBLY));
   PetscCall(PetscFree(cols));
   PetscCall(PetscFree(nnz));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -7,19 +7,26 @@
 #include <gpupc/amgsetup.h>
 #include <gpupc/matgpu.h>
 
-static PetscErrorCode CopyDiagBlock(const GPUPCCSR *csr, GPUPCAMGLocal *L)
+/* the diagonal block without explicit zeros (the diagonal kept); rows are independent: threaded, the same for any
+   thread count */
+static PetscErrorCode CopyDiagBlock(const GPUPCCSR *csr, PetscInt threads, GPUPCAMGLocal *L)
 {
+  PetscInt m = csr->m;
+
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(csr->m + 1, &L->i));
+  PetscCall(PetscMalloc1(m + 1, &L->i));
   L->i[0] = 0;
-  for (PetscInt r = 0; r < csr->m; r++) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (PetscInt r = 0; r < m; r++) {
     PetscInt c = 0;
     for (PetscInt e = csr->i[r]; e < csr->i[r + 1]; e++)
       if (PetscRealPart(csr->a[e]) != 0.0 || csr->j[e] == r) c++;
-    L->i[r + 1] = L->i[r] + c;
+    L->i[r + 1] = c;
   }
-  PetscCall(PetscMalloc2(L->i[csr->m], &L->j, L->i[csr->m], &L->a));
-  for (PetscInt r = 0; r < csr->m; r++) {
+  for (PetscInt r = 0; r < m; r++) L->i[r + 1] += L->i[r];
+  PetscCall(PetscMalloc2(L->i[m], &L->j, L->i[m], &L->a));
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (PetscInt r = 0; r < m; r++) {
     PetscInt k = L->i[r];
     L->diag[r] = 0.0;
     for (PetscInt e = csr->i[r]; e < csr->i[r + 1]; e++) {
@@ -40,8 +47,9 @@ static PetscErrorCode CopyDiagBlock(const GPUPCCSR *csr, GPUPCAMGLocal *L)
    Input Parameters:
 +  A  - SEQAIJ, MPIAIJ or a GPUPC type derived from them; square
 .  nf   - functions: 1 (scalar), or the block size for classical systems AMG (unknown approach)
--  func - function of each local row, or NULL for row r in function r % nf (the finest level: the couplings to other
+.  func - function of each local row, or NULL for row r in function r % nf (the finest level: the couplings to other
           ranks are then summed within the row's function only; with func they are all summed)
+-  threads - host threads (rows are independent; the result does not depend on the count)
 
    Output Parameter:
 .  L - the local part (free with GPUPCAMGLocalFree())
@@ -50,7 +58,7 @@ static PetscErrorCode CopyDiagBlock(const GPUPCCSR *csr, GPUPCAMGLocal *L)
 
 .seealso: GPUPCAMGLocalFree(), GPUPCAMGHierarchyBuild()
 @*/
-PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, GPUPCAMGLocal *L)
+PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, PetscInt threads, GPUPCAMGLocal *L)
 {
   PetscErrorCode (*f)(void) = NULL;
   PetscInt        M, N, m, n;
@@ -74,14 +82,16 @@ PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, GPUPCA
   L->func = func;
   PetscCall(PetscMalloc6(m, &L->diag, m, &L->offneg, m, &L->offpos, m, &L->offmaxneg, m, &L->offmaxabs, m, &L->offcnt));
   PetscCall(GPUPCMatGetCSR(Ad, &dcsr));
-  PetscCall(CopyDiagBlock(&dcsr, L));
+  PetscCall(CopyDiagBlock(&dcsr, PetscMax(threads, 1), L));
   PetscCall(GPUPCMatRestoreCSR(&dcsr));
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
   for (PetscInt r = 0; r < m; r++) {
     L->offneg[r] = L->offpos[r] = L->offmaxneg[r] = L->offmaxabs[r] = 0.0;
     L->offcnt[r]                                                    = 0;
   }
   if (Ao) {
     PetscCall(GPUPCMatGetCSR(Ao, &ocsr));
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
     for (PetscInt r = 0; r < m; r++) {
       PetscReal s = L->diag[r] < 0.0 ? -1.0 : 1.0;
       for (PetscInt e = ocsr.i[r]; e < ocsr.i[r + 1]; e++) {

@@ -74,33 +74,27 @@ PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *L, PetscReal theta
   if (L->N > L->n) PetscCall(PetscMalloc1(n, &S->ext));
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (PetscInt r = 0; r < n; r++) (void)StrongRow(L, theta, r, S->j + S->i[r], S->ext ? S->ext + r : NULL);
-  PetscCall(GPUPCAMGStrengthTranspose(S));
+  PetscCall(GPUPCAMGStrengthTranspose(S, threads));
   PetscFunctionReturn(0);
 }
 
 /*@C
-   GPUPCAMGStrengthTranspose - fills S->ti, S->tj (who depends on each point) from S->i, S->j
+   GPUPCAMGStrengthTranspose - fills S->ti, S->tj (who depends on each point, in ascending order) from S->i, S->j
 
    Not Collective
+
+   Input Parameters:
++  S       - the graph
+-  threads - host threads
 
    Level: developer
 
 .seealso: GPUPCAMGStrengthClassical()
 @*/
-PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *S)
+PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *S, PetscInt threads)
 {
-  PetscInt n = S->n, *fill;
-
   PetscFunctionBegin;
-  PetscCall(PetscCalloc1(n + 1, &S->ti));
-  for (PetscInt e = 0; e < S->i[n]; e++) S->ti[S->j[e] + 1]++;
-  for (PetscInt r = 0; r < n; r++) S->ti[r + 1] += S->ti[r];
-  PetscCall(PetscMalloc1(S->ti[n], &S->tj));
-  PetscCall(PetscMalloc1(n, &fill));
-  for (PetscInt r = 0; r < n; r++) fill[r] = S->ti[r];
-  for (PetscInt r = 0; r < n; r++)
-    for (PetscInt e = S->i[r]; e < S->i[r + 1]; e++) S->tj[fill[S->j[e]]++] = r;
-  PetscCall(PetscFree(fill));
+  PetscCall(GPUPCAMGTransposeCSR(S->n, S->n, S->i, S->j, NULL, threads, &S->ti, &S->tj, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -227,6 +221,6 @@ PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *L, PetscInt bs, PetscRea
     for (PetscInt r = 0; r < L->n; r++)
       if (L->offcnt[r] > 0) S->ext[r / bs] = 1;
   }
-  PetscCall(GPUPCAMGStrengthTranspose(S));
+  PetscCall(GPUPCAMGStrengthTranspose(S, threads));
   PetscFunctionReturn(0);
 }
