@@ -14,6 +14,9 @@
      MPI and PetscSF never see a device pointer.
    - Halo kernels (gather, scatter-add): one declaration (GPUPC_HALO_KERNEL_LIST), host and
      CUDA implementations.
+   - The Mat types over device blocks (GPUPCMatBlocks, GPUPCMatBlockOps): every operation of
+     segcsr, hec and bcsr, sequential and parallel, written once and driven by the type's
+     table of block operations (its layout, kernels, options and view).
 */
 #ifndef GPUPC_MATGPU_H
 #define GPUPC_MATGPU_H
@@ -158,5 +161,134 @@ PETSC_INTERN PetscLogEvent GPUPC_HaloSetUp, GPUPC_HaloForward, GPUPC_HaloReverse
    host waits for both); exchange = PetscSF (MPI) on the host buffers, begin and end; unpack = the copy to the device
    (enqueued, no wait) and the scatter-add kernel of the reverse exchange */
 PETSC_INTERN PetscLogEvent GPUPC_HaloPack, GPUPC_HaloExchange, GPUPC_HaloUnpack;
+
+/* ---------------------------------------------------------------- the Mat types over device blocks */
+/* segcsr, hec and bcsr differ only in how one block (a SEQAIJ, or a block of an MPIAIJ) is laid out on the device and
+   multiplied there. Everything else is shared (src/mat/utils/blocksmat.c: conversions, duplicate, view, options,
+   destroy; src/mat/utils/blocksops.c: build and upload of the diagonal block and, for MPIAIJ, of the off-diagonal
+   block with the halo plan; MatMult(Add), MatMultTranspose(Add) and MatGetDiagonal, the diagonal block's product
+   overlapping the halo exchange), driven by the type's GPUPCMatBlockOps. A->spptr of such a type is the type's record,
+   which begins with a GPUPCMatBlocks (whose first member is the GPUPCMatSubclass). */
+typedef struct _n_GPUPCMatBlockOps GPUPCMatBlockOps;
+
+/* a function a type composes on its matrices (a list ends with name NULL) */
+typedef struct {
+  const char       *name;
+  PetscVoidFunction fn;
+} GPUPCMatComposed;
+
+typedef struct {
+  GPUPCMatSubclass        sc;         /* first: the subclass machinery reaches it through A->spptr */
+  const GPUPCMatBlockOps *ops;        /* the type's block operations */
+  void                   *diag;       /* the type's diagonal block (seq: the matrix) */
+  void                   *offd;       /* the type's off-diagonal block (mpi only) */
+  GPUPCHalo               halo;       /* mpi only: the ghost values the off-diagonal block multiplies */
+  PetscInt                ncol;       /* mpi only: columns of the off-diagonal block (MPIAIJ's ghost columns) at the last build */
+  PetscObjectState        blocknz[2]; /* mpi only: nonzero states of the diagonal and off-diagonal SEQAIJ at their last layout */
+} GPUPCMatBlocks;
+
+struct _n_GPUPCMatBlockOps {
+  const char    *name;             /* "segcsr": the view's block label */
+  const char    *layout;           /* what the device copy is, for the view ("segmented CSR on the device") */
+  MatType        seqtype, mpitype; /* the sequential and the parallel type */
+  size_t         size;             /* the type's record (A->spptr), which begins with a GPUPCMatBlocks */
+  PetscLogEvent *multevent, *multtransposeevent;
+  /* the record just allocated (zeroed): points diag and offd at the type's blocks and sets the default options */
+  PetscErrorCode (*init)(GPUPCMatBlocks *);
+  /* ---- one block */
+  PetscErrorCode (*build)(Mat, const GPUPCCSR *, void *);                                        /* lays out (new pattern) the block of A (diag or offd) from its CSR, with A's options */
+  PetscErrorCode (*upload)(const GPUPCCSR *, void *);                                            /* new values on the block's pattern */
+  PetscErrorCode (*destroy)(void *);                                                             /* frees the block's memory (the block may be empty) */
+  void (*counts)(const void *, PetscInt *, PetscInt *);                                          /* the block's rows and nonzeros (flop counts) */
+  PetscErrorCode (*mult)(const void *, const PetscScalar *, const PetscScalar *, PetscScalar *); /* y = B x + z (z NULL or y) */
+  PetscErrorCode (*multtransposeadd)(const void *, const PetscScalar *, PetscScalar *);          /* y += B^T x */
+  PetscErrorCode (*getdiagonal)(const void *, PetscScalar *);                                    /* d = diag(B) */
+  PetscErrorCode (*kernelsname)(const char **);                                                  /* the active kernel table's name */
+  PetscErrorCode (*view)(const void *, const char *, PetscBool, PetscViewer);                    /* (block, label, synchronized) */
+  /* ---- the matrix */
+  /* mpi only, optional (collective): the global columns the halo fetches for the off-diagonal block's ncol columns
+     garray (allocated, freed by the caller); without it the halo fetches garray itself */
+  PetscErrorCode (*ghosts)(Mat, PetscInt, const PetscInt *, PetscInt *, PetscInt **);
+  PetscErrorCode (*info)(Mat, const GPUPCCSR *, const GPUPCCSR *); /* PetscInfo after a build (off-diagonal CSR NULL for seq) */
+  PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems *);       /* the type's options */
+  PetscErrorCode (*copyoptions)(Mat, Mat, PetscBool *);            /* A's options onto B (duplicate); whether B's changed */
+  const GPUPCMatComposed *composed;                                /* the type's public functions, composed on its matrices */
+  PetscErrorCode (*freedata)(Mat);                                 /* optional: frees what the type's record holds besides the blocks */
+  PetscErrorCode (*frombase)(Mat);                                 /* GPUPCMatBlocksFromBase(B, the type's table) */
+  PetscErrorCode (*convert)(Mat, MatType, MatReuse, Mat *);        /* MatConvert from the base type to the type */
+  PetscErrorCode (*convertbaij)(Mat, MatType, MatReuse, Mat *);    /* optional: MatConvert from SEQBAIJ/MPIBAIJ to the type */
+};
+
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBase(Mat, const GPUPCMatBlockOps *);
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreate(Mat, MatType, const GPUPCMatBlockOps *);
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreateRoot(Mat, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
+PETSC_INTERN PetscErrorCode GPUPCMatConvert_Blocks_Base(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksSetDeviceOps(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksBuild(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksUpload(Mat);
+
+/* GPUPC_MAT_BLOCK_OPS_DEFINE(Stem, DiagArgs): the block operations of a type that only call its block functions and
+   kernel table, named Stem##Block<Op> (static): Upload, Destroy, Counts, Mult, MultTransposeAdd, GetDiagonal,
+   KernelsName, View. The type provides GPUPC<Stem>Block (the host record of a block, whose member d is what the kernels
+   take), GPUPC<Stem>BlockUploadValues, GPUPC<Stem>BlockDestroy, GPUPC<Stem>BlockView, GPUPC<Stem>Kernels and
+   GPUPCGet<Stem>Kernels; DiagArgs is the argument list of its getdiagonal kernel in dv (the device block) and d (the
+   output), e.g. (dv, 0, d). */
+#define GPUPC_MAT_BLOCK_OPS_DEFINE(Stem, DiagArgs)                                                                    \
+  static PetscErrorCode Stem##BlockUpload(const GPUPCCSR *csr, void *b)                                               \
+  {                                                                                                                   \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPC##Stem##BlockUploadValues(csr, (GPUPC##Stem##Block *)b));                                          \
+    PetscFunctionReturn(0);                                                                                           \
+  }                                                                                                                   \
+  static PetscErrorCode Stem##BlockDestroy(void *b)                                                                   \
+  {                                                                                                                   \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPC##Stem##BlockDestroy((GPUPC##Stem##Block *)b));                                                    \
+    PetscFunctionReturn(0);                                                                                           \
+  }                                                                                                                   \
+  static void Stem##BlockCounts(const void *b, PetscInt *m, PetscInt *nnz)                                            \
+  {                                                                                                                   \
+    *m   = ((const GPUPC##Stem##Block *)b)->d.m;                                                                      \
+    *nnz = ((const GPUPC##Stem##Block *)b)->d.nnz;                                                                    \
+  }                                                                                                                   \
+  static PetscErrorCode Stem##BlockMult(const void *b, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)    \
+  {                                                                                                                   \
+    const GPUPC##Stem##Kernels *k;                                                                                    \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPCGet##Stem##Kernels(&k));                                                                           \
+    PetscCall(k->mult(&((const GPUPC##Stem##Block *)b)->d, x, z, y));                                                 \
+    PetscFunctionReturn(0);                                                                                           \
+  }                                                                                                                   \
+  static PetscErrorCode Stem##BlockMultTransposeAdd(const void *b, const PetscScalar *x, PetscScalar *y)              \
+  {                                                                                                                   \
+    const GPUPC##Stem##Kernels *k;                                                                                    \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPCGet##Stem##Kernels(&k));                                                                           \
+    PetscCall(k->multtransposeadd(&((const GPUPC##Stem##Block *)b)->d, x, y));                                        \
+    PetscFunctionReturn(0);                                                                                           \
+  }                                                                                                                   \
+  static PetscErrorCode Stem##BlockGetDiagonal(const void *b, PetscScalar *d)                                         \
+  {                                                                                                                   \
+    const GPUPC##Stem##Kernels *k;                                                                                    \
+    const void                 *dv = &((const GPUPC##Stem##Block *)b)->d;                                             \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPCGet##Stem##Kernels(&k));                                                                           \
+    PetscCall(k->getdiagonal DiagArgs);                                                                               \
+    PetscFunctionReturn(0);                                                                                           \
+  }                                                                                                                   \
+  static PetscErrorCode Stem##BlockKernelsName(const char **name)                                                     \
+  {                                                                                                                   \
+    const GPUPC##Stem##Kernels *k;                                                                                    \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPCGet##Stem##Kernels(&k));                                                                           \
+    *name = k->name;                                                                                                  \
+    PetscFunctionReturn(0);                                                                                           \
+  }                                                                                                                   \
+  static PetscErrorCode Stem##BlockView(const void *b, const char *label, PetscBool synchronized, PetscViewer viewer) \
+  {                                                                                                                   \
+    PetscFunctionBegin;                                                                                               \
+    PetscCall(GPUPC##Stem##BlockView((GPUPC##Stem##Block *)b, label, synchronized, viewer));                          \
+    PetscFunctionReturn(0);                                                                                           \
+  }
 
 #endif

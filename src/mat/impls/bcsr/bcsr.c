@@ -43,19 +43,14 @@ const char *const GPUPCBCSRKernelNames[] = {GPUPC_BCSR_KERNEL_LIST(GPUPC_KERNEL_
 M*/
 PetscErrorCode MatCreate_BCSR(Mat A)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  /* not MatSetType(): see MatCreate_SegCSR (a matrix that was seqbcsr has just been emptied, and MatSetType would
-     see the old type name and do nothing) */
-  if (size == 1) PetscCall(MatCreate_SeqBCSR(A));
-  else PetscCall(MatCreate_MPIBCSR(A));
+  PetscCall(GPUPCMatBlocksCreateRoot(A, MatCreate_SeqBCSR, MatCreate_MPIBCSR));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MatSetFromOptions_BCSR_Private(Mat A, PetscOptionItems *PetscOptionsObject, Mat_BCSR *s)
+PetscErrorCode MatSetFromOptions_BCSR_Private(Mat A, PetscOptionItems *PetscOptionsObject)
 {
+  Mat_BCSR      *s       = (Mat_BCSR *)A->spptr;
   PetscInt       b       = s->bopt;
   MatBCSRMapping mapping = s->mapping;
   PetscBool      sort    = s->sort, bset, mset, sset;

@@ -4,8 +4,9 @@
    A bcsr matrix is a SEQAIJ/MPIAIJ (host assembly, MatGetRow, MatSetValues(Blocked) from any rank, factorizations)
    whose device ops are overridden; A->spptr holds the device copy in sorted, sliced block CSR (gpupc/bcsrkernels.h,
    docs/algorithms.md 1.3) and, for MPI, the diagonal and off-diagonal blocks and the halo plan. The host AIJ is
-   authoritative; the shared GPUPCMatSubclass (gpupc/matgpu.h) keeps the device copy in step (build on a new pattern,
-   value-only upload on the same pattern); this type supplies its build and upload, as segcsr does.
+   authoritative; the machinery shared with segcsr and hec (GPUPCMatBlocks, gpupc/matgpu.h) keeps the device copy in step
+   (build on a new pattern, value-only upload on the same pattern) and runs the operations; this type supplies its block
+   operations (bcsrmat.c).
 
    Off-diagonal block of mpibcsr: its columns are the ghost columns (garray). They are grouped into whole ghost blocks
    (global block column gcol / b): the halo plan fetches all b columns of every ghost block (a non-blocked pattern
@@ -29,15 +30,12 @@ typedef struct {
 } GPUPCBCSRBlock;
 
 typedef struct {
-  GPUPCMatSubclass sc;         /* first: the shared machinery reaches it through A->spptr */
-  PetscInt         bopt;       /* requested block size, 0 = the Mat's block size */
-  MatBCSRMapping   mapping;    /* slice shape (-mat_bcsr_mapping) */
-  PetscBool        sort;       /* sort block rows by length (-mat_bcsr_sort) */
-  GPUPCBCSRBlock   diag, offd; /* seq: diag only */
-  GPUPCHalo        halo;       /* mpi only */
-  PetscInt        *colmap;     /* mpi only: expanded ghost position of each compressed off-diagonal column */
-  PetscInt         ncolmap;    /* its length (ghost columns of the off-diagonal block) */
-  PetscObjectState blocknz[2]; /* mpi only: nonzero states of the diagonal and off-diagonal blocks at their last build */
+  GPUPCMatBlocks g;          /* first: the shared machinery (gpupc/matgpu.h) reaches it through A->spptr */
+  PetscInt       bopt;       /* requested block size, 0 = the Mat's block size */
+  MatBCSRMapping mapping;    /* slice shape (-mat_bcsr_mapping) */
+  PetscBool      sort;       /* sort block rows by length (-mat_bcsr_sort) */
+  GPUPCBCSRBlock diag, offd; /* seq: diag only */
+  PetscInt      *colmap;     /* mpi only: expanded ghost position of each compressed off-diagonal column */
 } Mat_BCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCBCSRCheckBlockSize(PetscInt, const char *);
@@ -51,7 +49,7 @@ PETSC_INTERN PetscErrorCode MatCreate_MPIBCSR(Mat);
 PETSC_INTERN PetscErrorCode MatCreate_BCSR(Mat);
 PETSC_INTERN PetscErrorCode MatConvert_AIJ_BCSR(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatConvert_BAIJ_BCSR(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatSetFromOptions_BCSR_Private(Mat, PetscOptionItems *, Mat_BCSR *);
+PETSC_INTERN PetscErrorCode MatSetFromOptions_BCSR_Private(Mat, PetscOptionItems *);
 
 PETSC_INTERN PetscLogEvent MATBCSR_Build, MATBCSR_Upload, MATBCSR_Mult, MATBCSR_MultTranspose;
 

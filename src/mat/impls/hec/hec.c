@@ -36,18 +36,14 @@
 M*/
 PetscErrorCode MatCreate_HEC(Mat A)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  /* not MatSetType(): see MatCreate_SegCSR (an existing seqhec/mpihec was just emptied by MatSetType(A, "hec")) */
-  if (size == 1) PetscCall(MatCreate_SeqHEC(A));
-  else PetscCall(MatCreate_MPIHEC(A));
+  PetscCall(GPUPCMatBlocksCreateRoot(A, MatCreate_SeqHEC, MatCreate_MPIHEC));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MatSetFromOptions_HEC_Private(Mat A, PetscOptionItems *PetscOptionsObject, Mat_HEC *s)
+PetscErrorCode MatSetFromOptions_HEC_Private(Mat A, PetscOptionItems *PetscOptionsObject)
 {
+  Mat_HEC  *s  = (Mat_HEC *)A->spptr;
   PetscReal pr = s->ratio;
   PetscInt  K  = s->Kopt;
   PetscBool prset, Kset;
@@ -240,21 +236,18 @@ static PetscErrorCode MatHECGetInfo_HEC(Mat A, PetscInt *K, PetscInt *builds, Pe
   PetscFunctionBegin;
   if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
   if (K) *K = s->diag.d.K;
-  if (builds) *builds = s->sc.builds;
-  if (uploads) *uploads = s->sc.uploads;
+  if (builds) *builds = s->g.sc.builds;
+  if (uploads) *uploads = s->g.sc.uploads;
   PetscFunctionReturn(0);
 }
 
-/* composes (set) or removes the type's public functions on A */
-PetscErrorCode MatHECComposeFunctions_Private(Mat A, PetscBool set)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatHECSetRatio_C", set ? MatHECSetRatio_HEC : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatHECGetRatio_C", set ? MatHECGetRatio_HEC : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatHECSetEllWidth_C", set ? MatHECSetEllWidth_HEC : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatHECGetInfo_C", set ? MatHECGetInfo_HEC : NULL));
-  PetscFunctionReturn(0);
-}
+/* the type's public functions, composed on every seqhec and mpihec */
+const GPUPCMatComposed MatHECComposed[] = {
+  {"MatHECSetRatio_C", (PetscVoidFunction)MatHECSetRatio_HEC},
+  {"MatHECGetRatio_C", (PetscVoidFunction)MatHECGetRatio_HEC},
+  {"MatHECSetEllWidth_C", (PetscVoidFunction)MatHECSetEllWidth_HEC},
+  {"MatHECGetInfo_C", (PetscVoidFunction)MatHECGetInfo_HEC},
+  {NULL, NULL}};
 
 /* called from GPUPCRegisterMat() (src/mat/matregister.c) */
 PetscErrorCode GPUPCRegisterHEC(void)

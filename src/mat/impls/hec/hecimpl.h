@@ -3,10 +3,10 @@
 
    As segcsr (segcsrimpl.h): a SEQAIJ/MPIAIJ whose host data stays authoritative (assembly, MatGetRow,
    MatSetValues from any rank, every value-changing op runs on the host), with the device copy kept in
-   step by the shared GPUPCMatSubclass (gpupc/matgpu.h): a build on a new nonzero pattern, a value-only
-   update (the CSR values staged to the device and laid into the ELL and remainder slots there) on the
-   same pattern. A->spptr holds the device blocks (the diagonal one; for MPI also the off-diagonal one
-   and the halo plan).
+   step by the machinery shared with segcsr and bcsr (GPUPCMatBlocks, gpupc/matgpu.h): a build on a new
+   nonzero pattern, a value-only update (the CSR values staged to the device and laid into the ELL and
+   remainder slots there) on the same pattern. A->spptr holds the device blocks (the diagonal one; for
+   MPI also the off-diagonal one) and the shared record with the halo plan; hecmat.c supplies the blocks.
 */
 #ifndef GPUPC_HECIMPL_H
 #define GPUPC_HECIMPL_H
@@ -32,12 +32,10 @@ typedef struct {
 } GPUPCHECBlock;
 
 typedef struct {
-  GPUPCMatSubclass sc;         /* first: the shared machinery reaches it through A->spptr */
-  PetscReal        ratio;      /* p_r of the cost model */
-  PetscInt         Kopt;       /* forced ELL width, PETSC_DECIDE (-1): the cost model */
-  GPUPCHECBlock    diag, offd; /* seq: diag only */
-  GPUPCHalo        halo;       /* mpi only */
-  PetscObjectState blocknz[2]; /* mpi only: nonzero states of the SEQAIJ diagonal and off-diagonal blocks at their last build */
+  GPUPCMatBlocks g;          /* first: the shared machinery (gpupc/matgpu.h) reaches it through A->spptr */
+  PetscReal      ratio;      /* p_r of the cost model */
+  PetscInt       Kopt;       /* forced ELL width, PETSC_DECIDE (-1): the cost model */
+  GPUPCHECBlock  diag, offd; /* seq: diag only */
 } Mat_HEC;
 
 PETSC_INTERN PetscErrorCode GPUPCHECCheckRatio(PetscReal, const char *);
@@ -47,13 +45,11 @@ PETSC_INTERN PetscErrorCode GPUPCHECBlockUploadValues(const GPUPCCSR *, GPUPCHEC
 PETSC_INTERN PetscErrorCode GPUPCHECBlockDestroy(GPUPCHECBlock *);
 PETSC_INTERN PetscErrorCode GPUPCHECBlockView(const GPUPCHECBlock *, const char *, PetscBool, PetscViewer);
 
-PETSC_INTERN PetscErrorCode MatCreate_SeqHEC(Mat);
-PETSC_INTERN PetscErrorCode MatCreate_MPIHEC(Mat);
-PETSC_INTERN PetscErrorCode MatCreate_HEC(Mat);
-PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqHEC(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatConvert_MPIAIJ_MPIHEC(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatSetFromOptions_HEC_Private(Mat, PetscOptionItems *, Mat_HEC *);
-PETSC_INTERN PetscErrorCode MatHECComposeFunctions_Private(Mat, PetscBool);
+PETSC_INTERN PetscErrorCode         MatCreate_SeqHEC(Mat);
+PETSC_INTERN PetscErrorCode         MatCreate_MPIHEC(Mat);
+PETSC_INTERN PetscErrorCode         MatCreate_HEC(Mat);
+PETSC_INTERN PetscErrorCode         MatSetFromOptions_HEC_Private(Mat, PetscOptionItems *);
+PETSC_INTERN const GPUPCMatComposed MatHECComposed[];
 
 PETSC_INTERN PetscLogEvent MATHEC_Build, MATHEC_Upload, MATHEC_Mult, MATHEC_MultTranspose;
 

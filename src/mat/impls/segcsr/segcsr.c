@@ -44,19 +44,14 @@ const char *const MatSegCSRShortModes[] = {"auto", "group", "tile", "MatSegCSRSh
 M*/
 PetscErrorCode MatCreate_SegCSR(Mat A)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  /* not MatSetType(): when A already was seqsegcsr/mpisegcsr, MatSetType(A, "segcsr") has just
-     emptied it, and MatSetType(A, "seqsegcsr") would see the old type name and do nothing */
-  if (size == 1) PetscCall(MatCreate_SeqSegCSR(A));
-  else PetscCall(MatCreate_MPISegCSR(A));
+  PetscCall(GPUPCMatBlocksCreateRoot(A, MatCreate_SeqSegCSR, MatCreate_MPISegCSR));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOptionsObject, Mat_SegCSR *s)
+PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat A, PetscOptionItems *PetscOptionsObject)
 {
+  Mat_SegCSR        *s    = (Mat_SegCSR *)A->spptr;
   PetscInt           L    = s->Lopt;
   MatSegCSRShortMode mode = s->shortopt;
   PetscBool          set, modeset;
@@ -188,6 +183,61 @@ PetscErrorCode MatSegCSRGetInfo(Mat A, PetscInt *L, PetscInt *builds, PetscInt *
   PetscUseMethod(A, "MatSegCSRGetInfo_C", (Mat, PetscInt *, PetscInt *, PetscInt *), (A, L, builds, uploads));
   PetscFunctionReturn(0);
 }
+
+/* ---- the composed implementations, shared by seqsegcsr and mpisegcsr */
+static PetscErrorCode MatSegCSRSetSegmentLength_SegCSR(Mat A, PetscInt L)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (L) PetscCall(GPUPCSegCSRCheckLength(L, "MatSegCSRSetSegmentLength"));
+  if (L == s->Lopt) PetscFunctionReturn(0);
+  s->Lopt = L;
+  PetscCall(GPUPCMatSubclassRelayout(A)); /* collective for mpisegcsr: L is logically collective */
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRSetShortMode_SegCSR(Mat A, MatSegCSRShortMode mode)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (mode == s->shortopt) PetscFunctionReturn(0);
+  s->shortopt = mode;
+  PetscCall(GPUPCMatSubclassRelayout(A)); /* collective for mpisegcsr: the mode is logically collective */
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRGetShortMode_SegCSR(Mat A, MatSegCSRShortMode *mode, PetscInt *ntiles)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
+  if (mode) *mode = s->diag.d.shortmode;
+  if (ntiles) *ntiles = s->diag.d.ntiles;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSegCSRGetInfo_SegCSR(Mat A, PetscInt *L, PetscInt *builds, PetscInt *uploads)
+{
+  Mat_SegCSR *s = (Mat_SegCSR *)A->spptr;
+
+  PetscFunctionBegin;
+  if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
+  if (L) *L = s->diag.d.L;
+  if (builds) *builds = s->g.sc.builds;
+  if (uploads) *uploads = s->g.sc.uploads;
+  PetscFunctionReturn(0);
+}
+
+/* the type's public functions, composed on every seqsegcsr and mpisegcsr */
+const GPUPCMatComposed MatSegCSRComposed[] = {
+  {"MatSegCSRSetSegmentLength_C", (PetscVoidFunction)MatSegCSRSetSegmentLength_SegCSR},
+  {"MatSegCSRSetShortMode_C", (PetscVoidFunction)MatSegCSRSetShortMode_SegCSR},
+  {"MatSegCSRGetShortMode_C", (PetscVoidFunction)MatSegCSRGetShortMode_SegCSR},
+  {"MatSegCSRGetInfo_C", (PetscVoidFunction)MatSegCSRGetInfo_SegCSR},
+  {NULL, NULL}};
 
 /* called from GPUPCRegisterMat() (src/mat/matregister.c) */
 PetscErrorCode GPUPCRegisterSegCSR(void)

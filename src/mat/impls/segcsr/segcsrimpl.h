@@ -10,8 +10,8 @@
    MatSeqAIJGetArray/Restore, ...) run on the host through the base AIJ op; the device copy
    is refreshed (values only, one upload) at the next device operation when the object
    state changed. MatAssemblyEnd builds (new pattern) or re-uploads values (same pattern)
-   at once. The bookkeeping is the shared GPUPCMatSubclass (gpupc/matgpu.h); this type
-   supplies its build and upload.
+   at once. Everything but the block layout is shared with hec and bcsr (GPUPCMatBlocks,
+   gpupc/matgpu.h); this type supplies its block operations (segcsrmat.c).
 */
 #ifndef GPUPC_SEGCSRIMPL_H
 #define GPUPC_SEGCSRIMPL_H
@@ -32,12 +32,10 @@ typedef struct {
 } GPUPCSegCSRBlock;
 
 typedef struct {
-  GPUPCMatSubclass   sc;         /* first: the shared machinery reaches it through A->spptr */
+  GPUPCMatBlocks     g;          /* first: the shared machinery (gpupc/matgpu.h) reaches it through A->spptr */
   PetscInt           Lopt;       /* requested segment length, 0 = default */
   MatSegCSRShortMode shortopt;   /* requested short-row mode (-mat_segcsr_short), auto by default */
   GPUPCSegCSRBlock   diag, offd; /* seq: diag only */
-  GPUPCHalo          halo;       /* mpi only */
-  PetscObjectState   blocknz[2]; /* mpi only: nonzero states of the SEQAIJ diagonal and off-diagonal blocks at their last build */
 } Mat_SegCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCSegCSRCheckLength(PetscInt, const char *);
@@ -48,12 +46,11 @@ PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockUploadValues(const GPUPCCSR *, GPUPC
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockDestroy(GPUPCSegCSRBlock *);
 PETSC_INTERN PetscErrorCode GPUPCSegCSRBlockView(GPUPCSegCSRBlock *, const char *, PetscBool, PetscViewer);
 
-PETSC_INTERN PetscErrorCode MatCreate_SeqSegCSR(Mat);
-PETSC_INTERN PetscErrorCode MatCreate_MPISegCSR(Mat);
-PETSC_INTERN PetscErrorCode MatCreate_SegCSR(Mat);
-PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqSegCSR(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatConvert_MPIAIJ_MPISegCSR(Mat, MatType, MatReuse, Mat *);
-PETSC_INTERN PetscErrorCode MatSetFromOptions_SegCSR_Private(Mat, PetscOptionItems *, Mat_SegCSR *);
+PETSC_INTERN PetscErrorCode         MatCreate_SeqSegCSR(Mat);
+PETSC_INTERN PetscErrorCode         MatCreate_MPISegCSR(Mat);
+PETSC_INTERN PetscErrorCode         MatCreate_SegCSR(Mat);
+PETSC_INTERN PetscErrorCode         MatSetFromOptions_SegCSR_Private(Mat, PetscOptionItems *);
+PETSC_INTERN const GPUPCMatComposed MatSegCSRComposed[];
 
 PETSC_INTERN PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
 

@@ -1,0 +1,210 @@
+/*
+   The host side of the Mat types over device blocks (gpupc/matgpu.h): turning a SEQAIJ/MPIAIJ into such a type and
+   back, MatDuplicate, MatView, MatSetFromOptions and MatDestroy, the same for every type and for the sequential and
+   the parallel variant; the type's GPUPCMatBlockOps supplies its blocks, options and functions.
+*/
+#include <gpupc/matgpu.h>
+#include <petscgpupc.h>
+
+static inline GPUPCMatBlocks *Blocks(Mat A)
+{
+  return (GPUPCMatBlocks *)A->spptr;
+}
+
+/* composes on B (set) or removes MatConvert between the type and its base type (and from BAIJ, where the type has it)
+   and the type's public functions */
+static PetscErrorCode ComposeFunctions(Mat B, const GPUPCMatBlockOps *ops, PetscBool mpi, PetscBool set)
+{
+  MatType type = mpi ? ops->mpitype : ops->seqtype, base = mpi ? MATMPIAIJ : MATSEQAIJ;
+  char    name[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", type, base));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? GPUPCMatConvert_Blocks_Base : NULL));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", base, type));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? ops->convert : NULL));
+  if (ops->convertbaij) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", mpi ? MATMPIBAIJ : MATSEQBAIJ, type));
+    PetscCall(PetscObjectComposeFunction((PetscObject)B, name, set ? ops->convertbaij : NULL));
+  }
+  for (const GPUPCMatComposed *c = ops->composed; c->name; c++) PetscCall(PetscObjectComposeFunction((PetscObject)B, c->name, set ? c->fn : NULL));
+  PetscFunctionReturn(0);
+}
+
+/* frees the device copy and what the type's record holds, and removes the composed functions */
+static PetscErrorCode FreeBlocks(Mat A)
+{
+  GPUPCMatBlocks         *g   = Blocks(A);
+  const GPUPCMatBlockOps *ops = g->ops;
+
+  PetscFunctionBegin;
+  PetscCall(ops->destroy(g->diag));
+  if (g->sc.mpi) {
+    PetscCall(ops->destroy(g->offd));
+    PetscCall(GPUPCHaloDestroy(&g->halo));
+  }
+  if (ops->freedata) PetscCall(ops->freedata(A));
+  PetscCall(ComposeFunctions(A, ops, g->sc.mpi, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatDestroy_Blocks(Mat A)
+{
+  PetscErrorCode (*destroy)(Mat) = Blocks(A)->sc.base.destroy;
+
+  PetscFunctionBegin;
+  PetscCall(FreeBlocks(A));
+  PetscCall(PetscFree(A->spptr));
+  PetscCall(destroy(A));
+  PetscFunctionReturn(0);
+}
+
+/* back to SEQAIJ or MPIAIJ in place */
+static PetscErrorCode BlocksToBase_InPlace(Mat B)
+{
+  GPUPCMatBlocks *g    = Blocks(B);
+  MatType         base = GPUPCMatBaseType(B);
+
+  PetscFunctionBegin;
+  PetscCall(FreeBlocks(B));
+  PetscCall(GPUPCMatSubclassRestore(B, &g->sc));
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(GPUPCMatSubclassSetTypeName(B, base, VECSTANDARD));
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCMatConvert_Blocks_Base - MatConvert from any of the types back to SEQAIJ/MPIAIJ, all three reuse modes */
+PetscErrorCode GPUPCMatConvert_Blocks_Base(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, BlocksToBase_InPlace));
+  PetscFunctionReturn(0);
+}
+
+/* MatDuplicate: the base duplicate creates a matrix of A's type name; make sure it is of A's type, with A's options and
+   its device copy */
+static PetscErrorCode MatDuplicate_Blocks(Mat A, MatDuplicateOption op, Mat *B)
+{
+  GPUPCMatBlocks *g = Blocks(A), *gb;
+  PetscBool       ours, changed;
+
+  PetscFunctionBegin;
+  PetscCall(g->sc.base.duplicate(A, op, B));
+  ours = (PetscBool)((*B)->ops->destroy == MatDestroy_Blocks && (*B)->spptr && Blocks(*B)->ops == g->ops);
+  if (!ours) {
+    PetscCall(PetscObjectChangeTypeName((PetscObject)*B, GPUPCMatBaseType(A)));
+    PetscCall(GPUPCMatBlocksFromBase(*B, g->ops)); /* builds with the default options when assembled */
+  }
+  gb = Blocks(*B);
+  PetscCall(g->ops->copyoptions(A, *B, &changed));
+  if ((*B)->assembled && (ours || changed)) { /* inside MatDuplicate: one state bump follows */
+    gb->sc.built = PETSC_FALSE;
+    PetscCall(GPUPCMatSubclassSync(*B, 1));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* -mat_view ::ascii_info: the device copy (each rank's blocks and halo for MPI), then the base type's view */
+static PetscErrorCode MatView_Blocks(Mat A, PetscViewer viewer)
+{
+  GPUPCMatBlocks         *g   = Blocks(A);
+  const GPUPCMatBlockOps *ops = g->ops;
+  PetscBool               isascii;
+  PetscViewerFormat       format;
+  const char             *kernels;
+  char                    dn[64], on[64];
+  PetscMPIInt             rank;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (isascii) PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (isascii && (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL)) {
+    if (A->assembled) PetscCall(GPUPCMatSubclassEnsure(A));
+    PetscCall(ops->kernelsname(&kernels));
+    if (!g->sc.mpi) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s), %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", ((PetscObject)A)->type_name, ops->layout, kernels, g->sc.builds, g->sc.uploads));
+      PetscCall(PetscSNPrintf(dn, sizeof(dn), "  %s", ops->name));
+      if (g->sc.built) PetscCall(ops->view(g->diag, dn, PETSC_FALSE, viewer));
+    } else {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s): diagonal and off-diagonal blocks per rank, device halo exchange; %s kernels, %" PetscInt_FMT " builds, %" PetscInt_FMT " value uploads\n", ((PetscObject)A)->type_name, ops->layout, kernels, g->sc.builds, g->sc.uploads));
+      if (g->sc.built) {
+        PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+        PetscCall(PetscSNPrintf(dn, sizeof(dn), "  [%d] diagonal block", rank));
+        PetscCall(PetscSNPrintf(on, sizeof(on), "  [%d] off-diagonal block", rank));
+        PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+        PetscCall(ops->view(g->diag, dn, PETSC_TRUE, viewer));
+        PetscCall(ops->view(g->offd, on, PETSC_TRUE, viewer));
+        PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "  [%d] halo: %" PetscInt_FMT " ghost columns (%" PetscInt_FMT " in the off-diagonal block) from %" PetscInt_FMT " ranks, %" PetscInt_FMT " owned entries packed for others\n", rank, g->halo->nghost, g->ncol, g->halo->nneighbors, g->halo->nsend));
+        PetscCall(PetscViewerFlush(viewer));
+        PetscCall(PetscViewerASCIIPopSynchronized(viewer));
+      }
+    }
+  }
+  PetscCall(g->sc.base.view(A, viewer));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MatSetFromOptions_Blocks(Mat A, PetscOptionItems *PetscOptionsObject)
+{
+  GPUPCMatBlocks *g = Blocks(A);
+
+  PetscFunctionBegin;
+  if (g->sc.base.setfromoptions) PetscCall(g->sc.base.setfromoptions(A, PetscOptionsObject));
+  PetscCall(g->ops->setfromoptions(A, PetscOptionsObject));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCMatBlocksFromBase - turns an (assembled or not) SEQAIJ or MPIAIJ B into the sequential or parallel type of ops,
+   in place: the device operations, the shared host ones, the composed functions; builds the device copy when B is
+   assembled (which happens only inside MatConvert, MatDuplicate or MatTranspose).
+*/
+PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
+{
+  GPUPCMatBlocks *g;
+  PetscBool       mpi;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATMPIAIJ, &mpi));
+  PetscCall(PetscCalloc(ops->size, &g));
+  g->ops = ops;
+  PetscCall(ops->init(g));
+  if (!mpi) PetscCall(MatSetOption(B, MAT_USE_INODES, PETSC_FALSE)); /* inode routines would replace our ops */
+  PetscCall(GPUPCMatSubclassSave(B, &g->sc, mpi, GPUPCMatBlocksBuild, GPUPCMatBlocksUpload, ops->frombase));
+  B->spptr = g;
+  PetscCall(GPUPCMatBlocksSetDeviceOps(B));
+  B->ops->duplicate      = MatDuplicate_Blocks;
+  B->ops->view           = MatView_Blocks;
+  B->ops->setfromoptions = MatSetFromOptions_Blocks;
+  B->ops->destroy        = MatDestroy_Blocks;
+  /* value-changing ops (scale, shift, diagonalscale, zeroentries, copy, axpy, zerorows, ...) stay the base ones: they
+     change the host values and the object state, and the next device operation re-uploads the values
+     (GPUPCMatSubclassEnsure) */
+  PetscCall(GPUPCMatSubclassSetTypeName(B, mpi ? ops->mpitype : ops->seqtype, VECGPU));
+  PetscCall(ComposeFunctions(B, ops, mpi, PETSC_TRUE));
+  if (B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert, MatDuplicate or MatTranspose */
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCMatBlocksCreate - MatCreate of the sequential (base MATSEQAIJ) or parallel (MATMPIAIJ) type of ops */
+PetscErrorCode GPUPCMatBlocksCreate(Mat A, MatType base, const GPUPCMatBlockOps *ops)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(A, base));
+  PetscCall(GPUPCMatBlocksFromBase(A, ops));
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCMatBlocksCreateRoot - MatCreate of a type's root name: the sequential type on one process, else the parallel */
+PetscErrorCode GPUPCMatBlocksCreateRoot(Mat A, PetscErrorCode (*seq)(Mat), PetscErrorCode (*mpi)(Mat))
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  /* not MatSetType(): when A already was of the sequential or parallel type, MatSetType(A, root) has just emptied it,
+     and MatSetType(A, that type) would see the old type name and do nothing */
+  if (size == 1) PetscCall(seq(A));
+  else PetscCall(mpi(A));
+  PetscFunctionReturn(0);
+}
