@@ -10,6 +10,9 @@
 # Every run gets -malloc_debug -malloc_dump; any unfreed PETSc memory fails the run.
 # Each run's wall time is printed on its line; the 15 slowest runs are listed before the total.
 # A test named X with a script tests/X.sh is run as: bash tests/X.sh <np> <options>.
+# A line whose MPI sizes are "+" joins the line above it (comments between are skipped), for programs that read
+# groups (tests/testcases.h): the lines of such a group run as one program run per MPI size of its first line, each
+# line passed as "{ <label> <options> }". It saves the start of a process per line; each line counts as a test.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${GPUPC_TEST_BIN:-$here/../build/tests}
@@ -29,10 +32,45 @@ export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 passed=0; failed=0; failures=()
 log=$(mktemp -d)
 times=$log/times # one "seconds label" line per run, for the slowest-runs list
+# the whole list first (an edit of the file during the run does not shift what is read)
+names=(); sizes=(); argl=()
 while read -r name ranks args; do
   case "$name" in ''|'#'*) continue;; esac
-  [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && continue
-  prog=${name%%:*}
+  names+=("$name"); sizes+=("$ranks"); argl+=("$args")
+done < "$list"
+ntests=${#names[@]}
+i=0
+while [ $i -lt $ntests ]; do
+  # a group: line i and the "+" lines after it
+  j=$((i+1))
+  while [ $j -lt $ntests ] && [ "${sizes[$j]}" = "+" ]; do j=$((j+1)); done
+  prog=${names[$i]%%:*}; ranks=${sizes[$i]}
+  sel=()
+  for ((k = i; k < j; k++)); do
+    [ -n "$filter" ] && [[ "${names[$k]}" != *"$filter"* ]] && continue
+    sel+=($k)
+  done
+  bad=""
+  [ "$ranks" = "+" ] && bad="its first line has the MPI sizes \"+\" (a \"+\" line joins the line above it)"
+  for k in "${sel[@]}"; do [ "${names[$k]%%:*}" = "$prog" ] || bad="${names[$k]} is not a test of $prog, the program of the line it joins"; done
+  [ ${#sel[@]} -gt 1 ] && [ -f "$here/$prog.sh" ] && bad="a script test cannot join lines"
+  if [ ${#sel[@]} -gt 0 ] && [ -n "$bad" ]; then
+    failed=$((failed+${#sel[@]})); failures+=("${names[$i]}")
+    echo "FAILED ${names[$i]} (tests/TESTS: $bad)"
+    i=$j; continue
+  fi
+  i=$j
+  [ ${#sel[@]} -eq 0 ] && continue
+  if [ ${#sel[@]} -eq 1 ]; then
+    name=${names[${sel[0]}]}; args=${argl[${sel[0]}]}
+  else # one run, the lines as groups
+    name=""; args=""
+    for k in "${sel[@]}"; do
+      case=${names[$k]#*:}
+      name="$name,$case"; args="$args { $case ${argl[$k]} }"
+    done
+    name="$prog:{${name#,}}"
+  fi
   for np in ${ranks//,/ }; do
     label="$name np=$np"
     out=$log/out
@@ -47,15 +85,16 @@ while read -r name ranks args; do
     echo "$secs $label" >>"$times"
     leak=$(grep -E "^\[ *[0-9]+\] *[0-9]+ bytes " "$out" | head -5)
     if [ $rc -eq 0 ] && [ -z "$leak" ]; then
-      passed=$((passed+1)); echo "ok     $label ($secs s)"
+      passed=$((passed+${#sel[@]})); echo "ok     $label ($secs s)"
     else
-      failed=$((failed+1)); failures+=("$label")
+      failed=$((failed+${#sel[@]})); failures+=("$label")
       why="exit $rc"; [ $rc -eq 124 ] && why="timed out after ${timeout_s}s"; [ -n "$leak" ] && why="$why, memory not freed"
+      [ ${#sel[@]} -gt 1 ] && why="$why; its ${#sel[@]} lines count as failed"
       echo "FAILED $label ($why, $secs s)"
       echo "------ output of $label ------"; tail -n 60 "$out"; echo "------"
     fi
   done
-done < "$list"
+done
 if [ -s "$times" ]; then
   echo "slowest runs:"
   sort -rn "$times" | head -15 | awk '{ s = $1; $1 = ""; printf "  %7.1f s%s\n", s, $0 }'
