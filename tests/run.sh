@@ -5,7 +5,7 @@
 #   tests/run.sh [filter]           filter: run only tests whose name contains it
 #   GPUPC_TEST_OPTIONS="-gpupc_backend cuda" tests/run.sh
 #   GPUPC_TEST_BIN=dir              where the test programs are (default build/tests)
-#   GPUPC_TEST_TIMEOUT=seconds      per run (default 300)
+#   GPUPC_TEST_TIMEOUT=seconds      per run (default 300; a run of joined lines gets it once per line)
 #
 # Every run gets -malloc_debug -malloc_dump; any unfreed PETSc memory fails the run.
 # Each run's wall time is printed on its line; the 15 slowest runs are listed before the total.
@@ -71,14 +71,15 @@ while [ $i -lt $ntests ]; do
     done
     name="$prog:{${name#,}}"
   fi
+  limit=$((timeout_s * ${#sel[@]})) # each joined line keeps the time a run of its own would have
   for np in ${ranks//,/ }; do
     label="$name np=$np"
     out=$log/out
     t0=$(date +%s.%N)
     if [ -f "$here/$prog.sh" ]; then # a script test: gets the MPI size, its options and ours
-      ( cd "$log" && MPIEXEC="$mpiexec" timeout -k 10 "$timeout_s" bash "$here/$prog.sh" "$np" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
+      ( cd "$log" && MPIEXEC="$mpiexec" timeout -k 10 "$limit" bash "$here/$prog.sh" "$np" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
     else
-      ( cd "$log" && timeout -k 10 "$timeout_s" $mpiexec -n "$np" "$bin/$prog" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
+      ( cd "$log" && timeout -k 10 "$limit" $mpiexec -n "$np" "$bin/$prog" $args $opts -malloc_debug -malloc_dump ) </dev/null >"$out" 2>&1
     fi
     rc=$?
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -88,7 +89,7 @@ while [ $i -lt $ntests ]; do
       passed=$((passed+${#sel[@]})); echo "ok     $label ($secs s)"
     else
       failed=$((failed+${#sel[@]})); failures+=("$label")
-      why="exit $rc"; [ $rc -eq 124 ] && why="timed out after ${timeout_s}s"; [ -n "$leak" ] && why="$why, memory not freed"
+      why="exit $rc"; [ $rc -eq 124 ] && why="timed out after ${limit}s"; [ -n "$leak" ] && why="$why, memory not freed"
       [ ${#sel[@]} -gt 1 ] && why="$why; its ${#sel[@]} lines count as failed"
       echo "FAILED $label ($why, $secs s)"
       echo "------ output of $label ------"; tail -n 60 "$out"; echo "------"
