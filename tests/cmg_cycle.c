@@ -9,6 +9,7 @@ static const char help[] = "The CMG cycle: PCApply and PCApplyTranspose against 
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
+#include "testcases.h"
 
 /* y = A_k x */
 static void LevelMult(const GPUPCCMGLevel *L, const PetscReal *x, PetscReal *y)
@@ -168,7 +169,8 @@ static PetscErrorCode Compare(Vec x, Vec ref, PetscReal tol, const char *what)
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* one test case on the options of the current database (tests/testcases.h) */
+static PetscErrorCode RunCase(void)
 {
   CMGTestProblem           p;
   Mat                      A;
@@ -181,8 +183,7 @@ int main(int argc, char **argv)
   size_t                   mem0, mem1;
   PetscBool                newvalues = PETSC_FALSE;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGPUPCInitializePackage());
+  PetscFunctionBegin;
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-newvalues", &newvalues, NULL));
@@ -274,6 +275,10 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
-  PetscCall(PetscFinalize());
-  return 0;
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  return TestCasesMain(argc, argv, help, RunCase);
 }

@@ -7,6 +7,7 @@ static const char help[] = "Properties of the CMG hierarchy on SDD test matrices
 
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
+#include "testcases.h"
 
 static PetscErrorCode LevelToAIJ(const GPUPCCMGLevel *L, Mat *M)
 {
@@ -257,7 +258,8 @@ static PetscErrorCode CompareOneThread(Mat A, const GPUPCCMGHierarchy *H)
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* one test case on the options of the current database (tests/testcases.h) */
+static PetscErrorCode RunCase(void)
 {
   CMGTestProblem           p;
   Mat                      A;
@@ -268,8 +270,7 @@ int main(int argc, char **argv)
   PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE, ordered = PETSC_FALSE;
   PetscInt                 threads = 1;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGPUPCInitializePackage());
+  PetscFunctionBegin;
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-min_ratio", &min_ratio, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat", &repeat, NULL));
@@ -313,6 +314,10 @@ int main(int argc, char **argv)
   if (compare_threads) PetscCall(CompareOneThread(A, H));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));
-  PetscCall(PetscFinalize());
-  return 0;
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  return TestCasesMain(argc, argv, help, RunCase);
 }

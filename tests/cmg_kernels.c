@@ -7,6 +7,7 @@ static const char help[] = "Each CMG cycle kernel of the active backend's table 
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
+#include "testcases.h"
 
 typedef struct {
   GPUPCCMGPrecision prec;
@@ -425,7 +426,8 @@ static PetscErrorCode CheckFold(Ctx *c, const GPUPCCMGKernels *K, const GPUPCCMG
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* one test case on the options of the current database (tests/testcases.h) */
+static PetscErrorCode RunCase(void)
 {
   CMGTestProblem           p;
   Mat                      A;
@@ -436,8 +438,7 @@ int main(int argc, char **argv)
   Ctx                      c;
   size_t                   mem0, mem1;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGPUPCInitializePackage());
+  PetscFunctionBegin;
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem0));
   PetscCall(CMGTestMatrix(&p, &A));
@@ -504,6 +505,10 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
-  PetscCall(PetscFinalize());
-  return 0;
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  return TestCasesMain(argc, argv, help, RunCase);
 }

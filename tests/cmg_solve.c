@@ -7,6 +7,7 @@ static const char help[] = "PCG with PC cmg on SDD test matrices (see cmgtest.h 
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
+#include "testcases.h"
 #include "gpupctest.h"
 
 static PetscErrorCode SolveOnce(KSP ksp, Mat A, PetscBool floating, PetscInt max_its, const char *what)
@@ -46,7 +47,8 @@ static PetscErrorCode SolveOnce(KSP ksp, Mat A, PetscBool floating, PetscInt max
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* one test case on the options of the current database (tests/testcases.h) */
+static PetscErrorCode RunCase(void)
 {
   CMGTestProblem p;
   Mat            A;
@@ -58,8 +60,7 @@ int main(int argc, char **argv)
   size_t         mem0, mem1;
   MatNullSpace   nsp = NULL;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGPUPCInitializePackage());
+  PetscFunctionBegin;
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-max_its", &max_its, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse", &reuse, NULL));
@@ -107,6 +108,10 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
-  PetscCall(PetscFinalize());
-  return 0;
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  return TestCasesMain(argc, argv, help, RunCase);
 }

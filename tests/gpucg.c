@@ -15,6 +15,7 @@ static const char help[] = "KSP gpucg against KSPCG on the same SPD problem, the
 #include <petscgpupc.h>
 #include <gpupc/device.h>
 #include "gpupctest.h"
+#include "testcases.h"
 
 #define MAXHIST 4096
 
@@ -63,7 +64,8 @@ static PetscErrorCode Scale(Mat A, PetscReal decades, PetscRandom rnd)
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* one test case on the options of the current database (tests/testcases.h) */
+static PetscErrorCode RunCase(void)
 {
   PetscInt           dim = 2, n = 32, its_c, its_g, its_tol = 1, nh_c, nh_g, hist_its = 3, gits;
   PetscReal          its_rtol = 0.0, sol_tol = 1e-6, decades = 0.0, hc[MAXHIST], hg[MAXHIST], rn, bn;
@@ -78,8 +80,7 @@ int main(int argc, char **argv)
   KSP                kc, kg;
   size_t             mem0, mem1;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGPUPCInitializePackage());
+  PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &dim, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its_tolerance", &its_tol, NULL));
@@ -147,6 +148,10 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
-  PetscCall(PetscFinalize());
-  return 0;
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  return TestCasesMain(argc, argv, help, RunCase);
 }

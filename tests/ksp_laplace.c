@@ -9,6 +9,7 @@ static const char help[] = "KSP on a 2D/3D Laplacian with gpu vectors against th
 #include <petscgpupc.h>
 #include <gpupc/device.h>
 #include "gpupctest.h"
+#include "testcases.h"
 
 static PetscErrorCode Solve(Mat A, VecType vtype, Vec bref, Vec *x, PetscInt *its, KSPConvergedReason *reason)
 {
@@ -32,7 +33,8 @@ static PetscErrorCode Solve(Mat A, VecType vtype, Vec bref, Vec *x, PetscInt *it
   PetscFunctionReturn(0);
 }
 
-int main(int argc, char **argv)
+/* one test case on the options of the current database (tests/testcases.h) */
+static PetscErrorCode RunCase(void)
 {
   PetscInt           dim = 2, n = 32, its_g, its_s, its_tol = 0;
   PetscReal          its_rtol = 0.0;
@@ -45,8 +47,7 @@ int main(int argc, char **argv)
   KSPType            ktype;
   KSP                probe;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscGPUPCInitializePackage());
+  PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &dim, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its_tolerance", &its_tol, NULL));
@@ -92,6 +93,10 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
   PetscCall(PetscGPUPCDeviceMemoryInUse(&mem1));
   PetscCheck(mem0 == mem1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory in use went from %zu to %zu bytes", mem0, mem1);
-  PetscCall(PetscFinalize());
-  return 0;
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  return TestCasesMain(argc, argv, help, RunCase);
 }
