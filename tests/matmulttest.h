@@ -19,9 +19,9 @@ typedef struct {
 
 /* the type under test */
 typedef struct {
-  const char *name;             /* "segcsr": messages */
-  MatType     type;             /* the root type name (MatSetType, MatConvert) */
-  MatType     seqtype, mpitype; /* what the matrices must be */
+  const char *name;                                                /* "segcsr": messages */
+  MatType     type;                                                /* the root type name (MatSetType, MatConvert) */
+  MatType     seqtype, mpitype;                                    /* what the matrices must be */
   PetscErrorCode (*info)(Mat, PetscInt *, PetscInt *, PetscInt *); /* (layout parameter,) builds and value uploads of the device copy */
 } MatMultTestType;
 

@@ -28,28 +28,32 @@ typedef unsigned long long Flag;
 
 struct _n_GPUPCHaloPeer {
   MPI_Comm      comm;
-  void         *base;             /* this rank's allocation: flags, then the send buffer */
-  Flag         *flags;            /* [0] ready, [1] consumed, [2] the number of the current exchange (read locally) */
+  void         *base;  /* this rank's allocation: flags, then the send buffer */
+  Flag         *flags; /* [0] ready, [1] consumed, [2] the number of the current exchange (read locally) */
   PetscInt      nowners, nreaders;
-  void        **opened;           /* peers' mapped allocations, to close (nopened of them) */
+  void        **opened; /* peers' mapped allocations, to close (nopened of them) */
   PetscInt      nopened;
-  Flag        **d_owner_flags;    /* device array: each owner's flags */
-  Flag        **d_reader_flags;   /* device array: each reader's flags */
-  PetscScalar **d_owner_send;     /* device array: each owner's send buffer */
-  int          *d_ghost_owner;    /* per ghost: its owner's place in d_owner_send */
-  PetscInt     *d_ghost_src;      /* per ghost: its index in that owner's send buffer */
+  Flag        **d_owner_flags;  /* device array: each owner's flags */
+  Flag        **d_reader_flags; /* device array: each reader's flags */
+  PetscScalar **d_owner_send;   /* device array: each owner's send buffer */
+  int          *d_ghost_owner;  /* per ghost: its owner's place in d_owner_send */
+  PetscInt     *d_ghost_src;    /* per ghost: its index in that owner's send buffer */
 };
 
 __device__ __forceinline__ Flag LoadAcquireSys(const Flag *p)
 {
   Flag v;
-  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];"
+               : "=l"(v)
+               : "l"(p)
+               : "memory");
   return v;
 }
 
 __device__ __forceinline__ void StoreReleaseSys(Flag *p, Flag v)
 {
-  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v)
+               : "memory");
 }
 
 /* the owner's start of an exchange: round += 1; then wait until every reader has consumed the exchange before */
@@ -134,18 +138,18 @@ static PetscErrorCode Close(GPUPCHaloPeer p)
 */
 PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt owner[], const PetscInt src[], PetscBool force, PetscBool allow)
 {
-  GPUPCHaloPeer       p;
-  PetscMPIInt         size, me, nreaders, *readers_ranks, *leader, *slot;
-  const PetscMPIInt  *iranks;
-  const PetscInt     *ioffset, *irootloc;
+  GPUPCHaloPeer      p;
+  PetscMPIInt        size, me, nreaders, *readers_ranks, *leader, *slot;
+  const PetscMPIInt *iranks;
+  const PetscInt    *ioffset, *irootloc;
   char(*bus)[32];
-  cudaIpcMemHandle_t  mine, *all;
-  PetscInt            nowners = 0, nopen = 0;
-  PetscMPIInt        *owners;
-  int                 ok = 1, allok;
-  Flag              **h_of, **h_rf;
-  PetscScalar       **h_os;
-  int                *h_go;
+  cudaIpcMemHandle_t mine, *all;
+  PetscInt           nowners = 0, nopen = 0;
+  PetscMPIInt       *owners;
+  int                ok = 1, allok;
+  Flag             **h_of, **h_rf;
+  PetscScalar      **h_os;
+  int               *h_go;
 
   PetscFunctionBegin;
   h->peer     = PETSC_FALSE;
@@ -162,7 +166,7 @@ PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt
   PetscCall(Placement(comm, size, &leader, &bus));
   for (PetscInt i = 0; i < nowners + nreaders; i++) {
     PetscMPIInt r = i < nowners ? owners[i] : readers_ranks[i - nowners];
-    if (leader[r] != leader[me]) ok = 0;                    /* another node: MPI only */
+    if (leader[r] != leader[me]) ok = 0;                       /* another node: MPI only */
     if (!force && !strcmp(bus[r], bus[me]) && r != me) ok = 0; /* a shared GPU: staged unless forced */
   }
   PetscCallMPI(MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
@@ -204,7 +208,7 @@ PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt
         ok = 0;
         PetscCall(PetscInfo(NULL, "halo: cudaIpcOpenMemHandle for rank %d failed (%s): staged through the host\n", (int)r, cudaGetErrorString(err)));
       } else {
-        slot[r]           = (PetscMPIInt)nopen;
+        slot[r]            = (PetscMPIInt)nopen;
         p->opened[nopen++] = ptr;
         p->nopened         = nopen;
       }
@@ -220,7 +224,7 @@ PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt
   } else {
     PetscCall(PetscMalloc4(PetscMax(nowners, 1), &h_of, PetscMax(nreaders, 1), &h_rf, PetscMax(nowners, 1), &h_os, PetscMax(h->nghost, 1), &h_go));
     for (PetscInt i = 0; i < nowners; i++) {
-      char *b  = (char *)p->opened[slot[owners[i]]];
+      char *b = (char *)p->opened[slot[owners[i]]];
       h_of[i] = (Flag *)b;
       h_os[i] = (PetscScalar *)(b + FLAG_BYTES);
     }
