@@ -15,9 +15,11 @@
 #include <gpupc/matgpu.h>
 #include <gpupc/heckernels.h>
 
-/* the default p_r of the cost model: the GPU AMG paper's value; to be replaced by the bench/spmv sweep
-   (tools/gpu-session.sh spmvhec) recorded in bench/NOTES.md */
-#define GPUPC_HEC_DEFAULT_RATIO 20.0
+/* the default p_r of the cost model, chosen by the bench/spmv sweep over p_r = 1 .. 64 on an H100 (bench/NOTES.md,
+   "hec p_r sweep"): only the matrices with rows longer than K move; p_r = 12 keeps the power grid's K at its busiest
+   width (6: 1.34x cuSPARSE) and gives the power-law graph the narrower ELL part it prefers (K 11 against 15 at the
+   paper's 20: 0.60x against 0.57x cuSPARSE), the best geometric mean of the sweep */
+#define GPUPC_HEC_DEFAULT_RATIO 12.0
 
 /* one matrix (block) in HEC: device arrays plus what the host keeps */
 typedef struct {

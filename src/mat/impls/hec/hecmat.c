@@ -113,7 +113,7 @@ static PetscErrorCode HECFromBase(Mat B)
 
    Options Database Keys:
 +  -mat_type hec - sets the type (seqhec on one rank) with MatSetFromOptions()
-.  -mat_hec_ratio <p_r> - cost of a remainder entry relative to an ELL slot (> 0, default 20; MatHECSetRatio())
+.  -mat_hec_ratio <p_r> - cost of a remainder entry relative to an ELL slot (> 0, default 12; MatHECSetRatio())
 -  -mat_hec_ell_width <K> - force the ELL width (>= 0; -1: the cost model; MatHECSetEllWidth())
 
    Level: beginner
