@@ -40,6 +40,8 @@ PETSC_EXTERN PetscErrorCode PetscGPUPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUPCFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUPCGetBackend(PetscGPUPCBackend *);
 PETSC_EXTERN PetscErrorCode PetscGPUPCDeviceMemoryInUse(size_t *);
+PETSC_EXTERN PetscErrorCode PetscGPUPCSetHaloPeer(PetscBool);
+PETSC_EXTERN PetscErrorCode PetscGPUPCGetHaloPeer(PetscBool *, PetscBool *);
 
 /* Device-array access for any Vec: zero-copy for gpu vectors, staged through a device buffer otherwise */
 PETSC_EXTERN PetscErrorCode VecGPUGetDeviceArrayRead(Vec, const PetscScalar **);

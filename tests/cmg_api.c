@@ -1,7 +1,7 @@
 static const char help[] = "PC cmg configured entirely from C (the PCCMGSet... functions, no cmg option in the database) against a second KSP\n"
                            "configured with the same values through the options database (prefix b_). Checks: every getter returns what its\n"
                            "setter set; the options give the same values as the setters; on a PC of another type the setters are no-ops\n"
-                           "and the getters errors; bad values are refused with an error naming the function and the option; the two\n"
+                           "and the getters errors; PetscGPUPCSetHaloPeer's getter; bad values are refused with an error naming the function and the option; the two\n"
                            "KSPs build the same hierarchy and take the same iterations; after setup a new value of a hierarchy setting\n"
                            "gives a fresh setup and an unchanged value or an output-only setting keeps it; device memory returned.\n"
                            "(see cmgtest.h for -problem, -ground, -dim, -n, -spread)\n"
@@ -269,6 +269,24 @@ static PetscErrorCode CheckAfterSetUp(KSP ksp, PC pc, const Settings *s, Vec b, 
   PetscFunctionReturn(0);
 }
 
+/* PetscGPUPCSetHaloPeer(): what the getter returns after each value (the path a halo then takes is in -ksp_view) */
+static PetscErrorCode CheckHaloPeer(void)
+{
+  PetscBool allow, force, opt, set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gpupc_halo_peer", &opt, &set));
+  PetscCall(PetscGPUPCGetHaloPeer(&allow, &force));
+  PetscCheck(allow == (set ? opt : PETSC_TRUE) && force == (set ? opt : PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo peer before any call: allow %d force %d", (int)allow, (int)force);
+  PetscCall(PetscGPUPCSetHaloPeer(PETSC_FALSE));
+  PetscCall(PetscGPUPCGetHaloPeer(&allow, &force));
+  PetscCheck(!allow && !force, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PetscGPUPCSetHaloPeer(PETSC_FALSE): allow %d force %d", (int)allow, (int)force);
+  PetscCall(PetscGPUPCSetHaloPeer(PETSC_TRUE));
+  PetscCall(PetscGPUPCGetHaloPeer(&allow, &force));
+  PetscCheck(allow && force, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PetscGPUPCSetHaloPeer(PETSC_TRUE): allow %d force %d", (int)allow, (int)force);
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   CMGTestProblem p;
@@ -359,6 +377,7 @@ int main(int argc, char **argv)
   PetscCall(CompareHierarchies(pa, pb, &want));
   PetscCheck(itsa == itsb, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "configured from C: %" PetscInt_FMT " iterations, from options: %" PetscInt_FMT, itsa, itsb);
   PetscCall(CheckAfterSetUp(ksa, pa, &want, b, x));
+  PetscCall(CheckHaloPeer());
 
   PetscCall(KSPDestroy(&ksa));
   PetscCall(KSPDestroy(&ksb));

@@ -31,9 +31,6 @@ typedef struct {
 PETSC_INTERN PetscErrorCode GPUPCDeviceSetUp(void);
 PETSC_EXTERN PetscErrorCode GPUPCDeviceGetInfo(const GPUPCDeviceInfo **);
 PETSC_INTERN PetscErrorCode GPUPCDeviceFinalize(void);
-/* -gpupc_halo_peer: allow the direct halo exchange between GPUs (gpupc/matgpu.h), and force it (set to true
-   explicitly) where ranks share a GPU */
-PETSC_INTERN PetscErrorCode GPUPCGetHaloPeerOption(PetscBool *, PetscBool *);
 
 PETSC_EXTERN PetscErrorCode GPUPCMalloc(size_t, void **);
 PETSC_EXTERN PetscErrorCode GPUPCFree(void *);

@@ -123,12 +123,56 @@ PetscErrorCode PetscGPUPCDeviceMemoryInUse(size_t *bytes)
   PetscFunctionReturn(0);
 }
 
-/* -gpupc_halo_peer: whether the direct exchange may be used, and whether it was asked for explicitly */
-PetscErrorCode GPUPCGetHaloPeerOption(PetscBool *allow, PetscBool *force)
+/*@
+   PetscGPUPCSetHaloPeer - choose how the halos of parallel GPU matrices created after this call are exchanged
+
+   Not Collective; call it with the same value on every rank
+
+   Input Parameter:
+.  flg - PETSC_TRUE: directly between the GPUs of one node (CUDA IPC: NVLink or PCIe peer reads, no host staging,
+         no host waits) wherever every neighbour of a rank is on its node, also where ranks share a GPU (useful under
+         MPS); PETSC_FALSE: always staged through the host (PetscSF)
+
+   Options Database Key:
+.  -gpupc_halo_peer <bool> - the same; not given, the direct exchange is taken only where every neighbour is on the
+   node and on another GPU (ranks sharing a GPU without MPS would spin against each other's time slices)
+
+   Level: advanced
+
+   Notes:
+   The choice is made collectively when a halo is built (a Mat's first device product, PC cmg's setup): the direct
+   path is taken only when every rank may take it. Halos that exist keep the path they were built with. The host
+   backend always exchanges through PetscSF.
+
+.seealso: PetscGPUPCGetHaloPeer(), MATSEGCSR, MATHEC, MATBCSR, PCCMG
+@*/
+PetscErrorCode PetscGPUPCSetHaloPeer(PetscBool flg)
 {
   PetscFunctionBegin;
-  *allow = halo_peer;
-  *force = (PetscBool)(halo_peer && halo_peer_set);
+  PetscCall(PetscGPUPCInitializePackage()); /* the options are read there: a later first read must not undo this call */
+  halo_peer     = flg;
+  halo_peer_set = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PetscGPUPCGetHaloPeer - how the halos of parallel GPU matrices are exchanged (PetscGPUPCSetHaloPeer())
+
+   Not Collective
+
+   Output Parameters:
++  allow - whether the direct exchange between GPUs may be taken at all
+-  force - whether it is also taken where ranks share a GPU (set to true explicitly)
+
+   Level: advanced
+
+.seealso: PetscGPUPCSetHaloPeer()
+@*/
+PetscErrorCode PetscGPUPCGetHaloPeer(PetscBool *allow, PetscBool *force)
+{
+  PetscFunctionBegin;
+  if (allow) *allow = halo_peer;
+  if (force) *force = (PetscBool)(halo_peer && halo_peer_set);
   PetscFunctionReturn(0);
 }
 
@@ -166,7 +210,7 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceReadOptions(void)
   PetscCall(PetscOptionsInt("-gpupc_cuda_blocks_per_sm", "Thread blocks per SM of persistent kernels such as reductions (0: fill the SM)", "PetscGPUPCGetBackend", blocks_per_sm, &blocks_per_sm, NULL));
   PetscCall(PetscOptionsInt("-gpupc_stage_bytes", "Bytes of each of the page-locked staging buffers of host-to-device uploads (segcsr value updates, PC cmg's upload)", "PetscGPUPCGetBackend", stage_bytes, &stage_bytes, NULL));
   PetscCall(PetscOptionsInt("-gpupc_upload_threads", "Host threads that fill the staging buffers of a segcsr value update (0: OMP_NUM_THREADS or the cores on one MPI process, 1 on several)", "PetscGPUPCGetBackend", upload_threads, &upload_threads, NULL));
-  PetscCall(PetscOptionsBool("-gpupc_halo_peer", "Exchange the halos of parallel GPU matrices directly between the GPUs of one node (CUDA IPC: NVLink or PCIe peer reads, no host staging, no host waits) where every neighbour is on the node and on another GPU; true given explicitly also uses it for ranks that share a GPU (with MPS), false always stages through the host", "GPUPCHaloCreate", halo_peer, &halo_peer, &halo_peer_set));
+  PetscCall(PetscOptionsBool("-gpupc_halo_peer", "Exchange the halos of parallel GPU matrices directly between the GPUs of one node (CUDA IPC: NVLink or PCIe peer reads, no host staging, no host waits) where every neighbour is on the node and on another GPU; true given explicitly also uses it for ranks that share a GPU (with MPS), false always stages through the host", "PetscGPUPCSetHaloPeer", halo_peer, &halo_peer, &halo_peer_set));
   PetscOptionsEnd();
   PetscCall(GPUPCStageSetOptions(stage_bytes, upload_threads));
   PetscCall(GPUPCNodeRank(&node_rank));

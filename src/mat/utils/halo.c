@@ -104,7 +104,7 @@ PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, G
     PetscMPIInt      *owner;
 
     PetscCall(PetscGPUPCGetBackend(&backend));
-    PetscCall(GPUPCGetHaloPeerOption(&allow, &force));
+    PetscCall(PetscGPUPCGetHaloPeer(&allow, &force));
     if (backend == PETSC_GPUPC_BACKEND_CUDA) {
       PetscCall(PetscMalloc1(nghost, &owner));
       for (PetscInt k = 0; k < nghost; k++) owner[k] = (PetscMPIInt)remote[k].rank;
