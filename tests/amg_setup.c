@@ -320,6 +320,11 @@ static PetscErrorCode SolveGAMG(Mat A, Vec b, const GPUPCAMGSetupOptions *o, Pet
   PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_threshold", val));
   PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, o->agg_smooths));
   PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_agg_nsmooths", val));
+  /* GAMG squares the graph on its first level by default; aggressive levels square ours there too */
+  if (o->aggressive_levels > 1) {
+    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, o->aggressive_levels));
+    PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_square_graph", val));
+  }
   PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_ksp_type", "richardson"));
   PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_ksp_max_it", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_pc_type", "sor"));

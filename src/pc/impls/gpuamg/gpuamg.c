@@ -142,7 +142,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_interp <direct,standard,ext+i,multipass,simple> - interpolation (default ext+i)
 .  -pc_gpuamg_strong_threshold <0.25> - classical strength threshold
 .  -pc_gpuamg_agg_threshold <0.05> - aggregation strength threshold
-.  -pc_gpuamg_aggressive_levels <0> - aggressive coarsening on the first levels
+.  -pc_gpuamg_aggressive_levels <0> - aggressive coarsening on the first levels (agg: on the squared graph)
 .  -pc_gpuamg_trunc_max <4> - at most this many interpolation entries per row
 .  -pc_gpuamg_trunc_factor <0> - drop interpolation entries below this times the row's largest
 .  -pc_gpuamg_agg_smooths <1> - prolongator smoothing steps (0: unsmoothed aggregation)

@@ -400,6 +400,12 @@ static PetscErrorCode PCGPUAMGGetAggressiveLevels_GPUAMG(PC pc, PetscInt *v)
    Options Database Key:
 .  -pc_gpuamg_aggressive_levels - the value
 
+   Notes:
+   Classical AMG coarsens the C points of those levels again on the distance-two strength graph; aggregation
+   aggregates on the square of the strength graph (GAMG's -pc_gamg_square_graph), which makes the aggregates about
+   five times larger in 3D: fewer levels and a lower operator complexity for a few more iterations (bench/NOTES.md,
+   section "amgconv"). The default is 0.
+
    Level: intermediate
 
 .seealso: PCGPUAMG, PCGPUAMGGetAggressiveLevels()
@@ -1515,7 +1521,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
   }
   {
     PetscInt v = g->setup.aggressive_levels;
-    PetscCall(PetscOptionsInt("-pc_gpuamg_aggressive_levels", "aggressive coarsening on the first k levels", "PCGPUAMGSetAggressiveLevels", v, &v, &set));
+    PetscCall(PetscOptionsInt("-pc_gpuamg_aggressive_levels", "aggressive coarsening on the first k levels (agg: aggregates on the squared strength graph)", "PCGPUAMGSetAggressiveLevels", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetAggressiveLevels(pc, v));
   }
   {
