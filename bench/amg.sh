@@ -3,7 +3,8 @@
 # size, PCG to a true relative residual of 1e-8 with
 #   PC gpuamg on the GPU (defaults: classical pmis + ext+i, l1-Jacobi V(1,1); elasticity: smoothed aggregation with the
 #     rigid-body modes and Chebyshev), one rank;
-#   PETSc's PCG + GAMG and PCG + BoomerAMG (pmis, ext+i, l1-Jacobi: the same method as gpuamg's default) on all host cores.
+#   PETSc's PCG + GAMG and PCG + BoomerAMG (pmis, ext+i, l1-Jacobi: the same method as gpuamg's default; once with
+#     PETSc's default CF-ordered relaxation, once without it, which is gpuamg's smoother) on all host cores.
 # For gpuamg it prints the summary line, the setup by phase and the per-level view (complexities, bytes per cycle)
 # from -ksp_view, and the -log_view lines of the setup phases and cycle parts. The cycle's events time its launches
 # only (the device runs asynchronously); solve_s / its bounds the time per cycle from above (it adds CG's product and
@@ -27,6 +28,9 @@ for p in $problems; do
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg \
         -pc_hypre_boomeramg_coarsen_type PMIS -pc_hypre_boomeramg_interp_type ext+i -pc_hypre_boomeramg_relax_type_all l1scaled-Jacobi -pc_hypre_boomeramg_P_max 4
+      # the same without CF-ordered relaxation (PETSc's default relax order): gpuamg's l1jacobi smoother exactly
+      $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg \
+        -pc_hypre_boomeramg_coarsen_type PMIS -pc_hypre_boomeramg_interp_type ext+i -pc_hypre_boomeramg_relax_type_all l1scaled-Jacobi -pc_hypre_boomeramg_P_max 4 -pc_hypre_boomeramg_no_CF
     fi
   done
 done

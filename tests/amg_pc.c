@@ -65,6 +65,27 @@ int main(int argc, char **argv)
     PetscCheck(st == PC_GPUAMG_SMOOTHER_CHEBYSHEV, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCGPUAMGGetSmootherType gave %s", PCGPUAMGSmootherTypes[st]);
   }
 
+  /* the smoother follows the type (l1jacobi for classical, chebyshev for agg) until it is set */
+  {
+    PC                   pt;
+    PCGPUAMGSmootherType st;
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &pt));
+    PetscCall(PCSetType(pt, PCGPUAMG));
+    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
+    PetscCheck(st == PC_GPUAMG_SMOOTHER_L1JACOBI, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "classical's default smoother is %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGSetType(pt, PC_GPUAMG_AGG));
+    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
+    PetscCheck(st == PC_GPUAMG_SMOOTHER_CHEBYSHEV, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "agg's default smoother is %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGSetType(pt, PC_GPUAMG_CLASSICAL));
+    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
+    PetscCheck(st == PC_GPUAMG_SMOOTHER_L1JACOBI, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "classical after agg: smoother %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGSetSmootherType(pt, PC_GPUAMG_SMOOTHER_JACOBI));
+    PetscCall(PCGPUAMGSetType(pt, PC_GPUAMG_AGG));
+    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
+    PetscCheck(st == PC_GPUAMG_SMOOTHER_JACOBI, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a set smoother changed with the type to %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCDestroy(&pt));
+  }
+
   /* reuse: set up on A, then new values 3 A on the same pattern */
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetUp(pc));

@@ -1,5 +1,6 @@
 static const char help[] = "The host setup of PC gpuamg (gpupc/amg.h, gpupc/amgsetup.h) on GPUPC's test problems:\n"
-                           "  C/F invariants of the finest level (pmis/hmis/rs: every F point that depends on a point depends on a C point;\n"
+                           "  C/F invariants of the finest level (pmis/hmis/rs: every F point that depends on a point depends on a C point,\n"
+                           "  pmis: or influences no point and depends on F points that do; pmis: a point that influences none is F;\n"
                            "  rs: every strong F-F pair shares a strong C point); aggregation: aggregates cover every node with strong\n"
                            "  neighbours exactly once, P_tent has orthonormal columns and P_tent Bc = B; interpolation row sums are 1 on\n"
                            "  rows of zero row sum (classical); A[l+1] = P^T A P against MatMatMult + MatTransposeMatMult; a recompute\n"
@@ -46,9 +47,20 @@ static PetscErrorCode CheckSplitting(Mat A, const GPUPCAMGSetupOptions *o)
     else if (cf[i] != GPUPC_AMG_F) bad++;
     if (cf[i] != GPUPC_AMG_F || S.i[i + 1] == S.i[i]) continue;
     for (PetscInt e = S.i[i]; e < S.i[i + 1]; e++) hasc = (PetscBool)(hasc || cf[S.j[e]] == GPUPC_AMG_C);
+    if (!hasc && o->coarsen == PC_GPUAMG_COARSEN_PMIS && S.ti[i + 1] == S.ti[i]) { /* influences no point: C points at distance two */
+      hasc = PETSC_TRUE;
+      for (PetscInt e = S.i[i]; e < S.i[i + 1]; e++) {
+        PetscInt  j    = S.j[e];
+        PetscBool jhas = PETSC_FALSE;
+        for (PetscInt f = S.i[j]; f < S.i[j + 1]; f++) jhas = (PetscBool)(jhas || cf[S.j[f]] == GPUPC_AMG_C);
+        if (!jhas) hasc = PETSC_FALSE;
+      }
+    }
     if (!hasc && o->coarsen != PC_GPUAMG_COARSEN_CLJP) bad++;
+    /* pmis: a point that depends on points and influences none is F */
+    if (o->coarsen == PC_GPUAMG_COARSEN_PMIS && cf[i] == GPUPC_AMG_C && S.i[i + 1] > S.i[i] && S.ti[i + 1] == S.ti[i]) bad++;
   }
-  PetscCall(Fail(PETSC_COMM_WORLD, bad, "an F point depends on points but on no C point (or a point is undecided)"));
+  PetscCall(Fail(PETSC_COMM_WORLD, bad, "an F point depends on points but on no C point (pmis: nor on F points that do), a point is undecided, or (pmis) a point that influences none is C"));
   if (o->coarsen == PC_GPUAMG_COARSEN_RS) {
     for (PetscInt i = 0; i < L.n; i++) {
       if (cf[i] != GPUPC_AMG_F) continue;
@@ -308,6 +320,11 @@ static PetscErrorCode SolveGAMG(Mat A, Vec b, const GPUPCAMGSetupOptions *o, Pet
   PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_threshold", val));
   PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, o->agg_smooths));
   PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_agg_nsmooths", val));
+  /* GAMG squares the graph on its first level by default; aggressive levels square ours there too */
+  if (o->aggressive_levels > 1) {
+    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, o->aggressive_levels));
+    PetscCall(PetscOptionsSetValue(NULL, "-gam_pc_gamg_square_graph", val));
+  }
   PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_ksp_type", "richardson"));
   PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_ksp_max_it", "1"));
   PetscCall(PetscOptionsSetValue(NULL, "-gam_mg_levels_pc_type", "sor"));

@@ -16,7 +16,8 @@
 #include <gpupc/amgkernels.h>
 
 /* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
-#define GPUPC_AMG_CHEBYSHEV_LOWER 30.0 /* Chebyshev interval [lambda / 30, 1.1 lambda] */
+#define GPUPC_AMG_CHEBYSHEV_LOWER 10.0 /* Chebyshev interval [lambda / 10, 1.1 lambda], GAMG's; lambda / 30 took 1.5-2x the
+                                          CG iterations (bench/NOTES.md, branch amgconv) */
 #define GPUPC_AMG_CHEBYSHEV_UPPER 1.1
 #define GPUPC_AMG_EIG_STEPS       12 /* power steps of the estimate of lambda_max(D^-1 A) */
 
@@ -104,7 +105,8 @@ typedef struct {
   PetscBool            built;
   GPUPCAMGDevice       dev;
   PetscInt             nsetups, nreuses;
-  PetscLogDouble       t_hierarchy; /* seconds of the last host setup (build or recompute) */
+  PetscLogDouble       t_hierarchy;  /* seconds of the last host setup (build or recompute) */
+  PetscBool            smoother_set; /* the smoother was chosen (PCGPUAMGSetSmootherType()); else it follows the type */
 } PC_GPUAMG;
 
 PETSC_INTERN PetscErrorCode PCSetFromOptions_GPUAMG(PC, PetscOptionItems *);

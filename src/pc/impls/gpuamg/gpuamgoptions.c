@@ -27,6 +27,11 @@ static PetscErrorCode PCGPUAMGSetType_GPUAMG(PC pc, PCGPUAMGType v)
   PetscCheck((int)v >= 0 && (int)v < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_type: no value %d", (int)v);
   if (g->setup.type != v) PetscCall(Invalidate(pc));
   g->setup.type = v;
+  if (!g->smoother_set) { /* the type's default smoother (bench/NOTES.md, branch amgconv) */
+    PCGPUAMGSmootherType s = v == PC_GPUAMG_AGG ? PC_GPUAMG_SMOOTHER_CHEBYSHEV : PC_GPUAMG_SMOOTHER_L1JACOBI;
+    if (g->cyc.smoother != s) PetscCall(Invalidate(pc));
+    g->cyc.smoother = s;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -51,9 +56,13 @@ static PetscErrorCode PCGPUAMGGetType_GPUAMG(PC pc, PCGPUAMGType *v)
    Options Database Key:
 .  -pc_gpuamg_type - the value
 
+   Notes:
+   Unless PCGPUAMGSetSmootherType() was called, the type also picks the smoother: l1jacobi for classical, chebyshev
+   for agg (bench/NOTES.md, section "amgconv").
+
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGGetType()
+.seealso: PCGPUAMG, PCGPUAMGGetType(), PCGPUAMGSetSmootherType()
 @*/
 PetscErrorCode PCGPUAMGSetType(PC pc, PCGPUAMGType v)
 {
@@ -390,6 +399,12 @@ static PetscErrorCode PCGPUAMGGetAggressiveLevels_GPUAMG(PC pc, PetscInt *v)
 
    Options Database Key:
 .  -pc_gpuamg_aggressive_levels - the value
+
+   Notes:
+   Classical AMG coarsens the C points of those levels again on the distance-two strength graph; aggregation
+   aggregates on the square of the strength graph (GAMG's -pc_gamg_square_graph), which makes the aggregates about
+   five times larger in 3D: fewer levels and a lower operator complexity for a few more iterations (bench/NOTES.md,
+   section "amgconv"). The default is 0.
 
    Level: intermediate
 
@@ -911,6 +926,7 @@ static PetscErrorCode PCGPUAMGSetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType
   PetscCheck((int)v >= 0 && (int)v < 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_smoother: no value %d", (int)v);
   if (g->cyc.smoother != v) PetscCall(Invalidate(pc));
   g->cyc.smoother = v;
+  g->smoother_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -935,9 +951,13 @@ static PetscErrorCode PCGPUAMGGetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType
    Options Database Key:
 .  -pc_gpuamg_smoother - the value
 
+   Notes:
+   Without this call the smoother follows the type (PCGPUAMGSetType()): l1jacobi for classical, chebyshev for agg.
+   Once called, the smoother stays as set when the type changes.
+
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGGetSmootherType()
+.seealso: PCGPUAMG, PCGPUAMGGetSmootherType(), PCGPUAMGSetType()
 @*/
 PetscErrorCode PCGPUAMGSetSmootherType(PC pc, PCGPUAMGSmootherType v)
 {
@@ -1501,7 +1521,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
   }
   {
     PetscInt v = g->setup.aggressive_levels;
-    PetscCall(PetscOptionsInt("-pc_gpuamg_aggressive_levels", "aggressive coarsening on the first k levels", "PCGPUAMGSetAggressiveLevels", v, &v, &set));
+    PetscCall(PetscOptionsInt("-pc_gpuamg_aggressive_levels", "aggressive coarsening on the first k levels (agg: aggregates on the squared strength graph)", "PCGPUAMGSetAggressiveLevels", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetAggressiveLevels(pc, v));
   }
   {
@@ -1541,7 +1561,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
   }
   {
     PCGPUAMGSmootherType v = g->cyc.smoother;
-    PetscCall(PetscOptionsEnum("-pc_gpuamg_smoother", "smoother of every level but the last", "PCGPUAMGSetSmootherType", PCGPUAMGSmootherTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_smoother", "smoother of every level but the last (default l1jacobi; chebyshev for -pc_gpuamg_type agg)", "PCGPUAMGSetSmootherType", PCGPUAMGSmootherTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
     if (set) PetscCall(PCGPUAMGSetSmootherType(pc, v));
   }
   {

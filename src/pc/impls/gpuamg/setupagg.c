@@ -7,6 +7,8 @@
    such node has one after the first pass). Nodes without strong neighbours (Dirichlet-like rows the smoother
    solves) are left out of the prolongator, unless they are coupled to other ranks' nodes (singleton aggregates,
    when a node has at least as many rows as near-null vectors). Each rank aggregates its own nodes.
+   On the first -pc_gpuamg_aggressive_levels levels the graph is squared first (nodes within distance two of each
+   other in the symmetrised graph are neighbours), as GAMG's square_graph: larger aggregates.
    Tentative prolongator: per aggregate, the near-null space rows B_a (m x nv) = Q_a R_a (thin QR by twice-iterated
    Gram-Schmidt); Q_a are the rows of P_tent (orthonormal columns per aggregate), R_a the coarse near-null space, so
    P_tent B_c = B. A dependent column is replaced by a unit vector orthogonal to the others (R keeps the zero).
@@ -298,6 +300,61 @@ PetscErrorCode GPUPCAMGNearNullSpace(Mat A, const GPUPCAMGSetupOptions *opts, Pe
   PetscFunctionReturn(0);
 }
 
+/* S2: the nodes within distance two of each node in the symmetrised graph of S (aggressive aggregation, the
+   square of the graph as GAMG's first level), with its transpose; S->ext is moved to S2 */
+static PetscErrorCode SquareGraph(GPUPCAMGStrength *S, PetscInt threads, GPUPCAMGStrength *S2)
+{
+  PetscInt n = S->n, *mark;
+  PetscInt cap;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(S2, sizeof(*S2)));
+  S2->n = n;
+  PetscCall(PetscMalloc1(n + 1, &S2->i));
+  PetscCall(PetscMalloc1(n, &mark));
+  for (PetscInt i = 0; i < n; i++) mark[i] = -1;
+  /* two passes: count, then fill */
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscInt c = 0;
+    if (pass) {
+      cap = S2->i[n];
+      PetscCall(PetscMalloc1(cap, &S2->j));
+      for (PetscInt i = 0; i < n; i++) mark[i] = -1;
+    } else S2->i[0] = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      mark[i] = i;
+      for (PetscInt h = 0; h < 2; h++) {
+        const PetscInt *nb = h ? S->tj + S->ti[i] : S->j + S->i[i];
+        PetscInt        nn = h ? S->ti[i + 1] - S->ti[i] : S->i[i + 1] - S->i[i];
+        for (PetscInt q = 0; q < nn; q++) {
+          PetscInt k = nb[q];
+          if (mark[k] != i) {
+            mark[k] = i;
+            if (pass) S2->j[c] = k;
+            c++;
+          }
+          for (PetscInt g = 0; g < 2; g++) {
+            const PetscInt *nb2 = g ? S->tj + S->ti[k] : S->j + S->i[k];
+            PetscInt        nn2 = g ? S->ti[k + 1] - S->ti[k] : S->i[k + 1] - S->i[k];
+            for (PetscInt r = 0; r < nn2; r++)
+              if (mark[nb2[r]] != i) {
+                mark[nb2[r]] = i;
+                if (pass) S2->j[c] = nb2[r];
+                c++;
+              }
+          }
+        }
+      }
+      if (!pass) S2->i[i + 1] = c;
+    }
+  }
+  PetscCall(PetscFree(mark));
+  PetscCall(GPUPCAMGStrengthTranspose(S2, threads));
+  S2->ext = S->ext;
+  S->ext  = NULL;
+  PetscFunctionReturn(0);
+}
+
 /* the aggregation prolongator of one level (gpupc/amgsetup.h) */
 PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nv, PetscReal **B, Mat *P, PetscLogDouble *t)
 {
@@ -323,6 +380,12 @@ PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, P
   PetscCheck(L.n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " local rows are not a multiple of the block size %" PetscInt_FMT, level, L.n, bs);
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, opts->agg_threshold, opts->threads, &S));
   if (bs < *nv) PetscCall(PetscFree(S.ext)); /* a singleton of bs rows cannot hold nv vectors */
+  if (level < opts->aggressive_levels) {     /* aggregate on the squared graph: larger aggregates */
+    GPUPCAMGStrength S2;
+    PetscCall(SquareGraph(&S, opts->threads, &S2));
+    PetscCall(GPUPCAMGStrengthFree(&S));
+    S = S2;
+  }
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Aggregate, A, 0, 0, 0));
   PetscCall(PetscMalloc1(S.n, &agg));

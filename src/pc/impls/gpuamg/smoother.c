@@ -6,7 +6,7 @@
      jacobi      x += omega D^-1 (b - A x), omega = -pc_gpuamg_jacobi_weight (2/3)
      l1jacobi    x += omega D_l1^-1 (b - A x), (D_l1)_ii = a_ii + sum_{j != i} |a_ij| (omega 1): convergent for every
                  SPD matrix, no eigenvalue estimate needed
-     chebyshev   the Chebyshev polynomial of degree k (products with A per sweep) in D^-1 A on [lambda/30, 1.1 lambda],
+     chebyshev   the Chebyshev polynomial of degree k (products with A per sweep) in D^-1 A on [lambda/10, 1.1 lambda],
                  three-term recurrence on the correction d
      polynomial  x += omega (I + G + ... + G^m) D^-1 (b - A x), G = I - omega D^-1 A: the truncated Neumann series of
                  (omega D^-1 A)^-1, omega = 4 / (3 * 1.1 lambda). Since (I + G + ... + G^m) omega D^-1 A = I - G^{m+1},
