@@ -220,15 +220,70 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
   PetscFunctionReturn(0);
 }
 
+/* the segment pointers of the rows (h_segptr), their total and the row statistics, over nt contiguous row ranges: each
+   range counts its segments, a serial scan over the ranges gives their offsets, each range writes its pointers */
+static PetscErrorCode SegmentPointers(const GPUPCCSR *csr, PetscInt L, PetscInt nt, GPUPCSegCSRBlock *b, PetscInt64 *nseg)
+{
+  const PetscInt m = csr->m;
+  PetscInt64    *part;
+  PetscInt      *smin, *smax, *rmax;
+
+  PetscFunctionBegin;
+  nt = PetscMax(1, PetscMin(nt, m / 65536 + 1)); /* a thread per 64k rows at least: small blocks stay serial */
+  PetscCall(PetscMalloc4(nt + 1, &part, nt, &smin, nt, &smax, nt, &rmax));
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (PetscInt t = 0; t < nt; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / nt), hi = (PetscInt)((PetscInt64)m * (t + 1) / nt);
+    PetscInt64     cnt = 0;
+    PetscInt       mn = PETSC_MAX_INT, mx = 0, rm = 0;
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt len = csr->i[i + 1] - csr->i[i], s = len ? (len + L - 1) / L : 1;
+      cnt += s;
+      mn = PetscMin(mn, s);
+      mx = PetscMax(mx, s);
+      rm = PetscMax(rm, len);
+    }
+    part[t + 1] = cnt;
+    smin[t]     = mn;
+    smax[t]     = mx;
+    rmax[t]     = rm;
+  }
+  part[0] = 0;
+  for (PetscInt t = 0; t < nt; t++) {
+    part[t + 1] += part[t];
+    b->segmin = PetscMin(b->segmin, smin[t]);
+    b->segmax = PetscMax(b->segmax, smax[t]);
+    b->maxrow = PetscMax(b->maxrow, rmax[t]);
+  }
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (PetscInt t = 0; t < nt; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / nt), hi = (PetscInt)((PetscInt64)m * (t + 1) / nt);
+    PetscInt64     g = part[t];
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt len = csr->i[i + 1] - csr->i[i];
+      b->h_segptr[i]     = (PetscInt)PetscMin(g, PETSC_MAX_INT); /* beyond 32 bits the caller refuses the block */
+      g += len ? (len + L - 1) / L : 1;
+    }
+  }
+  *nseg = part[nt];
+  PetscCall(PetscFree4(part, smin, smax, rmax));
+  PetscFunctionReturn(0);
+}
+
 /*
    GPUPCSegCSRBlockBuildWithMode - (re)builds block b from CSR with segment length L (0: default)
    and short-row mode (auto, group or tile: segcsrkernels.h)
+
+   The host arrays of the layout are filled by the upload threads (-gpupc_upload_threads), each row the same way
+   whatever the thread count, and reach the device through the page-locked staging buffers (gpupc/stage.h).
 */
 PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
 {
   const PetscInt m    = csr->m;
   PetscInt64     nseg = 0, nslots;
-  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0;
+  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0, nt, ntf;
   PetscBool      listmed;
 
   PetscFunctionBegin;
@@ -237,21 +292,14 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(GPUPCSegCSRBlockDestroy(b));
   if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, m);
   PetscCall(GPUPCSegCSRCheckLength(L, "MatAssemblyEnd"));
+  PetscCall(GPUPCStageDefaultThreads(&nt));
   b->d.m    = m;
   b->d.n    = csr->n;
   b->d.L    = L;
   b->d.nnz  = csr->nnz;
   b->segmin = m ? PETSC_MAX_INT : 0;
   PetscCall(PetscMalloc1(m + 1, &b->h_segptr));
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt len = csr->i[i + 1] - csr->i[i], s = len ? (len + L - 1) / L : 1;
-
-    b->h_segptr[i] = (PetscInt)PetscMin(nseg, PETSC_MAX_INT);
-    nseg += s;
-    b->segmin = PetscMin(b->segmin, s);
-    b->segmax = PetscMax(b->segmax, s);
-    b->maxrow = PetscMax(b->maxrow, len);
-  }
+  PetscCall(SegmentPointers(csr, L, nt, b, &nseg));
   nslots = nseg * L;
   PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "segcsr: a block of %" PetscInt_FMT " rows needs %" PetscInt64_FMT " slots with segment length %" PetscInt_FMT ", more than 32-bit indices address; use a smaller -mat_segcsr_segment_length or more MPI ranks", m, nslots, L);
   b->h_segptr[m] = (PetscInt)nseg;
@@ -270,16 +318,29 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   b->d.nmed = nmed;
   PetscCall(PetscMalloc3(nseg, &segrow, nslots, &col, nmed, &medrows));
   PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
+  /* every row owns its segments and slots: contiguous row ranges fill them in parallel (the pages each thread
+     touches first are its own) */
+  ntf = PetscMax(1, PetscMin(nt, m / 16384 + 1));
+#pragma omp parallel for num_threads(ntf) schedule(static) if (ntf > 1)
+  for (PetscInt t = 0; t < ntf; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntf), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntf);
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt  len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
+      const PetscInt  pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
+      const PetscInt *src = csr->j + csr->i[i];
+      PetscInt       *c   = col + (size_t)g0 * L, k;
+
+      for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
+      for (k = 0; k < len; k++) c[k] = src[k];
+      for (; k < (g1 - g0) * L; k++) c[k] = pad;
+    }
+  }
   nmed = nlong = 0;
   for (PetscInt i = 0; i < m; i++) {
-    const PetscInt       len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
-    const PetscInt       pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
+    const PetscInt       g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
     const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(g1 - g0, L, b->d.shortmax);
-    PetscInt            *c   = col + (size_t)g0 * L;
 
-    for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
-    PetscCall(PetscArraycpy(c, csr->j + csr->i[i], len));
-    for (PetscInt k = len; k < (g1 - g0) * L; k++) c[k] = pad;
     if (bin == GPUPC_SEGCSR_BIN_MEDIUM && listmed) medrows[nmed++] = i;
     else if (bin == GPUPC_SEGCSR_BIN_LONG) {
       longkey[nlong]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
@@ -294,10 +355,11 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(GPUPCMallocArray(nslots, &b->d.val));
   PetscCall(GPUPCMallocArray(nmed, &b->d.medrows));
   PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
-  PetscCall(GPUPCCopyToDevice(b->d.segptr, b->h_segptr, m + 1));
-  PetscCall(GPUPCCopyToDevice(b->d.rowptr, csr->i, m + 1));
-  PetscCall(GPUPCCopyToDevice(b->d.segrow, segrow, nseg));
-  PetscCall(GPUPCCopyToDevice(b->d.col, col, nslots));
+  /* the large arrays through the page-locked staging buffers (a pageable copy runs at a fraction of the link's speed) */
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)m + 1, b->h_segptr, sizeof(PetscInt), b->d.segptr, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)m + 1, csr->i, sizeof(PetscInt), b->d.rowptr, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nseg, segrow, sizeof(PetscInt), b->d.segrow, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nslots, col, sizeof(PetscInt), b->d.col, sizeof(PetscInt)));
   PetscCall(GPUPCCopyToDevice(b->d.medrows, medrows, nmed));
   PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
   PetscCall(LayValues(csr, b)); /* the same path as a value update */
