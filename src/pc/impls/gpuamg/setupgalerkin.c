@@ -3,13 +3,14 @@
    coarse rows split over the host threads.
 
    C's row I is formed from R = P^T (built here by a counting transpose, so its rows list the fine rows in ascending
-   order) and the rows of A P, each formed once (sum over A's row i, in its order, of a_ij times P's row j; threaded
-   over ranges of fine rows): for each fine row i of R's row I, C_IJ += P_iI (A P)_iJ. Each entry is summed in the
-   same order as PETSc's SEQAIJ MatPtAP (rows of A P formed one at a time, added into C in ascending i), so the result
-   is the same; it does not depend on the thread count. A P is kept whole (about as many entries as the fine rows
-   times the coarse points their rows reach) rather than formed again for every entry of P's row i that reads it. The
-   rows of C are formed in chunks of consecutive rows of about equal work (dynamic over the threads, each chunk into
-   its own buffer), the chunks then laid end to end. Several ranks use MatPtAP (the setup's caller decides).
+   order): for each fine row i of R's row I, the row i of A P (sum over A's row i, in its order, of a_ij times P's row
+   j), then C_IJ += P_iI (A P)_iJ. Each entry is summed in the same order as PETSc's SEQAIJ MatPtAP (rows of A P
+   formed one at a time, added into C in ascending i), so the result is the same; it does not depend on the thread
+   count. A fine row is read by the coarse rows of its P row, which lie near each other: each thread keeps the rows of
+   A P it formed in a small cache (emptied when full and at each chunk), so most are formed once rather than once per
+   entry of P's row. The rows are formed in chunks of consecutive rows of about equal work (dynamic over the threads,
+   each chunk into its own buffer), the chunks then laid end to end. Several ranks use MatPtAP (the setup's caller
+   decides).
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/matgpu.h>
@@ -47,20 +48,38 @@ typedef struct {
   PetscInt   cap, len; /* the chunk's output buffer */
   PetscInt  *cols;
   PetscReal *vals;
+  /* the cache of rows of A P: a fine row's row is formed once while it stays in the cache (a fine row is read by the
+     coarse rows of its P row, which are near each other), so most are formed once instead of once per entry of P's
+     row, and the cache stays small (emptied when it holds more than GPUPC_GALERKIN_CACHE entries) */
+  PetscInt  *apat;                       /* per fine row: 1 + where its row is in the cache (its length there, then its entries); 0: not there */
+  PetscInt  *cached, ncached, cachedcap; /* the fine rows in the cache */
+  PetscInt  *ccols, clen, ccap;          /* the cache's entries */
+  PetscReal *cvals;
 } Work;
 
-static int WorkInit(Work *w, PetscInt nc)
+/* entries of the cache of rows of A P above which it is emptied before the next coarse row (12 MB) */
+#define GPUPC_GALERKIN_CACHE (1 << 20)
+
+static int WorkInit(Work *w, PetscInt nc, PetscInt nf)
 {
-  size_t m  = (size_t)PetscMax(nc, 1);
-  w->apmark = (char *)calloc(m, 1);
-  w->apval  = (PetscReal *)calloc(m, sizeof(PetscReal));
-  w->aplist = (PetscInt *)malloc(m * sizeof(PetscInt));
-  w->cpos   = (PetscInt *)calloc(m, sizeof(PetscInt));
-  w->cap    = 0;
-  w->len    = 0;
-  w->cols   = NULL;
-  w->vals   = NULL;
-  return !(w->apmark && w->apval && w->aplist && w->cpos);
+  size_t m     = (size_t)PetscMax(nc, 1);
+  w->apmark    = (char *)calloc(m, 1);
+  w->apval     = (PetscReal *)calloc(m, sizeof(PetscReal));
+  w->aplist    = (PetscInt *)malloc(m * sizeof(PetscInt));
+  w->cpos      = (PetscInt *)calloc(m, sizeof(PetscInt));
+  w->cap       = 0;
+  w->len       = 0;
+  w->cols      = NULL;
+  w->vals      = NULL;
+  w->apat      = (PetscInt *)calloc((size_t)PetscMax(nf, 1), sizeof(PetscInt));
+  w->cached    = NULL;
+  w->ncached   = 0;
+  w->cachedcap = 0;
+  w->ccols     = NULL;
+  w->cvals     = NULL;
+  w->clen      = 0;
+  w->ccap      = 0;
+  return !(w->apmark && w->apval && w->aplist && w->cpos && w->apat);
 }
 
 static void WorkFree(Work *w)
@@ -69,6 +88,17 @@ static void WorkFree(Work *w)
   free(w->apval);
   free(w->aplist);
   free(w->cpos);
+  free(w->apat);
+  free(w->cached);
+  free(w->ccols);
+  free(w->cvals);
+}
+
+static void CacheEmpty(Work *w)
+{
+  for (PetscInt q = 0; q < w->ncached; q++) w->apat[w->cached[q]] = 0;
+  w->ncached = 0;
+  w->clen    = 0;
 }
 
 /* row i of A P into the work space; returns its length */
@@ -91,129 +121,47 @@ static PetscInt RowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w)
   return len;
 }
 
-/* the rows of A P, each formed once (RowAP) and kept in the order RowAP lists them: C's rows read the row of A P of
-   each fine row of theirs, which is then the same value for every coarse row that reads it */
-typedef struct {
-  PetscInt64 *i; /* n+1 offsets */
-  PetscInt   *j;
-  PetscReal  *a;
-} APRows;
-
-static void APRowsFree(APRows *ap)
+/* the row i of A P from the cache, formed there first when it is not in it: *at is where its length is, its entries
+   follow (valid until the next call); returns nonzero on failure */
+static int CachedRowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w, PetscInt *at)
 {
-  free(ap->i);
-  free(ap->j);
-  free(ap->a);
-  ap->i = NULL;
-  ap->j = NULL;
-  ap->a = NULL;
-}
+  PetscInt s = w->apat[i];
 
-/* all rows of A P: contiguous fine row ranges over the threads, each into its own buffer, then laid end to end by the
-   same threads; returns nonzero on failure (out of memory) */
-static int FormAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt nt, APRows *ap)
-{
-  const PetscInt n = A->m;
-  PetscInt     **tcols;
-  PetscReal    **tvals;
-  PetscInt64    *tcnt, *toff;
-  PetscInt      *tlo, *thi;
-  int            fail = 0;
-
-  ap->i = (PetscInt64 *)malloc(sizeof(PetscInt64) * ((size_t)n + 1));
-  ap->j = NULL;
-  ap->a = NULL;
-  tcols = (PetscInt **)calloc((size_t)nt, sizeof(PetscInt *));
-  tvals = (PetscReal **)calloc((size_t)nt, sizeof(PetscReal *));
-  tcnt  = (PetscInt64 *)calloc((size_t)nt, sizeof(PetscInt64));
-  toff  = (PetscInt64 *)calloc((size_t)nt + 1, sizeof(PetscInt64));
-  tlo   = (PetscInt *)calloc((size_t)nt, sizeof(PetscInt));
-  thi   = (PetscInt *)calloc((size_t)nt, sizeof(PetscInt));
-  if (!ap->i || !tcols || !tvals || !tcnt || !toff || !tlo || !thi) fail = 1;
-  if (!fail) {
-#pragma omp parallel num_threads(nt)
-    {
-      int        tid = 0, nth = 1;
-      Work       w;
-      int        bad = WorkInit(&w, P->n);
-      PetscInt64 cnt = 0, cap = 0;
-      PetscInt   lo, hi, *cols = NULL;
-      PetscReal *vals = NULL;
-#if defined(_OPENMP)
-      tid = omp_get_thread_num();
-      nth = omp_get_num_threads();
-#endif
-      lo = (PetscInt)((PetscInt64)n * tid / nth);
-      hi = (PetscInt)((PetscInt64)n * (tid + 1) / nth);
-      for (PetscInt i = lo; i < hi && !bad; i++) {
-        PetscInt len = RowAP(A, P, i, &w);
-        if (cnt + len > cap) {
-          PetscInt64 ncap = PetscMax(2 * cap, cnt + len + 4096);
-          PetscInt  *c2   = (PetscInt *)realloc(cols, sizeof(PetscInt) * (size_t)ncap);
-          PetscReal *v2;
-          if (c2) cols = c2;
-          v2 = c2 ? (PetscReal *)realloc(vals, sizeof(PetscReal) * (size_t)ncap) : NULL;
-          if (v2) vals = v2;
-          if (!c2 || !v2) {
-            bad = 1;
-            break;
-          }
-          cap = ncap;
-        }
-        for (PetscInt k = 0; k < len; k++) {
-          PetscInt J  = w.aplist[k];
-          cols[cnt]   = J;
-          vals[cnt++] = w.apval[J];
-          w.apmark[J] = 0;
-          w.apval[J]  = 0.0;
-        }
-        ap->i[i + 1] = len;
-      }
-      tcols[tid] = cols;
-      tvals[tid] = vals;
-      tcnt[tid]  = cnt;
-      tlo[tid]   = lo;
-      thi[tid]   = hi;
-      if (bad) {
-#pragma omp atomic write
-        fail = 1;
-      }
-      WorkFree(&w);
+  if (!s) {
+    PetscInt n = RowAP(A, P, i, w);
+    if (w->clen + n + 1 > w->ccap) {
+      PetscInt   cap = PetscMax(2 * w->ccap, w->clen + n + 1 + 4096);
+      PetscInt  *c2  = (PetscInt *)realloc(w->ccols, sizeof(PetscInt) * (size_t)cap);
+      PetscReal *v2;
+      if (!c2) return 1;
+      w->ccols = c2;
+      v2       = (PetscReal *)realloc(w->cvals, sizeof(PetscReal) * (size_t)cap);
+      if (!v2) return 1;
+      w->cvals = v2;
+      w->ccap  = cap;
     }
-  }
-  if (!fail) {
-    for (PetscInt t = 0; t < nt; t++) toff[t + 1] = toff[t] + tcnt[t];
-    ap->i[0] = 0;
-    ap->j    = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)PetscMax(toff[nt], 1));
-    ap->a    = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)PetscMax(toff[nt], 1));
-    if (!ap->j || !ap->a) fail = 1;
-  }
-  if (!fail) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (PetscInt t = 0; t < nt; t++) {
-      PetscInt64 run = toff[t];
-      for (PetscInt i = tlo[t]; i < thi[t]; i++) {
-        run += ap->i[i + 1];
-        ap->i[i + 1] = run;
-      }
-      for (PetscInt64 q = 0; q < tcnt[t]; q++) {
-        ap->j[toff[t] + q] = tcols[t][q];
-        ap->a[toff[t] + q] = tvals[t][q];
-      }
+    if (w->ncached == w->cachedcap) {
+      PetscInt  cap = PetscMax(2 * w->cachedcap, 1024);
+      PetscInt *r2  = (PetscInt *)realloc(w->cached, sizeof(PetscInt) * (size_t)cap);
+      if (!r2) return 1;
+      w->cached    = r2;
+      w->cachedcap = cap;
     }
+    s                 = w->clen + 1;
+    w->ccols[w->clen] = n;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscInt J      = w->aplist[k];
+      w->ccols[s + k] = J;
+      w->cvals[s + k] = w->apval[J];
+      w->apmark[J]    = 0;
+      w->apval[J]     = 0.0;
+    }
+    w->clen += n + 1;
+    w->apat[i]              = s;
+    w->cached[w->ncached++] = i;
   }
-  for (PetscInt t = 0; tcols && tvals && t < nt; t++) {
-    free(tcols[t]);
-    free(tvals[t]);
-  }
-  free(tcols);
-  free(tvals);
-  free(tcnt);
-  free(toff);
-  free(tlo);
-  free(thi);
-  if (fail) APRowsFree(ap);
-  return fail;
+  *at = s - 1;
+  return 0;
 }
 
 /* sorts cols[0..n) ascending, vals along */
@@ -250,14 +198,21 @@ void GPUPCAMGSortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
 }
 
 /* C's rows [r0, r1) appended to the work's buffer (cols sorted), their lengths in len[]; returns nonzero on failure */
-static int Chunk(const APRows *ap, const Transposed *R, PetscInt r0, PetscInt r1, PetscInt *len, Work *w)
+static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, PetscInt r0, PetscInt r1, PetscInt *len, Work *w)
 {
+  CacheEmpty(w);
   for (PetscInt cr = r0; cr < r1; cr++) {
     PetscInt start = w->len;
+    if (w->clen > GPUPC_GALERKIN_CACHE) CacheEmpty(w);
     for (PetscInt q = R->i[cr]; q < R->i[cr + 1]; q++) {
-      const PetscInt64 a0 = ap->i[R->j[q]], a1 = ap->i[R->j[q] + 1];
-      PetscInt         n = (PetscInt)(a1 - a0);
+      PetscInt         at, n;
+      const PetscInt  *apj;
+      const PetscReal *apa;
       PetscReal        r = R->a[q];
+      if (CachedRowAP(A, P, R->j[q], w, &at)) return 1;
+      n   = w->ccols[at];
+      apj = w->ccols + at + 1;
+      apa = w->cvals + at + 1;
       if (w->len + n > w->cap) {
         PetscInt   cap  = PetscMax(2 * w->cap, w->len + n + 1024);
         PetscInt  *cols = (PetscInt *)realloc(w->cols, sizeof(PetscInt) * (size_t)cap);
@@ -269,9 +224,9 @@ static int Chunk(const APRows *ap, const Transposed *R, PetscInt r0, PetscInt r1
         w->vals = vals;
         w->cap  = cap;
       }
-      for (PetscInt64 k = a0; k < a1; k++) {
-        PetscInt  J = ap->j[k];
-        PetscReal v = r * ap->a[k];
+      for (PetscInt k = 0; k < n; k++) {
+        PetscInt  J = apj[k];
+        PetscReal v = r * apa[k];
         if (!w->cpos[J]) {
           w->cols[w->len] = J;
           w->vals[w->len] = 0.0;
@@ -288,18 +243,30 @@ static int Chunk(const APRows *ap, const Transposed *R, PetscInt r0, PetscInt r1
 }
 
 /* C's values on its existing pattern, rows [r0, r1) */
-static void ChunkValues(const APRows *ap, const Transposed *R, const PetscInt *ci, const PetscInt *cj, PetscScalar *ca, PetscInt r0, PetscInt r1, Work *w, int *fail)
+static void ChunkValues(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, const PetscInt *ci, const PetscInt *cj, PetscScalar *ca, PetscInt r0, PetscInt r1, Work *w, int *fail)
 {
-  for (PetscInt cr = r0; cr < r1; cr++) {
+  CacheEmpty(w);
+  for (PetscInt cr = r0; cr < r1 && !*fail; cr++) {
+    if (w->clen > GPUPC_GALERKIN_CACHE) CacheEmpty(w);
     for (PetscInt k = ci[cr]; k < ci[cr + 1]; k++) {
       w->cpos[cj[k]] = k - ci[cr] + 1;
       ca[k]          = 0.0;
     }
     for (PetscInt q = R->i[cr]; q < R->i[cr + 1]; q++) {
-      PetscReal r = R->a[q];
-      for (PetscInt64 k = ap->i[R->j[q]]; k < ap->i[R->j[q] + 1]; k++) {
-        PetscInt J = ap->j[k];
-        if (w->cpos[J]) ca[ci[cr] + w->cpos[J] - 1] += r * ap->a[k];
+      PetscInt         at, n;
+      const PetscInt  *apj;
+      const PetscReal *apa;
+      PetscReal        r = R->a[q];
+      if (CachedRowAP(A, P, R->j[q], w, &at)) {
+        *fail = 1;
+        break;
+      }
+      n   = w->ccols[at];
+      apj = w->ccols + at + 1;
+      apa = w->cvals + at + 1;
+      for (PetscInt k = 0; k < n; k++) {
+        PetscInt J = apj[k];
+        if (w->cpos[J]) ca[ci[cr] + w->cpos[J] - 1] += r * apa[k];
         else *fail = 1; /* not in the pattern: the caller's P or A changed its structure */
       }
     }
@@ -307,17 +274,17 @@ static void ChunkValues(const APRows *ap, const Transposed *R, const PetscInt *c
   }
 }
 
-/* chunk boundaries: about equal work (entries of A P read) per chunk */
-static PetscErrorCode Chunks(const APRows *ap, const Transposed *R, PetscInt nchunks, PetscInt *bound)
+/* chunk boundaries: about equal work (entries of A visited) per chunk */
+static PetscErrorCode Chunks(const GPUPCCSR *A, const Transposed *R, PetscInt nchunks, PetscInt *bound)
 {
   PetscLogDouble total = 0.0, acc = 0.0;
   PetscInt       c = 1;
 
   PetscFunctionBegin;
-  for (PetscInt e = 0; e < R->i[R->n]; e++) total += (PetscLogDouble)(ap->i[R->j[e] + 1] - ap->i[R->j[e]]);
+  for (PetscInt e = 0; e < R->i[R->n]; e++) total += (PetscLogDouble)(A->i[R->j[e] + 1] - A->i[R->j[e]]);
   bound[0] = 0;
   for (PetscInt cr = 0; cr < R->n && c < nchunks; cr++) {
-    for (PetscInt q = R->i[cr]; q < R->i[cr + 1]; q++) acc += (PetscLogDouble)(ap->i[R->j[q] + 1] - ap->i[R->j[q]]);
+    for (PetscInt q = R->i[cr]; q < R->i[cr + 1]; q++) acc += (PetscLogDouble)(A->i[R->j[q] + 1] - A->i[R->j[q]]);
     while (c < nchunks && acc >= total * (PetscLogDouble)c / (PetscLogDouble)nchunks) bound[c++] = cr + 1;
   }
   while (c <= nchunks) bound[c++] = R->n;
@@ -380,7 +347,6 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
 {
   GPUPCCSR   a, p;
   Transposed R;
-  APRows     ap;
   PetscInt   nt   = PetscMax(threads, 1), nchunks, *bound;
   int        fail = 0;
 
@@ -389,10 +355,9 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
   PetscCall(GPUPCMatGetCSR(P, &p));
   PetscCheck(a.m == a.n && a.n == p.m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "P^T A P: A is %" PetscInt_FMT " x %" PetscInt_FMT ", P has %" PetscInt_FMT " rows", a.m, a.n, p.m);
   PetscCall(TransposeP(&p, nt, &R));
-  PetscCheck(!FormAP(&a, &p, nt, &ap), PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory forming A P in the Galerkin product of PC gpuamg (%" PetscInt_FMT " fine rows)", a.m);
   nchunks = R.n > 0 ? PetscMin(R.n, 8 * nt) : 1;
   PetscCall(PetscMalloc1(nchunks + 1, &bound));
-  PetscCall(Chunks(&ap, &R, nchunks, bound));
+  PetscCall(Chunks(&a, &R, nchunks, bound));
   if (reuse == MAT_REUSE_MATRIX) {
     GPUPCCSR     c;
     PetscScalar *ca;
@@ -403,10 +368,10 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
 #pragma omp parallel num_threads(nt)
     {
       Work w;
-      int  bad = WorkInit(&w, R.n);
+      int  bad = WorkInit(&w, R.n, a.m);
 #pragma omp for schedule(dynamic, 1)
       for (PetscInt k = 0; k < nchunks; k++)
-        if (!bad) ChunkValues(&ap, &R, c.i, c.j, ca, bound[k], bound[k + 1], &w, &bad);
+        if (!bad) ChunkValues(&a, &p, &R, c.i, c.j, ca, bound[k], bound[k + 1], &w, &bad);
       if (bad) {
 #pragma omp atomic write
         fail = 1;
@@ -428,7 +393,7 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
 #pragma omp parallel num_threads(nt)
     {
       Work w;
-      int  bad = WorkInit(&w, R.n);
+      int  bad = WorkInit(&w, R.n, a.m);
 #pragma omp for schedule(dynamic, 1)
       for (PetscInt k = 0; k < nchunks; k++) {
         if (bad) continue;
@@ -436,7 +401,7 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
         w.cap    = 0;
         w.cols   = NULL;
         w.vals   = NULL;
-        bad      = Chunk(&ap, &R, bound[k], bound[k + 1], clen + bound[k], &w);
+        bad      = Chunk(&a, &p, &R, bound[k], bound[k + 1], clen + bound[k], &w);
         ccols[k] = w.cols;
         cvals[k] = w.vals;
         cnt[k]   = w.len;
@@ -474,7 +439,6 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
     PetscCall(GPUPCAMGMatOnArrays(R.n, R.n, ci, cj, ca, C));
   }
   PetscCall(PetscFree(bound));
-  APRowsFree(&ap);
   if (Rm) { /* R as a matrix: the restriction of the cycle */
     PetscScalar *ra;
     PetscCall(PetscMalloc1(R.i[R.n], &ra));
