@@ -113,13 +113,17 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
 /* share of the lane iterations of the group-per-row short bin that do work: a warp holds the
    groups of 32/L consecutive rows and runs as long as its longest short row (the groups of
    medium and long rows leave at once) */
-static PetscReal GroupBusy(const GPUPCSegCSRBlock *b)
+static PetscReal GroupBusy(const GPUPCSegCSRBlock *b, PetscInt nt)
 {
-  const PetscInt m = b->d.m, L = b->d.L, groups = 32 / L;
-  PetscInt64     busy = 0, held = 0;
+  const PetscInt m = b->d.m, L = b->d.L, groups = 32 / L, nw = (m + groups - 1) / groups;
+  PetscInt64     busy = 0, held = 0; /* integer sums: the same for any thread count */
 
-  for (PetscInt w = 0; w < m; w += groups) {
-    PetscInt longest = 0;
+  nt = PetscMax(1, PetscMin(nt, nw / 16384 + 1));
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
+                                                                    : busy, held) if (nt > 1)
+  for (PetscInt wi = 0; wi < nw; wi++) {
+    const PetscInt w       = wi * groups;
+    PetscInt       longest = 0;
 
     for (PetscInt i = w; i < PetscMin(m, w + groups); i++) {
       const PetscInt s = b->h_segptr[i + 1] - b->h_segptr[i];
@@ -199,11 +203,11 @@ static PetscErrorCode BuildTiles(GPUPCSegCSRBlock *b)
 }
 
 /* the short-row mode of block b (bins set): records what was asked, resolves auto, builds tiles */
-static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
+static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, PetscInt nt, GPUPCSegCSRBlock *b)
 {
   PetscFunctionBegin;
   b->shortreq    = mode;
-  b->groupbusy   = GroupBusy(b);
+  b->groupbusy   = GroupBusy(b, nt);
   b->d.shortmode = ResolveShortMode(b, mode, b->groupbusy);
   if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(BuildTiles(b));
   PetscFunctionReturn(0);
@@ -283,7 +287,7 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
 {
   const PetscInt m    = csr->m;
   PetscInt64     nseg = 0, nslots;
-  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0, nt, ntf;
+  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0, nt, ntf, ntb, *medoff, *longoff;
   PetscBool      listmed;
 
   PetscFunctionBegin;
@@ -305,14 +309,31 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   b->h_segptr[m] = (PetscInt)nseg;
   b->d.nseg      = (PetscInt)nseg;
   b->d.shortmax  = GPUPCSegCSRShortMax(nseg, m, L);
-  for (PetscInt i = 0; i < m; i++) {
-    const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(b->h_segptr[i + 1] - b->h_segptr[i], L, b->d.shortmax);
-    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) nmed++;
-    else if (bin == GPUPC_SEGCSR_BIN_LONG) nlong++;
+  /* the medium and long rows of ntb contiguous row ranges: counted here, listed in row order below */
+  ntb = PetscMax(1, PetscMin(nt, m / 65536 + 1));
+  PetscCall(PetscCalloc2(ntb + 1, &medoff, ntb + 1, &longoff));
+#pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
+  for (PetscInt t = 0; t < ntb; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntb), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntb);
+    PetscInt       cm = 0, cl = 0;
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(b->h_segptr[i + 1] - b->h_segptr[i], L, b->d.shortmax);
+      if (bin == GPUPC_SEGCSR_BIN_MEDIUM) cm++;
+      else if (bin == GPUPC_SEGCSR_BIN_LONG) cl++;
+    }
+    medoff[t + 1]  = cm;
+    longoff[t + 1] = cl;
   }
+  for (PetscInt t = 0; t < ntb; t++) {
+    medoff[t + 1] += medoff[t];
+    longoff[t + 1] += longoff[t];
+  }
+  nmed       = medoff[ntb];
+  nlong      = longoff[ntb];
   b->nmedium = nmed;
   b->d.nlong = nlong;
-  PetscCall(SetUpShortRows(mode, b));
+  PetscCall(SetUpShortRows(mode, nt, b));
   listmed   = (PetscBool)(b->d.shortmode != MAT_SEGCSR_SHORT_TILE); /* tile mode: the medium rows are in the tiles */
   nmed      = listmed ? nmed : 0;
   b->d.nmed = nmed;
@@ -336,17 +357,23 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
       for (; k < (g1 - g0) * L; k++) c[k] = pad;
     }
   }
-  nmed = nlong = 0;
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt       g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
-    const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(g1 - g0, L, b->d.shortmax);
+#pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
+  for (PetscInt t = 0; t < ntb; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntb), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntb);
+    PetscInt       km = medoff[t], kl = longoff[t];
 
-    if (bin == GPUPC_SEGCSR_BIN_MEDIUM && listmed) medrows[nmed++] = i;
-    else if (bin == GPUPC_SEGCSR_BIN_LONG) {
-      longkey[nlong]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
-      longrows[nlong++] = i;
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt       g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
+      const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(g1 - g0, L, b->d.shortmax);
+
+      if (bin == GPUPC_SEGCSR_BIN_MEDIUM && listmed) medrows[km++] = i;
+      else if (bin == GPUPC_SEGCSR_BIN_LONG) {
+        longkey[kl]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
+        longrows[kl++] = i;
+      }
     }
   }
+  PetscCall(PetscFree2(medoff, longoff));
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.rowptr));
