@@ -607,23 +607,38 @@ PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, Petsc
   if (size == 1) { /* the arrays themselves, each row sorted */
     PetscInt    *pi, *pj;
     PetscScalar *pa;
-    PetscReal   *rv;
 
     PetscCall(PetscMalloc1(P->n + 1, &pi));
     PetscCall(PetscMalloc1(P->i[P->n], &pj));
     PetscCall(PetscMalloc1(P->i[P->n], &pa));
-    PetscCall(PetscMalloc1(P->i[P->n], &rv));
-    PetscCall(PetscArraycpy(pi, P->i, P->n + 1));
+    pi[0] = P->i[0];
+#if defined(PETSC_USE_COMPLEX)
+    {
+      PetscReal *rv;
+      PetscCall(PetscMalloc1(P->i[P->n], &rv));
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
+      for (PetscInt i = 0; i < P->n; i++) {
+        pi[i + 1] = P->i[i + 1];
+        for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) {
+          pj[e] = P->j[e];
+          rv[e] = P->a[e];
+        }
+        GPUPCAMGSortPairs(P->i[i + 1] - P->i[i], pj + P->i[i], rv + P->i[i]);
+        for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) pa[e] = rv[e];
+      }
+      PetscCall(PetscFree(rv));
+    }
+#else /* the values sorted in place: PetscScalar is PetscReal */
 #pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
     for (PetscInt i = 0; i < P->n; i++) {
-      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) {
+      pi[i + 1] = P->i[i + 1];
+      for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) {
         pj[e] = P->j[e];
-        rv[e] = P->a[e];
+        pa[e] = P->a[e];
       }
-      GPUPCAMGSortPairs(pi[i + 1] - pi[i], pj + pi[i], rv + pi[i]);
-      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) pa[e] = rv[e];
+      GPUPCAMGSortPairs(P->i[i + 1] - P->i[i], pj + P->i[i], pa + P->i[i]);
     }
-    PetscCall(PetscFree(rv));
+#endif
     PetscCall(GPUPCAMGMatOnArrays(P->n, nc, pi, pj, pa, Pm));
     PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));
     PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
