@@ -113,13 +113,17 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
 /* share of the lane iterations of the group-per-row short bin that do work: a warp holds the
    groups of 32/L consecutive rows and runs as long as its longest short row (the groups of
    medium and long rows leave at once) */
-static PetscReal GroupBusy(const GPUPCSegCSRBlock *b)
+static PetscReal GroupBusy(const GPUPCSegCSRBlock *b, PetscInt nt)
 {
-  const PetscInt m = b->d.m, L = b->d.L, groups = 32 / L;
-  PetscInt64     busy = 0, held = 0;
+  const PetscInt m = b->d.m, L = b->d.L, groups = 32 / L, nw = (m + groups - 1) / groups;
+  PetscInt64     busy = 0, held = 0; /* integer sums: the same for any thread count */
 
-  for (PetscInt w = 0; w < m; w += groups) {
-    PetscInt longest = 0;
+  nt = PetscMax(1, PetscMin(nt, nw / 16384 + 1));
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
+                                                                    : busy, held) if (nt > 1)
+  for (PetscInt wi = 0; wi < nw; wi++) {
+    const PetscInt w       = wi * groups;
+    PetscInt       longest = 0;
 
     for (PetscInt i = w; i < PetscMin(m, w + groups); i++) {
       const PetscInt s = b->h_segptr[i + 1] - b->h_segptr[i];
@@ -199,11 +203,11 @@ static PetscErrorCode BuildTiles(GPUPCSegCSRBlock *b)
 }
 
 /* the short-row mode of block b (bins set): records what was asked, resolves auto, builds tiles */
-static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
+static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, PetscInt nt, GPUPCSegCSRBlock *b)
 {
   PetscFunctionBegin;
   b->shortreq    = mode;
-  b->groupbusy   = GroupBusy(b);
+  b->groupbusy   = GroupBusy(b, nt);
   b->d.shortmode = ResolveShortMode(b, mode, b->groupbusy);
   if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(BuildTiles(b));
   PetscFunctionReturn(0);
@@ -220,15 +224,70 @@ PetscErrorCode GPUPCSegCSRBlockBuild(const GPUPCCSR *csr, PetscInt L, GPUPCSegCS
   PetscFunctionReturn(0);
 }
 
+/* the segment pointers of the rows (h_segptr), their total and the row statistics, over nt contiguous row ranges: each
+   range counts its segments, a serial scan over the ranges gives their offsets, each range writes its pointers */
+static PetscErrorCode SegmentPointers(const GPUPCCSR *csr, PetscInt L, PetscInt nt, GPUPCSegCSRBlock *b, PetscInt64 *nseg)
+{
+  const PetscInt m = csr->m;
+  PetscInt64    *part;
+  PetscInt      *smin, *smax, *rmax;
+
+  PetscFunctionBegin;
+  nt = PetscMax(1, PetscMin(nt, m / 65536 + 1)); /* a thread per 64k rows at least: small blocks stay serial */
+  PetscCall(PetscMalloc4(nt + 1, &part, nt, &smin, nt, &smax, nt, &rmax));
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (PetscInt t = 0; t < nt; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / nt), hi = (PetscInt)((PetscInt64)m * (t + 1) / nt);
+    PetscInt64     cnt = 0;
+    PetscInt       mn = PETSC_MAX_INT, mx = 0, rm = 0;
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt len = csr->i[i + 1] - csr->i[i], s = len ? (len + L - 1) / L : 1;
+      cnt += s;
+      mn = PetscMin(mn, s);
+      mx = PetscMax(mx, s);
+      rm = PetscMax(rm, len);
+    }
+    part[t + 1] = cnt;
+    smin[t]     = mn;
+    smax[t]     = mx;
+    rmax[t]     = rm;
+  }
+  part[0] = 0;
+  for (PetscInt t = 0; t < nt; t++) {
+    part[t + 1] += part[t];
+    b->segmin = PetscMin(b->segmin, smin[t]);
+    b->segmax = PetscMax(b->segmax, smax[t]);
+    b->maxrow = PetscMax(b->maxrow, rmax[t]);
+  }
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (PetscInt t = 0; t < nt; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / nt), hi = (PetscInt)((PetscInt64)m * (t + 1) / nt);
+    PetscInt64     g = part[t];
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt len = csr->i[i + 1] - csr->i[i];
+      b->h_segptr[i]     = (PetscInt)PetscMin(g, PETSC_MAX_INT); /* beyond 32 bits the caller refuses the block */
+      g += len ? (len + L - 1) / L : 1;
+    }
+  }
+  *nseg = part[nt];
+  PetscCall(PetscFree4(part, smin, smax, rmax));
+  PetscFunctionReturn(0);
+}
+
 /*
    GPUPCSegCSRBlockBuildWithMode - (re)builds block b from CSR with segment length L (0: default)
    and short-row mode (auto, group or tile: segcsrkernels.h)
+
+   The host arrays of the layout are filled by the upload threads (-gpupc_upload_threads), each row the same way
+   whatever the thread count, and reach the device through the page-locked staging buffers (gpupc/stage.h).
 */
 PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
 {
   const PetscInt m    = csr->m;
   PetscInt64     nseg = 0, nslots;
-  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0;
+  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0, nt, ntf, ntb, *medoff, *longoff;
   PetscBool      listmed;
 
   PetscFunctionBegin;
@@ -237,55 +296,84 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(GPUPCSegCSRBlockDestroy(b));
   if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, m);
   PetscCall(GPUPCSegCSRCheckLength(L, "MatAssemblyEnd"));
+  PetscCall(GPUPCStageDefaultThreads(&nt));
   b->d.m    = m;
   b->d.n    = csr->n;
   b->d.L    = L;
   b->d.nnz  = csr->nnz;
   b->segmin = m ? PETSC_MAX_INT : 0;
   PetscCall(PetscMalloc1(m + 1, &b->h_segptr));
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt len = csr->i[i + 1] - csr->i[i], s = len ? (len + L - 1) / L : 1;
-
-    b->h_segptr[i] = (PetscInt)PetscMin(nseg, PETSC_MAX_INT);
-    nseg += s;
-    b->segmin = PetscMin(b->segmin, s);
-    b->segmax = PetscMax(b->segmax, s);
-    b->maxrow = PetscMax(b->maxrow, len);
-  }
+  PetscCall(SegmentPointers(csr, L, nt, b, &nseg));
   nslots = nseg * L;
   PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "segcsr: a block of %" PetscInt_FMT " rows needs %" PetscInt64_FMT " slots with segment length %" PetscInt_FMT ", more than 32-bit indices address; use a smaller -mat_segcsr_segment_length or more MPI ranks", m, nslots, L);
   b->h_segptr[m] = (PetscInt)nseg;
   b->d.nseg      = (PetscInt)nseg;
   b->d.shortmax  = GPUPCSegCSRShortMax(nseg, m, L);
-  for (PetscInt i = 0; i < m; i++) {
-    const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(b->h_segptr[i + 1] - b->h_segptr[i], L, b->d.shortmax);
-    if (bin == GPUPC_SEGCSR_BIN_MEDIUM) nmed++;
-    else if (bin == GPUPC_SEGCSR_BIN_LONG) nlong++;
+  /* the medium and long rows of ntb contiguous row ranges: counted here, listed in row order below */
+  ntb = PetscMax(1, PetscMin(nt, m / 65536 + 1));
+  PetscCall(PetscCalloc2(ntb + 1, &medoff, ntb + 1, &longoff));
+#pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
+  for (PetscInt t = 0; t < ntb; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntb), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntb);
+    PetscInt       cm = 0, cl = 0;
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(b->h_segptr[i + 1] - b->h_segptr[i], L, b->d.shortmax);
+      if (bin == GPUPC_SEGCSR_BIN_MEDIUM) cm++;
+      else if (bin == GPUPC_SEGCSR_BIN_LONG) cl++;
+    }
+    medoff[t + 1]  = cm;
+    longoff[t + 1] = cl;
   }
+  for (PetscInt t = 0; t < ntb; t++) {
+    medoff[t + 1] += medoff[t];
+    longoff[t + 1] += longoff[t];
+  }
+  nmed       = medoff[ntb];
+  nlong      = longoff[ntb];
   b->nmedium = nmed;
   b->d.nlong = nlong;
-  PetscCall(SetUpShortRows(mode, b));
+  PetscCall(SetUpShortRows(mode, nt, b));
   listmed   = (PetscBool)(b->d.shortmode != MAT_SEGCSR_SHORT_TILE); /* tile mode: the medium rows are in the tiles */
   nmed      = listmed ? nmed : 0;
   b->d.nmed = nmed;
   PetscCall(PetscMalloc3(nseg, &segrow, nslots, &col, nmed, &medrows));
   PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
-  nmed = nlong = 0;
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt       len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
-    const PetscInt       pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
-    const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(g1 - g0, L, b->d.shortmax);
-    PetscInt            *c   = col + (size_t)g0 * L;
+  /* every row owns its segments and slots: contiguous row ranges fill them in parallel (the pages each thread
+     touches first are its own) */
+  ntf = PetscMax(1, PetscMin(nt, m / 16384 + 1));
+#pragma omp parallel for num_threads(ntf) schedule(static) if (ntf > 1)
+  for (PetscInt t = 0; t < ntf; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntf), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntf);
 
-    for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
-    PetscCall(PetscArraycpy(c, csr->j + csr->i[i], len));
-    for (PetscInt k = len; k < (g1 - g0) * L; k++) c[k] = pad;
-    if (bin == GPUPC_SEGCSR_BIN_MEDIUM && listmed) medrows[nmed++] = i;
-    else if (bin == GPUPC_SEGCSR_BIN_LONG) {
-      longkey[nlong]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
-      longrows[nlong++] = i;
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt  len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
+      const PetscInt  pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
+      const PetscInt *src = csr->j + csr->i[i];
+      PetscInt       *c   = col + (size_t)g0 * L, k;
+
+      for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
+      for (k = 0; k < len; k++) c[k] = src[k];
+      for (; k < (g1 - g0) * L; k++) c[k] = pad;
     }
   }
+#pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
+  for (PetscInt t = 0; t < ntb; t++) {
+    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntb), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntb);
+    PetscInt       km = medoff[t], kl = longoff[t];
+
+    for (PetscInt i = lo; i < hi; i++) {
+      const PetscInt       g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
+      const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(g1 - g0, L, b->d.shortmax);
+
+      if (bin == GPUPC_SEGCSR_BIN_MEDIUM && listmed) medrows[km++] = i;
+      else if (bin == GPUPC_SEGCSR_BIN_LONG) {
+        longkey[kl]    = -(g1 - g0); /* longest first: their blocks start first on the GPU */
+        longrows[kl++] = i;
+      }
+    }
+  }
+  PetscCall(PetscFree2(medoff, longoff));
   PetscCall(PetscSortIntWithArray(nlong, longkey, longrows));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
   PetscCall(GPUPCMallocArray(m + 1, &b->d.rowptr));
@@ -294,10 +382,11 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(GPUPCMallocArray(nslots, &b->d.val));
   PetscCall(GPUPCMallocArray(nmed, &b->d.medrows));
   PetscCall(GPUPCMallocArray(nlong, &b->d.longrows));
-  PetscCall(GPUPCCopyToDevice(b->d.segptr, b->h_segptr, m + 1));
-  PetscCall(GPUPCCopyToDevice(b->d.rowptr, csr->i, m + 1));
-  PetscCall(GPUPCCopyToDevice(b->d.segrow, segrow, nseg));
-  PetscCall(GPUPCCopyToDevice(b->d.col, col, nslots));
+  /* the large arrays through the page-locked staging buffers (a pageable copy runs at a fraction of the link's speed) */
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)m + 1, b->h_segptr, sizeof(PetscInt), b->d.segptr, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)m + 1, csr->i, sizeof(PetscInt), b->d.rowptr, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nseg, segrow, sizeof(PetscInt), b->d.segrow, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nslots, col, sizeof(PetscInt), b->d.col, sizeof(PetscInt)));
   PetscCall(GPUPCCopyToDevice(b->d.medrows, medrows, nmed));
   PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
   PetscCall(LayValues(csr, b)); /* the same path as a value update */

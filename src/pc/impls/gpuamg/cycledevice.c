@@ -5,6 +5,7 @@
 */
 #include <gpupc/amgcycle.h>
 #include <gpupc/matgpu.h>
+#include <gpupc/amgsetup.h> /* GPUPCAMGMatOnArrays */
 
 PetscLogEvent PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
 
@@ -82,6 +83,65 @@ static PetscErrorCode ToDevice(Mat A, const char *type, Mat *B)
   PetscFunctionReturn(0);
 }
 
+/* B = the caller's operator A in the device format, as a copy: a SEQAIJ's arrays are copied by the setup's threads
+   (MatDuplicate copies them on one thread, and this copy is the largest one of the upload), anything else by
+   MatConvert */
+static PetscErrorCode ToDeviceCopy(Mat A, const char *type, PetscInt threads, Mat *B)
+{
+  PetscBool seqaij;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+  if (seqaij && !strcmp(type, MATSEGCSR)) {
+    GPUPCCSR     a;
+    PetscInt    *bi, *bj, rbs, cbs;
+    PetscScalar *ba;
+    PetscInt     nt = PetscMax(1, threads);
+
+    PetscCall(GPUPCMatGetCSR(A, &a));
+    PetscCall(PetscMalloc1(a.m + 1, &bi));
+    PetscCall(PetscMalloc1(a.nnz, &bj));
+    PetscCall(PetscMalloc1(a.nnz, &ba));
+    nt = PetscMax(1, PetscMin(nt, a.m / 65536 + 1));
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (PetscInt t = 0; t < nt; t++) {
+      const PetscInt lo = (PetscInt)((PetscInt64)a.m * t / nt), hi = (PetscInt)((PetscInt64)a.m * (t + 1) / nt);
+      for (PetscInt i = lo; i < hi; i++) bi[i + 1] = a.i[i + 1];
+      for (PetscInt k = a.i[lo]; k < a.i[hi]; k++) {
+        bj[k] = a.j[k];
+        ba[k] = a.a[k];
+      }
+    }
+    bi[0] = a.i[0];
+    PetscCall(GPUPCMatRestoreCSR(&a));
+    PetscCall(GPUPCAMGMatOnArrays(A->rmap->n, A->cmap->n, bi, bj, ba, B));
+    PetscCall(MatGetBlockSizes(A, &rbs, &cbs));
+    PetscCall(MatSetBlockSizes(*B, rbs, cbs));
+    PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
+  } else PetscCall(ToDevice(A, type, B));
+  PetscFunctionReturn(0);
+}
+
+/* B = M in the device format for a matrix the setup made (a coarse operator, P or R). On one rank M is converted in
+   place and B references it, so the hierarchy's host copy is the device matrix's host side and no second host copy is
+   made (a Galerkin recompute writes its values and the next Sync uploads them). Copied instead: a PETSc product's
+   result or operand (consumer: the Galerkin product of the next level is a PETSc product) since the product's reuse
+   checks the types it was set up with, and MPI matrices (MatPtAP's numeric phase needs MATMPIAIJ operands). */
+static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, Mat *B)
+{
+  PetscBool seq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATSEQAIJ, &seq));
+  if (seq && !M->product && !(consumer && consumer->product)) {
+    Mat T = M;
+    PetscCall(MatConvert(M, type, MAT_INPLACE_MATRIX, &T));
+    PetscCheck(T == M, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: the in-place conversion to %s replaced the matrix", type);
+  }
+  PetscCall(ToDevice(M, type, B));
+  PetscFunctionReturn(0);
+}
+
 /* the device copy of M holds its current values (so no product inside a recorded cycle uploads) */
 static PetscErrorCode Sync(Mat M)
 {
@@ -152,7 +212,8 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     MatInfo              info;
 
     PetscCall(CheckLevelMatrix(H->A[l], l));
-    PetscCall(ToDevice(H->A[l], o->mattype, &L->A));
+    if (l == 0) PetscCall(ToDeviceCopy(H->A[l], o->mattype, H->threads, &L->A)); /* the caller's operator */
+    else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, o->mattype, &L->A));
     PetscCall(MatGetLocalSize(L->A, &L->n, NULL));
     PetscCall(MatGetSize(L->A, &L->N, NULL));
     PetscCall(MatGetInfo(H->A[l], MAT_GLOBAL_SUM, &info));
@@ -166,8 +227,8 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     if (l < D->nlevels - 1) {
       Mat Rh;
 
-      PetscCall(MatConvert(H->P[l], o->mattype, MAT_INITIAL_MATRIX, &L->P));
-      if (H->R && H->R[l]) PetscCall(MatConvert(H->R[l], o->mattype, MAT_INITIAL_MATRIX, &L->R)); /* the setup's P^T */
+      PetscCall(ToDeviceOwned(H->P[l], H->A[l + 1], o->mattype, &L->P));
+      if (H->R && H->R[l]) PetscCall(ToDeviceOwned(H->R[l], NULL, o->mattype, &L->R)); /* the setup's P^T (no recompute reads it) */
       else {
         PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
         PetscCall(MatConvert(Rh, o->mattype, MAT_INITIAL_MATRIX, &L->R));

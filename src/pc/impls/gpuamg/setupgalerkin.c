@@ -6,8 +6,11 @@
    order): for each fine row i of R's row I, the row i of A P (sum over A's row i, in its order, of a_ij times P's row
    j), then C_IJ += P_iI (A P)_iJ. Each entry is summed in the same order as PETSc's SEQAIJ MatPtAP (rows of A P
    formed one at a time, added into C in ascending i), so the result is the same; it does not depend on the thread
-   count. The rows are formed in chunks of consecutive rows of about equal work (dynamic over the threads, each chunk
-   into its own buffer), the chunks then laid end to end. Several ranks use MatPtAP (the setup's caller decides).
+   count. A fine row is read by the coarse rows of its P row, which lie near each other: each thread keeps the rows of
+   A P it formed in a small cache (emptied when full and at each chunk), so most are formed once rather than once per
+   entry of P's row. The rows are formed in chunks of consecutive rows of about equal work (dynamic over the threads,
+   each chunk into its own buffer), the chunks then laid end to end. Several ranks use MatPtAP (the setup's caller
+   decides).
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/matgpu.h>
@@ -45,20 +48,38 @@ typedef struct {
   PetscInt   cap, len; /* the chunk's output buffer */
   PetscInt  *cols;
   PetscReal *vals;
+  /* the cache of rows of A P: a fine row's row is formed once while it stays in the cache (a fine row is read by the
+     coarse rows of its P row, which are near each other), so most are formed once instead of once per entry of P's
+     row, and the cache stays small (emptied when it holds more than GPUPC_GALERKIN_CACHE entries) */
+  PetscInt  *apat;                       /* per fine row: 1 + where its row is in the cache (its length there, then its entries); 0: not there */
+  PetscInt  *cached, ncached, cachedcap; /* the fine rows in the cache */
+  PetscInt  *ccols, clen, ccap;          /* the cache's entries */
+  PetscReal *cvals;
 } Work;
 
-static int WorkInit(Work *w, PetscInt nc)
+/* entries of the cache of rows of A P above which it is emptied before the next coarse row (12 MB) */
+#define GPUPC_GALERKIN_CACHE (1 << 20)
+
+static int WorkInit(Work *w, PetscInt nc, PetscInt nf)
 {
-  size_t m  = (size_t)PetscMax(nc, 1);
-  w->apmark = (char *)calloc(m, 1);
-  w->apval  = (PetscReal *)calloc(m, sizeof(PetscReal));
-  w->aplist = (PetscInt *)malloc(m * sizeof(PetscInt));
-  w->cpos   = (PetscInt *)calloc(m, sizeof(PetscInt));
-  w->cap    = 0;
-  w->len    = 0;
-  w->cols   = NULL;
-  w->vals   = NULL;
-  return !(w->apmark && w->apval && w->aplist && w->cpos);
+  size_t m     = (size_t)PetscMax(nc, 1);
+  w->apmark    = (char *)calloc(m, 1);
+  w->apval     = (PetscReal *)calloc(m, sizeof(PetscReal));
+  w->aplist    = (PetscInt *)malloc(m * sizeof(PetscInt));
+  w->cpos      = (PetscInt *)calloc(m, sizeof(PetscInt));
+  w->cap       = 0;
+  w->len       = 0;
+  w->cols      = NULL;
+  w->vals      = NULL;
+  w->apat      = (PetscInt *)calloc((size_t)PetscMax(nf, 1), sizeof(PetscInt));
+  w->cached    = NULL;
+  w->ncached   = 0;
+  w->cachedcap = 0;
+  w->ccols     = NULL;
+  w->cvals     = NULL;
+  w->clen      = 0;
+  w->ccap      = 0;
+  return !(w->apmark && w->apval && w->aplist && w->cpos && w->apat);
 }
 
 static void WorkFree(Work *w)
@@ -67,6 +88,17 @@ static void WorkFree(Work *w)
   free(w->apval);
   free(w->aplist);
   free(w->cpos);
+  free(w->apat);
+  free(w->cached);
+  free(w->ccols);
+  free(w->cvals);
+}
+
+static void CacheEmpty(Work *w)
+{
+  for (PetscInt q = 0; q < w->ncached; q++) w->apat[w->cached[q]] = 0;
+  w->ncached = 0;
+  w->clen    = 0;
 }
 
 /* row i of A P into the work space; returns its length */
@@ -87,6 +119,49 @@ static PetscInt RowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w)
     }
   }
   return len;
+}
+
+/* the row i of A P from the cache, formed there first when it is not in it: *at is where its length is, its entries
+   follow (valid until the next call); returns nonzero on failure */
+static int CachedRowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w, PetscInt *at)
+{
+  PetscInt s = w->apat[i];
+
+  if (!s) {
+    PetscInt n = RowAP(A, P, i, w);
+    if (w->clen + n + 1 > w->ccap) {
+      PetscInt   cap = PetscMax(2 * w->ccap, w->clen + n + 1 + 4096);
+      PetscInt  *c2  = (PetscInt *)realloc(w->ccols, sizeof(PetscInt) * (size_t)cap);
+      PetscReal *v2;
+      if (!c2) return 1;
+      w->ccols = c2;
+      v2       = (PetscReal *)realloc(w->cvals, sizeof(PetscReal) * (size_t)cap);
+      if (!v2) return 1;
+      w->cvals = v2;
+      w->ccap  = cap;
+    }
+    if (w->ncached == w->cachedcap) {
+      PetscInt  cap = PetscMax(2 * w->cachedcap, 1024);
+      PetscInt *r2  = (PetscInt *)realloc(w->cached, sizeof(PetscInt) * (size_t)cap);
+      if (!r2) return 1;
+      w->cached    = r2;
+      w->cachedcap = cap;
+    }
+    s                 = w->clen + 1;
+    w->ccols[w->clen] = n;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscInt J      = w->aplist[k];
+      w->ccols[s + k] = J;
+      w->cvals[s + k] = w->apval[J];
+      w->apmark[J]    = 0;
+      w->apval[J]     = 0.0;
+    }
+    w->clen += n + 1;
+    w->apat[i]              = s;
+    w->cached[w->ncached++] = i;
+  }
+  *at = s - 1;
+  return 0;
 }
 
 /* sorts cols[0..n) ascending, vals along */
@@ -125,11 +200,19 @@ void GPUPCAMGSortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
 /* C's rows [r0, r1) appended to the work's buffer (cols sorted), their lengths in len[]; returns nonzero on failure */
 static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, PetscInt r0, PetscInt r1, PetscInt *len, Work *w)
 {
+  CacheEmpty(w);
   for (PetscInt cr = r0; cr < r1; cr++) {
     PetscInt start = w->len;
+    if (w->clen > GPUPC_GALERKIN_CACHE) CacheEmpty(w);
     for (PetscInt q = R->i[cr]; q < R->i[cr + 1]; q++) {
-      PetscInt  n = RowAP(A, P, R->j[q], w);
-      PetscReal r = R->a[q];
+      PetscInt         at, n;
+      const PetscInt  *apj;
+      const PetscReal *apa;
+      PetscReal        r = R->a[q];
+      if (CachedRowAP(A, P, R->j[q], w, &at)) return 1;
+      n   = w->ccols[at];
+      apj = w->ccols + at + 1;
+      apa = w->cvals + at + 1;
       if (w->len + n > w->cap) {
         PetscInt   cap  = PetscMax(2 * w->cap, w->len + n + 1024);
         PetscInt  *cols = (PetscInt *)realloc(w->cols, sizeof(PetscInt) * (size_t)cap);
@@ -142,16 +225,14 @@ static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, Pets
         w->cap  = cap;
       }
       for (PetscInt k = 0; k < n; k++) {
-        PetscInt  J = w->aplist[k];
-        PetscReal v = r * w->apval[J];
+        PetscInt  J = apj[k];
+        PetscReal v = r * apa[k];
         if (!w->cpos[J]) {
           w->cols[w->len] = J;
           w->vals[w->len] = 0.0;
           w->cpos[J]      = ++w->len - start;
         }
         w->vals[start + w->cpos[J] - 1] += v;
-        w->apmark[J] = 0;
-        w->apval[J]  = 0.0;
       }
     }
     for (PetscInt k = start; k < w->len; k++) w->cpos[w->cols[k]] = 0;
@@ -164,20 +245,29 @@ static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, Pets
 /* C's values on its existing pattern, rows [r0, r1) */
 static void ChunkValues(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, const PetscInt *ci, const PetscInt *cj, PetscScalar *ca, PetscInt r0, PetscInt r1, Work *w, int *fail)
 {
-  for (PetscInt cr = r0; cr < r1; cr++) {
+  CacheEmpty(w);
+  for (PetscInt cr = r0; cr < r1 && !*fail; cr++) {
+    if (w->clen > GPUPC_GALERKIN_CACHE) CacheEmpty(w);
     for (PetscInt k = ci[cr]; k < ci[cr + 1]; k++) {
       w->cpos[cj[k]] = k - ci[cr] + 1;
       ca[k]          = 0.0;
     }
     for (PetscInt q = R->i[cr]; q < R->i[cr + 1]; q++) {
-      PetscInt  n = RowAP(A, P, R->j[q], w);
-      PetscReal r = R->a[q];
+      PetscInt         at, n;
+      const PetscInt  *apj;
+      const PetscReal *apa;
+      PetscReal        r = R->a[q];
+      if (CachedRowAP(A, P, R->j[q], w, &at)) {
+        *fail = 1;
+        break;
+      }
+      n   = w->ccols[at];
+      apj = w->ccols + at + 1;
+      apa = w->cvals + at + 1;
       for (PetscInt k = 0; k < n; k++) {
-        PetscInt J = w->aplist[k];
-        if (w->cpos[J]) ca[ci[cr] + w->cpos[J] - 1] += r * w->apval[J];
+        PetscInt J = apj[k];
+        if (w->cpos[J]) ca[ci[cr] + w->cpos[J] - 1] += r * apa[k];
         else *fail = 1; /* not in the pattern: the caller's P or A changed its structure */
-        w->apmark[J] = 0;
-        w->apval[J]  = 0.0;
       }
     }
     for (PetscInt k = ci[cr]; k < ci[cr + 1]; k++) w->cpos[cj[k]] = 0;
@@ -278,7 +368,7 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
 #pragma omp parallel num_threads(nt)
     {
       Work w;
-      int  bad = WorkInit(&w, R.n);
+      int  bad = WorkInit(&w, R.n, a.m);
 #pragma omp for schedule(dynamic, 1)
       for (PetscInt k = 0; k < nchunks; k++)
         if (!bad) ChunkValues(&a, &p, &R, c.i, c.j, ca, bound[k], bound[k + 1], &w, &bad);
@@ -303,7 +393,7 @@ PetscErrorCode GPUPCAMGGalerkinSeq(Mat A, Mat P, MatReuse reuse, PetscInt thread
 #pragma omp parallel num_threads(nt)
     {
       Work w;
-      int  bad = WorkInit(&w, R.n);
+      int  bad = WorkInit(&w, R.n, a.m);
 #pragma omp for schedule(dynamic, 1)
       for (PetscInt k = 0; k < nchunks; k++) {
         if (bad) continue;

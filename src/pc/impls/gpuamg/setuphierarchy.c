@@ -132,9 +132,11 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
   PetscFunctionReturn(0);
 }
 
-/* mean entries per row of P above which one rank uses MatPtAP: the threaded product forms each row of AP once per
-   entry of P's row, so its work grows with P's row length (smoothed aggregation on random coefficients: 2.7 s
-   against MatPtAP's fraction of it at 30k rows), while truncated classical prolongators keep at most 4 */
+/* mean entries per row of P above which one rank uses MatPtAP: chosen when the threaded product formed each row of AP
+   once per entry of P's row, so its work grew with P's row length (smoothed aggregation on random coefficients: 2.7 s
+   against MatPtAP's fraction of it at 30k rows), while truncated classical prolongators keep at most 4. It now keeps
+   the rows of AP it formed in a per-thread cache, so most are formed once and the limit is a conservative one, not
+   measured again */
 #define GPUPC_AMG_OWN_PRODUCT_MAX_ROW 4.5
 
 /* P^T A P: our threaded product on one rank when P's rows are short (it gives R = P^T too, when R is not NULL),

@@ -23,6 +23,9 @@
 #include <omp.h>
 #endif
 
+/* the most threads of the coarse numbering */
+#define GPUPC_INTERP_MAX_THREADS 256
+
 typedef struct {
   PetscInt  *pos, *smark, *imark; /* per point: 1 + position in the row buffer, 1 + the row of the strong-neighbour and
                                      set stamps; 0: none. Allocated zeroed and reset after use, so a thread writes only
@@ -30,6 +33,7 @@ typedef struct {
   PetscInt  *cols;                /* row buffer: local points */
   PetscReal *vals;
   PetscInt   cap, len;
+  PetscInt  *match, mcap;    /* ext+i: the entries of a neighbour's row that take part in its distribution */
   PetscReal  offneg, offpos; /* standard: lumped sums of the modified row */
   int        fail;
 } Scratch;
@@ -43,7 +47,9 @@ static int ScratchInit(Scratch *sc, PetscInt n)
   sc->cols  = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)sc->cap);
   sc->vals  = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)sc->cap);
   sc->len   = 0;
-  sc->fail  = !(sc->pos && sc->smark && sc->imark && sc->cols && sc->vals);
+  sc->mcap  = 64;
+  sc->match = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)sc->mcap);
+  sc->fail  = !(sc->pos && sc->smark && sc->imark && sc->cols && sc->vals && sc->match);
   return sc->fail;
 }
 
@@ -54,6 +60,7 @@ static void ScratchFree(Scratch *sc)
   free(sc->imark);
   free(sc->cols);
   free(sc->vals);
+  free(sc->match);
 }
 
 /* adds point l to the row buffer (value v) or accumulates */
@@ -205,23 +212,37 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
     else if (!(sc->smark[n] == i + 1 && cf[n] == GPUPC_AMG_F)) d += L->a[e]; /* weak, not interpolatory: lumped */
   }
   for (PetscInt e = L->i[i]; e < L->i[i + 1]; e++) {
-    PetscInt  k = L->j[e];
+    PetscInt  k = L->j[e], nm = 0;
     PetscReal sk, D = 0.0, aik = L->a[e];
     if (k == i || sc->smark[k] != i + 1 || cf[k] != GPUPC_AMG_F) continue;
     sk = L->diag[k] < 0.0 ? -1.0 : 1.0;
-    for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
-      PetscInt l = L->j[g];
-      if ((l == i || sc->pos[l] > 0) && GPUPC_AMG_SAMEF(L, k, l) && L->a[g] * sk < 0.0) D += L->a[g];
+    if (L->i[k + 1] - L->i[k] > sc->mcap) {
+      PetscInt  cap = 2 * (L->i[k + 1] - L->i[k]);
+      PetscInt *m2  = (PetscInt *)realloc(sc->match, sizeof(PetscInt) * (size_t)cap);
+      if (!m2) {
+        sc->fail = 1;
+        return;
+      }
+      sc->match = m2;
+      sc->mcap  = cap;
+    }
+    /* D: k's negative couplings to i and to C^_i; the same entries, in the same order, are distributed below */
+    for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) { /* without branches on the data: adding +0 leaves D as it is */
+      const PetscInt  l    = L->j[g];
+      const PetscReal v    = L->a[g];
+      const int       take = ((l == i) | (sc->pos[l] > 0)) & (v * sk < 0.0) & (GPUPC_AMG_SAMEF(L, k, l) ? 1 : 0);
+      D += take ? v : 0.0;
+      sc->match[nm] = g;
+      nm += take;
     }
     if (D == 0.0) {
       d += aik;
       continue;
     }
-    for (PetscInt g = L->i[k]; g < L->i[k + 1]; g++) {
-      PetscInt l = L->j[g];
-      if (L->a[g] * sk >= 0.0 || !GPUPC_AMG_SAMEF(L, k, l)) continue;
+    for (PetscInt q = 0; q < nm; q++) {
+      PetscInt g = sc->match[q], l = L->j[g];
       if (l == i) d += aik * L->a[g] / D;
-      else if (sc->pos[l] > 0) sc->vals[sc->pos[l] - 1] += aik * L->a[g] / D;
+      else sc->vals[sc->pos[l] - 1] += aik * L->a[g] / D;
     }
   }
   for (PetscInt q = 0; q < sc->len; q++) sc->vals[q] = d != 0.0 ? -sc->vals[q] / d : 0.0;
@@ -263,13 +284,13 @@ static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tm
 static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PetscInt threads, GPUPCAMGLocalP *P)
 {
   PetscInt    n = L->n, nt = PetscMax(threads, 1);
-  PetscInt  **tcols, *tcnt;
+  PetscInt  **tcols, *tcnt, *tlo, *thi, *toff;
   PetscReal **tvals;
   int         fail = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n + 1, &P->i));
-  PetscCall(PetscCalloc3(nt, &tcols, nt, &tvals, nt, &tcnt));
+  PetscCall(PetscCalloc5(nt, &tcols, nt, &tvals, nt, &tcnt, nt, &tlo, nt, &thi)); /* threads the team lacks: no rows */
 #pragma omp parallel num_threads(nt)
   {
     int        tid = 0, nth = 1;
@@ -331,6 +352,8 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
     tcols[tid] = oc;
     tvals[tid] = ov;
     tcnt[tid]  = cnt;
+    tlo[tid]   = lo;
+    thi[tid]   = hi;
     if (sc.fail) {
 #pragma omp atomic write
       fail = 1;
@@ -342,25 +365,32 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
       free(tcols[t]);
       free(tvals[t]);
     }
-    PetscCall(PetscFree3(tcols, tvals, tcnt));
+    PetscCall(PetscFree5(tcols, tvals, tcnt, tlo, thi));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the interpolation of PC gpuamg");
   }
+  /* the threads' rows end to end: each range's offset is the sum of the counts before it, and the thread that made a
+     range writes its row pointers and copies its entries (in parallel, onto pages it touches first) */
+  PetscCall(PetscMalloc1(nt + 1, &toff));
+  toff[0] = 0;
+  for (PetscInt t = 0; t < nt; t++) toff[t + 1] = toff[t] + tcnt[t];
   P->i[0] = 0;
-  for (PetscInt i = 0; i < n; i++) P->i[i + 1] += P->i[i];
-  PetscCall(PetscMalloc2(P->i[n], &P->j, P->i[n], &P->a));
-  {
-    PetscInt off = 0;
-    for (PetscInt t = 0; t < nt; t++) {
-      if (tcnt[t]) {
-        PetscCall(PetscArraycpy(P->j + off, tcols[t], tcnt[t]));
-        PetscCall(PetscArraycpy(P->a + off, tvals[t], tcnt[t]));
-      }
-      off += tcnt[t];
-      free(tcols[t]);
-      free(tvals[t]);
+  PetscCall(PetscMalloc2(toff[nt], &P->j, toff[nt], &P->a));
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscInt run = toff[t];
+    for (PetscInt i = tlo[t]; i < thi[t]; i++) {
+      run += P->i[i + 1];
+      P->i[i + 1] = run;
     }
+    for (PetscInt q = 0; q < tcnt[t]; q++) {
+      P->j[toff[t] + q] = tcols[t][q];
+      P->a[toff[t] + q] = tvals[t][q];
+    }
+    free(tcols[t]);
+    free(tvals[t]);
   }
-  PetscCall(PetscFree3(tcols, tvals, tcnt));
+  PetscCall(PetscFree(toff));
+  PetscCall(PetscFree5(tcols, tvals, tcnt, tlo, thi));
   PetscFunctionReturn(0);
 }
 
@@ -473,7 +503,27 @@ PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrengt
   PetscCall(PetscMemzero(P, sizeof(*P)));
   P->n = L->n;
   PetscCall(PetscMalloc1(L->n, &cidx));
-  for (PetscInt i = 0; i < L->n; i++) cidx[i] = cf[i] == GPUPC_AMG_C ? P->nc++ : -1;
+  { /* the coarse numbering: C points in order; each of nt ranges counts its C points, then numbers them from the
+       count of the ranges before it */
+    PetscInt nt = PetscMax(1, PetscMin(PetscMin(threads, GPUPC_INTERP_MAX_THREADS), L->n / 65536 + 1)), off[GPUPC_INTERP_MAX_THREADS + 1];
+
+    off[0] = 0;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (PetscInt t = 0; t < nt; t++) {
+      const PetscInt lo = (PetscInt)((PetscInt64)L->n * t / nt), hi = (PetscInt)((PetscInt64)L->n * (t + 1) / nt);
+      PetscInt       c = 0;
+      for (PetscInt i = lo; i < hi; i++) c += cf[i] == GPUPC_AMG_C;
+      off[t + 1] = c;
+    }
+    for (PetscInt t = 0; t < nt; t++) off[t + 1] += off[t];
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (PetscInt t = 0; t < nt; t++) {
+      const PetscInt lo = (PetscInt)((PetscInt64)L->n * t / nt), hi = (PetscInt)((PetscInt64)L->n * (t + 1) / nt);
+      PetscInt       c = off[t];
+      for (PetscInt i = lo; i < hi; i++) cidx[i] = cf[i] == GPUPC_AMG_C ? c++ : -1;
+    }
+    P->nc = off[nt];
+  }
   if (type == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(InterpMultipass(L, S, cf, cidx, tmax, tfac, P));
   else PetscCall(InterpThreaded(L, S, cf, cidx, type, tmax, tfac, threads, P));
   PetscCall(PetscFree(cidx));
@@ -557,23 +607,38 @@ PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, Petsc
   if (size == 1) { /* the arrays themselves, each row sorted */
     PetscInt    *pi, *pj;
     PetscScalar *pa;
-    PetscReal   *rv;
 
     PetscCall(PetscMalloc1(P->n + 1, &pi));
     PetscCall(PetscMalloc1(P->i[P->n], &pj));
     PetscCall(PetscMalloc1(P->i[P->n], &pa));
-    PetscCall(PetscMalloc1(P->i[P->n], &rv));
-    PetscCall(PetscArraycpy(pi, P->i, P->n + 1));
+    pi[0] = P->i[0];
+#if defined(PETSC_USE_COMPLEX)
+    {
+      PetscReal *rv;
+      PetscCall(PetscMalloc1(P->i[P->n], &rv));
+#pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
+      for (PetscInt i = 0; i < P->n; i++) {
+        pi[i + 1] = P->i[i + 1];
+        for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) {
+          pj[e] = P->j[e];
+          rv[e] = P->a[e];
+        }
+        GPUPCAMGSortPairs(P->i[i + 1] - P->i[i], pj + P->i[i], rv + P->i[i]);
+        for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) pa[e] = rv[e];
+      }
+      PetscCall(PetscFree(rv));
+    }
+#else /* the values sorted in place: PetscScalar is PetscReal */
 #pragma omp parallel for num_threads(PetscMax(threads, 1)) schedule(static)
     for (PetscInt i = 0; i < P->n; i++) {
-      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) {
+      pi[i + 1] = P->i[i + 1];
+      for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) {
         pj[e] = P->j[e];
-        rv[e] = P->a[e];
+        pa[e] = P->a[e];
       }
-      GPUPCAMGSortPairs(pi[i + 1] - pi[i], pj + pi[i], rv + pi[i]);
-      for (PetscInt e = pi[i]; e < pi[i + 1]; e++) pa[e] = rv[e];
+      GPUPCAMGSortPairs(P->i[i + 1] - P->i[i], pj + P->i[i], pa + P->i[i]);
     }
-    PetscCall(PetscFree(rv));
+#endif
     PetscCall(GPUPCAMGMatOnArrays(P->n, nc, pi, pj, pa, Pm));
     PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));
     PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));

@@ -16,6 +16,11 @@
    A sweep from a zero iterate skips its first product with A.
 */
 #include <gpupc/amgcycle.h>
+#include <gpupc/matgpu.h>
+#include <gpupc/threads.h>
+
+/* the most threads of the scaling loop (one rank) */
+#define GPUPC_SMOOTHER_MAX_THREADS 256
 
 /* q = A x (or A^T x) on level l */
 static PetscErrorCode Product(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, PetscBool transpose, Vec x, Vec q)
@@ -58,6 +63,17 @@ static PetscErrorCode EstimateLambda(GPUPCAMGDeviceLevel *L, Vec dinv, PetscInt 
   PetscFunctionReturn(0);
 }
 
+/* the entry of w of row i (global) from its diagonal and the sum of the absolute off-diagonal values; the first row
+   with a zero diagonal goes to *zero, the first with Inf or NaN to *inf (reported by the caller, on every rank) */
+static inline PetscScalar Scaling(PCGPUAMGSmootherType type, PetscReal omega, PetscScalar dii, PetscScalar l1, PetscInt i, PetscInt *zero, PetscInt *inf)
+{
+  if (dii == 0.0 && *zero < 0) *zero = i;
+  if ((PetscIsInfOrNanScalar(dii) || PetscIsInfOrNanScalar(l1)) && *inf < 0) *inf = i;
+  if (dii == 0.0) dii = 1.0;
+  if (type == PC_GPUAMG_SMOOTHER_L1JACOBI) return omega / (PetscAbsScalar(dii) + l1);
+  return 1.0 / dii;
+}
+
 /* w = the scaling of the smoother on level l, and its eigenvalue data */
 PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
 {
@@ -67,27 +83,57 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
   PetscScalar                *w;
   PetscInt                    rstart, rend, bad[2] = {-1, -1}, gbad[2]; /* first local row with a zero diagonal, with Inf or NaN */
   Vec                         dinv = NULL;
+  PetscBool                   seq;
+  PetscInt                    tbad[2 * GPUPC_SMOOTHER_MAX_THREADS];
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(L->A, &rstart, &rend));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)L->A, &seq, MATSEQAIJ, MATSEQSEGCSR, ""));
   PetscCall(VecGetArrayWrite(L->w, &w));
-  for (PetscInt i = rstart; i < rend; i++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           nc;
-    PetscScalar        dii = 0, l1 = 0;
+  if (seq) { /* one rank: the rows straight from the CSR arrays, over the host threads (a MatGetRow per row cost more
+                than the rest of the smoother's setup) */
+    GPUPCCSR a;
+    PetscInt nt;
 
-    PetscCall(MatGetRow(L->A, i, &nc, &cols, &vals));
-    for (PetscInt k = 0; k < nc; k++) {
-      if (cols[k] == i) dii += vals[k];
-      else l1 += PetscAbsScalar(vals[k]);
+    PetscCall(GPUPCMatGetCSR(L->A, &a));
+    PetscCall(GPUPCDefaultHostThreads(&nt));
+    nt = PetscMax(1, PetscMin(PetscMin(nt, GPUPC_SMOOTHER_MAX_THREADS), a.m / 65536 + 1));
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (PetscInt t = 0; t < nt; t++) {
+      const PetscInt lo = (PetscInt)((PetscInt64)a.m * t / nt), hi = (PetscInt)((PetscInt64)a.m * (t + 1) / nt);
+      PetscInt       b0 = -1, b1 = -1;
+
+      for (PetscInt i = lo; i < hi; i++) {
+        PetscScalar dii = 0, l1 = 0;
+
+        for (PetscInt k = a.i[i]; k < a.i[i + 1]; k++) {
+          if (a.j[k] == i) dii += a.a[k];
+          else l1 += PetscAbsScalar(a.a[k]);
+        }
+        w[i] = Scaling(o->smoother, omega, dii, l1, i, &b0, &b1);
+      }
+      tbad[2 * t]     = b0;
+      tbad[2 * t + 1] = b1;
     }
-    PetscCall(MatRestoreRow(L->A, i, &nc, &cols, &vals));
-    if (dii == 0.0 && bad[0] < 0) bad[0] = i;
-    if ((PetscIsInfOrNanScalar(dii) || PetscIsInfOrNanScalar(l1)) && bad[1] < 0) bad[1] = i;
-    if (dii == 0.0) dii = 1.0; /* reported below, on every rank */
-    if (o->smoother == PC_GPUAMG_SMOOTHER_L1JACOBI) w[i - rstart] = omega / (PetscAbsScalar(dii) + l1);
-    else w[i - rstart] = 1.0 / dii;
+    for (PetscInt t = 0; t < nt; t++) /* the first bad row of all: that of the first range that has one */
+      for (PetscInt q = 0; q < 2; q++)
+        if (bad[q] < 0) bad[q] = tbad[2 * t + q];
+    PetscCall(GPUPCMatRestoreCSR(&a));
+  } else {
+    for (PetscInt i = rstart; i < rend; i++) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           nc;
+      PetscScalar        dii = 0, l1 = 0;
+
+      PetscCall(MatGetRow(L->A, i, &nc, &cols, &vals));
+      for (PetscInt k = 0; k < nc; k++) {
+        if (cols[k] == i) dii += vals[k];
+        else l1 += PetscAbsScalar(vals[k]);
+      }
+      PetscCall(MatRestoreRow(L->A, i, &nc, &cols, &vals));
+      w[i - rstart] = Scaling(o->smoother, omega, dii, l1, i, &bad[0], &bad[1]);
+    }
   }
   PetscCall(VecRestoreArrayWrite(L->w, &w));
   PetscCall(MPIU_Allreduce(bad, gbad, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)L->A)));
