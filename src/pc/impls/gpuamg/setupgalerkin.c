@@ -101,6 +101,26 @@ static void CacheEmpty(Work *w)
   w->clen    = 0;
 }
 
+/* column and value arrays of capacity *cap grown (realloc: called inside the threads) to hold at least need entries,
+   with extra more so that a run of growths stays rare; returns nonzero when out of memory */
+static int GrowPairs(PetscInt **cols, PetscReal **vals, PetscInt *cap, PetscInt need, PetscInt extra)
+{
+  PetscInt   newcap;
+  PetscInt  *c;
+  PetscReal *v;
+
+  if (need <= *cap) return 0;
+  newcap = PetscMax(2 * *cap, need + extra);
+  c      = (PetscInt *)realloc(*cols, sizeof(PetscInt) * (size_t)newcap);
+  if (!c) return 1;
+  *cols = c;
+  v     = (PetscReal *)realloc(*vals, sizeof(PetscReal) * (size_t)newcap);
+  if (!v) return 1;
+  *vals = v;
+  *cap  = newcap;
+  return 0;
+}
+
 /* row i of A P into the work space; returns its length */
 static PetscInt RowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w)
 {
@@ -129,17 +149,7 @@ static int CachedRowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w
 
   if (!s) {
     PetscInt n = RowAP(A, P, i, w);
-    if (w->clen + n + 1 > w->ccap) {
-      PetscInt   cap = PetscMax(2 * w->ccap, w->clen + n + 1 + 4096);
-      PetscInt  *c2  = (PetscInt *)realloc(w->ccols, sizeof(PetscInt) * (size_t)cap);
-      PetscReal *v2;
-      if (!c2) return 1;
-      w->ccols = c2;
-      v2       = (PetscReal *)realloc(w->cvals, sizeof(PetscReal) * (size_t)cap);
-      if (!v2) return 1;
-      w->cvals = v2;
-      w->ccap  = cap;
-    }
+    if (GrowPairs(&w->ccols, &w->cvals, &w->ccap, w->clen + n + 1, 4096)) return 1;
     if (w->ncached == w->cachedcap) {
       PetscInt  cap = PetscMax(2 * w->cachedcap, 1024);
       PetscInt *r2  = (PetscInt *)realloc(w->cached, sizeof(PetscInt) * (size_t)cap);
@@ -213,17 +223,7 @@ static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, Pets
       n   = w->ccols[at];
       apj = w->ccols + at + 1;
       apa = w->cvals + at + 1;
-      if (w->len + n > w->cap) {
-        PetscInt   cap  = PetscMax(2 * w->cap, w->len + n + 1024);
-        PetscInt  *cols = (PetscInt *)realloc(w->cols, sizeof(PetscInt) * (size_t)cap);
-        PetscReal *vals;
-        if (!cols) return 1;
-        w->cols = cols;
-        vals    = (PetscReal *)realloc(w->vals, sizeof(PetscReal) * (size_t)cap);
-        if (!vals) return 1;
-        w->vals = vals;
-        w->cap  = cap;
-      }
+      if (GrowPairs(&w->cols, &w->vals, &w->cap, w->len + n, 1024)) return 1;
       for (PetscInt k = 0; k < n; k++) {
         PetscInt  J = apj[k];
         PetscReal v = r * apa[k];
