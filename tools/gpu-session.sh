@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What one device-machine call runs (tools/gpu-session.sh <what...>): unpack the GPU
 # bundle carried in .bundle/, then run the named steps; logs go to $OUT.
-#   suite            the whole test suite with -gpupc_backend cuda
+#   suite [F...]     the whole test suite with -gpupc_backend cuda; with name filters F, only the tests whose names
+#                    contain one of them, filter by filter (the whole suite takes longer than one 600 s device call:
+#                    split it over calls, e.g. 'suite amg_ gpubjacobi'; a test matching two filters runs twice)
 #   vecbench         bench/vecbench at 10^8 doubles (and a sweep of the reduction grid fill)
 #   spmv [L...]      bench/spmv (default segment length, then each L)
 #   spmvshort        bench/spmv with -mat_segcsr_short group, then tile (the spmv step runs auto)
@@ -37,7 +39,14 @@ while [ $# -gt 0 ]; do
   step=$1; shift
   case $step in
   suite)
-    ./run-suite.sh 2>&1 | tee "$OUT/suite.log" | grep -E "^(FAILED|ok|failed:)|passed," | tail -80 ;;
+    if [ $# -eq 0 ]; then ./run-suite.sh 2>&1 | tee "$OUT/suite.log" | grep -E "^(FAILED|ok|failed:)|passed," | tail -80
+    else
+      for f in "$@"; do
+        echo "--- tests whose names contain $f" | tee -a "$OUT/suite.log"
+        ./run-suite.sh "$f" 2>&1 | tee -a "$OUT/suite.log" | grep -E "^(FAILED|failed:)|passed,"
+      done
+      shift $#
+    fi ;;
   vecbench)
     ./env.sh build/bench/vecbench -gpupc_backend cuda -gpupc_require_device -csv "$OUT/vecbench.csv" 2>&1 | tee "$OUT/vecbench.txt"
     for bps in 2 4 16; do
