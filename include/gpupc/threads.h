@@ -29,4 +29,18 @@ PETSC_EXTERN PetscErrorCode GPUPCHostCoresHint(char *, size_t);
 PETSC_EXTERN PetscErrorCode GPUPCHostCoresView(PetscViewer, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCDefaultHostThreads(PetscInt *);
 
+/* threads for a loop over n items cut into contiguous ranges: at most want, and one per per items at least, so that
+   small loops stay serial */
+static inline PetscInt GPUPCRangeThreads(PetscInt want, PetscInt n, PetscInt per)
+{
+  return PetscMax(1, PetscMin(want, n / per + 1));
+}
+
+/* [*lo, *hi): the t-th of nt contiguous ranges of n items (the same cut for every loop with the same n and nt) */
+static inline void GPUPCThreadRange(PetscInt n, PetscInt t, PetscInt nt, PetscInt *lo, PetscInt *hi)
+{
+  *lo = (PetscInt)((PetscInt64)n * t / nt);
+  *hi = (PetscInt)((PetscInt64)n * (t + 1) / nt);
+}
+
 #endif

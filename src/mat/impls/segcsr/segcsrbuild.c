@@ -3,6 +3,7 @@
    (docs/algorithms.md 1.1): layout, value-only re-upload, statistics for the view.
 */
 #include "segcsrimpl.h"
+#include <gpupc/threads.h>
 #include <gpupc/stage.h>
 
 PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
@@ -118,7 +119,7 @@ static PetscReal GroupBusy(const GPUPCSegCSRBlock *b, PetscInt nt)
   const PetscInt m = b->d.m, L = b->d.L, groups = 32 / L, nw = (m + groups - 1) / groups;
   PetscInt64     busy = 0, held = 0; /* integer sums: the same for any thread count */
 
-  nt = PetscMax(1, PetscMin(nt, nw / 16384 + 1));
+  nt = GPUPCRangeThreads(nt, nw, 16384);
 #pragma omp parallel for num_threads(nt) schedule(static) reduction(+ \
                                                                     : busy, held) if (nt > 1)
   for (PetscInt wi = 0; wi < nw; wi++) {
@@ -233,13 +234,14 @@ static PetscErrorCode SegmentPointers(const GPUPCCSR *csr, PetscInt L, PetscInt 
   PetscInt      *smin, *smax, *rmax;
 
   PetscFunctionBegin;
-  nt = PetscMax(1, PetscMin(nt, m / 65536 + 1)); /* a thread per 64k rows at least: small blocks stay serial */
+  nt = GPUPCRangeThreads(nt, m, 65536); /* a thread per 64k rows at least: small blocks stay serial */
   PetscCall(PetscMalloc4(nt + 1, &part, nt, &smin, nt, &smax, nt, &rmax));
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (PetscInt t = 0; t < nt; t++) {
-    const PetscInt lo = (PetscInt)((PetscInt64)m * t / nt), hi = (PetscInt)((PetscInt64)m * (t + 1) / nt);
-    PetscInt64     cnt = 0;
-    PetscInt       mn = PETSC_MAX_INT, mx = 0, rm = 0;
+    PetscInt lo, hi;
+    GPUPCThreadRange(m, t, nt, &lo, &hi);
+    PetscInt64 cnt = 0;
+    PetscInt   mn = PETSC_MAX_INT, mx = 0, rm = 0;
 
     for (PetscInt i = lo; i < hi; i++) {
       const PetscInt len = csr->i[i + 1] - csr->i[i], s = len ? (len + L - 1) / L : 1;
@@ -262,8 +264,9 @@ static PetscErrorCode SegmentPointers(const GPUPCCSR *csr, PetscInt L, PetscInt 
   }
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
   for (PetscInt t = 0; t < nt; t++) {
-    const PetscInt lo = (PetscInt)((PetscInt64)m * t / nt), hi = (PetscInt)((PetscInt64)m * (t + 1) / nt);
-    PetscInt64     g = part[t];
+    PetscInt lo, hi;
+    GPUPCThreadRange(m, t, nt, &lo, &hi);
+    PetscInt64 g = part[t];
 
     for (PetscInt i = lo; i < hi; i++) {
       const PetscInt len = csr->i[i + 1] - csr->i[i];
@@ -310,12 +313,13 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   b->d.nseg      = (PetscInt)nseg;
   b->d.shortmax  = GPUPCSegCSRShortMax(nseg, m, L);
   /* the medium and long rows of ntb contiguous row ranges: counted here, listed in row order below */
-  ntb = PetscMax(1, PetscMin(nt, m / 65536 + 1));
+  ntb = GPUPCRangeThreads(nt, m, 65536);
   PetscCall(PetscCalloc2(ntb + 1, &medoff, ntb + 1, &longoff));
 #pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
   for (PetscInt t = 0; t < ntb; t++) {
-    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntb), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntb);
-    PetscInt       cm = 0, cl = 0;
+    PetscInt lo, hi;
+    GPUPCThreadRange(m, t, ntb, &lo, &hi);
+    PetscInt cm = 0, cl = 0;
 
     for (PetscInt i = lo; i < hi; i++) {
       const GPUPCSegCSRBin bin = GPUPCSegCSRRowBin(b->h_segptr[i + 1] - b->h_segptr[i], L, b->d.shortmax);
@@ -341,10 +345,11 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
   /* every row owns its segments and slots: contiguous row ranges fill them in parallel (the pages each thread
      touches first are its own) */
-  ntf = PetscMax(1, PetscMin(nt, m / 16384 + 1));
+  ntf = GPUPCRangeThreads(nt, m, 16384);
 #pragma omp parallel for num_threads(ntf) schedule(static) if (ntf > 1)
   for (PetscInt t = 0; t < ntf; t++) {
-    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntf), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntf);
+    PetscInt lo, hi;
+    GPUPCThreadRange(m, t, ntf, &lo, &hi);
 
     for (PetscInt i = lo; i < hi; i++) {
       const PetscInt  len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
@@ -359,8 +364,9 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   }
 #pragma omp parallel for num_threads(ntb) schedule(static) if (ntb > 1)
   for (PetscInt t = 0; t < ntb; t++) {
-    const PetscInt lo = (PetscInt)((PetscInt64)m * t / ntb), hi = (PetscInt)((PetscInt64)m * (t + 1) / ntb);
-    PetscInt       km = medoff[t], kl = longoff[t];
+    PetscInt lo, hi;
+    GPUPCThreadRange(m, t, ntb, &lo, &hi);
+    PetscInt km = medoff[t], kl = longoff[t];
 
     for (PetscInt i = lo; i < hi; i++) {
       const PetscInt       g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];

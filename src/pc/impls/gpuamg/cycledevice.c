@@ -3,6 +3,7 @@
    (segcsr; mpisegcsr on several ranks), its gpu vectors, the smoother's data and the last level's dense inverse;
    the value refresh for SAME_NONZERO_PATTERN; the view of what was built.
 */
+#include <gpupc/threads.h>
 #include <gpupc/amgcycle.h>
 #include <gpupc/matgpu.h>
 #include <gpupc/amgsetup.h> /* GPUPCAMGMatOnArrays */
@@ -102,10 +103,11 @@ static PetscErrorCode ToDeviceCopy(Mat A, const char *type, PetscInt threads, Ma
     PetscCall(PetscMalloc1(a.m + 1, &bi));
     PetscCall(PetscMalloc1(a.nnz, &bj));
     PetscCall(PetscMalloc1(a.nnz, &ba));
-    nt = PetscMax(1, PetscMin(nt, a.m / 65536 + 1));
+    nt = GPUPCRangeThreads(nt, a.m, 65536);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (PetscInt t = 0; t < nt; t++) {
-      const PetscInt lo = (PetscInt)((PetscInt64)a.m * t / nt), hi = (PetscInt)((PetscInt64)a.m * (t + 1) / nt);
+      PetscInt lo, hi;
+      GPUPCThreadRange(a.m, t, nt, &lo, &hi);
       for (PetscInt i = lo; i < hi; i++) bi[i + 1] = a.i[i + 1];
       for (PetscInt k = a.i[lo]; k < a.i[hi]; k++) {
         bj[k] = a.j[k];

@@ -18,6 +18,7 @@
    scales the kept entries so the row sum is unchanged.
    All methods but multipass are threaded over contiguous row ranges; a row is computed the same way by any thread.
 */
+#include <gpupc/threads.h>
 #include <gpupc/amgsetup.h>
 #if defined(_OPENMP)
 #include <omp.h>
@@ -505,21 +506,23 @@ PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrengt
   PetscCall(PetscMalloc1(L->n, &cidx));
   { /* the coarse numbering: C points in order; each of nt ranges counts its C points, then numbers them from the
        count of the ranges before it */
-    PetscInt nt = PetscMax(1, PetscMin(PetscMin(threads, GPUPC_INTERP_MAX_THREADS), L->n / 65536 + 1)), off[GPUPC_INTERP_MAX_THREADS + 1];
+    PetscInt nt = GPUPCRangeThreads(PetscMin(threads, GPUPC_INTERP_MAX_THREADS), L->n, 65536), off[GPUPC_INTERP_MAX_THREADS + 1];
 
     off[0] = 0;
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (PetscInt t = 0; t < nt; t++) {
-      const PetscInt lo = (PetscInt)((PetscInt64)L->n * t / nt), hi = (PetscInt)((PetscInt64)L->n * (t + 1) / nt);
-      PetscInt       c = 0;
+      PetscInt lo, hi;
+      GPUPCThreadRange(L->n, t, nt, &lo, &hi);
+      PetscInt c = 0;
       for (PetscInt i = lo; i < hi; i++) c += cf[i] == GPUPC_AMG_C;
       off[t + 1] = c;
     }
     for (PetscInt t = 0; t < nt; t++) off[t + 1] += off[t];
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (PetscInt t = 0; t < nt; t++) {
-      const PetscInt lo = (PetscInt)((PetscInt64)L->n * t / nt), hi = (PetscInt)((PetscInt64)L->n * (t + 1) / nt);
-      PetscInt       c = off[t];
+      PetscInt lo, hi;
+      GPUPCThreadRange(L->n, t, nt, &lo, &hi);
+      PetscInt c = off[t];
       for (PetscInt i = lo; i < hi; i++) cidx[i] = cf[i] == GPUPC_AMG_C ? c++ : -1;
     }
     P->nc = off[nt];

@@ -97,11 +97,12 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
 
     PetscCall(GPUPCMatGetCSR(L->A, &a));
     PetscCall(GPUPCDefaultHostThreads(&nt));
-    nt = PetscMax(1, PetscMin(PetscMin(nt, GPUPC_SMOOTHER_MAX_THREADS), a.m / 65536 + 1));
+    nt = GPUPCRangeThreads(PetscMin(nt, GPUPC_SMOOTHER_MAX_THREADS), a.m, 65536);
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
     for (PetscInt t = 0; t < nt; t++) {
-      const PetscInt lo = (PetscInt)((PetscInt64)a.m * t / nt), hi = (PetscInt)((PetscInt64)a.m * (t + 1) / nt);
-      PetscInt       b0 = -1, b1 = -1;
+      PetscInt lo, hi;
+      GPUPCThreadRange(a.m, t, nt, &lo, &hi);
+      PetscInt b0 = -1, b1 = -1;
 
       for (PetscInt i = lo; i < hi; i++) {
         PetscScalar dii = 0, l1 = 0;
