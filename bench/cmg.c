@@ -1,6 +1,6 @@
 static const char help[] = "PCG + PC cmg on a generated SDD problem: setup by phase, iterations to -rtol, solve time,\n"
                            "and the time of one cycle (PCApply) against the cycle's bandwidth floor.\n"
-                           "  -problem <randcoef3d>  any gpupc-solve problem (randcoef3d, powergrid, poisson3d, ...)\n"
+                           "  -problem <randcoef3d>  a built-in SDD problem (-help lists the built-in problems under -problem)\n"
                            "  -n <1000000>           unknowns (the generator picks the nearest grid)\n"
                            "  -rtol <1e-8>           true relative residual of the solve (unpreconditioned norm)\n"
                            "  -cycles <20>           timed PCApply calls (median reported)\n"
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
   PetscCall(PetscLogDefaultBegin());
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(GPUPCProblemOptionsString(PETSC_COMM_WORLD, "-problem", "the SDD problem solved", problem, sizeof(problem)));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cycles", &cycles, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));

@@ -7,7 +7,7 @@ static const char help[] = "Where the time of a distributed segcsr MatMult goes 
                            "  pack, exchange, unpack: the halo's parts from its -log_view events (per product, rank average)\n"
                            "so that sharing the device costs local/shared - local/alone, and the exchange costs\n"
                            "mult - local/shared. Options:\n"
-                           "  -problem <poisson3d>  a built-in problem (src/problems)\n"
+                           "  -problem <poisson3d>  a built-in problem (-help lists them under -problem)\n"
                            "  -n <rows>             target rows of the whole problem (default 274625 = 65^3)\n"
                            "  -reps <k>             timed products (default 200)\n";
 
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(GPUPCProblemOptionsString(comm, "-problem", "the matrix of the products", problem, sizeof(problem)));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
   PetscCheck(reps > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-reps must be positive");

@@ -1,6 +1,6 @@
 static const char help[] = "Time per PCG iteration with KSPCG and with KSP gpucg (classic and pipelined) on gpu vectors and a segcsr\n"
                            "matrix, against the iteration's bandwidth floor, with the host waits per iteration.\n"
-                           "  -problem <poisson3d>          a gpupc-solve problem (3D Laplacian by default; randcoef3d, ...)\n"
+                           "  -problem <poisson3d>          a built-in problem (3D Laplacian by default; -help lists them under -problem)\n"
                            "  -sizes <1e4,1e5,1e6,1e7,3e7>   unknowns (the generator picks the nearest grid)\n"
                            "  -pcs <jacobi,cmg>             PC types, each set with PCSetType (so gpubjacobi or any other works)\n"
                            "                                and then PCSetFromOptions (so -pc_cmg_... and the like apply); each PC\n"
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
   PetscCall(PetscLogDefaultBegin());
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(GPUPCProblemOptionsString(PETSC_COMM_WORLD, "-problem", "the matrix of the solves", problem, sizeof(problem)));
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-sizes", sizes, &nsizes, &set));
   if (!set) nsizes = 5;
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npcs, &set));

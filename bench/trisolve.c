@@ -7,7 +7,8 @@ static const char help[] = "bench/trisolve: ILU(k) triangular solves (L then U) 
                            "(segcsr matrix, gpu vectors) timed here; the host comparison, GMRES + bjacobi/ILU(0) on all cores, is\n"
                            "build/bin/gpupc-solve with the same -problem and -n under mpiexec (see tools/gpu-session.sh trisolve).\n"
                            "Options:\n"
-                           "  -problems poisson2d,poisson3d,poisson3d27,powergrid,elasticity3d,convdiff2d,convdiff3d   built-in problems (src/problems)\n"
+                           "  -problems <list>      comma-separated built-in problems (default: poisson2d,poisson3d,poisson3d27,powergrid,elasticity3d,\n"
+                           "                        convdiff2d,convdiff3d; -help lists every built-in problem under -problems)\n"
                            "  -n <2000000>          target rows of every problem   -levels 0,1   ILU levels of fill\n"
                            "  -reps <20>            timed solves   -subgraph_size <6144>   TASSL sub-graph size\n"
                            "  -csv <trisolve.csv>   CSV output     -quick   small sizes, host backend allowed (smoke test, no cuSPARSE)\n"
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-subgraph_size", &nmax, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-levels", levels, &nlevels, NULL));
   if (!nlevels) nlevels = 2;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-problems", problist, sizeof(problist), NULL));
+  PetscCall(GPUPCProblemOptionsString(PETSC_COMM_WORLD, "-problems", "comma-separated built-in problems whose ILU factors are solved", problist, sizeof(problist)));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ordering", ordering, sizeof(ordering), NULL));
   PetscCall(PetscGPUPCGetBackend(&backend));

@@ -17,9 +17,11 @@
 #                    7.2M random-coefficient Laplacian
 #   launch           PC cmg's setup as launched (issue 25): ksp ex45 193^3 directly, under mpiexec -n 1, --bind-to none,
 #                    --map-by ppr:1:node:PE=<cores>; ksp ex34 33^3 (pure Neumann, 36k rows) under plain mpiexec
-#   plotdata [P] [S] the CSVs of bench/plot.py under $OUT/results: bench/spmv -csv and bench/cmg.sh with BENCH_CSV
-#                    (cmg cuda double/single and host, GAMG, BoomerAMG on problems P, default "randcoef3d poisson3d
-#                    powergrid", sizes S, default 1000000); copy them to bench/results and run bench/plot.py there
+#   plots [P] [S]    the inputs of bench/plot.py, packed into ONE file, $OUT/plots.tar.gz (the CSVs and gpu.txt):
+#                    bench/spmv -csv (segcsr, hec, cuSPARSE), then bench/cmg.sh with BENCH_CSV and BENCH_GPUAMG=1 (cmg
+#                    cuda double/single and host, gpuamg, GAMG and BoomerAMG on all cores) on problems P (default
+#                    "randcoef3d powergrid poisson3d") at size S (default 1000000); the log with each part's seconds
+#                    in $OUT/plots.txt. Here: tools/plots.sh <files_at>/plots.tar.gz draws them into docs/img
 #   spmvbcsr         bench/spmv -bcsr: bcsr against cuSPARSE CSR and BSR, b = 2,3,4,5,8 at ~3M rows and elast3d at 3M rows, both slice shapes
 #   trisolve [N]     bench/trisolve: TASSL/levelset/cuSPARSE solves of ILU(0)/ILU(1) factors (N rows, default 2e6), GMRES + tasslilu,
 #                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
@@ -123,11 +125,14 @@ ex34-mpiexec orterun -n 1 $ex34
 ex34-direct $ex34
 LAUNCH
     ;;
-  plotdata) # plotdata ["<problems>"] ["<sizes>"]: the CSVs bench/plot.py turns into PNGs (issue 25 item 6)
-    mkdir -p "$OUT/results"
-    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -csv "$OUT/results/spmv.csv" 2>&1 | tail -14 | tee "$OUT/plotdata.txt"
-    BENCH_CSV="$OUT/results" ./env.sh bash bench/cmg.sh "${1:-randcoef3d poisson3d powergrid}" "${2:-1000000}" all 2>&1 | grep -E "^(===|bench/cmg:|gpupc-solve:)" | tee -a "$OUT/plotdata.txt"
-    ls -l "$OUT/results" | tee -a "$OUT/plotdata.txt"; shift $# ;;
+  plots) # plots ["<problems>"] ["<size>"]: bench/plot.py's inputs in one tarball (a device call returns few files)
+    d=$OUT/plots; rm -rf "$d"; mkdir -p "$d"; cp "$OUT/gpu.txt" "$d/"; t0=$SECONDS
+    ./env.sh build/bench/spmv -gpupc_backend cuda -gpupc_require_device -reps 50 -csv "$d/spmv.csv" 2>&1 | tail -14 | tee "$OUT/plots.txt"
+    echo "--- bench/spmv: $((SECONDS - t0)) s" | tee -a "$OUT/plots.txt"; t0=$SECONDS
+    BENCH_CSV="$d" BENCH_GPUAMG=1 ./env.sh bash bench/cmg.sh "${1:-randcoef3d powergrid poisson3d}" "${2:-1000000}" all 2>&1 | grep -E "^(===|bench/cmg:|gpupc-solve:)" | tee -a "$OUT/plots.txt"
+    echo "--- bench/cmg.sh: $((SECONDS - t0)) s" | tee -a "$OUT/plots.txt"
+    tar -C "$OUT" -czf "$OUT/plots.tar.gz" plots && rm -rf "$d" && tar -tzvf "$OUT/plots.tar.gz" | tee -a "$OUT/plots.txt"
+    shift $# ;;
   trisolve) # trisolve [N]: PC tasslilu's solves against level sets and cuSPARSE SpSV, then GMRES against host bjacobi/ILU(0)
     nt=${1:-2000000}; [ $# -gt 0 ] && shift
     ./env.sh build/bench/trisolve -gpupc_backend cuda -gpupc_require_device -n $nt -gmres -csv "$OUT/trisolve.csv" 2>&1 | tee "$OUT/trisolve.txt"

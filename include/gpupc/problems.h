@@ -20,6 +20,8 @@
 PETSC_EXTERN PetscErrorCode GPUPCProblemCreate(MPI_Comm, const char[], PetscInt, PetscInt, Mat *, Vec *);
 PETSC_EXTERN PetscErrorCode GPUPCProblemGetInfo(const char[], PetscBool *, PetscBool *, PetscBool *);
 PETSC_EXTERN PetscErrorCode GPUPCProblemList(const char *const **, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCProblemListString(char[], size_t);
+PETSC_EXTERN PetscErrorCode GPUPCProblemOptionsString(MPI_Comm, const char[], const char[], char[], size_t);
 
 /* ---- Matrix Market (src/problems/mmio.c) ---- */
 PETSC_EXTERN PetscErrorCode GPUPCMatLoadMatrixMarket(MPI_Comm, const char[], Mat *);

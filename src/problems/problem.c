@@ -30,26 +30,31 @@ PetscErrorCode GPUPCProblemsRegisterEvents(void)
   PetscFunctionReturn(0);
 }
 
+/* The one list of built-in problems: name, symmetric, sdd, spd. sdd: symmetric diagonally dominant with
+   non-positive off-diagonals (what CMG accepts). The info table, the name array of GPUPCProblemList() and every
+   list printed (-help of gpupc-solve and the benchmarks, the unknown-problem error) come from it. */
+#define GPUPC_PROBLEM_LIST(X)                          \
+  X(poisson2d, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)     \
+  X(poisson3d, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)     \
+  X(poisson3d27, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)   \
+  X(aniso2d, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)       \
+  X(jump3d, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)        \
+  X(randcoef3d, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)    \
+  X(powergrid, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)     \
+  X(graphlap, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE)      \
+  X(elasticity3d, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE) \
+  X(convdiff2d, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE) \
+  X(convdiff3d, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE)
+
 typedef struct {
   const char *name;
   PetscBool   symmetric, sdd, spd;
 } ProblemInfo;
 
-/* sdd: symmetric diagonally dominant with non-positive off-diagonals (what CMG accepts) */
-static const ProblemInfo problems[] = {
-  {"poisson2d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"poisson3d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"poisson3d27", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"aniso2d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"jump3d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"randcoef3d", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"powergrid", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"graphlap", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE},
-  {"elasticity3d", PETSC_TRUE, PETSC_FALSE, PETSC_TRUE},
-  {"convdiff2d", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
-  {"convdiff3d", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
-};
-static const char *const problem_names[] = {"poisson2d", "poisson3d", "poisson3d27", "aniso2d", "jump3d", "randcoef3d", "powergrid", "graphlap", "elasticity3d", "convdiff2d", "convdiff3d"};
+#define GPUPC_PROBLEM_INFO(name, sym, sdd, spd) {#name, sym, sdd, spd},
+#define GPUPC_PROBLEM_NAME(name, sym, sdd, spd) #name,
+static const ProblemInfo problems[]      = {GPUPC_PROBLEM_LIST(GPUPC_PROBLEM_INFO)};
+static const char *const problem_names[] = {GPUPC_PROBLEM_LIST(GPUPC_PROBLEM_NAME)};
 #define NPROBLEMS ((PetscInt)(sizeof(problems) / sizeof(problems[0])))
 
 /*@C
@@ -63,7 +68,7 @@ static const char *const problem_names[] = {"poisson2d", "poisson3d", "poisson3d
 
    Level: beginner
 
-.seealso: GPUPCProblemCreate(), GPUPCProblemGetInfo()
+.seealso: GPUPCProblemCreate(), GPUPCProblemGetInfo(), GPUPCProblemListString()
 @*/
 PetscErrorCode GPUPCProblemList(const char *const **names, PetscInt *n)
 {
@@ -73,15 +78,78 @@ PetscErrorCode GPUPCProblemList(const char *const **names, PetscInt *n)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode UnknownProblem(MPI_Comm comm, const char name[])
+/*@C
+   GPUPCProblemListString - the names of the built-in problems in one string, separated by blanks (for help texts
+   and error messages, so that no list of names is written by hand)
+
+   Not Collective
+
+   Input Parameter:
+.  len - size of list
+
+   Output Parameter:
+.  list - the names; an error if they do not fit
+
+   Level: developer
+
+.seealso: GPUPCProblemList(), GPUPCProblemOptionsString()
+@*/
+PetscErrorCode GPUPCProblemListString(char list[], size_t len)
 {
-  char list[512] = "";
+  size_t used = 0;
 
   PetscFunctionBegin;
+  PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "GPUPCProblemListString: empty buffer");
+  list[0] = 0;
   for (PetscInt i = 0; i < NPROBLEMS; i++) {
-    PetscCall(PetscStrlcat(list, problems[i].name, sizeof(list)));
-    if (i + 1 < NPROBLEMS) PetscCall(PetscStrlcat(list, " ", sizeof(list)));
+    size_t l;
+    PetscCall(PetscStrlen(problem_names[i], &l));
+    PetscCheck(used + l + 2 <= len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "GPUPCProblemListString: %zu bytes do not hold the names of the built-in problems", len);
+    if (i) PetscCall(PetscStrlcat(list, " ", len));
+    PetscCall(PetscStrlcat(list, problem_names[i], len));
+    used += l + (i ? 1 : 0);
   }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCProblemOptionsString - reads a string option that names built-in problems, in an options block of its own, so
+   that -help prints it with the list of built-in problems (the benchmarks' -problem and -problems)
+
+   Collective
+
+   Input Parameters:
++  comm - the communicator
+.  opt - the option, e.g. "-problem"
+.  text - what the option is; -help prints it followed by the names of the built-in problems
+-  len - size of value
+
+   Input/Output Parameter:
+.  value - the default on input, the option's value on output
+
+   Level: developer
+
+.seealso: GPUPCProblemListString(), GPUPCProblemCreate()
+@*/
+PetscErrorCode GPUPCProblemOptionsString(MPI_Comm comm, const char opt[], const char text[], char value[], size_t len)
+{
+  char list[512], help[1024];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCProblemListString(list, sizeof(list)));
+  PetscCall(PetscSNPrintf(help, sizeof(help), "%s; built-in problems: %s", text, list));
+  PetscOptionsBegin(comm, NULL, "Built-in problems (src/problems)", "GPUPCProblemCreate");
+  PetscCall(PetscOptionsString(opt, help, "GPUPCProblemCreate", value, value, len, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode UnknownProblem(MPI_Comm comm, const char name[])
+{
+  char list[512];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCProblemListString(list, sizeof(list)));
   SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown problem \"%s\"; the built-in problems are: %s", name, list);
 }
 
@@ -127,8 +195,8 @@ PetscErrorCode GPUPCProblemGetInfo(const char name[], PetscBool *symmetric, Pets
 
    Input Parameters:
 +  comm - the communicator
-.  name - poisson2d, poisson3d, poisson3d27, aniso2d, jump3d, randcoef3d, powergrid, graphlap, elasticity3d,
-          convdiff2d or convdiff3d
+.  name - a built-in problem: one of the names of GPUPCProblemList() (gpupc-solve -help lists them; docs/solve.md
+          describes them)
 .  n - target number of rows; each problem picks the grid closest to it (the actual size is
        MatGetSize())
 -  seed - seed of the pseudo-random parts (coefficients, weights, loads)

@@ -48,7 +48,7 @@ static void BaseName(const char *path, char *out, size_t len)
    Options Database Keys:
 +  -f <file> - matrix from a Matrix Market or PETSc binary file (recognised from its contents)
 .  -netlist <file> - conductance matrix and right-hand side from a SPICE power-grid netlist
-.  -problem <name> - a built-in problem (default powergrid), see GPUPCProblemCreate()
+.  -problem <name> - a built-in problem (default powergrid), one of GPUPCProblemList(); -help lists them
 .  -n <rows> - target size of the built-in problem (default 1000000)
 .  -seed <s> - seed of the built-in problem (default 1)
 .  -rhs <file> - right-hand side (Matrix Market or PETSc binary); default: the problem's own b
@@ -74,7 +74,7 @@ PetscErrorCode GPUPCSolveRun(MPI_Comm comm, GPUPCSolveSummary *s)
 {
   char              file[PETSC_MAX_PATH_LEN] = "", netlist[PETSC_MAX_PATH_LEN] = "", rhsfile[PETSC_MAX_PATH_LEN] = "";
   char              problem[64] = "powergrid", wnet[PETSC_MAX_PATH_LEN] = "", wmtx[PETSC_MAX_PATH_LEN] = "";
-  char              vectype[64] = "";
+  char              vectype[64] = "", problemlist[512], problemhelp[600];
   PetscInt          n = 1000000, seed = 1, repeat = 1, N;
   PetscBool         hasf, hasnet, hasvt, symmetric = PETSC_FALSE, flg;
   Mat               A;
@@ -91,10 +91,12 @@ PetscErrorCode GPUPCSolveRun(MPI_Comm comm, GPUPCSolveSummary *s)
     PetscCall(PetscLogEventRegister("GPUPCSolveSetUp", KSP_CLASSID, &GPUPC_SolveSetup));
     PetscCall(PetscLogEventRegister("GPUPCSolveSolve", KSP_CLASSID, &GPUPC_SolveSolve));
   }
+  PetscCall(GPUPCProblemListString(problemlist, sizeof(problemlist)));
+  PetscCall(PetscSNPrintf(problemhelp, sizeof(problemhelp), "built-in problem: %s", problemlist));
   PetscOptionsBegin(comm, NULL, "gpupc-solve: load or generate a system and solve it", "GPUPCSolveRun");
   PetscCall(PetscOptionsString("-f", "matrix file (Matrix Market or PETSc binary)", "GPUPCSolveRun", file, file, sizeof(file), &hasf));
   PetscCall(PetscOptionsString("-netlist", "SPICE power-grid netlist", "GPUPCSolveRun", netlist, netlist, sizeof(netlist), &hasnet));
-  PetscCall(PetscOptionsString("-problem", "built-in problem: poisson2d poisson3d poisson3d27 aniso2d jump3d powergrid graphlap elasticity3d convdiff2d convdiff3d", "GPUPCProblemCreate", problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsString("-problem", problemhelp, "GPUPCProblemCreate", problem, problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsInt("-n", "target number of rows of the built-in problem", "GPUPCProblemCreate", n, &n, NULL));
   PetscCall(PetscOptionsInt("-seed", "seed of the built-in problem", "GPUPCProblemCreate", seed, &seed, NULL));
   PetscCall(PetscOptionsString("-rhs", "right-hand side file (Matrix Market or PETSc binary)", "GPUPCSolveRun", rhsfile, rhsfile, sizeof(rhsfile), NULL));

@@ -153,7 +153,7 @@ static PetscErrorCode PCSetFromOptions_TASSLILU(PC pc, PetscOptionItems *PetscOp
   /* read everything first, then call the setters (which check the values) once the options block is closed */
   PetscOptionsHeadBegin(PetscOptionsObject, "ILU with TASSL-scheduled triangular solves (tasslilu) options");
   PetscCall(PetscOptionsInt("-pc_tasslilu_levels", "Levels of fill of ILU(k)", "PCTASSLILUSetLevels", levels, &levels, &flg[0]));
-  PetscCall(PetscOptionsString("-pc_tasslilu_ordering", "Fill-reducing ordering of the factorization, a MatOrderingType (natural, rcm, nd, 1wd, qmd, rowlength, ...)", "PCTASSLILUSetOrdering", p->ordering, ordering, sizeof(ordering), &flg[1]));
+  PetscCall(PetscOptionsFList("-pc_tasslilu_ordering", "Fill-reducing ordering of the factorization (a MatOrderingType)", "PCTASSLILUSetOrdering", MatOrderingList, p->ordering, ordering, sizeof(ordering), &flg[1]));
   PetscCall(PetscOptionsEnum("-pc_tasslilu_shift", "What to do with a zero pivot: none (error naming the row), nonzero, positive_definite", "PCTASSLILUSetShift", PCTASSLILUShiftTypes, (PetscEnum)shift, (PetscEnum *)&shift, &flg[2]));
   PetscCall(PetscOptionsReal("-pc_tasslilu_shift_amount", "Shift amount (default: 1e-8 x row sum for nonzero, 1e-6 x largest row sum, doubled, for positive_definite)", "PCTASSLILUSetShift", amount, &amount, &flg[3]));
   PetscCall(PetscOptionsInt("-pc_tasslilu_subgraph_size", "Most rows of a TASSL sub-graph (its x lives in one thread block's shared memory)", "PCTASSLILUSetSubgraphSize", nmax, &nmax, &flg[4]));

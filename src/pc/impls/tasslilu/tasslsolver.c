@@ -37,8 +37,8 @@ static PetscErrorCode MatILUFactorSymbolic_TASSL(Mat F, Mat A, IS row, IS col, c
     shift = GPUPC_ILU_SHIFT_NONZERO;
   }
   PetscObjectOptionsBegin((PetscObject)F);
-  PetscCall(PetscOptionsEnum("-mat_tassl_solve", "Triangular solve kernels: tassl, levelset, cusparse (cuda backend)", "MatSolverType tassl", PCTASSLILUSolveTypes, (PetscEnum)f->solve, (PetscEnum *)&f->solve, NULL));
-  PetscCall(PetscOptionsEnum("-mat_tassl_launch", "TASSL launches: auto, level, one", "MatSolverType tassl", PCTASSLILULaunches, (PetscEnum)f->launch, (PetscEnum *)&f->launch, NULL));
+  PetscCall(PetscOptionsEnum("-mat_tassl_solve", "Triangular solve kernels (as -pc_tasslilu_solve: levelset and cusparse are baselines; cusparse needs the cuda backend)", "MatSolverType tassl", PCTASSLILUSolveTypes, (PetscEnum)f->solve, (PetscEnum *)&f->solve, NULL));
+  PetscCall(PetscOptionsEnum("-mat_tassl_launch", "TASSL launches (as -pc_tasslilu_launch)", "MatSolverType tassl", PCTASSLILULaunches, (PetscEnum)f->launch, (PetscEnum *)&f->launch, NULL));
   PetscCall(PetscOptionsInt("-mat_tassl_subgraph_size", "Most rows of a TASSL sub-graph (1 .. 6144)", "MatSolverType tassl", f->nmax, &f->nmax, NULL));
   PetscOptionsEnd();
   PetscCheck(f->nmax >= 1 && f->nmax <= 6144, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_tassl_subgraph_size must be 1 .. 6144, not %" PetscInt_FMT, f->nmax);
