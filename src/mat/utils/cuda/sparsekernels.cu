@@ -720,38 +720,53 @@ __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCS
 
 typedef struct {
   int      count[NBINS], start[NBINS + 1];
-  int     *rows;   /* the rows grouped by bin, increasing within a bin (one of buf) */
-  int     *key;    /* each row's key, by row */
-  int     *buf[2]; /* the sort's two row buffers */
+  int     *rows; /* the rows grouped by bin, increasing within a bin */
+  int     *key;  /* each row's key, by row */
+  char    *slab; /* one allocation: key, the sort's two row and two bin buffers, its temporary storage */
   PetscInt m;
 } Bins;
+
+/* bytes rounded up to 256 (the alignment of the arrays carved from one allocation) */
+static size_t Aligned(size_t bytes)
+{
+  return (bytes + 255) / 256 * 256;
+}
 
 /* the rows of C = A B binned by their keys (Ci: C's row pointers, or NULL for the count pass) */
 static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const PetscInt *Ci, Scalars *ds, Bins *bins)
 {
   unsigned char *bin[2];
+  int           *buf[2];
   Scalars        h;
-  const PetscInt m = A->m;
-  cudaStream_t   s = GPUPCCUDAStream();
+  const PetscInt m         = A->m;
+  cudaStream_t   s         = GPUPCCUDAStream();
+  size_t         sortbytes = 0, ints = Aligned(m * sizeof(int)), chars = Aligned(m);
+  cudaError_t    err;
 
   PetscFunctionBegin;
   bins->m = m;
   PetscCall(ScalarsReset(ds));
-  PetscCall(TempGet(t, m, &bins->key));
-  PetscCall(TempGet(t, m, &bins->buf[0]));
-  PetscCall(TempGet(t, m, &bins->buf[1]));
-  PetscCall(TempGet(t, m, &bin[0]));
-  PetscCall(TempGet(t, m, &bin[1]));
-  BinKeysKernel<<<Grid(m), BLOCK, 0, s>>>(*A, *B, Ci, bins->key, bin[0], bins->buf[0], ds);
+  {
+    cub::DoubleBuffer<unsigned char> kb(NULL, NULL);
+    cub::DoubleBuffer<int>           vb(NULL, NULL);
+    err = cub::DeviceRadixSort::SortPairs(NULL, sortbytes, kb, vb, (int)m, 0, 4, s);
+    PetscCheck(err == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUB DeviceRadixSort::SortPairs (rows by bin, sizing) failed: %s", cudaGetErrorName(err));
+  }
+  PetscCall(TempGet(t, 3 * ints + 2 * chars + Aligned(sortbytes), &bins->slab));
+  bins->key = (int *)bins->slab;
+  buf[0]    = (int *)(bins->slab + ints);
+  buf[1]    = (int *)(bins->slab + 2 * ints);
+  bin[0]    = (unsigned char *)(bins->slab + 3 * ints);
+  bin[1]    = (unsigned char *)(bins->slab + 3 * ints + chars);
+  BinKeysKernel<<<Grid(m), BLOCK, 0, s>>>(*A, *B, Ci, bins->key, bin[0], buf[0], ds);
   GPUPCCheckLaunch("BinKeysKernel");
   {
     cub::DoubleBuffer<unsigned char> kb(bin[0], bin[1]);
-    cub::DoubleBuffer<int>           vb(bins->buf[0], bins->buf[1]);
-    PetscCall(RunCUB(t, "DeviceRadixSort::SortPairs (rows by bin)", [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, kb, vb, (int)m, 0, 4, s); }));
+    cub::DoubleBuffer<int>           vb(buf[0], buf[1]);
+    err = cub::DeviceRadixSort::SortPairs(bins->slab + 3 * ints + 2 * chars, sortbytes, kb, vb, (int)m, 0, 4, s);
+    PetscCheck(err == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUB DeviceRadixSort::SortPairs (rows by bin) failed: %s", cudaGetErrorName(err));
     bins->rows = vb.Current();
   }
-  PetscCall(TempPut(t, &bin[1]));
-  PetscCall(TempPut(t, &bin[0]));
   PetscCall(GPUPCCopyToHost(&h, ds, 1));
   bins->start[0] = 0;
   for (int b = 0; b < NBINS; b++) {
@@ -764,9 +779,7 @@ static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *
 static PetscErrorCode BinsFree(Temp *t, Bins *bins)
 {
   PetscFunctionBegin;
-  PetscCall(TempPut(t, &bins->buf[1]));
-  PetscCall(TempPut(t, &bins->buf[0]));
-  PetscCall(TempPut(t, &bins->key));
+  PetscCall(TempPut(t, &bins->slab));
   PetscFunctionReturn(0);
 }
 
