@@ -25,7 +25,7 @@
 PetscErrorCode GPUPCDevCSRCreate(PetscInt m, PetscInt n, PetscInt nnz, PetscBool values, GPUPCDevCSR *A)
 {
   PetscFunctionBegin;
-  PetscCheck(m >= 0 && n >= 0 && nnz >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a device CSR of %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries", m, n, nnz);
+  PetscCheck(m >= 0 && n >= 0 && nnz >= 0 && m < PETSC_MAX_INT && n < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a device CSR of %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries (rows and columns below %" PetscInt_FMT ")", m, n, nnz, (PetscInt)PETSC_MAX_INT);
   PetscCall(PetscMemzero(A, sizeof(*A)));
   A->m   = m;
   A->n   = n;
