@@ -322,8 +322,8 @@ int main(int argc, char **argv)
 #endif
     {
       GPUPCDevCSR host;
-      PetscBool   hsame;
-      double      hrel;
+      PetscBool   hsame = PETSC_FALSE;
+      double      hrel  = 0.0;
       PetscCall(GPUPCDevCSRFromMat(H.A[l + 1], &host));
       PetscCall(Compare(&L.RAP, &host, &hsame, &hrel));
       PetscCall(GPUPCDevCSRDestroy(&host));

@@ -11,6 +11,9 @@
 #include <petscmat.h>
 #include <gpupc/sparsekernels.h>
 
+/* cuSPARSE's SpGEMM with its reuse API (below; CUDA builds only) */
+typedef struct _n_GPUPCBenchSpGEMM *GPUPCBenchSpGEMM;
+
 #if defined(GPUPC_HAVE_CUDA)
 /* an error unless the active backend is CUDA (who: the caller, for the message) */
 PETSC_INTERN PetscErrorCode GPUPCBenchRequireCUDA(const char *);
@@ -37,12 +40,11 @@ PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseBSRMV(Mat aij, PetscInt b, Vec x, 
      ...Numeric recomputes C's values (cusparseSpGEMMreuse_compute), ...Destroy frees all but C;
    - GPUPCBenchCuSparseTranspose: R = A^T by cusparseCsr2cscEx2 into R's arrays (allocated by the caller; the buffer in
      the call). */
-typedef struct _n_GPUPCBenchSpGEMM *GPUPCBenchSpGEMM;
-PETSC_EXTERN PetscErrorCode         GPUPCBenchCuSparseSpGEMM(const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCDevCSR *);
-PETSC_EXTERN PetscErrorCode         GPUPCBenchCuSparseSpGEMMCreate(const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCDevCSR *, GPUPCBenchSpGEMM *);
-PETSC_EXTERN PetscErrorCode         GPUPCBenchCuSparseSpGEMMNumeric(GPUPCBenchSpGEMM);
-PETSC_EXTERN PetscErrorCode         GPUPCBenchCuSparseSpGEMMDestroy(GPUPCBenchSpGEMM *);
-PETSC_EXTERN PetscErrorCode         GPUPCBenchCuSparseTranspose(const GPUPCDevCSR *, GPUPCDevCSR *);
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseSpGEMM(const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCDevCSR *);
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseSpGEMMCreate(const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCDevCSR *, GPUPCBenchSpGEMM *);
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseSpGEMMNumeric(GPUPCBenchSpGEMM);
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseSpGEMMDestroy(GPUPCBenchSpGEMM *);
+PETSC_EXTERN PetscErrorCode GPUPCBenchCuSparseTranspose(const GPUPCDevCSR *, GPUPCDevCSR *);
 #endif
 
 #endif
