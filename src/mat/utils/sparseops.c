@@ -272,6 +272,15 @@ PetscErrorCode GPUPCDevCSRRAP(const GPUPCDevCSR *A, const GPUPCDevCSR *P, MatReu
   PetscFunctionReturn(0);
 }
 
+/*@C
+   GPUPCDevRAPDestroy - frees what GPUPCDevCSRRAP() kept for a numeric re-run (R, the permutation, A P)
+
+   Not Collective
+
+   Level: developer
+
+.seealso: GPUPCDevCSRRAP()
+@*/
 PetscErrorCode GPUPCDevRAPDestroy(GPUPCDevRAP *data)
 {
   PetscFunctionBegin;
@@ -337,6 +346,15 @@ PetscErrorCode GPUPCDevCOOAssemble(PetscInt m, PetscInt n, PetscInt nent, const 
   PetscFunctionReturn(0);
 }
 
+/*@C
+   GPUPCDevCOODestroy - frees what GPUPCDevCOOAssemble() kept for new values of the same triples
+
+   Not Collective
+
+   Level: developer
+
+.seealso: GPUPCDevCOOAssemble()
+@*/
 PetscErrorCode GPUPCDevCOODestroy(GPUPCDevCOO *coo)
 {
   PetscFunctionBegin;
