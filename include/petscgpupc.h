@@ -40,6 +40,8 @@ PETSC_EXTERN PetscErrorCode PetscGPUPCInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUPCFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUPCGetBackend(PetscGPUPCBackend *);
 PETSC_EXTERN PetscErrorCode PetscGPUPCDeviceMemoryInUse(size_t *);
+PETSC_EXTERN PetscErrorCode PetscGPUPCDeviceMemoryPeak(size_t *);
+PETSC_EXTERN PetscErrorCode PetscGPUPCDeviceMemoryResetPeak(void);
 PETSC_EXTERN PetscErrorCode PetscGPUPCSetHaloPeer(PetscBool);
 PETSC_EXTERN PetscErrorCode PetscGPUPCGetHaloPeer(PetscBool *, PetscBool *);
 

@@ -27,6 +27,8 @@
 #                    then GMRES + bjacobi/ILU(0) on all host cores (gpupc-solve under mpiexec) on the same problems
 #   pbjbench         bench/pbjbench: PC gpubjacobi apply against its bandwidth floor and PETSc's pbjacobi (4M rows)
 #   amgbench P S [all]  bench/amg.sh: PC gpuamg on problems P, sizes S (all: + GAMG, BoomerAMG on the host cores)
+#   spgemm [P] [S]   bench/spgemm: the setups' device transpose, SpGEMM and R A P against cuSPARSE on the Galerkin products
+#                    of gpuamg's host hierarchy, problems P (default "poisson3d randcoef3d"), sizes S (default 7200000)
 #   scaling [gpus]   bench/scaling.sh: weak (7.2M per GPU) and strong (3*10^7) scaling of PCG + cmg, PCG + jacobi on the
 #                    host's GPUs, one rank per GPU (issue 26); SCALING_* variables pass through
 #   cmd <command>    any command inside the bundle's environment
@@ -86,6 +88,14 @@ while [ $# -gt 0 ]; do
     ./env.sh build/bench/krylov -gpupc_backend cuda -gpupc_require_device -problem randcoef3d -sizes 7.2e6 -pcs cmg -its 20 -rtol 1e-8 2>&1 | tee -a "$OUT/krylov.txt" ;;
   amgbench) # amgbench "<problems>" "<sizes>" [all]
     ./env.sh bash bench/amg.sh "$@" 2>&1 | grep -vE "^\s*$" | tee -a "$OUT/amg.txt"; shift $# ;;
+  spgemm) # spgemm "<problems>" "<sizes>"
+    for p in ${1:-poisson3d randcoef3d}; do
+      for n in ${2:-7200000}; do
+        echo "=== $p n=$n" | tee -a "$OUT/spgemm.txt"
+        ./env.sh build/bench/spgemm -gpupc_backend cuda -gpupc_require_device -problem "$p" -n "$n" -reps 5 2>&1 | tee -a "$OUT/spgemm.txt"
+      done
+    done
+    shift $# ;;
   profile) # profile <program args...>: kernel durations with Nsight Compute (clocks left alone)
     ./env.sh ncu --clock-control none --metrics gpu__time_duration.sum --print-summary per-kernel "$@" 2>&1 | tee "$OUT/profile.txt" | grep -E "^\s+[A-Za-z_].*\(|gpu__time_duration|bench/" | head -120; shift $# ;;
   halo) # halo [rows...]

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-static PetscErrorCode RequireCUDA(const char *who)
+PetscErrorCode GPUPCBenchRequireCUDA(const char *who)
 {
   PetscGPUPCBackend b;
 
@@ -72,7 +72,7 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
   const double         one = 1.0, zero = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(RequireCUDA("GPUPCBenchCuSparseSpMV"));
+  PetscCall(GPUPCBenchRequireCUDA("GPUPCBenchCuSparseSpMV"));
   PetscCheck(sizeof(PetscInt) == sizeof(int), PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPCBenchCuSparseSpMV needs 32-bit PetscInt");
   PetscCall(MatGetSize(aij, &m, &n));
   PetscCall(MatGetRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
@@ -121,7 +121,7 @@ PetscErrorCode GPUPCBenchCuSparseSpMV(Mat aij, Vec x, Vec y, PetscInt reps, doub
 PetscErrorCode GPUPCBenchTimeMatMult(Mat A, Vec x, Vec y, PetscInt reps, double *median_ms)
 {
   PetscFunctionBegin;
-  PetscCall(RequireCUDA("GPUPCBenchTimeMatMult"));
+  PetscCall(GPUPCBenchRequireCUDA("GPUPCBenchTimeMatMult"));
   PetscCall(TimeMedian(
     5, reps, [&]() -> PetscErrorCode { return MatMult(A, x, y); }, median_ms));
   PetscFunctionReturn(0);
@@ -134,7 +134,7 @@ PetscErrorCode GPUPCBenchCopyBandwidth(size_t bytes, PetscInt reps, double *gbs)
   double       ms = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(RequireCUDA("GPUPCBenchCopyBandwidth"));
+  PetscCall(GPUPCBenchRequireCUDA("GPUPCBenchCopyBandwidth"));
   PetscCall(GPUPCMalloc(bytes, &a));
   PetscCall(GPUPCMalloc(bytes, &b));
   PetscCall(GPUPCMemzero(a, bytes));
@@ -158,7 +158,7 @@ PetscErrorCode GPUPCBenchHostToDevice(size_t bytes, PetscInt reps, double *media
   cudaStream_t s = GPUPCCUDAStream();
 
   PetscFunctionBegin;
-  PetscCall(RequireCUDA("GPUPCBenchHostToDevice"));
+  PetscCall(GPUPCBenchRequireCUDA("GPUPCBenchHostToDevice"));
   PetscCall(GPUPCHostMalloc(bytes, &h, &pinned));
   PetscCheck(pinned, PETSC_COMM_SELF, PETSC_ERR_PLIB, "GPUPCBenchHostToDevice: the host buffer is not page-locked");
   PetscCall(PetscMemzero(h, bytes));
@@ -224,7 +224,7 @@ PetscErrorCode GPUPCBenchCuSparseBSRMV(Mat aij, PetscInt b, Vec x, Vec y, PetscI
   const double        one = 1.0, zero = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(RequireCUDA("GPUPCBenchCuSparseBSRMV"));
+  PetscCall(GPUPCBenchRequireCUDA("GPUPCBenchCuSparseBSRMV"));
   PetscCheck(sizeof(PetscInt) == sizeof(int) && sizeof(PetscScalar) == sizeof(double), PETSC_COMM_SELF, PETSC_ERR_SUP, "GPUPCBenchCuSparseBSRMV needs 32-bit PetscInt and double PetscScalar");
   PetscCall(MatGetSize(aij, &m, &n));
   PetscCheck(b >= 1 && m % b == 0 && n % b == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "GPUPCBenchCuSparseBSRMV: %" PetscInt_FMT " x %" PetscInt_FMT " is not made of %" PetscInt_FMT " x %" PetscInt_FMT " blocks", m, n, b, b);

@@ -3,6 +3,7 @@
 */
 #include <petscmat.h>
 #include <gpupc/registry.h>
+#include <gpupc/sparsekernels.h>
 
 PETSC_INTERN PetscErrorCode GPUPCRegisterSegCSR(void); /* src/mat/impls/segcsr/segcsr.c */
 PETSC_INTERN PetscErrorCode GPUPCRegisterBCSR(void);   /* src/mat/impls/bcsr/bcsr.c */
@@ -14,5 +15,6 @@ PetscErrorCode GPUPCRegisterMat(void)
   PetscCall(GPUPCRegisterSegCSR());
   PetscCall(GPUPCRegisterBCSR());
   PetscCall(GPUPCRegisterHEC());
+  PetscCall(GPUPCSparseRegisterEvents());
   PetscFunctionReturn(0);
 }

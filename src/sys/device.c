@@ -40,6 +40,7 @@ typedef struct {
 } GPUPCAllocation;
 static GPUPCAllocation *alloc_table    = NULL; /* open addressing, size a power of two */
 static size_t           alloc_capacity = 0, alloc_count = 0, alloc_bytes = 0;
+static size_t           alloc_peak = 0; /* the most alloc_bytes reached since the last PetscGPUPCDeviceMemoryResetPeak() */
 
 static size_t AllocSlot(const void *p, size_t capacity)
 {
@@ -75,6 +76,7 @@ static PetscErrorCode AllocTableInsert(void *p, size_t bytes)
   alloc_table[s].bytes = bytes;
   alloc_count++;
   alloc_bytes += bytes;
+  if (alloc_bytes > alloc_peak) alloc_peak = alloc_bytes;
   PetscFunctionReturn(0);
 }
 
@@ -120,6 +122,45 @@ PetscErrorCode PetscGPUPCDeviceMemoryInUse(size_t *bytes)
 {
   PetscFunctionBegin;
   *bytes = alloc_bytes;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PetscGPUPCDeviceMemoryPeak - the most device memory that GPUPC objects held on this rank since the last
+   PetscGPUPCDeviceMemoryResetPeak() (or since the start)
+
+   Not Collective
+
+   Output Parameter:
+.  bytes - the high-water mark of the live GPUPCMalloc() allocations
+
+   Level: developer
+
+   Note:
+   A setup measures its peak device memory (temporaries included) by resetting the mark before it and reading it after.
+
+.seealso: PetscGPUPCDeviceMemoryInUse(), PetscGPUPCDeviceMemoryResetPeak()
+@*/
+PetscErrorCode PetscGPUPCDeviceMemoryPeak(size_t *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = alloc_peak;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PetscGPUPCDeviceMemoryResetPeak - starts a new high-water mark of device memory at the memory in use now
+
+   Not Collective
+
+   Level: developer
+
+.seealso: PetscGPUPCDeviceMemoryPeak()
+@*/
+PetscErrorCode PetscGPUPCDeviceMemoryResetPeak(void)
+{
+  PetscFunctionBegin;
+  alloc_peak = alloc_bytes;
   PetscFunctionReturn(0);
 }
 
