@@ -101,7 +101,8 @@ PetscErrorCode GPUPCCUDASetBlocksPerSM(int b)
 
 int GPUPCCUDAGridSize(PetscInt n, int block)
 {
-  PetscInt need = (n + block - 1) / block, fill = (PetscInt)sm_count * (blocks_per_sm > 0 ? blocks_per_sm : 2048 / block);
+  /* in 64 bits: n + block - 1 passes 2^31 for n near PETSC_MAX_INT */
+  PetscInt64 need = ((PetscInt64)n + block - 1) / block, fill = (PetscInt64)sm_count * (blocks_per_sm > 0 ? blocks_per_sm : 2048 / block);
 
   if (need < 1) need = 1;
   return (int)(need < fill ? need : fill);
