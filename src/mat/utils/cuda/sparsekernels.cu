@@ -689,8 +689,8 @@ __device__ __forceinline__ int BinOf(long long key)
 }
 
 /* key[r]: what the row's table must hold: C's row length (Ci given), else min(products, columns of B); its bin; the
-   rows numbered for the sort; the bins' sizes */
-__global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCSR B, const int *Ci, int *key, unsigned char *bin, int *rows, Scalars *ds)
+   rows numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci leaves empty */
+__global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCSR B, const int *Ci, int emptyerr, int *key, unsigned char *bin, int *rows, Scalars *ds)
 {
   __shared__ int hist[NBINS];
 
@@ -699,8 +699,16 @@ __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCS
   GRID_LOOP(r, A.m)
   {
     long long k;
-    if (Ci) k = Ci[r + 1] - Ci[r];
-    else {
+    if (Ci) {
+      k = Ci[r + 1] - Ci[r];
+      /* a row that C's pattern leaves empty goes to bin 0, which no pass visits: it must have no product */
+      if (k == 0)
+        for (int e = A.i[r]; e < A.i[r + 1]; e++)
+          if (B.i[A.j[e] + 1] > B.i[A.j[e]]) {
+            SetError(ds, emptyerr, (int)r);
+            break;
+          }
+    } else {
       long long ub = 0;
       for (int e = A.i[r]; e < A.i[r + 1]; e++) {
         const int c = A.j[e];
@@ -732,8 +740,9 @@ static size_t Aligned(size_t bytes)
   return (bytes + 255) / 256 * 256;
 }
 
-/* the rows of C = A B binned by their keys (Ci: C's row pointers, or NULL for the count pass) */
-static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const PetscInt *Ci, Scalars *ds, Bins *bins)
+/* the rows of C = A B binned by their keys (Ci: C's row pointers, or NULL for the count pass; emptyerr: the ERR_* bit of
+   a row with products that Ci leaves empty) */
+static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const PetscInt *Ci, int emptyerr, Scalars *ds, Bins *bins)
 {
   unsigned char *bin[2];
   int           *buf[2];
@@ -758,7 +767,7 @@ static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *
   buf[1]    = (int *)(bins->slab + 2 * ints);
   bin[0]    = (unsigned char *)(bins->slab + 3 * ints);
   bin[1]    = (unsigned char *)(bins->slab + 3 * ints + chars);
-  BinKeysKernel<<<Grid(m), BLOCK, 0, s>>>(*A, *B, Ci, bins->key, bin[0], buf[0], ds);
+  BinKeysKernel<<<Grid(m), BLOCK, 0, s>>>(*A, *B, Ci, emptyerr, bins->key, bin[0], buf[0], ds);
   GPUPCCheckLaunch("BinKeysKernel");
   {
     cub::DoubleBuffer<unsigned char> kb(bin[0], bin[1]);
@@ -1110,7 +1119,7 @@ static PetscErrorCode SpGEMMCount_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *
     C.n = B->n;
     C.i = Ci;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, NULL, ds, &bins));
+    PetscCall(BinRows(t, A, B, NULL, 0, ds, &bins));
     PetscCall(SharedBins(PASS_COUNT, &bins, A, B, &C, 0, ds));
     PetscCall(SymbolicGlobal(t, &bins, PETSC_FALSE, A, B, &C, ds));
     PetscCall(BinsFree(t, &bins));
@@ -1130,14 +1139,17 @@ static PetscErrorCode SpGEMMPattern_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR
     Bins               bins;
     int               *alt;
     const cudaStream_t s = GPUPCCUDAStream();
-    if (A->m <= 0 || C->nnz <= 0) return 0;
+    if (A->m <= 0) return 0;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, C->i, ds, &bins));
-    PetscCall(SharedBins(PASS_FILL, &bins, A, B, C, 0, ds));
-    PetscCall(SymbolicGlobal(t, &bins, PETSC_TRUE, A, B, C, ds));
+    PetscCall(BinRows(t, A, B, C->i, ERR_FULL, ds, &bins));
+    if (C->nnz > 0) {
+      PetscCall(SharedBins(PASS_FILL, &bins, A, B, C, 0, ds));
+      PetscCall(SymbolicGlobal(t, &bins, PETSC_TRUE, A, B, C, ds));
+    }
     PetscCall(BinsFree(t, &bins));
     PetscCall(ReadErrors(ds, "spgemm_pattern"));
     PetscCall(TempPut(t, &ds));
+    if (C->nnz <= 0) return 0;
     /* each row's columns sorted */
     PetscCall(TempGet(t, C->nnz, &alt));
     cub::DoubleBuffer<int> kb(C->j, alt);
@@ -1158,11 +1170,11 @@ static PetscErrorCode SpGEMMValues_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR 
     Scalars  *ds;
     Bins      bins;
     const int det = deterministic ? 1 : 0;
-    if (A->m <= 0 || C->nnz <= 0) return 0;
+    if (A->m <= 0) return 0;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, C->i, ds, &bins));
-    PetscCall(SharedBins(PASS_VALUES, &bins, A, B, C, det, ds));
-    if (bins.count[BIN_GLOBAL]) {
+    PetscCall(BinRows(t, A, B, C->i, ERR_OUTSIDE, ds, &bins));
+    if (C->nnz > 0) PetscCall(SharedBins(PASS_VALUES, &bins, A, B, C, det, ds));
+    if (C->nnz > 0 && bins.count[BIN_GLOBAL]) {
       NumericGlobalKernel<<<bins.count[BIN_GLOBAL], BLOCK, 0, GPUPCCUDAStream()>>>(bins.rows + bins.start[BIN_GLOBAL], *A, *B, *C, det, LanesPerBRowLog2(B), ds);
       GPUPCCheckLaunch("NumericGlobalKernel");
     }
