@@ -886,6 +886,9 @@ __device__ __forceinline__ void SymbolicRow(const Group<G> &g, int row, int *key
   }
 }
 
+/* entries of A's row whose products a group of the deterministic values pass loads ahead */
+#define DET_STEPS 4
+
 /* C's row `row`: its columns into the table, every product added into its column's slot, the slots written out.
    deterministic: A's row in order, all lanes on one row of B at a time, a barrier after each, so each slot gets its
    products in A's row order (columns are unique in a row of B: one add per slot per step) */
@@ -903,15 +906,41 @@ __device__ __forceinline__ void NumericRow(const Group<G> &g, int row, int *keys
     if (HashInsert(keys, bits, C.j[p]) < 0) SetError(ds, ERR_FULL, row);
   g.sync();
   if (det) {
-    for (int k = kb; k < ke; k++) {
-      const PetscScalar a = A.a[k];
-      const int         c = A.j[k], te = B.i[c + 1];
-      for (int t = B.i[c] + g.lane; t < te; t += G) {
-        const int s = HashFind(keys, bits, B.j[t]);
-        if (s < 0) SetError(ds, ERR_OUTSIDE, row);
-        else atomicAdd(vals + s, __dmul_rn(a, B.a[t]));
+    /* DET_STEPS entries of A's row at a time: the first G products of each loaded before any is added (independent loads
+       in flight instead of one chain of A, B's row pointers and B per step), then added step by step in A's row order with
+       a barrier between steps. A row of B holds each column once, so one step adds at most once into a slot: no atomics. */
+    for (int k0 = kb; k0 < ke; k0 += DET_STEPS) {
+      int         col[DET_STEPS], tb[DET_STEPS], len[DET_STEPS];
+      PetscScalar a[DET_STEPS], prod[DET_STEPS];
+#pragma unroll
+      for (int u = 0; u < DET_STEPS; u++) {
+        const int k = k0 + u;
+        col[u]      = EMPTY;
+        tb[u] = len[u] = 0;
+        a[u] = prod[u] = 0.0;
+        if (k < ke) {
+          const int c = A.j[k];
+          a[u]        = A.a[k];
+          tb[u]       = B.i[c];
+          len[u]      = B.i[c + 1] - tb[u];
+          if (g.lane < len[u]) {
+            col[u]  = B.j[tb[u] + g.lane];
+            prod[u] = __dmul_rn(a[u], B.a[tb[u] + g.lane]);
+          }
+        }
       }
-      g.sync();
+#pragma unroll
+      for (int u = 0; u < DET_STEPS; u++) {
+        if (k0 + u >= ke) break; /* the same for the whole group */
+        for (int t = g.lane; t < len[u]; t += G) {
+          const int         cl = t == g.lane ? col[u] : B.j[tb[u] + t];
+          const PetscScalar pr = t == g.lane ? prod[u] : __dmul_rn(a[u], B.a[tb[u] + t]);
+          const int         s  = HashFind(keys, bits, cl);
+          if (s < 0) SetError(ds, ERR_OUTSIDE, row);
+          else vals[s] = __dadd_rn(vals[s], pr);
+        }
+        g.sync();
+      }
     }
   } else {
     const int gb = 1 << lb, ga = G >> lb, sa = g.lane >> lb, l = g.lane & (gb - 1);
