@@ -27,7 +27,9 @@ typedef struct {
   PetscReal           max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
   PetscInt            threads;           /* host threads of the setup */
   PetscInt            cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
-  const PetscReal    *coords;            /* interleaved, one point per local block row (the PC owns them) */
+  PetscInt            ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
+  const PetscReal    *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
+                                            where ncoords is 0 */
 } GPUPCAMGSetupOptions;
 
 /* the hierarchy: host AIJ matrices (SEQAIJ on one rank, MPIAIJ on several, on the operator's communicator) */
@@ -47,6 +49,9 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyBuild(Mat, const GPUPCAMGSetupOptio
 /* new values on the same nonzero pattern of A: keeps the coarsening and every P, recomputes the Galerkin products */
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyRecompute(Mat, GPUPCAMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *);
+/* collective checks (setupagree.c): every rank reaches the same verdict, so no rank leaves while the others wait */
+PETSC_EXTERN PetscErrorCode GPUPCAMGCheckCoordinates(Mat, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode GPUPCAMGAgree(MPI_Comm, PetscErrorCode, const char *, PetscInt);
 /* log events of the setup phases (registered by the setup files, called from the PC's registration) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
 
