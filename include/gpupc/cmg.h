@@ -131,6 +131,7 @@ PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOpti
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
 /* shared by the host and the device setup */
+PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *, PetscInt, PetscInt, GPUPCCMGStopReason *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_INTERN PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *, const GPUPCCMGLevel *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
@@ -210,18 +211,18 @@ PETSC_INTERN PetscErrorCode    GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI, PetscIn
 
 /* the PC's data */
 typedef struct {
-  GPUPCCMGOptions   opts;
-  GPUPCCMGPrecision prec;
-  GPUPCCMGMatType   mattype;
-  PetscBool         graph; /* record the cycle as a CUDA graph (cuda backend) */
-  GPUPCCMGHierarchy hier;
-  PetscBool         built;
-  GPUPCCMGDevice    dev;
-  PetscInt          nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
-  GPUPCCMGMPI       mpi;                          /* the distributed hierarchy (more than one rank); NULL on one rank */
-  PCCMGSetupLocation setup; /* where the hierarchy is built (-pc_cmg_setup) */
-  GPUPCCMGDevSetup   dsetup; /* what the device setup keeps for a reuse */
-  PetscBool          ondevice; /* the last build ran on the device (else the host: -pc_cmg_setup host, or a matrix the device cannot read) */
+  GPUPCCMGOptions    opts;
+  GPUPCCMGPrecision  prec;
+  GPUPCCMGMatType    mattype;
+  PetscBool          graph; /* record the cycle as a CUDA graph (cuda backend) */
+  GPUPCCMGHierarchy  hier;
+  PetscBool          built;
+  GPUPCCMGDevice     dev;
+  PetscInt           nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
+  GPUPCCMGMPI        mpi;                          /* the distributed hierarchy (more than one rank); NULL on one rank */
+  PCCMGSetupLocation setup;                        /* where the hierarchy is built (-pc_cmg_setup) */
+  GPUPCCMGDevSetup   dsetup;                       /* what the device setup keeps for a reuse */
+  PetscBool          ondevice;                     /* the last build ran on the device (else the host: -pc_cmg_setup host, or a matrix the device cannot read) */
 } PC_CMG;
 
 /* options, their setters and getters (cmgoptions.c) */

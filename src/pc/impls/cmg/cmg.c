@@ -8,9 +8,9 @@
 #include <gpupc/threads.h>
 #include <gpupc/cmgsetupkernels.h>
 
-const char *const PCCMGPrecisions[]    = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
-const char *const PCCMGPositiveModes[] = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
-const char *const PCCMGMatTypes[]      = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
+const char *const PCCMGPrecisions[]     = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
+const char *const PCCMGPositiveModes[]  = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
+const char *const PCCMGMatTypes[]       = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
 const char *const PCCMGSetupLocations[] = {"device", "host", "PCCMGSetupLocation", "PC_CMG_SETUP_", NULL};
 
 PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
@@ -383,9 +383,9 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cmg));
   PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
-  cmg->prec               = PC_CMG_PRECISION_DOUBLE;
-  cmg->mattype            = PC_CMG_MAT_CSR;
-  cmg->graph              = PETSC_TRUE;
+  cmg->prec    = PC_CMG_PRECISION_DOUBLE;
+  cmg->mattype = PC_CMG_MAT_CSR;
+  cmg->graph   = PETSC_TRUE;
   { /* the device setup where a device runs it; the host backend's host table is one core, the host setup threaded */
     PetscGPUPCBackend backend;
     PetscCall(PetscGPUPCGetBackend(&backend));

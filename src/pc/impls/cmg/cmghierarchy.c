@@ -110,6 +110,17 @@ PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *opts, const GPUPCCMGL
   PetscFunctionReturn(0);
 }
 
+/* the rules that end the hierarchy at a level of n vertices before it is clustered (the host and the device setup):
+   PETSC_TRUE with *stop set when one holds */
+PetscBool GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *opts, PetscInt n, PetscInt nlevels, GPUPCCMGStopReason *stop)
+{
+  if (n <= 1) *stop = GPUPC_CMG_STOP_ONE_CLUSTER;
+  else if (n <= opts->direct_size) *stop = GPUPC_CMG_STOP_DIRECT_SIZE;
+  else if (nlevels >= PetscMax(opts->max_levels, 1)) *stop = GPUPC_CMG_STOP_MAX_LEVELS;
+  else return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 /*@C
    GPUPCCMGHierarchyBuild - builds the CMG hierarchy of a symmetric diagonally dominant matrix
 
@@ -143,18 +154,7 @@ PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCC
     GPUPCCMGLevel  C;
 
     PetscCall(PetscMemzero(&C, sizeof(C)));
-    if (L->n <= 1) {
-      H->stop = GPUPC_CMG_STOP_ONE_CLUSTER;
-      break;
-    }
-    if (L->n <= opts->direct_size) {
-      H->stop = GPUPC_CMG_STOP_DIRECT_SIZE;
-      break;
-    }
-    if (H->nlevels >= maxl) {
-      H->stop = GPUPC_CMG_STOP_MAX_LEVELS;
-      break;
-    }
+    if (GPUPCCMGStopBeforeClustering(opts, L->n, H->nlevels, &H->stop)) break;
     PetscCall(GPUPCCMGCluster(L, opts->threads));
     if (L->nc >= L->n - 1) {
       H->stop = GPUPC_CMG_STOP_STAGNATION_SIZE;

@@ -294,8 +294,8 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
   PetscCall(PetscCalloc1(maxl, &H->levels));
   PetscCall(PetscCalloc3(maxl, &D->L, maxl, &D->cluster, maxl, &D->coo));
   PetscCall(ReduceDevice(A, &D->A, opts, &H->red, &D->L[0], &D->map));
-  D->nlevels = 1;
-  H->nlevels = 1;
+  D->nlevels       = 1;
+  H->nlevels       = 1;
   H->levels[0].n   = D->L[0].m;
   H->levels[0].nnz = D->L[0].nnz;
   nnztotal         = D->L[0].nnz;
@@ -305,18 +305,7 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
     GPUPCCMGLevel *L  = &H->levels[k];
     PetscBool      nz = PETSC_FALSE;
 
-    if (L->n <= 1) {
-      H->stop = GPUPC_CMG_STOP_ONE_CLUSTER;
-      break;
-    }
-    if (L->n <= opts->direct_size) {
-      H->stop = GPUPC_CMG_STOP_DIRECT_SIZE;
-      break;
-    }
-    if (H->nlevels >= maxl) {
-      H->stop = GPUPC_CMG_STOP_MAX_LEVELS;
-      break;
-    }
+    if (GPUPCCMGStopBeforeClustering(opts, L->n, H->nlevels, &H->stop)) break;
     PetscCall(ClusterDevice(&D->L[k], L, &D->cluster[k]));
     if (L->nc >= L->n - 1) {
       H->stop = GPUPC_CMG_STOP_STAGNATION_SIZE;

@@ -24,7 +24,7 @@ static int Grid(long long n)
 
 /* the temporaries of one member, freed together (also when the member fails half way); peak: their total */
 struct Scratch {
-  void  *p[8] = {};
+  void  *p[8]  = {};
   size_t bytes = 0;
   ~Scratch()
   {
@@ -202,7 +202,7 @@ __global__ static void Level0FillKernel(GPUPCDevCSR A, const int *isdir, const d
   GRID_LOOP(i, A.m)
   {
     int    nneg = 0, nposr = 0, before = 0;
-    double sum  = 0.0;
+    double sum = 0.0;
     if (isdir[i]) continue;
     for (int k = A.i[i]; k < A.i[i + 1]; k++) {
       const int    j = A.j[k];
@@ -258,8 +258,8 @@ __global__ static void GroundEntriesKernel(int nstrict, const int *list, const d
   GRID_LOOP(q, (long long)copies * nstrict)
   {
     const int c = (int)(q / nstrict), i = list[q % nstrict];
-    col[o + q]  = c * nk + map[i];
-    val[o + q]  = -excess[i];
+    col[o + q] = c * nk + map[i];
+    val[o + q] = -excess[i];
   }
 }
 
@@ -288,7 +288,7 @@ static PetscErrorCode GroundFill_CUDA(PetscInt nstrict, const PetscInt *list, co
   PetscInt           o;
   const PetscInt     g = copies * nk, m = copies * nstrict, nchunks = (m + GPUPC_CMG_GROUND_CHUNK - 1) / GPUPC_CMG_GROUND_CHUNK;
   double            *part = NULL;
-  const cudaStream_t st = GPUPCCUDAStream();
+  const cudaStream_t st   = GPUPCCUDAStream();
 
   PetscFunctionBegin;
   PetscCall(GPUPCCopyToHost(&o, rp + g, 1));
@@ -375,8 +375,8 @@ __global__ static void WeakRootsKernel(int n, const double *t, const double *vol
 static PetscErrorCode Weak_CUDA(const GPUPCDevCSR *L, const PetscReal *wmax, const PetscReal *vol, PetscInt *p, PetscInt *nweak, size_t *peak)
 {
   Scratch            s;
-  int               *c = NULL, h[NCOUNT];
-  double            *t = NULL;
+  int               *c  = NULL, h[NCOUNT];
+  double            *t  = NULL;
   const cudaStream_t st = GPUPCCUDAStream();
 
   PetscFunctionBegin;
@@ -397,7 +397,8 @@ static PetscErrorCode Weak_CUDA(const GPUPCDevCSR *L, const PetscReal *wmax, con
 
 __global__ static void TwoCycleMarkKernel(int n, const int *p, int *cut)
 {
-  GRID_LOOP(v, n) cut[v] = p[v] != v && p[p[v]] == v && v < p[v];
+  GRID_LOOP(v, n)
+  cut[v] = p[v] != v && p[p[v]] == v && v < p[v];
 }
 
 __global__ static void TwoCycleCutKernel(int n, const int *cut, int *p)
@@ -410,7 +411,7 @@ static PetscErrorCode CutTwoCycles_CUDA(PetscInt n, PetscInt *p, size_t *peak)
 {
   Scratch            s;
   int               *cut = NULL;
-  const cudaStream_t st = GPUPCCUDAStream();
+  const cudaStream_t st  = GPUPCCUDAStream();
 
   PetscFunctionBegin;
   if (peak) *peak = 0;
@@ -441,7 +442,8 @@ __global__ static void ChildrenKernel(int n, const int *p, int *pending)
 
 __global__ static void LeavesKernel(int n, const int *pending, int *leaf)
 {
-  GRID_LOOP(v, n) leaf[v] = pending[v] == 0;
+  GRID_LOOP(v, n)
+  leaf[v] = pending[v] == 0;
 }
 
 __global__ static void ClimbKernel(int n, const int *p, const int *leaf, int *h, int *pending, int *cnt)
@@ -541,7 +543,8 @@ __global__ static void RetopKernel(int n, const int *join, int *top, int *first)
 
 __global__ static void FirstKernel(int n, const int *top, int *first)
 {
-  GRID_LOOP(v, n) atomicMin(&first[top[v]], (int)v);
+  GRID_LOOP(v, n)
+  atomicMin(&first[top[v]], (int)v);
 }
 
 __global__ static void RepKernel(int n, const int *top, const int *first, int *rep, int *mark)
@@ -556,7 +559,7 @@ __global__ static void RepKernel(int n, const int *top, const int *first, int *r
 static PetscErrorCode ClusterTops_CUDA(const GPUPCDevCSR *L, const PetscInt *p, const PetscInt *h, const PetscReal *wmax, PetscInt *rep, PetscInt *mark, size_t *peak)
 {
   Scratch            s;
-  const PetscInt     n = L->m;
+  const PetscInt     n    = L->m;
   int               *flag = NULL, *top = NULL, *size = NULL, *join = NULL;
   const cudaStream_t st = GPUPCCUDAStream();
 
@@ -676,7 +679,8 @@ static PetscErrorCode GalerkinTriples_CUDA(const GPUPCDevCSR *L, const PetscInt 
 __global__ static void DifferKernel(int n, const int *a, const int *b, int *cnt)
 {
   int c = 0;
-  GRID_LOOP(k, n) c += a[k] != b[k];
+  GRID_LOOP(k, n)
+  c += a[k] != b[k];
   if (c) atomicAdd(cnt, c);
 }
 

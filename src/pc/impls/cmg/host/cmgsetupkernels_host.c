@@ -341,8 +341,8 @@ static PetscErrorCode GalerkinTriples_Host(const GPUPCDevCSR *L, const PetscInt 
   for (PetscInt r = 0; r < L->m; r++) {
     const PetscInt C = cluster[r];
     for (PetscInt k = L->i[r]; k < L->i[r + 1]; k++) {
-      const PetscInt  D = cluster[L->j[k]];
-      const size_t    e = (size_t)nc + 2 * (size_t)k;
+      const PetscInt  D  = cluster[L->j[k]];
+      const size_t    e  = (size_t)nc + 2 * (size_t)k;
       const PetscBool in = (PetscBool)(D == C);
       if (ci) {
         ci[e] = ci[e + 1] = in ? -1 : C;
