@@ -688,8 +688,10 @@ __device__ __forceinline__ int BinOf(long long key)
   return BIN_GLOBAL;
 }
 
-/* key[r]: what the row's table must hold: C's row length (Ci given), else min(products, columns of B); its bin; the
-   rows numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci leaves empty */
+/* key[r]: what the row's table must hold and what sets its lanes: min(products, columns of B), at least C's row length
+   (Ci given). The pattern and values passes bin a row as the count pass did, by its products, not by its length: a row
+   of R A P with few columns but many products would get 1-2 lanes and a long serial loop. Also its bin; the rows
+   numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci leaves empty. */
 __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCSR B, const int *Ci, int emptyerr, int *key, unsigned char *bin, int *rows, Scalars *ds)
 {
   __shared__ int hist[NBINS];
@@ -698,23 +700,19 @@ __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCS
   __syncthreads();
   GRID_LOOP(r, A.m)
   {
-    long long k;
+    long long ub = 0, k;
+    for (int e = A.i[r]; e < A.i[r + 1]; e++) {
+      const int c = A.j[e];
+      ub += B.i[c + 1] - B.i[c];
+    }
+    k = ub < B.n ? ub : B.n;
     if (Ci) {
-      k = Ci[r + 1] - Ci[r];
+      const long long len = Ci[r + 1] - Ci[r];
       /* a row that C's pattern leaves empty goes to bin 0, which no pass visits: it must have no product */
-      if (k == 0)
-        for (int e = A.i[r]; e < A.i[r + 1]; e++)
-          if (B.i[A.j[e] + 1] > B.i[A.j[e]]) {
-            SetError(ds, emptyerr, (int)r);
-            break;
-          }
-    } else {
-      long long ub = 0;
-      for (int e = A.i[r]; e < A.i[r + 1]; e++) {
-        const int c = A.j[e];
-        ub += B.i[c + 1] - B.i[c];
-      }
-      k = ub < B.n ? ub : B.n;
+      if (len == 0) {
+        if (ub > 0) SetError(ds, emptyerr, (int)r);
+        k = 0;
+      } else if (len > k) k = len;
     }
     const int b = BinOf(k);
     key[r]      = (int)k;
