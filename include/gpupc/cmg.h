@@ -134,7 +134,7 @@ PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
 PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *, PetscInt, PetscInt, GPUPCCMGStopReason *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_INTERN PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *, const GPUPCCMGLevel *, PetscInt);
-PETSC_INTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GPUPCCMGReduceCouplings(Mat, PetscInt, GPUPCCMGReduction *);
 
 /* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
