@@ -246,10 +246,10 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
   PetscFunctionReturn(0);
 }
 
-#define EQ(what, a, b, m) \
-  do { \
-    PetscBool eq_ = PETSC_TRUE; \
-    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_)); \
+#define EQ(what, a, b, m)                                                                             \
+  do {                                                                                                \
+    PetscBool eq_ = PETSC_TRUE;                                                                       \
+    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_));                                       \
     PetscCheck(eq_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s differs between %s", label, what, pair); \
   } while (0)
 #define EQN(what, a, b) PetscCheck((a) == (b), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s is %" PetscInt_FMT " and %" PetscInt_FMT " on %s", label, what, (PetscInt)(a), (PetscInt)(b), pair)
@@ -301,14 +301,14 @@ static PetscErrorCode Compare(const char *label, const char *pair, const Result 
 /* the host table's chain against the host setup, bit for bit */
 static PetscErrorCode Reference(const char *label, Mat A, const GPUPCCMGOptions *opts, const Result *r)
 {
-  const char        *pair = "the setup kernels and the host setup";
-  GPUPCCMGReduction  red;
-  GPUPCCMGLevel      L0, C;
-  GPUPCDevCOO        coo;
-  GPUPCDevCSR        dC;
-  PetscInt          *ci, *cj, *Ci, *Cj;
-  PetscReal         *v, *Ca;
-  const PetscInt     nent = r->nc + 2 * r->nnz0;
+  const char       *pair = "the setup kernels and the host setup";
+  GPUPCCMGReduction red;
+  GPUPCCMGLevel     L0, C;
+  GPUPCDevCOO       coo;
+  GPUPCDevCSR       dC;
+  PetscInt         *ci, *cj, *Ci, *Cj;
+  PetscReal        *v, *Ca;
+  const PetscInt    nent = r->nc + 2 * r->nnz0;
 
   PetscFunctionBegin;
   PetscCall(GPUPCCMGReduce(A, opts, &red, &L0));

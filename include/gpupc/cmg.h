@@ -43,6 +43,7 @@ typedef struct {
   PetscBool            monitor;
   PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
   PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
+  PCCMGSetupLocation   setup;         /* where the hierarchy is built (-pc_cmg_setup; the distributed one: its rank-local clustering) */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
@@ -130,6 +131,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
+PETSC_INTERN PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *);
 /* shared by the host and the device setup */
 PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *, PetscInt, PetscInt, GPUPCCMGStopReason *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);

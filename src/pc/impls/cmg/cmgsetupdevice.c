@@ -166,6 +166,38 @@ static PetscErrorCode ClusterDevice(const GPUPCDevCSR *L, GPUPCCMGLevel *hL, Pet
   PetscFunctionReturn(0);
 }
 
+/*@C
+   GPUPCCMGClusterDevice - GPUPCCMGCluster() through the device setup kernels: the level goes up, its clusters and
+   statistics come down (the rank-local clustering of the distributed hierarchy with -pc_cmg_setup device)
+
+   Not Collective
+
+   Input Parameter:
+.  L - the level (a Laplacian in CSR on the host)
+
+   Output: L->nc, L->cluster, L->nweak, L->nsingletons, L->maxsize, the same as GPUPCCMGCluster() gives
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *L)
+{
+  GPUPCDevCSR dL;
+  PetscInt   *cluster;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevCSRCreate(L->n, L->n, L->nnz, PETSC_TRUE, &dL));
+  PetscCall(GPUPCCopyToDevice(dL.i, L->rowptr, L->n + 1));
+  PetscCall(GPUPCCopyToDevice(dL.j, L->col, L->nnz));
+  PetscCall(GPUPCCopyToDevice(dL.a, L->val, L->nnz));
+  PetscCall(ClusterDevice(&dL, L, &cluster));
+  PetscCall(PetscFree(L->cluster));
+  PetscCall(PetscMalloc1(L->n, &L->cluster));
+  PetscCall(GPUPCCopyToHost(L->cluster, cluster, L->n));
+  PetscCall(GPUPCFree(cluster));
+  PetscCall(GPUPCDevCSRDestroy(&dL));
+  PetscFunctionReturn(0);
+}
+
 /* C = R L R^T from the clusters (cmggalerkin.c on the device) as one sort-and-reduce of (cluster, cluster) triples;
    reuse: new values on the kept sort */
 static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, MatReuse reuse, GPUPCDevCOO *coo, GPUPCDevCSR *C)
