@@ -32,11 +32,11 @@ typedef struct {
 #define GPUPC_CMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                                                 \
   /* isdir[i] = 1 when row i of A holds no nonzero off-diagonal (and rule->dirichlet_rows), else 0; *ndir on the host */                                                                                                  \
   X(A, dirichlet_rows, DirichletRows, (const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, PetscInt *isdir, PetscInt *ndir))                                                                                            \
-  /* row checks of the reduction (cmgreduce.c CheckRow): bad[i] = 1 on a faulty row (asymmetric pair, positive \
+  /* row checks of the reduction (cmgreduce.c CheckRow): bad[i] = 1 on a faulty row (a non-finite entry, asymmetric pair, positive \
      off-diagonal without the double cover, diagonal <= 0, not dominant), else 0; on a good row excess[i] = its weight \
      to the ground (0 on a Dirichlet row), dinv[i] = 1/a_ii on a Dirichlet row (else 0), strict[i] = 1 when a kept row \
      has excess > 0, len[i] = the entries of its level-0 rows (1 + off-diagonals outside Dirichlet columns + ground). \
-     *nbad, *npos (positive off-diagonals), *nstrict on the host */                                                                                                          \
+     *nbad, *npos (positive off-diagonals), *nstrict on the host */                                                                                      \
   X(A, check_rows, CheckRows,                                                                                                                                                                                             \
     (const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *isdir, PetscReal *excess, PetscReal *dinv, PetscInt *bad, PetscInt *strict, PetscInt *len, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict)) \
   /* level-0 row lengths: rp[c nk + map[i] + 1] = len[i] for the kept rows i (map[i] >= 0) and copies c; when ground, \

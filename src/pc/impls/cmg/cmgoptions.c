@@ -269,7 +269,6 @@ static PetscErrorCode PCCMGGetClusterOrder_CMG(PC pc, PetscBool *flg)
 static PetscErrorCode PCCMGSetSetupLocation_CMG(PC pc, PCCMGSetupLocation where)
 {
   PetscFunctionBegin;
-  PetscCheck(where == PC_CMG_SETUP_DEVICE || where == PC_CMG_SETUP_HOST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetSetupLocation: %d is not a setup location; use PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST (-pc_cmg_setup device|host)", (int)where);
   if (PCCMG_DATA(pc)->opts.setup != where) PetscCall(PCCMGDiscardSetUp(pc)); /* the same hierarchy, but reuse keeps the data of the place that built it */
   PCCMG_DATA(pc)->opts.setup = where;
   PetscFunctionReturn(0);
@@ -1367,6 +1366,7 @@ PetscErrorCode PCCMGSetSetupLocation(PC pc, PCCMGSetupLocation where)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, where, 2);
+  PetscCheck(where == PC_CMG_SETUP_DEVICE || where == PC_CMG_SETUP_HOST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetSetupLocation(): location %d is not a PCCMGSetupLocation; use PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST (-pc_cmg_setup device or host)", (int)where);
   PetscTryMethod(pc, "PCCMGSetSetupLocation_C", (PC, PCCMGSetupLocation), (pc, where));
   PetscFunctionReturn(0);
 }

@@ -113,6 +113,10 @@ __global__ static void CheckRowsKernel(GPUPCDevCSR A, GPUPCCMGReduceRule rule, c
     for (int k = A.i[i]; k < A.i[i + 1] && !fault; k++) {
       const int    j = A.j[k];
       const double a = A.a[k];
+      if (!isfinite(a)) {
+        fault = 1;
+        break;
+      }
       if (j == i) {
         d += a;
         continue;

@@ -46,6 +46,10 @@ static PetscErrorCode CheckRows_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceR
     for (PetscInt k = A->i[i]; k < A->i[i + 1] && !fault; k++) {
       const PetscInt  j = A->j[k];
       const PetscReal a = A->a[k];
+      if (!isfinite(a)) { /* (the host reduction then names the entry) */
+        fault = 1;
+        break;
+      }
       if (j == i) {
         d += a;
         continue;
