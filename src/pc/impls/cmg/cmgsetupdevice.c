@@ -368,6 +368,12 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
     D->nlevels++;
   }
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_FALSE, &H->levels[k]));
+  /* what stays on the device for a reuse: the matrix, the map, the levels, the clusters and the kept sorts */
+  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt) + (size_t)D->A.nnz * sizeof(PetscScalar);
+  for (PetscInt k = 0; k < D->nlevels; k++) {
+    D->bytes += (size_t)(D->L[k].m + 1 + D->L[k].nnz) * sizeof(PetscInt) + (size_t)D->L[k].nnz * sizeof(PetscScalar);
+    if (D->cluster[k]) D->bytes += (size_t)D->L[k].m * sizeof(PetscInt) + (size_t)(D->coo[k].nent + D->L[k + 1].nnz + 1) * sizeof(PetscInt);
+  }
   PetscCall(GPUPCCMGLevelMonitor(opts, &H->levels[H->nlevels - 1], H->nlevels - 1));
   PetscCall(GPUPCCMGHierarchyFinish(opts, H));
   if (opts->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG hierarchy: %" PetscInt_FMT " levels, stopped: %s; last level: %s\n", H->nlevels, GPUPCCMGStopReasons[H->stop], H->coarse_direct ? "dense grounded inverse" : "one Jacobi step (stagnation warning)"));
