@@ -214,7 +214,14 @@ static PetscErrorCode GatherSequential(GPUPCCMGMPI M, const GPUPCCMGOptions *opt
   so.monitor        = (PetscBool)(opts->monitor && M->rank == 0);
   so.max_levels     = PetscMax(1, opts->max_levels - (M->nlevels - 1));
   if (so.monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG: level %" PetscInt_FMT " gathered to every rank; its one-rank hierarchy:\n", M->nlevels - 1));
-  PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
+  if (so.setup == PC_CMG_SETUP_DEVICE) { /* rebuilt at every setup: nothing is kept on the device for a reuse */
+    GPUPCCMGDevSetup D;
+    PetscBool        built;
+    PetscCall(GPUPCCMGHierarchyBuildDevice(sub[0], &so, &M->seq, &D, &built));
+    PetscCall(GPUPCCMGDevSetupFree(&D));
+    if (built && so.cluster_order) PetscCall(GPUPCCMGHierarchyOrder(&M->seq, so.threads));
+    if (!built) PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
+  } else PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
   PetscCall(MatDestroySubMatrices(1, &sub));
   PetscCall(PetscLogEventEnd(PC_CMG_CoarseFactor, 0, 0, 0, 0));
   PetscFunctionReturn(0);
