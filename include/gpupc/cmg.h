@@ -82,6 +82,10 @@ typedef struct {
   PetscInt  t;       /* the next level runs t times per visit of this one */
   /* clustering statistics */
   PetscInt nweak, nsingletons, maxsize;
+  /* the same CSR on the device when the device setup built it (its arrays, owned by GPUPCCMGDevSetup), else NULL: the
+     cycle's upload forms the level from these (GPUPCCMGLevelFromDevice) instead of copying the host arrays up */
+  const PetscInt  *drowptr, *dcol;
+  const PetscReal *dval;
 } GPUPCCMGLevel;
 
 typedef enum {
@@ -132,6 +136,7 @@ PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOpti
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
 PETSC_INTERN PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *, const GPUPCCMGDevSetup *);
 /* shared by the host and the device setup */
 PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *, PetscInt, PetscInt, GPUPCCMGStopReason *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
@@ -196,6 +201,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRefresh(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGLevelFromDevice(const GPUPCCMGLevel *, GPUPCCMGPrecision, PetscBool, PetscBool, GPUPCCMGDeviceLevel *, PetscBool *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt, const PetscInt *, GPUPCCMGDeviceLevel *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);

@@ -91,6 +91,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
       }
     }
     if (!built) PetscCall(GPUPCCMGHierarchyBuild(pc->pmat, &cmg->opts, &cmg->hier));
+    PetscCall(GPUPCCMGHierarchyAttachDevice(&cmg->hier, cmg->dsetup.nlevels ? &cmg->dsetup : NULL));
     cmg->ondevice = built;
     cmg->built    = PETSC_TRUE;
   }

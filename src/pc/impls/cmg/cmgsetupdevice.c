@@ -381,6 +381,26 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
 }
 
 /*@C
+   GPUPCCMGHierarchyAttachDevice - points the host levels at their device CSR (drowptr, dcol, dval), so that the cycle's
+   upload forms them on the device; NULL for a level the device setup does not hold
+
+   Not Collective
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *H, const GPUPCCMGDevSetup *D)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const PetscBool on   = (PetscBool)(D && k < D->nlevels && D->L[k].m == H->levels[k].n && D->L[k].nnz == H->levels[k].nnz);
+    H->levels[k].drowptr = on ? D->L[k].i : NULL;
+    H->levels[k].dcol    = on ? D->L[k].j : NULL;
+    H->levels[k].dval    = on ? D->L[k].a : NULL;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
    GPUPCCMGHierarchyRecomputeDevice - new values of a matrix with the same nonzero pattern, on the device: the reduction
    again, the kept clusters, the Galerkin sums on the kept sort (GPUPCCMGHierarchyRecompute() on the device)
 
