@@ -63,10 +63,12 @@ typedef struct {
   X(A, cluster_tops, ClusterTops, (const GPUPCDevCSR *L, const PetscInt *p, const PetscInt *h, const PetscReal *wmax, PetscInt *rep, PetscInt *mark, size_t *peak))                                                       \
   /* cluster[v] = id[rep[v]]; *nsingle: clusters of one vertex, *maxsize: the largest cluster (nc clusters) */                                                                                                            \
   X(A, cluster_number, ClusterNumber, (PetscInt n, PetscInt nc, const PetscInt *rep, const PetscInt *id, PetscInt *cluster, PetscInt *nsingle, PetscInt *maxsize, size_t *peak))                                          \
-  /* the Galerkin sum's triples, nc + 2 nnz of them: triple C < nc is (C, C, 0); fine entry e of row v (cluster C) \
-     with column u in cluster D != C gives triple nc + 2e = (C, D, a_e) and nc + 2e + 1 = (C, C, -a_e); an entry \
-     inside a cluster gives two dropped triples (row -1). ci, cj NULL: only the values */                                                                                                      \
+  /* the Galerkin sum's triples, nc + nnz of them: triple C < nc is (C, C, 0) (the diagonal's place); fine entry e of \
+     row v (cluster C) with column u in cluster D != C gives triple nc + e = (C, D, a_e); an entry inside a cluster a \
+     dropped triple (row -1). ci, cj NULL: only the values */                                                                                                   \
   X(A, galerkin_triples, GalerkinTriples, (const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, PetscInt *ci, PetscInt *cj, PetscReal *v))                                                                         \
+  /* the diagonal of every row of the summed coarse level: minus its off-diagonal values, added in column order */                                                                                                        \
+  X(A, galerkin_diagonal, GalerkinDiagonal, (GPUPCDevCSR * C))                                                                                                                                                            \
   /* *count = the k < n with a[k] != b[k] */                                                                                                                                                                              \
   X(A, differ, Differ, (PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count))
 

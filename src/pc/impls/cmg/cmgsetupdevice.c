@@ -198,12 +198,12 @@ PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *L)
   PetscFunctionReturn(0);
 }
 
-/* C = R L R^T from the clusters (cmggalerkin.c on the device) as one sort-and-reduce of (cluster, cluster) triples;
-   reuse: new values on the kept sort */
+/* C = R L R^T from the clusters (cmggalerkin.c on the device) as one sort-and-reduce of (cluster, cluster) triples,
+   then each diagonal as minus its row's off-diagonals; reuse: new values on the kept sort */
 static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, MatReuse reuse, GPUPCDevCOO *coo, GPUPCDevCSR *C)
 {
   const GPUPCCMGSetupKernels *k;
-  const PetscInt64            nent64 = (PetscInt64)nc + 2 * (PetscInt64)L->nnz;
+  const PetscInt64            nent64 = (PetscInt64)nc + (PetscInt64)L->nnz;
   PetscInt                    nent, *ci = NULL, *cj = NULL;
   PetscReal                  *v;
 
@@ -219,6 +219,7 @@ static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *clust
   PetscCall(GPUPCMallocArray(nent, &v));
   PetscCall(k->galerkin_triples(L, cluster, nc, ci, cj, v));
   PetscCall(GPUPCDevCOOAssemble(nc, nc, nent, ci, cj, v, reuse, coo, C));
+  PetscCall(k->galerkin_diagonal(C));
   PetscCall(GPUPCFree(ci));
   PetscCall(GPUPCFree(cj));
   PetscCall(GPUPCFree(v));
