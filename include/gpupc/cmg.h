@@ -43,6 +43,7 @@ typedef struct {
   PetscBool            monitor;
   PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
   PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
+  PCCMGSetupLocation   setup;         /* where the hierarchy is built (-pc_cmg_setup; the distributed one: its rank-local clustering) */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
@@ -81,6 +82,10 @@ typedef struct {
   PetscInt  t;       /* the next level runs t times per visit of this one */
   /* clustering statistics */
   PetscInt nweak, nsingletons, maxsize;
+  /* the same CSR on the device when the device setup built it (its arrays, owned by GPUPCCMGDevSetup), else NULL: the
+     cycle's upload forms the level from these (GPUPCCMGLevelFromDevice) instead of copying the host arrays up */
+  const PetscInt  *drowptr, *dcol;
+  const PetscReal *dval;
 } GPUPCCMGLevel;
 
 typedef enum {
@@ -130,11 +135,13 @@ typedef struct {
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
+PETSC_INTERN PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *, const GPUPCCMGDevSetup *);
 /* shared by the host and the device setup */
 PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *, PetscInt, PetscInt, GPUPCCMGStopReason *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_INTERN PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *, const GPUPCCMGLevel *, PetscInt);
-PETSC_INTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GPUPCCMGReduceCouplings(Mat, PetscInt, GPUPCCMGReduction *);
 
 /* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
@@ -194,6 +201,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRefresh(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGLevelFromDevice(const GPUPCCMGLevel *, GPUPCCMGPrecision, PetscBool, PetscBool, GPUPCCMGDeviceLevel *, PetscBool *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt, const PetscInt *, GPUPCCMGDeviceLevel *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);

@@ -32,11 +32,11 @@ typedef struct {
 #define GPUPC_CMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                                                 \
   /* isdir[i] = 1 when row i of A holds no nonzero off-diagonal (and rule->dirichlet_rows), else 0; *ndir on the host */                                                                                                  \
   X(A, dirichlet_rows, DirichletRows, (const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, PetscInt *isdir, PetscInt *ndir))                                                                                            \
-  /* row checks of the reduction (cmgreduce.c CheckRow): bad[i] = 1 on a faulty row (asymmetric pair, positive \
+  /* row checks of the reduction (cmgreduce.c CheckRow): bad[i] = 1 on a faulty row (a non-finite entry, asymmetric pair, positive \
      off-diagonal without the double cover, diagonal <= 0, not dominant), else 0; on a good row excess[i] = its weight \
      to the ground (0 on a Dirichlet row), dinv[i] = 1/a_ii on a Dirichlet row (else 0), strict[i] = 1 when a kept row \
      has excess > 0, len[i] = the entries of its level-0 rows (1 + off-diagonals outside Dirichlet columns + ground). \
-     *nbad, *npos (positive off-diagonals), *nstrict on the host */                                                                                                          \
+     *nbad, *npos (positive off-diagonals), *nstrict on the host */                                                                                      \
   X(A, check_rows, CheckRows,                                                                                                                                                                                             \
     (const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *isdir, PetscReal *excess, PetscReal *dinv, PetscInt *bad, PetscInt *strict, PetscInt *len, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict)) \
   /* level-0 row lengths: rp[c nk + map[i] + 1] = len[i] for the kept rows i (map[i] >= 0) and copies c; when ground, \
@@ -63,10 +63,12 @@ typedef struct {
   X(A, cluster_tops, ClusterTops, (const GPUPCDevCSR *L, const PetscInt *p, const PetscInt *h, const PetscReal *wmax, PetscInt *rep, PetscInt *mark, size_t *peak))                                                       \
   /* cluster[v] = id[rep[v]]; *nsingle: clusters of one vertex, *maxsize: the largest cluster (nc clusters) */                                                                                                            \
   X(A, cluster_number, ClusterNumber, (PetscInt n, PetscInt nc, const PetscInt *rep, const PetscInt *id, PetscInt *cluster, PetscInt *nsingle, PetscInt *maxsize, size_t *peak))                                          \
-  /* the Galerkin sum's triples, nc + 2 nnz of them: triple C < nc is (C, C, 0); fine entry e of row v (cluster C) \
-     with column u in cluster D != C gives triple nc + 2e = (C, D, a_e) and nc + 2e + 1 = (C, C, -a_e); an entry \
-     inside a cluster gives two dropped triples (row -1). ci, cj NULL: only the values */                                                                                                      \
+  /* the Galerkin sum's triples, nc + nnz of them: triple C < nc is (C, C, 0) (the diagonal's place); fine entry e of \
+     row v (cluster C) with column u in cluster D != C gives triple nc + e = (C, D, a_e); an entry inside a cluster a \
+     dropped triple (row -1). ci, cj NULL: only the values */                                                                                                   \
   X(A, galerkin_triples, GalerkinTriples, (const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, PetscInt *ci, PetscInt *cj, PetscReal *v))                                                                         \
+  /* the diagonal of every row of the summed coarse level: minus its off-diagonal values, added in column order */                                                                                                        \
+  X(A, galerkin_diagonal, GalerkinDiagonal, (GPUPCDevCSR * C))                                                                                                                                                            \
   /* *count = the k < n with a[k] != b[k] */                                                                                                                                                                              \
   X(A, differ, Differ, (PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count))
 

@@ -83,7 +83,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     PetscCall(GPUPCCMGHierarchyDestroy(&cmg->hier));
     PetscCall(GPUPCCMGDevSetupFree(&cmg->dsetup));
     cmg->built = PETSC_FALSE;
-    if (cmg->setup == PC_CMG_SETUP_DEVICE) {
+    if (cmg->opts.setup == PC_CMG_SETUP_DEVICE) {
       PetscCall(GPUPCCMGHierarchyBuildDevice(pc->pmat, &cmg->opts, &cmg->hier, &cmg->dsetup, &built));
       if (built && cmg->opts.cluster_order) { /* the host levels are renumbered: a reuse recomputes them on the host */
         PetscCall(GPUPCCMGHierarchyOrder(&cmg->hier, cmg->opts.threads));
@@ -91,6 +91,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
       }
     }
     if (!built) PetscCall(GPUPCCMGHierarchyBuild(pc->pmat, &cmg->opts, &cmg->hier));
+    PetscCall(GPUPCCMGHierarchyAttachDevice(&cmg->hier, cmg->dsetup.nlevels ? &cmg->dsetup : NULL));
     cmg->ondevice = built;
     cmg->built    = PETSC_TRUE;
   }
@@ -175,15 +176,15 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
   }
   PetscCall(GPUPCHostCoresView(viewer, cmg->opts.threads)); /* the cores the setup threads may use, and launch advice */
   if (!cmg->built) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  setup (-pc_cmg_setup): %s\n", PCCMGSetupLocations[cmg->setup]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  setup (-pc_cmg_setup): %s\n", PCCMGSetupLocations[cmg->opts.setup]));
     PetscFunctionReturn(0);
   }
   if (!cmg->mpi) {
     const GPUPCCMGSetupKernels *S;
     PetscCall(GPUPCGetCMGSetupKernels(&S));
-    if (cmg->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the device (setup kernels: %s; reuse %s)\n", S->name, cmg->dsetup.nlevels ? "on the device" : "on the host: levels in cluster order"));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the host%s\n", cmg->setup == PC_CMG_SETUP_DEVICE ? " (-pc_cmg_setup device, but the device cannot read this matrix: -info says why)" : ""));
-  }
+    if (cmg->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the device (setup kernels: %s; reuse %s, %.3g MB kept there for it)\n", S->name, cmg->dsetup.nlevels ? "on the device" : "on the host: levels in cluster order", (double)cmg->dsetup.bytes / 1048576.0));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the host%s\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? " (-pc_cmg_setup device, but the device cannot read this matrix: -info says why)" : ""));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed setup: rank-local clustering and the gathered last levels on the %s, Galerkin products of the distributed levels by MatPtAP on the host\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? "device" : "host"));
   if (cmg->mpi) {
     PetscCall(PCView_CMG_MPI(pc, viewer));
     PetscFunctionReturn(0);
@@ -383,14 +384,9 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cmg));
   PetscCall(GPUPCCMGOptionsDefault(&cmg->opts));
-  cmg->prec    = PC_CMG_PRECISION_DOUBLE;
-  cmg->mattype = PC_CMG_MAT_CSR;
-  cmg->graph   = PETSC_TRUE;
-  { /* the device setup where a device runs it; the host backend's host table is one core, the host setup threaded */
-    PetscGPUPCBackend backend;
-    PetscCall(PetscGPUPCGetBackend(&backend));
-    cmg->setup = backend == PETSC_GPUPC_BACKEND_CUDA ? PC_CMG_SETUP_DEVICE : PC_CMG_SETUP_HOST;
-  }
+  cmg->prec               = PC_CMG_PRECISION_DOUBLE;
+  cmg->mattype            = PC_CMG_MAT_CSR;
+  cmg->graph              = PETSC_TRUE;
   pc->data                = (void *)cmg;
   pc->ops->setup          = PCSetUp_CMG;
   pc->ops->apply          = PCApply_CMG;

@@ -38,6 +38,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
   o->monitor        = PETSC_FALSE;
   o->cluster_order  = PETSC_FALSE;
+  o->setup          = backend == PETSC_GPUPC_BACKEND_CUDA ? PC_CMG_SETUP_DEVICE : PC_CMG_SETUP_HOST; /* the host table is one core, the host setup threaded */
   PetscCall(GPUPCCMGDefaultThreads(&o->threads));
   PetscFunctionReturn(0);
 }

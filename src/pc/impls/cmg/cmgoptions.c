@@ -269,16 +269,15 @@ static PetscErrorCode PCCMGGetClusterOrder_CMG(PC pc, PetscBool *flg)
 static PetscErrorCode PCCMGSetSetupLocation_CMG(PC pc, PCCMGSetupLocation where)
 {
   PetscFunctionBegin;
-  PetscCheck(where == PC_CMG_SETUP_DEVICE || where == PC_CMG_SETUP_HOST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetSetupLocation: %d is not a setup location; use PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST (-pc_cmg_setup device|host)", (int)where);
-  if (PCCMG_DATA(pc)->setup != where) PetscCall(PCCMGDiscardSetUp(pc)); /* the same hierarchy, but reuse keeps the data of the place that built it */
-  PCCMG_DATA(pc)->setup = where;
+  if (PCCMG_DATA(pc)->opts.setup != where) PetscCall(PCCMGDiscardSetUp(pc)); /* the same hierarchy, but reuse keeps the data of the place that built it */
+  PCCMG_DATA(pc)->opts.setup = where;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PCCMGGetSetupLocation_CMG(PC pc, PCCMGSetupLocation *where)
 {
   PetscFunctionBegin;
-  *where = PCCMG_DATA(pc)->setup;
+  *where = PCCMG_DATA(pc)->opts.setup;
   PetscFunctionReturn(0);
 }
 
@@ -396,7 +395,7 @@ PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
   PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS, else the cores of the rank's affinity mask, shared among the node's ranks when their masks overlap)", "PCCMGSetSetupThreads", o.threads, &o.threads, &flg));
   if (flg) PetscCall(PCCMGSetSetupThreads(pc, o.threads));
   {
-    PCCMGSetupLocation where = cmg->setup;
+    PCCMGSetupLocation where = cmg->opts.setup;
     PetscCall(PetscOptionsEnum("-pc_cmg_setup", "Where the hierarchy is built: device (the setup kernels; on the host backend through the host kernel table) or host (OpenMP threads); default device on the cuda backend, host on the host backend", "PCCMGSetSetupLocation", PCCMGSetupLocations, (PetscEnum)where, (PetscEnum *)&where, &flg));
     if (flg) PetscCall(PCCMGSetSetupLocation(pc, where));
   }
@@ -1367,6 +1366,7 @@ PetscErrorCode PCCMGSetSetupLocation(PC pc, PCCMGSetupLocation where)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, where, 2);
+  PetscCheck(where == PC_CMG_SETUP_DEVICE || where == PC_CMG_SETUP_HOST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetSetupLocation(): location %d is not a PCCMGSetupLocation; use PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST (-pc_cmg_setup device or host)", (int)where);
   PetscTryMethod(pc, "PCCMGSetSetupLocation_C", (PC, PCCMGSetupLocation), (pc, where));
   PetscFunctionReturn(0);
 }

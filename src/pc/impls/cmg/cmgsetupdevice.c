@@ -166,12 +166,44 @@ static PetscErrorCode ClusterDevice(const GPUPCDevCSR *L, GPUPCCMGLevel *hL, Pet
   PetscFunctionReturn(0);
 }
 
-/* C = R L R^T from the clusters (cmggalerkin.c on the device) as one sort-and-reduce of (cluster, cluster) triples;
-   reuse: new values on the kept sort */
+/*@C
+   GPUPCCMGClusterDevice - GPUPCCMGCluster() through the device setup kernels: the level goes up, its clusters and
+   statistics come down (the rank-local clustering of the distributed hierarchy with -pc_cmg_setup device)
+
+   Not Collective
+
+   Input Parameter:
+.  L - the level (a Laplacian in CSR on the host)
+
+   Output: L->nc, L->cluster, L->nweak, L->nsingletons, L->maxsize, the same as GPUPCCMGCluster() gives
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *L)
+{
+  GPUPCDevCSR dL;
+  PetscInt   *cluster;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevCSRCreate(L->n, L->n, L->nnz, PETSC_TRUE, &dL));
+  PetscCall(GPUPCCopyToDevice(dL.i, L->rowptr, L->n + 1));
+  PetscCall(GPUPCCopyToDevice(dL.j, L->col, L->nnz));
+  PetscCall(GPUPCCopyToDevice(dL.a, L->val, L->nnz));
+  PetscCall(ClusterDevice(&dL, L, &cluster));
+  PetscCall(PetscFree(L->cluster));
+  PetscCall(PetscMalloc1(L->n, &L->cluster));
+  PetscCall(GPUPCCopyToHost(L->cluster, cluster, L->n));
+  PetscCall(GPUPCFree(cluster));
+  PetscCall(GPUPCDevCSRDestroy(&dL));
+  PetscFunctionReturn(0);
+}
+
+/* C = R L R^T from the clusters (cmggalerkin.c on the device) as one sort-and-reduce of (cluster, cluster) triples,
+   then each diagonal as minus its row's off-diagonals; reuse: new values on the kept sort */
 static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, MatReuse reuse, GPUPCDevCOO *coo, GPUPCDevCSR *C)
 {
   const GPUPCCMGSetupKernels *k;
-  const PetscInt64            nent64 = (PetscInt64)nc + 2 * (PetscInt64)L->nnz;
+  const PetscInt64            nent64 = (PetscInt64)nc + (PetscInt64)L->nnz;
   PetscInt                    nent, *ci = NULL, *cj = NULL;
   PetscReal                  *v;
 
@@ -187,6 +219,7 @@ static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *clust
   PetscCall(GPUPCMallocArray(nent, &v));
   PetscCall(k->galerkin_triples(L, cluster, nc, ci, cj, v));
   PetscCall(GPUPCDevCOOAssemble(nc, nc, nent, ci, cj, v, reuse, coo, C));
+  PetscCall(k->galerkin_diagonal(C));
   PetscCall(GPUPCFree(ci));
   PetscCall(GPUPCFree(cj));
   PetscCall(GPUPCFree(v));
@@ -336,9 +369,35 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
     D->nlevels++;
   }
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_FALSE, &H->levels[k]));
+  /* what stays on the device for a reuse: the matrix, the map, the levels, the clusters and the kept sorts */
+  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt) + (size_t)D->A.nnz * sizeof(PetscScalar);
+  for (PetscInt k = 0; k < D->nlevels; k++) {
+    D->bytes += (size_t)(D->L[k].m + 1 + D->L[k].nnz) * sizeof(PetscInt) + (size_t)D->L[k].nnz * sizeof(PetscScalar);
+    if (D->cluster[k]) D->bytes += (size_t)D->L[k].m * sizeof(PetscInt) + (size_t)(D->coo[k].nent + D->L[k + 1].nnz + 1) * sizeof(PetscInt);
+  }
   PetscCall(GPUPCCMGLevelMonitor(opts, &H->levels[H->nlevels - 1], H->nlevels - 1));
   PetscCall(GPUPCCMGHierarchyFinish(opts, H));
   if (opts->monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG hierarchy: %" PetscInt_FMT " levels, stopped: %s; last level: %s\n", H->nlevels, GPUPCCMGStopReasons[H->stop], H->coarse_direct ? "dense grounded inverse" : "one Jacobi step (stagnation warning)"));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGHierarchyAttachDevice - points the host levels at their device CSR (drowptr, dcol, dval), so that the cycle's
+   upload forms them on the device; NULL for a level the device setup does not hold
+
+   Not Collective
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *H, const GPUPCCMGDevSetup *D)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < H->nlevels; k++) {
+    const PetscBool on   = (PetscBool)(D && k < D->nlevels && D->L[k].m == H->levels[k].n && D->L[k].nnz == H->levels[k].nnz);
+    H->levels[k].drowptr = on ? D->L[k].i : NULL;
+    H->levels[k].dcol    = on ? D->L[k].j : NULL;
+    H->levels[k].dval    = on ? D->L[k].a : NULL;
+  }
   PetscFunctionReturn(0);
 }
 

@@ -113,6 +113,10 @@ __global__ static void CheckRowsKernel(GPUPCDevCSR A, GPUPCCMGReduceRule rule, c
     for (int k = A.i[i]; k < A.i[i + 1] && !fault; k++) {
       const int    j = A.j[k];
       const double a = A.a[k];
+      if (!isfinite(a)) {
+        fault = 1;
+        break;
+      }
       if (j == i) {
         d += a;
         continue;
@@ -646,18 +650,38 @@ __global__ static void GalerkinTriplesKernel(GPUPCDevCSR L, const int *cluster, 
   {
     const int C = cluster[r];
     for (int k = L.i[r]; k < L.i[r + 1]; k++) {
-      const int       D  = cluster[L.j[k]];
-      const long long e  = (long long)nc + 2 * (long long)k;
-      const bool      in = D == C;
+      const int       D = cluster[L.j[k]];
+      const long long e = (long long)nc + (long long)k;
       if (ci) {
-        ci[e] = ci[e + 1] = in ? -1 : C;
-        cj[e]             = D;
-        cj[e + 1]         = C;
+        ci[e] = D == C ? -1 : C;
+        cj[e] = D;
       }
-      v[e]     = in ? 0.0 : L.a[k];
-      v[e + 1] = in ? 0.0 : -L.a[k];
+      v[e] = D == C ? 0.0 : L.a[k];
     }
   }
+}
+
+__global__ static void GalerkinDiagonalKernel(GPUPCDevCSR C)
+{
+  GRID_LOOP(r, C.m)
+  {
+    double d  = 0.0;
+    int    at = -1;
+    for (int q = C.i[r]; q < C.i[r + 1]; q++) {
+      if (C.j[q] == r) at = q;
+      else d -= C.a[q];
+    }
+    if (at >= 0) C.a[at] = d;
+  }
+}
+
+static PetscErrorCode GalerkinDiagonal_CUDA(GPUPCDevCSR *C)
+{
+  PetscFunctionBegin;
+  if (C->m <= 0) PetscFunctionReturn(0);
+  GalerkinDiagonalKernel<<<Grid(C->m), BLOCK, 0, GPUPCCUDAStream()>>>(*C);
+  GPUPCCheckLaunch("GalerkinDiagonalKernel");
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode GalerkinTriples_CUDA(const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, PetscInt *ci, PetscInt *cj, PetscReal *v)

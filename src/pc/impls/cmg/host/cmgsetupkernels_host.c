@@ -46,6 +46,10 @@ static PetscErrorCode CheckRows_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceR
     for (PetscInt k = A->i[i]; k < A->i[i + 1] && !fault; k++) {
       const PetscInt  j = A->j[k];
       const PetscReal a = A->a[k];
+      if (!isfinite(a)) { /* (the host reduction then names the entry) */
+        fault = 1;
+        break;
+      }
       if (j == i) {
         d += a;
         continue;
@@ -341,17 +345,28 @@ static PetscErrorCode GalerkinTriples_Host(const GPUPCDevCSR *L, const PetscInt 
   for (PetscInt r = 0; r < L->m; r++) {
     const PetscInt C = cluster[r];
     for (PetscInt k = L->i[r]; k < L->i[r + 1]; k++) {
-      const PetscInt  D  = cluster[L->j[k]];
-      const size_t    e  = (size_t)nc + 2 * (size_t)k;
-      const PetscBool in = (PetscBool)(D == C);
+      const PetscInt D = cluster[L->j[k]];
+      const size_t   e = (size_t)nc + (size_t)k;
       if (ci) {
-        ci[e] = ci[e + 1] = in ? -1 : C;
-        cj[e]             = D;
-        cj[e + 1]         = C;
+        ci[e] = D == C ? -1 : C;
+        cj[e] = D;
       }
-      v[e]     = in ? 0.0 : L->a[k];
-      v[e + 1] = in ? 0.0 : -L->a[k];
+      v[e] = D == C ? 0.0 : L->a[k];
     }
+  }
+  return 0;
+}
+
+static PetscErrorCode GalerkinDiagonal_Host(GPUPCDevCSR *C)
+{
+  for (PetscInt r = 0; r < C->m; r++) {
+    PetscReal d  = 0.0;
+    PetscInt  at = -1;
+    for (PetscInt q = C->i[r]; q < C->i[r + 1]; q++) {
+      if (C->j[q] == r) at = q;
+      else d -= C->a[q];
+    }
+    if (at >= 0) C->a[at] = d;
   }
   return 0;
 }
