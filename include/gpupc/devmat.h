@@ -13,7 +13,9 @@
    and the bs x bs blocks are at least 3/4 full, else hec when the longest row is at most twice the mean, else segcsr;
    GPUPCDevMatView says which format and why.
 
-   All vector arguments are device arrays (gpupc/device.h). The functions are exported for the tests. The block of
+   A GPUPCDevCSR of the setups (gpupc/sparsekernels.h) becomes a level with
+   GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, A->i, A->j, A->a, format, &dm). All vector arguments are device
+   arrays (gpupc/device.h). The functions are exported for the tests. The block of
    segcsr and hec begins with its device description (GPUPCSegCSRDev, GPUPCHECDev), which the fused kernels of a
    format (cmg's segcsr cycle) and the tests read.
 */
