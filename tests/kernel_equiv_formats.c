@@ -34,7 +34,7 @@ static PetscErrorCode MakeIrregular(PetscRandom r, PetscInt m, PetscInt n, HostC
     PetscInt len;
 
     PetscCall(PetscRandomGetValueReal(r, &u));
-    len = i == m / 2 ? PetscMin(n, 1500) : (i % 97 == 5 ? PetscMin(n, 40) : (i % 13 == 0 ? 0 : (PetscInt)(u * 16)));
+    len         = i == m / 2 ? PetscMin(n, 1500) : (i % 97 == 5 ? PetscMin(n, 40) : (i % 13 == 0 ? 0 : (PetscInt)(u * 16)));
     A->i[i + 1] = A->i[i] + len;
   }
   A->nnz = A->i[m];

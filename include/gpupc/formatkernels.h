@@ -23,13 +23,13 @@
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host, the CUDA one Stem_CUDA. j is the CSR column array (device) of the matrix whose row pointers the
    block holds (A->rowptr). */
-#define GPUPC_FORMAT_KERNEL_LIST(X, A)                                                                                  \
-  /* segcsr: col[s] for every slot s < nseg*L; slot q of row i (from segptr[i]*L) holds j[rowptr[i] + q] for q < the */ \
-  /* row length, the row's last column after it (padding; column 0 for an empty row). Needs segptr, segrow, rowptr */  \
+#define GPUPC_FORMAT_KERNEL_LIST(X, A)                                                                                   \
+  /* segcsr: col[s] for every slot s < nseg*L; slot q of row i (from segptr[i]*L) holds j[rowptr[i] + q] for q < the */  \
+  /* row length, the row's last column after it (padding; column 0 for an empty row). Needs segptr, segrow, rowptr */    \
   X(A, segcsrcolumns, SegCSRColumns, (const GPUPCSegCSRDev *A, const PetscInt *j, PetscInt *col))                        \
   /* hec: ellcol for the K x stride ELL slots (entry p of an ELL row, else padding: the row itself, 0 for i >= n) and */ \
   /* remcol[r] = entry q of row remrow[r] for every remainder slot r = rembase[i] + q remstep[i] (slab padding, */       \
-  /* remrow -1, untouched). Needs rowptr, rembase, remstep, remrow */                                                  \
+  /* remrow -1, untouched). Needs rowptr, rembase, remstep, remrow */                                                    \
   X(A, heccolumns, HECColumns, (const GPUPCHECDev *A, const PetscInt *j, PetscInt *ellcol, PetscInt *remcol))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_FORMAT_KERNEL_LIST) GPUPCFormatKernels;

@@ -63,7 +63,7 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
 {
   const GPUPCMatBlockOps *named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECBlockOps, &GPUPCBCSRBlockOps};
   PetscInt                maxrow  = 0;
-  PetscReal               mean    = csr->m ? (PetscReal)csr->nnz / (PetscReal)csr->m : 0.0, fill = 0.0;
+  PetscReal               mean = csr->m ? (PetscReal)csr->nnz / (PetscReal)csr->m : 0.0, fill = 0.0;
   PetscBool               blocked = (PetscBool)(bs > 1 && csr->m % bs == 0 && csr->n % bs == 0);
 
   PetscFunctionBegin;
