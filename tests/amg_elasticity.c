@@ -122,7 +122,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSetFromOptions(ksp));
   if (!strcmp(bad, "coords") || !strcmp(bad, "coords_setup")) {
     PetscErrorCode ierr;
-    PetscInt       n = rank == last ? nloc - 1 : nloc;
+    PetscInt       n    = rank == last ? nloc - 1 : nloc;
     PetscBool      late = (PetscBool)!strcmp(bad, "coords_setup");
     if (!late) PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
