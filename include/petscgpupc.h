@@ -170,6 +170,25 @@ typedef enum {
 } PCGPUAMGInterpType;
 PETSC_EXTERN const char *const PCGPUAMGInterpTypes[];
 
+/*E
+   PCGPUAMGTruncRescale - how classical PC gpuamg rescales an interpolation row after truncation (both keep the row sum)
+
+$  PC_GPUAMG_TRUNC_RESCALE_SUM   - one factor per row, sum of all entries / sum of the kept ones (BoomerAMG's)
+$  PC_GPUAMG_TRUNC_RESCALE_SIGNS - the positive and the negative entries each by their own factor (Stueben's)
+
+   Options Database Key:
+.  -pc_gpuamg_trunc_rescale <sum,signs> - the rescaling
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetTruncRescale(), PCGPUAMGSetTruncMax()
+E*/
+typedef enum {
+  PC_GPUAMG_TRUNC_RESCALE_SUM,
+  PC_GPUAMG_TRUNC_RESCALE_SIGNS
+} PCGPUAMGTruncRescale;
+PETSC_EXTERN const char *const PCGPUAMGTruncRescales[];
+
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"
@@ -443,6 +462,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncMax(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncMax(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncFactor(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncFactor(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncRescale(PC, PCGPUAMGTruncRescale);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncRescale(PC, PCGPUAMGTruncRescale *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggSmooths(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggSmooths(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetMaxLevels(PC, PetscInt);

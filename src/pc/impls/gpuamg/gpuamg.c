@@ -81,7 +81,7 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
   if (s->type == PC_GPUAMG_CLASSICAL)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "classical AMG: coarsening %s, interpolation %s, strength threshold %g, aggressive levels %" PetscInt_FMT ", truncation to %" PetscInt_FMT " entries per row and factor %g\n", PCGPUAMGCoarsenTypes[s->coarsen], PCGPUAMGInterpTypes[s->interp], (double)s->strong_threshold, s->aggressive_levels, s->trunc_max, (double)s->trunc_factor));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "classical AMG: coarsening %s, interpolation %s, strength threshold %g, aggressive levels %" PetscInt_FMT ", truncation to %" PetscInt_FMT " entries per row and factor %g, rescaled by %s\n", PCGPUAMGCoarsenTypes[s->coarsen], PCGPUAMGInterpTypes[s->interp], (double)s->strong_threshold, s->aggressive_levels, s->trunc_max, (double)s->trunc_factor, PCGPUAMGTruncRescales[s->trunc_rescale]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "smoothed aggregation AMG: strength threshold %g, %" PetscInt_FMT " prolongator smoothing steps%s\n", (double)s->agg_threshold, s->agg_smooths, s->cdim ? ", rigid-body modes from coordinates" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stopping: at most %" PetscInt_FMT " levels, last level at most %" PetscInt_FMT " rows, coarsening ratio at most %g; host setup threads %" PetscInt_FMT "\n", s->max_levels, s->max_coarse, (double)s->max_ratio, s->threads));
   if (!g->built) {
@@ -145,6 +145,8 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_aggressive_levels <0> - aggressive coarsening on the first levels (agg: on the squared graph)
 .  -pc_gpuamg_trunc_max <4> - at most this many interpolation entries per row
 .  -pc_gpuamg_trunc_factor <0> - drop interpolation entries below this times the row's largest
+.  -pc_gpuamg_trunc_rescale <sum,signs> - a truncated row keeps its sum by one factor (sum, default) or one factor per
+                                          sign (signs)
 .  -pc_gpuamg_agg_smooths <1> - prolongator smoothing steps (0: unsmoothed aggregation)
 .  -pc_gpuamg_max_levels <25> - at most this many levels
 .  -pc_gpuamg_max_coarse <100> - stop at this many rows

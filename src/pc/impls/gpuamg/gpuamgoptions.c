@@ -578,6 +578,77 @@ PetscErrorCode PCGPUAMGGetTruncFactor(PC pc, PetscReal *v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetTruncRescale_GPUAMG(PC pc, PCGPUAMGTruncRescale v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v == PC_GPUAMG_TRUNC_RESCALE_SUM || v == PC_GPUAMG_TRUNC_RESCALE_SIGNS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_rescale: unknown value %d; use sum or signs", (int)v);
+  if (g->setup.trunc_rescale != v) PetscCall(Invalidate(pc));
+  g->setup.trunc_rescale = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetTruncRescale_GPUAMG(PC pc, PCGPUAMGTruncRescale *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.trunc_rescale;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetTruncRescale - how a truncated interpolation row is rescaled so its sum is unchanged: one factor for the
+   row (PC_GPUAMG_TRUNC_RESCALE_SUM, BoomerAMG's, the default) or one factor for its positive and one for its negative
+   entries (PC_GPUAMG_TRUNC_RESCALE_SIGNS, Stueben's)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the rescaling
+
+   Options Database Key:
+.  -pc_gpuamg_trunc_rescale <sum,signs> - the rescaling
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetTruncRescale(), PCGPUAMGSetTruncMax(), PCGPUAMGSetTruncFactor()
+@*/
+PetscErrorCode PCGPUAMGSetTruncRescale(PC pc, PCGPUAMGTruncRescale v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetTruncRescale_C", (PC, PCGPUAMGTruncRescale), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetTruncRescale - the rescaling set by PCGPUAMGSetTruncRescale() (-pc_gpuamg_trunc_rescale)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the rescaling
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetTruncRescale()
+@*/
+PetscErrorCode PCGPUAMGGetTruncRescale(PC pc, PCGPUAMGTruncRescale *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetTruncRescale_C", (PC, PCGPUAMGTruncRescale *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCGPUAMGSetAggSmooths_GPUAMG(PC pc, PetscInt v)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
@@ -1458,6 +1529,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncMax_C", set ? PCGPUAMGGetTruncMax_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncFactor_C", set ? PCGPUAMGSetTruncFactor_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncFactor_C", set ? PCGPUAMGGetTruncFactor_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncRescale_C", set ? PCGPUAMGSetTruncRescale_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncRescale_C", set ? PCGPUAMGGetTruncRescale_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggSmooths_C", set ? PCGPUAMGSetAggSmooths_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggSmooths_C", set ? PCGPUAMGGetAggSmooths_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMaxLevels_C", set ? PCGPUAMGSetMaxLevels_GPUAMG : NULL));
@@ -1533,6 +1606,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscReal v = g->setup.trunc_factor;
     PetscCall(PetscOptionsReal("-pc_gpuamg_trunc_factor", "interpolation truncation: drop entries below this times the largest of the row (0: none)", "PCGPUAMGSetTruncFactor", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetTruncFactor(pc, v));
+  }
+  {
+    PCGPUAMGTruncRescale v = g->setup.trunc_rescale;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_trunc_rescale", "interpolation truncation: rescale a row by one factor (sum) or one per sign (signs)", "PCGPUAMGSetTruncRescale", PCGPUAMGTruncRescales, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetTruncRescale(pc, v));
   }
   {
     PetscInt v = g->setup.agg_smooths;
