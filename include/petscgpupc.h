@@ -428,7 +428,7 @@ PETSC_EXTERN const char *const PCGPUAMGCycleTypes[];
 
 $  PC_GPUAMG_SMOOTHER_JACOBI     - damped Jacobi, x += omega D^-1 (b - A x)
 $  PC_GPUAMG_SMOOTHER_L1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the rows
-$  PC_GPUAMG_SMOOTHER_CHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda/10, 1.1 lambda]
+$  PC_GPUAMG_SMOOTHER_CHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda/10, lambda]
 $  PC_GPUAMG_SMOOTHER_POLYNOMIAL - truncated Neumann series in I - omega D^-1 A
 
    Options Database Key:

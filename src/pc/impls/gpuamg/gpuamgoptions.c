@@ -1083,7 +1083,9 @@ static PetscErrorCode PCGPUAMGGetJacobiWeight_GPUAMG(PC pc, PetscReal *v)
 }
 
 /*@
-   PCGPUAMGSetJacobiWeight - damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)
+   PCGPUAMGSetJacobiWeight - the factor w on the damping: jacobi damps level l by omega_l = w 4 / (3 lambda_l),
+   lambda_l the level's bound of lambda_max(D^-1 A) (Lanczos and Gershgorin, shown by -ksp_view); l1jacobi by w.
+   Default 1.
 
    Logically Collective
 
@@ -1108,8 +1110,8 @@ PetscErrorCode PCGPUAMGSetJacobiWeight(PC pc, PetscReal v)
 }
 
 /*@
-   PCGPUAMGGetJacobiWeight - the damping in use: the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight),
-   or the default of the smoother (2/3 for jacobi, 1 for l1jacobi)
+   PCGPUAMGGetJacobiWeight - the factor w in use: the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight),
+   or the default 1
 
    Not Collective
 
@@ -1644,7 +1646,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
   }
   {
     PetscReal v = GPUPCAMGCycleWeight(&g->cyc); /* in use: the one set, or the smoother's default */
-    PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)", "PCGPUAMGSetJacobiWeight", v, &v, &set));
+    PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "factor w on the damping: jacobi omega_l = w 4/(3 lambda_l) per level, l1jacobi w", "PCGPUAMGSetJacobiWeight", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetJacobiWeight(pc, v));
   }
   {
