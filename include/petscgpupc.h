@@ -170,6 +170,25 @@ typedef enum {
 } PCGPUAMGInterpType;
 PETSC_EXTERN const char *const PCGPUAMGInterpTypes[];
 
+/*E
+   PCGPUAMGTruncRescale - how classical PC gpuamg rescales an interpolation row after truncation (both keep the row sum)
+
+$  PC_GPUAMG_TRUNC_RESCALE_SUM   - one factor per row, sum of all entries / sum of the kept ones (BoomerAMG's)
+$  PC_GPUAMG_TRUNC_RESCALE_SIGNS - the positive and the negative entries each by their own factor (Stueben's)
+
+   Options Database Key:
+.  -pc_gpuamg_trunc_rescale <sum,signs> - the rescaling
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetTruncRescale(), PCGPUAMGSetTruncMax()
+E*/
+typedef enum {
+  PC_GPUAMG_TRUNC_RESCALE_SUM,
+  PC_GPUAMG_TRUNC_RESCALE_SIGNS
+} PCGPUAMGTruncRescale;
+PETSC_EXTERN const char *const PCGPUAMGTruncRescales[];
+
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"
@@ -431,7 +450,7 @@ PETSC_EXTERN const char *const PCGPUAMGCycleTypes[];
 
 $  PC_GPUAMG_SMOOTHER_JACOBI     - damped Jacobi, x += omega D^-1 (b - A x)
 $  PC_GPUAMG_SMOOTHER_L1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the rows
-$  PC_GPUAMG_SMOOTHER_CHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda/10, 1.1 lambda]
+$  PC_GPUAMG_SMOOTHER_CHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda/10, lambda]
 $  PC_GPUAMG_SMOOTHER_POLYNOMIAL - truncated Neumann series in I - omega D^-1 A
 
    Options Database Key:
@@ -465,6 +484,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncMax(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncMax(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncFactor(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncFactor(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncRescale(PC, PCGPUAMGTruncRescale);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncRescale(PC, PCGPUAMGTruncRescale *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggSmooths(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggSmooths(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetMaxLevels(PC, PetscInt);

@@ -234,7 +234,7 @@ static PetscErrorCode CheckPCMG(GPUPCAMGDevice *D, const GPUPCAMGHierarchy *H)
     PetscCall(PCMGGetSmoother(mg, lev, &smooth));
     PetscCall(KSPSetOperators(smooth, H->A[l], H->A[l]));
     PetscCall(KSPSetType(smooth, KSPRICHARDSON));
-    PetscCall(KSPRichardsonSetScale(smooth, GPUPCAMGCycleWeight(&D->opts)));
+    PetscCall(KSPRichardsonSetScale(smooth, D->levels[l].omega));
     PetscCall(KSPSetTolerances(smooth, 0, 0, 0, D->opts.pre));
     PetscCall(KSPSetNormType(smooth, KSP_NORM_NONE));
     PetscCall(KSPSetConvergenceTest(smooth, KSPConvergedSkip, NULL, NULL));

@@ -11,7 +11,7 @@ static const char help[] = "The host setup of PC gpuamg (gpupc/amg.h, gpupc/amgs
                            "  -compare_ptap: the Galerkin products equal MatPtAP's bit for bit, and the kept R equals P^T (one rank).\n"
                            "  -bad_input: a zero diagonal, a rectangular matrix and bad options are refused with a message saying what.\n"
                            "Options: -problem <poisson2d> -n <32> -max_its <30> -compare_hypre -compare_gamg -threads <k> -compare_threads -compare_ptap -bad_input\n"
-                           "  -amg_type -amg_coarsen -amg_interp -amg_theta -amg_agg_eps -amg_aggressive -amg_trunc_max -amg_trunc_factor\n"
+                           "  -amg_type -amg_coarsen -amg_interp -amg_theta -amg_agg_eps -amg_aggressive -amg_trunc_max -amg_trunc_factor -amg_trunc_rescale\n"
                            "  -amg_smooths -amg_max_coarse -amg_max_levels\n";
 
 #include <gpupc/amgsetup.h>
@@ -438,6 +438,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_aggressive", &o.aggressive_levels, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_trunc_max", &o.trunc_max, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-amg_trunc_factor", &o.trunc_factor, NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-amg_trunc_rescale", PCGPUAMGTruncRescales, (PetscEnum *)&o.trunc_rescale, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_smooths", &o.agg_smooths, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_max_coarse", &o.max_coarse, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-amg_max_levels", &o.max_levels, NULL));

@@ -18,15 +18,14 @@
 /* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
 #define GPUPC_AMG_CHEBYSHEV_LOWER 10.0 /* Chebyshev interval [lambda / 10, 1.1 lambda], GAMG's; lambda / 30 took 1.5-2x the
                                           CG iterations (bench/NOTES.md, branch amgconv) */
-#define GPUPC_AMG_CHEBYSHEV_UPPER 1.1
-#define GPUPC_AMG_EIG_STEPS       12 /* power steps of the estimate of lambda_max(D^-1 A) */
+#define GPUPC_AMG_LANCZOS_STEPS   20   /* Lanczos steps of the estimate of lambda_max(D^-1 A) (smootherlambda.c) */
 
 /* what the cycle does (-pc_gpuamg_cycle, -pc_gpuamg_smoother, ...) */
 typedef struct {
   PCGPUAMGCycleType    cycle;
   PCGPUAMGSmootherType smoother;
   PetscInt             pre, post;    /* sweeps before and after the coarse correction */
-  PetscReal            weight;       /* damping of jacobi and l1jacobi; PETSC_DEFAULT: 2/3 (jacobi), 1 (l1jacobi) */
+  PetscReal            weight;       /* factor w on the damping of jacobi (omega_l = w 4/(3 lambda_l)) and l1jacobi; PETSC_DEFAULT: 1 */
   PetscInt             cheby_degree; /* products with A per Chebyshev sweep */
   PetscInt             poly_degree;  /* m of the Neumann series I + G + ... + G^m */
   PetscBool            graph;        /* record the cycle as a CUDA graph where it can be (one rank, cuda backend) */
@@ -43,10 +42,11 @@ typedef struct {
   Mat       A;            /* the level operator (GPU Mat type); level 0 may be the user's matrix (a reference) */
   Mat       P, R;         /* towards the next level (NULL on the last): P n x n_{l+1}, R = P^T */
   Vec       b, x, r, d;   /* right-hand side, iterate, residual / product, Chebyshev direction (NULL otherwise) */
-  Vec       w;            /* the smoother's scaling: weight / a_ii (jacobi), weight / l1 norm (l1jacobi), 1 / a_ii */
-  PetscReal lambda;       /* estimate of lambda_max(W A), W = diag(w) without the weight (chebyshev, polynomial) */
-  PetscReal theta, delta; /* Chebyshev: centre and half width of the interval */
-  PetscReal omega;        /* polynomial: omega of G = I - omega D^-1 A */
+  Vec       w;            /* the smoother's scaling: omega / a_ii (jacobi, polynomial), weight / l1 norm (l1jacobi), 1 / a_ii */
+  PetscReal ritz, gersh;  /* largest Lanczos Ritz value and Gershgorin bound of D^-1 A (gersh on every smoother) */
+  PetscReal lambda;       /* bound of lambda_max(D^-1 A): min(1.1 ritz, gersh) (jacobi, chebyshev, polynomial; else 0) */
+  PetscReal theta, delta; /* Chebyshev: centre and half width of the interval [lambda/10, lambda] */
+  PetscReal omega;        /* jacobi: w 4/(3 lambda); polynomial: 4/(3 lambda), omega of G = I - omega D^-1 A; l1jacobi: w */
 } GPUPCAMGDeviceLevel;
 
 typedef struct {
@@ -83,6 +83,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscView
 
 /* the pieces (smoother.c, coarse.c) */
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
 PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);

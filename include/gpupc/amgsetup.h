@@ -64,8 +64,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsen(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
 /* second stage of aggressive coarsening: the C points of cf coarsened again on the distance-2 strength graph */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsenAggressive(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
-PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *, const GPUPCAMGStrength *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, PetscInt, GPUPCAMGLocalP *);
-PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *, const GPUPCAMGStrength *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, PCGPUAMGTruncRescale, PetscInt, GPUPCAMGLocalP *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, PetscReal, PCGPUAMGTruncRescale);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 /* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, PetscInt, Mat *);

@@ -63,11 +63,11 @@ PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *o)
   PetscFunctionReturn(0);
 }
 
-/* the damping of jacobi and l1jacobi in use: the option, or 2/3 for jacobi and 1 for l1jacobi */
+/* the weight factor w in use: the option, or 1 (jacobi: omega_l = w 4/(3 lambda_l); l1jacobi: omega = w) */
 PetscReal GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *o)
 {
   if (o->weight != (PetscReal)PETSC_DEFAULT && o->weight > 0) return o->weight;
-  return o->smoother == PC_GPUAMG_SMOOTHER_JACOBI ? 2.0 / 3.0 : 1.0;
+  return 1.0;
 }
 
 /* B = A in the device format: A itself (a new reference) when it already is one, else a converted copy */
@@ -367,14 +367,15 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "cycle %s, smoother %s, sweeps %" PetscInt_FMT " pre and %" PetscInt_FMT " post", PCGPUAMGCycleTypes[o->cycle], PCGPUAMGSmootherTypes[o->smoother], o->pre, o->post));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   switch (o->smoother) {
-  case PC_GPUAMG_SMOOTHER_JACOBI:
+  case PC_GPUAMG_SMOOTHER_JACOBI: PetscCall(PetscViewerASCIIPrintf(viewer, ", omega_l = %g * 4 / (3 lambda_l) per level\n", (double)GPUPCAMGCycleWeight(o))); break;
   case PC_GPUAMG_SMOOTHER_L1JACOBI: PetscCall(PetscViewerASCIIPrintf(viewer, ", weight %g\n", (double)GPUPCAMGCycleWeight(o))); break;
-  case PC_GPUAMG_SMOOTHER_CHEBYSHEV: PetscCall(PetscViewerASCIIPrintf(viewer, ", degree %" PetscInt_FMT " on [lambda/%g, %g lambda], lambda from %d power steps on D^-1 A\n", o->cheby_degree, GPUPC_AMG_CHEBYSHEV_LOWER, GPUPC_AMG_CHEBYSHEV_UPPER, GPUPC_AMG_EIG_STEPS)); break;
-  case PC_GPUAMG_SMOOTHER_POLYNOMIAL: PetscCall(PetscViewerASCIIPrintf(viewer, ", Neumann degree %" PetscInt_FMT ", omega = 4 / (3 * %g lambda)\n", o->poly_degree, GPUPC_AMG_CHEBYSHEV_UPPER)); break;
+  case PC_GPUAMG_SMOOTHER_CHEBYSHEV: PetscCall(PetscViewerASCIIPrintf(viewer, ", degree %" PetscInt_FMT " on [lambda_l/%g, lambda_l]\n", o->cheby_degree, GPUPC_AMG_CHEBYSHEV_LOWER)); break;
+  case PC_GPUAMG_SMOOTHER_POLYNOMIAL: PetscCall(PetscViewerASCIIPrintf(viewer, ", Neumann degree %" PetscInt_FMT ", omega_l = 4 / (3 lambda_l)\n", o->poly_degree)); break;
   }
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  if (o->smoother != PC_GPUAMG_SMOOTHER_L1JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "lambda_l = min(1.1 * largest Ritz value of %d Lanczos steps on |D|^-1/2 sgn(D) A |D|^-1/2, Gershgorin bound of D^-1 A)\n", GPUPC_AMG_LANCZOS_STEPS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "levels %" PetscInt_FMT ", grid complexity %.3f, operator complexity %.3f, device format %s\n", D->nlevels, (double)D->gridcomplexity, (double)D->opcomplexity, o->mattype));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "level        rows         nnz   nnz/row   ratio   lambda(D^-1 A)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "level        rows         nnz   nnz/row   ratio       Ritz Gershgorin     lambda      omega\n"));
   for (PetscInt l = 0; l < D->nlevels; l++) {
     const GPUPCAMGDeviceLevel *L     = &D->levels[l];
     const double               ratio = l > 0 && D->levels[l - 1].N > 0 ? (double)L->N / (double)D->levels[l - 1].N : 1.0;
@@ -382,8 +383,9 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "%5" PetscInt_FMT " %11" PetscInt_FMT " %11" PetscInt_FMT " %9.2f %7.3f", l, L->N, L->nnz, L->N ? (double)L->nnz / (double)L->N : 0.0, ratio));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     if (l == D->nlevels - 1) PetscCall(PetscViewerASCIIPrintf(viewer, "   last level: dense %s inverse%s\n", D->spd ? "Cholesky" : "LU", D->redundant ? ", redundant on every rank" : ""));
-    else if (L->lambda > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "   %.4g\n", (double)L->lambda));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+    else if (L->lambda > 0 && o->smoother == PC_GPUAMG_SMOOTHER_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, " %10.4g %10.4g %10.4g          -\n", (double)L->ritz, (double)L->gersh, (double)L->lambda));
+    else if (L->lambda > 0) PetscCall(PetscViewerASCIIPrintf(viewer, " %10.4g %10.4g %10.4g %10.4g\n", (double)L->ritz, (double)L->gersh, (double)L->lambda, (double)L->omega));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "          - %10.4g          - %10.4g\n", (double)L->gersh, (double)L->omega));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   PetscCall(GPUPCGraphGetSize(D->graph, &nodes));

@@ -110,7 +110,7 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
   if (s->type == PC_GPUAMG_CLASSICAL)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "classical AMG: coarsening %s, interpolation %s, strength threshold %g, aggressive levels %" PetscInt_FMT ", truncation to %" PetscInt_FMT " entries per row and factor %g\n", PCGPUAMGCoarsenTypes[s->coarsen], PCGPUAMGInterpTypes[s->interp], (double)s->strong_threshold, s->aggressive_levels, s->trunc_max, (double)s->trunc_factor));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "classical AMG: coarsening %s, interpolation %s, strength threshold %g, aggressive levels %" PetscInt_FMT ", truncation to %" PetscInt_FMT " entries per row and factor %g, rescaled by %s\n", PCGPUAMGCoarsenTypes[s->coarsen], PCGPUAMGInterpTypes[s->interp], (double)s->strong_threshold, s->aggressive_levels, s->trunc_max, (double)s->trunc_factor, PCGPUAMGTruncRescales[s->trunc_rescale]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "smoothed aggregation AMG: strength threshold %g, %" PetscInt_FMT " prolongator smoothing steps%s\n", (double)s->agg_threshold, s->agg_smooths, s->cdim ? ", rigid-body modes from coordinates" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stopping: at most %" PetscInt_FMT " levels, last level at most %" PetscInt_FMT " rows, coarsening ratio at most %g; host setup threads %" PetscInt_FMT "\n", s->max_levels, s->max_coarse, (double)s->max_ratio, s->threads));
   if (!g->built) {
@@ -171,6 +171,8 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_aggressive_levels <0> - aggressive coarsening on the first levels (agg: on the squared graph)
 .  -pc_gpuamg_trunc_max <4> - at most this many interpolation entries per row
 .  -pc_gpuamg_trunc_factor <0> - drop interpolation entries below this times the row's largest
+.  -pc_gpuamg_trunc_rescale <sum,signs> - a truncated row keeps its sum by one factor (sum, default) or one factor per
+                                          sign (signs)
 .  -pc_gpuamg_agg_smooths <1> - prolongator smoothing steps (0: unsmoothed aggregation)
 .  -pc_gpuamg_max_levels <25> - at most this many levels
 .  -pc_gpuamg_max_coarse <100> - stop at this many rows
@@ -182,7 +184,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
                                                                chebyshev for agg)
 .  -pc_gpuamg_pre_sweeps <1> - sweeps before the coarse correction
 .  -pc_gpuamg_post_sweeps <1> - sweeps after
-.  -pc_gpuamg_jacobi_weight <w> - damping of jacobi (default 2/3) and l1jacobi (default 1)
+.  -pc_gpuamg_jacobi_weight <1> - factor w: jacobi damps level l by w 4 / (3 lambda_l), l1jacobi by w
 .  -pc_gpuamg_chebyshev_degree <2> - products with A per Chebyshev sweep
 .  -pc_gpuamg_polynomial_degree <2> - degree of the Neumann series
 .  -pc_gpuamg_mat_type <segcsr> - device format of A, P and R
@@ -198,9 +200,13 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
    SAME_NONZERO_PATTERN a new PCSetUp keeps the coarsening and the prolongators and recomputes the Galerkin products.
    The defaults (classical, pmis, ext+i, l1-Jacobi, V(1,1)) follow what BoomerAMG users on GPUs run; they are to be
    confirmed by measurement on the GPU (bench/amg.sh). Smoothed aggregation defaults to the Chebyshev smoother
-   (degree 2 on [lambda/10, 1.1 lambda], GAMG's): with l1-Jacobi it took 21, 16 and 58 CG iterations on elasticity3d,
+   (degree 2 on [lambda/10, lambda], GAMG's): with l1-Jacobi it took 21, 16 and 58 CG iterations on elasticity3d,
    poisson3d and randcoef3d at ~100k rows against GAMG's 13, 10 and 194, with Chebyshev 9, 9 and 29 (bench/NOTES.md,
-   "amgconv"). PCGPUAMGSetSmootherType() (or -pc_gpuamg_smoother) overrides the type's default.
+   "amgconv"). PCGPUAMGSetSmootherType() (or -pc_gpuamg_smoother) overrides the type's default. jacobi, chebyshev and
+   polynomial use per level lambda_l = min(1.1 * largest Ritz value of 20 Lanczos steps on |D|^-1/2 sgn(D) A |D|^-1/2,
+   Gershgorin bound of D^-1 A) >= lambda_max(D^-1 A_l); -ksp_view prints it with the Ritz value, the Gershgorin bound
+   and the damping of each level. A fixed Jacobi weight (2/3) is no smoother on coarse levels where lambda_max reaches
+   3-4 (CG broke down, Richardson diverged: issue 34).
 
    Level: intermediate
 

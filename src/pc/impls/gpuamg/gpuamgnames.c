@@ -4,6 +4,7 @@
 */
 #include <petscgpupc.h>
 
-const char *const PCGPUAMGTypes[]        = {"classical", "agg", "PCGPUAMGType", "PC_GPUAMG_", NULL};
-const char *const PCGPUAMGCoarsenTypes[] = {"rs", "cljp", "pmis", "hmis", "PCGPUAMGCoarsenType", "PC_GPUAMG_COARSEN_", NULL};
-const char *const PCGPUAMGInterpTypes[]  = {"direct", "standard", "ext+i", "multipass", "simple", "PCGPUAMGInterpType", "PC_GPUAMG_INTERP_", NULL};
+const char *const PCGPUAMGTypes[]         = {"classical", "agg", "PCGPUAMGType", "PC_GPUAMG_", NULL};
+const char *const PCGPUAMGCoarsenTypes[]  = {"rs", "cljp", "pmis", "hmis", "PCGPUAMGCoarsenType", "PC_GPUAMG_COARSEN_", NULL};
+const char *const PCGPUAMGInterpTypes[]   = {"direct", "standard", "ext+i", "multipass", "simple", "PCGPUAMGInterpType", "PC_GPUAMG_INTERP_", NULL};
+const char *const PCGPUAMGTruncRescales[] = {"sum", "signs", "PCGPUAMGTruncRescale", "PC_GPUAMG_TRUNC_RESCALE_", NULL};

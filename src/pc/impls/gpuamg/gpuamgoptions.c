@@ -578,6 +578,77 @@ PetscErrorCode PCGPUAMGGetTruncFactor(PC pc, PetscReal *v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetTruncRescale_GPUAMG(PC pc, PCGPUAMGTruncRescale v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v == PC_GPUAMG_TRUNC_RESCALE_SUM || v == PC_GPUAMG_TRUNC_RESCALE_SIGNS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_rescale: unknown value %d; use sum or signs", (int)v);
+  if (g->setup.trunc_rescale != v) PetscCall(Invalidate(pc));
+  g->setup.trunc_rescale = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetTruncRescale_GPUAMG(PC pc, PCGPUAMGTruncRescale *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.trunc_rescale;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetTruncRescale - how a truncated interpolation row is rescaled so its sum is unchanged: one factor for the
+   row (PC_GPUAMG_TRUNC_RESCALE_SUM, BoomerAMG's, the default) or one factor for its positive and one for its negative
+   entries (PC_GPUAMG_TRUNC_RESCALE_SIGNS, Stueben's)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - the rescaling
+
+   Options Database Key:
+.  -pc_gpuamg_trunc_rescale <sum,signs> - the rescaling
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetTruncRescale(), PCGPUAMGSetTruncMax(), PCGPUAMGSetTruncFactor()
+@*/
+PetscErrorCode PCGPUAMGSetTruncRescale(PC pc, PCGPUAMGTruncRescale v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetTruncRescale_C", (PC, PCGPUAMGTruncRescale), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetTruncRescale - the rescaling set by PCGPUAMGSetTruncRescale() (-pc_gpuamg_trunc_rescale)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the rescaling
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetTruncRescale()
+@*/
+PetscErrorCode PCGPUAMGGetTruncRescale(PC pc, PCGPUAMGTruncRescale *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetTruncRescale_C", (PC, PCGPUAMGTruncRescale *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCGPUAMGSetAggSmooths_GPUAMG(PC pc, PetscInt v)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
@@ -1012,7 +1083,9 @@ static PetscErrorCode PCGPUAMGGetJacobiWeight_GPUAMG(PC pc, PetscReal *v)
 }
 
 /*@
-   PCGPUAMGSetJacobiWeight - damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)
+   PCGPUAMGSetJacobiWeight - the factor w on the damping: jacobi damps level l by omega_l = w 4 / (3 lambda_l),
+   lambda_l the level's bound of lambda_max(D^-1 A) (Lanczos and Gershgorin, shown by -ksp_view); l1jacobi by w.
+   Default 1.
 
    Logically Collective
 
@@ -1037,8 +1110,8 @@ PetscErrorCode PCGPUAMGSetJacobiWeight(PC pc, PetscReal v)
 }
 
 /*@
-   PCGPUAMGGetJacobiWeight - the damping in use: the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight),
-   or the default of the smoother (2/3 for jacobi, 1 for l1jacobi)
+   PCGPUAMGGetJacobiWeight - the factor w in use: the value set by PCGPUAMGSetJacobiWeight() (-pc_gpuamg_jacobi_weight),
+   or the default 1
 
    Not Collective
 
@@ -1458,6 +1531,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncMax_C", set ? PCGPUAMGGetTruncMax_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncFactor_C", set ? PCGPUAMGSetTruncFactor_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncFactor_C", set ? PCGPUAMGGetTruncFactor_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncRescale_C", set ? PCGPUAMGSetTruncRescale_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetTruncRescale_C", set ? PCGPUAMGGetTruncRescale_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggSmooths_C", set ? PCGPUAMGSetAggSmooths_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggSmooths_C", set ? PCGPUAMGGetAggSmooths_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMaxLevels_C", set ? PCGPUAMGSetMaxLevels_GPUAMG : NULL));
@@ -1535,6 +1610,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     if (set) PetscCall(PCGPUAMGSetTruncFactor(pc, v));
   }
   {
+    PCGPUAMGTruncRescale v = g->setup.trunc_rescale;
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_trunc_rescale", "interpolation truncation: rescale a row by one factor (sum) or one per sign (signs)", "PCGPUAMGSetTruncRescale", PCGPUAMGTruncRescales, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetTruncRescale(pc, v));
+  }
+  {
     PetscInt v = g->setup.agg_smooths;
     PetscCall(PetscOptionsInt("-pc_gpuamg_agg_smooths", "prolongator smoothing steps of aggregation (0: unsmoothed)", "PCGPUAMGSetAggSmooths", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetAggSmooths(pc, v));
@@ -1566,7 +1646,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
   }
   {
     PetscReal v = GPUPCAMGCycleWeight(&g->cyc); /* in use: the one set, or the smoother's default */
-    PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "damping of jacobi and l1jacobi (default 2/3 for jacobi, 1 for l1jacobi)", "PCGPUAMGSetJacobiWeight", v, &v, &set));
+    PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "factor w on the damping: jacobi omega_l = w 4/(3 lambda_l) per level, l1jacobi w", "PCGPUAMGSetJacobiWeight", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetJacobiWeight(pc, v));
   }
   {

@@ -71,6 +71,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->aggressive_levels = 0;
   opts->trunc_max         = 4;
   opts->trunc_factor      = 0.0;
+  opts->trunc_rescale     = PC_GPUAMG_TRUNC_RESCALE_SUM;
   opts->agg_smooths       = 1;
   opts->max_levels        = 25;
   opts->max_coarse        = 100;
@@ -109,7 +110,7 @@ static PetscErrorCode ClassicalLocal(Mat A, const GPUPCAMGSetupOptions *opts, Pe
   PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, A, 0, 0, 0));
-  PetscCall(GPUPCAMGInterpolate(&L, &S, *cf, interp, opts->trunc_max, opts->trunc_factor, opts->threads, Pl));
+  PetscCall(GPUPCAMGInterpolate(&L, &S, *cf, interp, opts->trunc_max, opts->trunc_factor, opts->trunc_rescale, opts->threads, Pl));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, A, 0, 0, 0));
   PetscCall(GPUPCAMGStrengthFree(&S));
   PetscCall(GPUPCAMGLocalFree(&L));

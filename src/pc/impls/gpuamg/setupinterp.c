@@ -15,7 +15,8 @@
                neighbour interpolated in an earlier pass, through those neighbours' rows.
    simple:     P_ij = 1/n_i over the n_i strong C neighbours.
    Truncation keeps the trunc_max largest |P_ij| of a row and drops those below trunc_factor * max |P_ij|, then
-   scales the kept entries so the row sum is unchanged.
+   scales the kept entries so the row sum is unchanged: one factor per row (sum, BoomerAMG's) or one for the positive
+   and one for the negative entries (signs, Stueben's).
    All methods but multipass are threaded over contiguous row ranges; a row is computed the same way by any thread.
 */
 #include <gpupc/threads.h>
@@ -249,15 +250,19 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
   for (PetscInt q = 0; q < sc->len; q++) sc->vals[q] = d != 0.0 ? -sc->vals[q] / d : 0.0;
 }
 
-/* truncation of one row (cols, vals of length *len): keeps the sum */
-static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tmax, PetscReal tfac)
+/* truncation of one row (cols, vals of length *len); the kept entries are rescaled so the row sum is unchanged:
+   sum   - one factor for the row (sum of all / sum of the kept), BoomerAMG's;
+   signs - the positive and the negative entries each by their own factor (Stueben), so each part keeps its sum; a
+           part with nothing kept falls back to sum */
+static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale)
 {
-  PetscReal sum = 0.0, kept = 0.0, mx = 0.0;
+  PetscReal sum = 0.0, kept = 0.0, mx = 0.0, sp = 0.0, kp = 0.0;
   PetscInt  n = *len, k = 0;
 
   if (n == 0 || (tmax <= 0 && tfac <= 0.0) || (tfac <= 0.0 && n <= tmax)) return;
   for (PetscInt q = 0; q < n; q++) {
     sum += vals[q];
+    if (vals[q] > 0.0) sp += vals[q];
     mx = PetscMax(mx, PetscAbsReal(vals[q]));
   }
   if (tfac > 0.0)
@@ -276,13 +281,24 @@ static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tm
     }
     k = tmax;
   }
-  for (PetscInt q = 0; q < k; q++) kept += vals[q];
+  for (PetscInt q = 0; q < k; q++) {
+    kept += vals[q];
+    if (vals[q] > 0.0) kp += vals[q];
+  }
+  *len = k;
+  if (rescale == PC_GPUAMG_TRUNC_RESCALE_SIGNS) {
+    const PetscReal sn = sum - sp, kn = kept - kp; /* the negative parts */
+
+    if ((kp != 0.0 || sp == 0.0) && (kn != 0.0 || sn == 0.0)) {
+      for (PetscInt q = 0; q < k; q++) vals[q] *= vals[q] > 0.0 ? sp / kp : sn / kn;
+      return;
+    }
+  }
   if (kept != 0.0 && sum != 0.0)
     for (PetscInt q = 0; q < k; q++) vals[q] *= sum / kept;
-  *len = k;
 }
 
-static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PetscInt threads, GPUPCAMGLocalP *P)
+static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale, PetscInt threads, GPUPCAMGLocalP *P)
 {
   PetscInt    n = L->n, nt = PetscMax(threads, 1);
   PetscInt  **tcols, *tcnt, *tlo, *thi, *toff;
@@ -328,7 +344,7 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
         }
         for (PetscInt q = 0; q < sc.len; q++) sc.pos[sc.cols[q]] = 0;
         len = sc.len;
-        TruncRow(&len, sc.cols, sc.vals, tmax, tfac);
+        TruncRow(&len, sc.cols, sc.vals, tmax, tfac, rescale);
         sc.len = len;
       }
       if (cnt + sc.len > cap) {
@@ -395,7 +411,7 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PetscInt tmax, PetscReal tfac, GPUPCAMGLocalP *P)
+static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale, GPUPCAMGLocalP *P)
 {
   PetscInt   n = L->n, *pass, *rs, *rl, *set, nset, cap = 4 * n + 16, cnt = 0, *pc, p;
   PetscReal *pv;
@@ -404,7 +420,10 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
   PetscFunctionBegin;
   PetscCheck(!ScratchInit(&sc, n) && !ScratchInit(&acc, L->n), PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the multipass interpolation of PC gpuamg");
   PetscCall(PetscMalloc4(n, &pass, n, &rs, n, &rl, n, &set));
-  PetscCall(PetscMalloc2(cap, &pc, cap, &pv));
+  /* two allocations, not PetscMalloc2: both grow by PetscRealloc (one block of PetscMalloc2 cannot be reallocated in
+     parts; it crashed near 10^5 rows with -pc_gpuamg_trunc_max 0) */
+  PetscCall(PetscMalloc1(cap, &pc));
+  PetscCall(PetscMalloc1(cap, &pv));
   for (PetscInt i = 0; i < n; i++) {
     pass[i] = cf[i] == GPUPC_AMG_C ? 0 : -1;
     rl[i]   = 0;
@@ -443,7 +462,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
       PetscCheck(!sc.fail && !acc.fail, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the multipass interpolation of PC gpuamg");
       len = acc.len;
       for (PetscInt r = 0; r < acc.len; r++) acc.pos[acc.cols[r]] = 0;
-      TruncRow(&len, acc.cols, acc.vals, tmax, tfac);
+      TruncRow(&len, acc.cols, acc.vals, tmax, tfac, rescale);
       if (cnt + len > cap) {
         cap = 2 * (cnt + len);
         PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &pc));
@@ -467,7 +486,8 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
     PetscCall(PetscArraycpy(P->j + P->i[i], pc + rs[i], rl[i]));
     PetscCall(PetscArraycpy(P->a + P->i[i], pv + rs[i], rl[i]));
   }
-  PetscCall(PetscFree2(pc, pv));
+  PetscCall(PetscFree(pc));
+  PetscCall(PetscFree(pv));
   PetscCall(PetscFree4(pass, rs, rl, set));
   ScratchFree(&sc);
   ScratchFree(&acc);
@@ -486,6 +506,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
 .  type    - direct, standard, ext+i, multipass or simple
 .  tmax    - at most this many entries per row (0: no limit)
 .  tfac    - drop entries below tfac * max |P_ij| of the row (0: none)
+.  rescale - how the kept entries are rescaled to keep the row sum (PCGPUAMGTruncRescale)
 -  threads - host threads
 
    Output Parameter:
@@ -495,7 +516,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
 
 .seealso: GPUPCAMGCoarsen(), GPUPCAMGLocalPToMat()
 @*/
-PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PetscInt threads, GPUPCAMGLocalP *P)
+PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale, PetscInt threads, GPUPCAMGLocalP *P)
 {
   PetscInt *cidx;
 
@@ -527,14 +548,14 @@ PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrengt
     }
     P->nc = off[nt];
   }
-  if (type == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(InterpMultipass(L, S, cf, cidx, tmax, tfac, P));
-  else PetscCall(InterpThreaded(L, S, cf, cidx, type, tmax, tfac, threads, P));
+  if (type == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(InterpMultipass(L, S, cf, cidx, tmax, tfac, rescale, P));
+  else PetscCall(InterpThreaded(L, S, cf, cidx, type, tmax, tfac, rescale, threads, P));
   PetscCall(PetscFree(cidx));
   PetscFunctionReturn(0);
 }
 
 /*@C
-   GPUPCAMGLocalPTruncate - truncation of every row of a local P (keeps the row sums)
+   GPUPCAMGLocalPTruncate - truncation of every row of a local P (keeps the row sums, rescaled as rescale says)
 
    Not Collective
 
@@ -542,14 +563,14 @@ PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrengt
 
 .seealso: GPUPCAMGInterpolate()
 @*/
-PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *P, PetscInt tmax, PetscReal tfac)
+PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *P, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale)
 {
   PetscInt k = 0, s = 0;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < P->n; i++) {
     PetscInt e = P->i[i + 1], len = e - s;
-    TruncRow(&len, P->j + s, P->a + s, tmax, tfac);
+    TruncRow(&len, P->j + s, P->a + s, tmax, tfac, rescale);
     P->i[i] = k;
     for (PetscInt q = 0; q < len; q++) {
       P->j[k]   = P->j[s + q];

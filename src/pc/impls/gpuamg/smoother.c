@@ -3,16 +3,19 @@
    smoother is symmetric in the A inner product (a V(n,n) cycle is a symmetric preconditioner for CG) and its transpose
    is the same recurrence with A^T (PCApplyTranspose):
 
-     jacobi      x += omega D^-1 (b - A x), omega = -pc_gpuamg_jacobi_weight (2/3)
-     l1jacobi    x += omega D_l1^-1 (b - A x), (D_l1)_ii = a_ii + sum_{j != i} |a_ij| (omega 1): convergent for every
+     jacobi      x += omega_l D^-1 (b - A x), omega_l = w 4 / (3 lambda_l), w = -pc_gpuamg_jacobi_weight (1): a fixed
+                 omega (2/3 before) is no smoother where lambda_max(D^-1 A) nears 3 or more, as on coarse classical and
+                 aggregation levels (issue 34: CG indefinite, Richardson divergent)
+     l1jacobi    x += w D_l1^-1 (b - A x), (D_l1)_ii = a_ii + sum_{j != i} |a_ij| (w 1): convergent for every
                  SPD matrix, no eigenvalue estimate needed
-     chebyshev   the Chebyshev polynomial of degree k (products with A per sweep) in D^-1 A on [lambda/10, 1.1 lambda],
+     chebyshev   the Chebyshev polynomial of degree k (products with A per sweep) in D^-1 A on [lambda/10, lambda],
                  three-term recurrence on the correction d
      polynomial  x += omega (I + G + ... + G^m) D^-1 (b - A x), G = I - omega D^-1 A: the truncated Neumann series of
-                 (omega D^-1 A)^-1, omega = 4 / (3 * 1.1 lambda). Since (I + G + ... + G^m) omega D^-1 A = I - G^{m+1},
+                 (omega D^-1 A)^-1, omega = 4 / (3 lambda). Since (I + G + ... + G^m) omega D^-1 A = I - G^{m+1},
                  a sweep is exactly m+1 damped Jacobi steps with that omega, and it is applied so.
 
-   lambda estimates lambda_max(D^-1 A) by power steps from a random vector (GPUPC_AMG_EIG_STEPS), at setup.
+   lambda_l >= lambda_max(D^-1 A_l) is min(1.1 x the largest Ritz value of Lanczos on S sgn(D) A S, Gershgorin bound),
+   at setup (smootherlambda.c).
    A sweep from a zero iterate skips its first product with A.
 */
 #include <gpupc/amgcycle.h>
@@ -32,44 +35,15 @@ static PetscErrorCode Product(GPUPCAMGDevice *D, GPUPCAMGDeviceLevel *L, PetscBo
   PetscFunctionReturn(0);
 }
 
-/* lambda_max(diag(dinv) A) by power steps (dinv holds 1/a_ii) */
-static PetscErrorCode EstimateLambda(GPUPCAMGDeviceLevel *L, Vec dinv, PetscInt l)
-{
-  Vec         v, q;
-  PetscRandom rnd;
-  PetscReal   nv = 0, nq = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(L->x, &v));
-  PetscCall(VecDuplicate(L->x, &q));
-  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)L->A), &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, 0.0, 1.0));
-  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(0x5eed + l)));
-  PetscCall(PetscRandomSeed(rnd));
-  PetscCall(VecSetRandom(v, rnd));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall(VecNorm(v, NORM_2, &nv));
-  for (PetscInt s = 0; s < GPUPC_AMG_EIG_STEPS && nv > 0; s++) {
-    PetscCall(VecScale(v, 1.0 / nv));
-    PetscCall(MatMult(L->A, v, q));
-    PetscCall(VecPointwiseMult(v, dinv, q));
-    PetscCall(VecNorm(v, NORM_2, &nq));
-    nv = nq;
-  }
-  L->lambda = nv; /* ||D^-1 A v|| for the last unit v */
-  PetscCheck(L->lambda > 0 && !PetscIsInfOrNanReal(L->lambda), PetscObjectComm((PetscObject)L->A), PETSC_ERR_CONV_FAILED, "PC gpuamg: the estimate of the largest eigenvalue of D^-1 A on level %" PetscInt_FMT " is %g; the level operator is zero or not finite", l, (double)L->lambda);
-  PetscCall(VecDestroy(&v));
-  PetscCall(VecDestroy(&q));
-  PetscFunctionReturn(0);
-}
-
-/* the entry of w of row i (global) from its diagonal and the sum of the absolute off-diagonal values; the first row
-   with a zero diagonal goes to *zero, the first with Inf or NaN to *inf (reported by the caller, on every rank) */
-static inline PetscScalar Scaling(PCGPUAMGSmootherType type, PetscReal omega, PetscScalar dii, PetscScalar l1, PetscInt i, PetscInt *zero, PetscInt *inf)
+/* the entry of w of row i (global) from its diagonal and the sum of the absolute off-diagonal values, and the row's
+   Gershgorin radius of D^-1 A into *gersh; the first row with a zero diagonal goes to *zero, the first with Inf or NaN
+   to *inf (reported by the caller, on every rank) */
+static inline PetscScalar Scaling(PCGPUAMGSmootherType type, PetscReal omega, PetscScalar dii, PetscScalar l1, PetscInt i, PetscInt *zero, PetscInt *inf, PetscReal *gersh)
 {
   if (dii == 0.0 && *zero < 0) *zero = i;
   if ((PetscIsInfOrNanScalar(dii) || PetscIsInfOrNanScalar(l1)) && *inf < 0) *inf = i;
   if (dii == 0.0) dii = 1.0;
+  *gersh = PetscMax(*gersh, 1.0 + PetscRealPart(l1) / PetscAbsScalar(dii));
   if (type == PC_GPUAMG_SMOOTHER_L1JACOBI) return omega / (PetscAbsScalar(dii) + l1);
   return 1.0 / dii;
 }
@@ -82,9 +56,9 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
   const PetscReal             omega = GPUPCAMGCycleWeight(o);
   PetscScalar                *w;
   PetscInt                    rstart, rend, bad[2] = {-1, -1}, gbad[2]; /* first local row with a zero diagonal, with Inf or NaN */
-  Vec                         dinv = NULL;
   PetscBool                   seq;
   PetscInt                    tbad[2 * GPUPC_SMOOTHER_MAX_THREADS];
+  PetscReal                   tgersh[GPUPC_SMOOTHER_MAX_THREADS], gersh = 0.0;
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(L->A, &rstart, &rend));
@@ -102,7 +76,8 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
     for (PetscInt t = 0; t < nt; t++) {
       PetscInt lo, hi;
       GPUPCThreadRange(a.m, t, nt, &lo, &hi);
-      PetscInt b0 = -1, b1 = -1;
+      PetscInt  b0 = -1, b1 = -1;
+      PetscReal g = 0.0;
 
       for (PetscInt i = lo; i < hi; i++) {
         PetscScalar dii = 0, l1 = 0;
@@ -111,11 +86,13 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
           if (a.j[k] == i) dii += a.a[k];
           else l1 += PetscAbsScalar(a.a[k]);
         }
-        w[i] = Scaling(o->smoother, omega, dii, l1, i, &b0, &b1);
+        w[i] = Scaling(o->smoother, omega, dii, l1, i, &b0, &b1, &g);
       }
       tbad[2 * t]     = b0;
       tbad[2 * t + 1] = b1;
+      tgersh[t]       = g;
     }
+    for (PetscInt t = 0; t < nt; t++) gersh = PetscMax(gersh, tgersh[t]);
     for (PetscInt t = 0; t < nt; t++) /* the first bad row of all: that of the first range that has one */
       for (PetscInt q = 0; q < 2; q++)
         if (bad[q] < 0) bad[q] = tbad[2 * t + q];
@@ -133,31 +110,32 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
         else l1 += PetscAbsScalar(vals[k]);
       }
       PetscCall(MatRestoreRow(L->A, i, &nc, &cols, &vals));
-      w[i - rstart] = Scaling(o->smoother, omega, dii, l1, i, &bad[0], &bad[1]);
+      w[i - rstart] = Scaling(o->smoother, omega, dii, l1, i, &bad[0], &bad[1], &gersh);
     }
   }
   PetscCall(VecRestoreArrayWrite(L->w, &w));
   PetscCall(MPIU_Allreduce(bad, gbad, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)L->A)));
   PetscCheck(gbad[0] < 0, PetscObjectComm((PetscObject)L->A), PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of level %" PetscInt_FMT " has a zero diagonal entry; the smoothers divide by it (AMG needs a nonzero diagonal, e.g. an SPD matrix)", gbad[0], l);
   PetscCheck(gbad[1] < 0, PetscObjectComm((PetscObject)L->A), PETSC_ERR_FP, "PC gpuamg: row %" PetscInt_FMT " of level %" PetscInt_FMT " holds Inf or NaN", gbad[1], l);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &gersh, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)L->A)));
+  L->gersh  = gersh;
+  L->ritz   = 0;
   L->lambda = 0;
+  L->omega  = omega;
+  if (o->smoother != PC_GPUAMG_SMOOTHER_L1JACOBI) PetscCall(GPUPCAMGSmootherLambda(L->A, L->w, l, L->gersh, &L->ritz, &L->lambda));
   switch (o->smoother) {
-  case PC_GPUAMG_SMOOTHER_JACOBI: PetscCall(VecScale(L->w, omega)); break;
+  case PC_GPUAMG_SMOOTHER_JACOBI:
+    L->omega = omega * 4.0 / (3.0 * L->lambda);
+    PetscCall(VecScale(L->w, L->omega));
+    break;
   case PC_GPUAMG_SMOOTHER_L1JACOBI: break;
   case PC_GPUAMG_SMOOTHER_CHEBYSHEV: {
-    PetscReal lo, hi;
-    PetscCall(EstimateLambda(L, L->w, l));
-    lo       = L->lambda / GPUPC_AMG_CHEBYSHEV_LOWER;
-    hi       = L->lambda * GPUPC_AMG_CHEBYSHEV_UPPER;
+    const PetscReal lo = L->lambda / GPUPC_AMG_CHEBYSHEV_LOWER, hi = L->lambda;
     L->theta = 0.5 * (hi + lo);
     L->delta = 0.5 * (hi - lo);
   } break;
   case PC_GPUAMG_SMOOTHER_POLYNOMIAL:
-    PetscCall(VecDuplicate(L->w, &dinv));
-    PetscCall(VecCopy(L->w, dinv));
-    PetscCall(EstimateLambda(L, dinv, l));
-    PetscCall(VecDestroy(&dinv));
-    L->omega = 4.0 / (3.0 * GPUPC_AMG_CHEBYSHEV_UPPER * L->lambda);
+    L->omega = 4.0 / (3.0 * L->lambda);
     PetscCall(VecScale(L->w, L->omega));
     break;
   }
