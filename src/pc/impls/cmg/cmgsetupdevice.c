@@ -10,6 +10,7 @@
 #include <gpupc/cmg.h>
 #include <gpupc/cmgsetupkernels.h>
 #include <gpupc/matgpu.h>
+#include <gpupc/stage.h>
 
 /* device arrays of one reduction (freed by ReductionArraysFree) */
 typedef struct {
@@ -245,11 +246,12 @@ static PetscErrorCode LevelDown(const GPUPCDevCSR *L, PetscBool values_only, GPU
 
 /* the user's matrix on the device when its rows are sorted CSR (AIJ assembled by MatSetValues, segcsr); *ok false
    otherwise (then the host setup, which sorts a copy, builds the same hierarchy) */
-static PetscErrorCode UploadMatrix(Mat A, GPUPCDevCSR *dA, PetscBool *ok)
+static PetscErrorCode UploadMatrix(Mat A, PetscInt threads, GPUPCDevCSR *dA, PetscBool *ok)
 {
   const GPUPCSparseKernels *sk;
   PetscBool                 aij;
   PetscInt                  m, N, row, fault;
+  GPUPCCSR                  csr;
 
   PetscFunctionBegin;
   *ok = PETSC_FALSE;
@@ -261,7 +263,12 @@ static PetscErrorCode UploadMatrix(Mat A, GPUPCDevCSR *dA, PetscBool *ok)
     PetscCall(PetscInfo(A, "CMG: the device setup reads AIJ or segcsr matrices; this one (%s) is set up on the host\n", ((PetscObject)A)->type_name));
     PetscFunctionReturn(0);
   }
-  PetscCall(GPUPCDevCSRFromMat(A, dA));
+  PetscCall(GPUPCMatGetCSR(A, &csr)); /* through the page-locked staging buffers (cmgdevice.c's upload does the same) */
+  PetscCall(GPUPCDevCSRCreate(csr.m, csr.n, csr.nnz, PETSC_TRUE, dA));
+  PetscCall(GPUPCStageCopyToDevice(threads, (size_t)csr.m + 1, csr.i, sizeof(PetscInt), dA->i, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(threads, (size_t)csr.nnz, csr.j, sizeof(PetscInt), dA->j, sizeof(PetscInt)));
+  PetscCall(GPUPCStageCopyToDevice(threads, (size_t)csr.nnz, csr.a, sizeof(PetscScalar), dA->a, sizeof(PetscScalar)));
+  PetscCall(GPUPCMatRestoreCSR(&csr));
   PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(sk->check(dA, &row, &fault));
   if (row >= 0) {
@@ -321,7 +328,7 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(D, sizeof(*D)));
-  PetscCall(UploadMatrix(A, &D->A, done));
+  PetscCall(UploadMatrix(A, PetscMax(opts->threads, 1), &D->A, done));
   if (!*done) PetscFunctionReturn(0);
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscCall(PetscCalloc1(maxl, &H->levels));
@@ -434,7 +441,7 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
     PetscCall(GPUPCMatRestoreCSR(&csr));
     PetscFunctionReturn(0);
   }
-  PetscCall(GPUPCCopyToDevice(D->A.a, csr.a, csr.nnz)); /* the pattern is the caller's promise (SAME_NONZERO_PATTERN) */
+  PetscCall(GPUPCStageCopyToDevice(PetscMax(opts->threads, 1), (size_t)csr.nnz, csr.a, sizeof(PetscScalar), D->A.a, sizeof(PetscScalar))); /* the pattern is the caller's promise (SAME_NONZERO_PATTERN) */
   PetscCall(GPUPCMatRestoreCSR(&csr));
   PetscCall(ReduceDevice(A, &D->A, opts, &red, &L0, &map));
   *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == D->L[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
