@@ -6,8 +6,9 @@ static const char help[] = "PC gpuamg on 3D Q1 elasticity (tests/elasticq1.h: bl
                            "  -empty_rank <r>    this rank owns no rows (default -1: none)\n"
                            "  -nearnull <both,rbm,coords,none>  rigid-body near-null space on the matrix, coordinates to the PC, both, none\n"
                            "  -max_its <n>       iteration bound (default 40)\n"
-                           "  -bad_input <coords,coords_setup,agree>  a wrong point count on one rank (given with the operator set, or\n"
-                           "                     before it so the setup finds it), or one rank failing a setup phase (GPUPCAMGAgree):\n"
+                           "  -bad_input <coords,coords_setup,agree,dense>  a wrong point count on one rank (given with the operator set, or\n"
+                           "                     before it so the setup finds it), one rank failing a setup phase (GPUPCAMGAgree), or a\n"
+                           "                     last level too big for the dense inverse (with -pc_gpuamg_max_levels 1 and -ne 14):\n"
                            "                     every rank must stop with the same named error\n";
 
 #include <petscksp.h>
@@ -133,6 +134,13 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscPopErrorHandler());
     PetscCall(ExpectEveryRank(comm, ierr, PETSC_ERR_ARG_SIZ, "PCSetCoordinates on PC gpuamg: rank"));
+  } else if (!strcmp(bad, "dense")) { /* a last level beyond the dense inverse (run with -pc_gpuamg_max_levels 1) */
+    PetscErrorCode ierr;
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = KSPSetUp(ksp);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(ExpectEveryRank(comm, ierr, PETSC_ERR_SUP, "coarsening stopped after"));
   } else {
     PetscCall(KSPSetOperators(ksp, A, A));
     if (crd) PetscCall(PCSetCoordinates(pc, 3, nloc, coords));

@@ -1406,6 +1406,56 @@ static PetscErrorCode GroupOptions(Ctx *c)
   PetscFunctionReturn(0);
 }
 
+/* PCGAMG on the type (issue 34 item 5): the strength graph (MatCreateGraph, which PETSc's AIJ code refuses on any other
+   type name) equals AIJ's, and GAMG built on the type applies as GAMG built on AIJ (square cases; the matrix shifted
+   by its infinity norm, so it is diagonally dominant and GAMG's smoothers are defined) */
+static PetscErrorCode GroupGAMG(Ctx *c)
+{
+  Mat       A, T, GA, GT;
+  PetscInt  M, N;
+  PetscReal s, ny, nd;
+  KSP       k[2];
+  Vec       b, y[2];
+  char      msg[128];
+
+  PetscFunctionBegin;
+  PetscCall(BuildPair(c, 1, 0, &A, &T));
+  PetscCall(MatGetSize(A, &M, &N));
+  if (M != N) {
+    PetscCall(DestroyPair(&A, &T));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatNorm(A, NORM_INFINITY, &s));
+  BOTH(MatShift(A, s), MatShift(T, s));
+  BOTH(MatCreateGraph(A, PETSC_TRUE, PETSC_TRUE, -1.0, &GA), MatCreateGraph(T, PETSC_TRUE, PETSC_TRUE, -1.0, &GT));
+  PetscCall(CheckMat(c, GT, GA, CK_AIJTYPE, 1e-14, "MatCreateGraph (symmetrized, scaled) of the shifted matrix"));
+  PetscCall(DestroyPair(&GA, &GT));
+  PetscCall(MatCreateVecs(A, &b, &y[0]));
+  PetscCall(MatCreateVecs(T, NULL, &y[1]));
+  PetscCall(VecSet(b, 1.0));
+  for (PetscInt t = 0; t < 2; t++) {
+    PC pc;
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &k[t]));
+    PetscCall(KSPSetOperators(k[t], t ? T : A, t ? T : A));
+    PetscCall(KSPSetType(k[t], KSPPREONLY));
+    PetscCall(KSPGetPC(k[t], &pc));
+    PetscCall(PCSetType(pc, PCGAMG));
+    PetscCall(KSPSolve(k[t], b, y[t]));
+  }
+  PetscCall(VecNorm(y[0], NORM_INFINITY, &ny));
+  PetscCall(VecAXPY(y[1], -1.0, y[0]));
+  PetscCall(VecNorm(y[1], NORM_INFINITY, &nd));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "GAMG on the type differs from GAMG on AIJ by %g (norm %g)", (double)nd, (double)ny));
+  PetscCall(Report(c, PETSC_COMM_WORLD, (PetscBool) !(ny > 0.0 && nd <= 1e-5 * ny), -1, "PCGAMG (KSPPREONLY) applied to ones", msg));
+  for (PetscInt t = 0; t < 2; t++) {
+    PetscCall(KSPDestroy(&k[t]));
+    PetscCall(VecDestroy(&y[t]));
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(DestroyPair(&A, &T));
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -1435,6 +1485,7 @@ static const Group groups[] = {
   {"loadview", GroupLoadView},
   {"nullspace", GroupNullSpace},
   {"factor", GroupFactor},
+  {"gamg", GroupGAMG},
 };
 
 static PetscBool Wanted(char **list, PetscInt n, const char *name)

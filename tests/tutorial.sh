@@ -3,6 +3,8 @@
 # ships it, and with GPUPC loaded through -dll_append plus the given GPUPC options; the
 # iteration counts and the error norms the tutorial prints must agree.
 #   tests/tutorial.sh <np> <program> [options for both runs] -- [GPUPC options]
+#   tests/tutorial.sh <np> <program> --error [options for both runs] -- [GPUPC options]
+#     (also the error norms the tutorial prints ("Norm of error ...") must agree to 1e-6 relative)
 #   tests/tutorial.sh <np> <program> --bound N [options]
 #     (a GPUPC-only preconditioner such as cmg: one run with GPUPC, which must converge
 #      within N iterations)
@@ -11,7 +13,9 @@
 set -u
 np=$1; prog=$2; shift 2
 bound=
+errcheck=
 if [ "${1:-}" = "--bound" ]; then bound=$2; shift 2; fi
+if [ "${1:-}" = "--error" ]; then errcheck=1; shift; fi
 common=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do common+=("$1"); shift; done
 [ $# -gt 0 ] && shift
@@ -42,6 +46,15 @@ a=$(echo "$plain" | its); b=$(echo "$gpupc" | its)
 [ -n "$a" ] || { echo "no iteration count in the tutorial's output"; exit 1; }
 [ "$a" = "$b" ] || { echo "iteration counts differ: plain $a, with GPUPC $b"; exit 1; }
 echo "$gpupc" | grep -qE "^\[ *[0-9]+\] *[0-9]+ bytes " && { echo "memory not freed"; exit 1; }
+if [ -n "$errcheck" ]; then
+  norms() { grep -oE 'Norm of error [-+0-9.eE]+' | awk '{print $4}' | tr '\n' ' '; }
+  ea=$(echo "$plain" | norms); eb=$(echo "$gpupc" | norms)
+  [ -n "$ea" ] || { echo "no error norm in the tutorial's output"; exit 1; }
+  awk -v a="$ea" -v b="$eb" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m) exit 1;
+    for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d < 0) d = -d; s = x[i] < 0 ? -x[i] : x[i]; if (d > 1e-6 * s + 1e-300) exit 1 } }' ||
+    { echo "error norms differ: plain $ea, with GPUPC $eb"; exit 1; }
+  echo "same error norms ($ea)"
+fi
 # an option the program never read would make this test meaningless (e.g. a -mat_type that no
 # MatSetFromOptions sees): fail on it
 echo "$gpupc" | grep -q "options you set that were not used" && { echo "some GPUPC options were not used by the program"; exit 1; }

@@ -33,6 +33,9 @@ typedef struct {
                                             where ncoords is 0 */
 } GPUPCAMGSetupOptions;
 
+/* the last level is inverted densely: at most this many rows (the setup refuses more, naming why coarsening stopped) */
+#define GPUPC_AMG_DENSE_MAX 16384
+
 /* the hierarchy: host AIJ matrices (SEQAIJ on one rank, MPIAIJ on several, on the operator's communicator) */
 typedef struct {
   PetscInt       nlevels;

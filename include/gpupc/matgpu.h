@@ -66,6 +66,7 @@ static inline MatType GPUPCMatBaseType(Mat A)
 
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassSave(Mat, GPUPCMatSubclass *, PetscBool, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 PETSC_INTERN PetscErrorCode GPUPCMatTranspose_Subclass(Mat, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode GPUPCMatCreateGraph_Subclass(Mat, PetscBool, PetscBool, PetscReal, Mat *);
 PETSC_INTERN PetscErrorCode GPUPCMatRetrieveValues_Subclass(Mat);
 PETSC_INTERN PetscErrorCode GPUPCMatProductSetFromOptions_Subclass(Mat);
 PETSC_INTERN PetscErrorCode GPUPCMatComposeProductSetFromOptions(Mat, const char *, const char *, PetscErrorCode (*)(Mat));

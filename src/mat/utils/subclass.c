@@ -14,7 +14,7 @@ static inline GPUPCMatSubclass *Sub(Mat A)
    GPUPCMatSubclassSave - saves A's current (base type) ops so overrides can call them, the type's
    build (new pattern), upload (same pattern, new values) and frombase (in-place conversion from
    the base type) functions, and installs the overrides every GPUPC type shares (MatAssemblyEnd,
-   MatTranspose, MatRetrieveValues). The caller sets A->spptr to the record that begins with sc.
+   MatTranspose, MatRetrieveValues, MatCreateGraph). The caller sets A->spptr to the record that begins with sc.
 */
 PetscErrorCode GPUPCMatSubclassSave(Mat A, GPUPCMatSubclass *sc, PetscBool mpi, PetscErrorCode (*build)(Mat), PetscErrorCode (*upload)(Mat), PetscErrorCode (*frombase)(Mat))
 {
@@ -30,6 +30,7 @@ PetscErrorCode GPUPCMatSubclassSave(Mat A, GPUPCMatSubclass *sc, PetscBool mpi, 
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatRetrieveValues_C", &sc->retrieve));
   A->ops->assemblyend = GPUPCMatAssemblyEnd_Subclass;
   A->ops->transpose   = GPUPCMatTranspose_Subclass;
+  if (sc->base.creategraph) A->ops->creategraph = GPUPCMatCreateGraph_Subclass; /* PCGAMG: the AIJ one checks the type name */
   if (sc->base.productsetfromoptions) A->ops->productsetfromoptions = GPUPCMatProductSetFromOptions_Subclass;
   if (sc->retrieve) PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatRetrieveValues_C", GPUPCMatRetrieveValues_Subclass));
   PetscFunctionReturn(0);

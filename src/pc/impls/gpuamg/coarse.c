@@ -9,7 +9,6 @@
 #include <gpupc/denseinv.h>
 
 /* the largest last level PC gpuamg inverts densely (its inverse takes GPUPC_AMG_DENSE_MAX^2 * 8 bytes) */
-#define GPUPC_AMG_DENSE_MAX 16384
 
 /* M (N x N row-major) = the whole of A, on every rank */
 static PetscErrorCode GatherDense(Mat A, PetscInt N, PetscScalar *M)

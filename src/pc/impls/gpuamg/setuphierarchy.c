@@ -257,6 +257,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   PetscLogDouble t0, t1, t2;
   PetscInt       nv = 0, nf = 1, *func = NULL;
   PetscReal     *B = NULL;
+  char           stop[400]; /* why coarsening stopped (for the error on a last level too big) */
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(H, sizeof(*H)));
@@ -269,18 +270,28 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   H->A[0]    = A;
   H->nlevels = 1;
   H->threads = opts->threads;
+  PetscCall(PetscSNPrintf(stop, sizeof(stop), "it reached -pc_gpuamg_max_levels %" PetscInt_FMT, opts->max_levels));
   for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
     PetscInt       N, Nc;
     Mat            P;
     PetscLogDouble t00 = H->times[0], t01 = H->times[1];
 
     PetscCall(MatGetSize(H->A[l], &N, NULL));
-    if (N <= opts->max_coarse) break;
+    if (N <= opts->max_coarse) {
+      PetscCall(PetscSNPrintf(stop, sizeof(stop), "it reached -pc_gpuamg_max_coarse %" PetscInt_FMT, opts->max_coarse));
+      break;
+    }
     PetscCall(CheckDiagonal(H->A[l], l));
     if (opts->type == PC_GPUAMG_AGG) PetscCall(GPUPCAMGProlongatorAgg(H->A[l], opts, l, &nv, &B, &P, H->times));
     else PetscCall(ProlongatorClassical(H->A[l], opts, l, &nf, &func, &P, H->times));
     PetscCall(MatGetSize(P, NULL, &Nc));
     if (Nc == 0 || Nc >= N || (PetscReal)Nc > opts->max_ratio * (PetscReal)N) {
+      PetscMPIInt size;
+      PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+      if (Nc == 0) PetscCall(PetscSNPrintf(stop, sizeof(stop), "level %" PetscInt_FMT " selected no coarse points", l));
+      else
+        PetscCall(PetscSNPrintf(stop, sizeof(stop), "coarsening stalled on level %" PetscInt_FMT ": %" PetscInt_FMT " of its %" PetscInt_FMT " rows would remain (more than -pc_gpuamg_max_ratio %g)%s", l, Nc, N, (double)opts->max_ratio,
+                                size > 1 ? "; each rank coarsens its own rows, so coarsening stalls at rank boundaries when few rows remain per rank: use fewer ranks or -pc_gpuamg_aggressive_levels" : ""));
       PetscCall(MatDestroy(&P));
       break;
     }
@@ -301,6 +312,11 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   }
   PetscCall(PetscFree(B));
   PetscCall(PetscFree(func));
+  { /* the last level is inverted densely: refuse one too big, with the reason coarsening stopped */
+    PetscInt Nl;
+    PetscCall(MatGetSize(H->A[H->nlevels - 1], &Nl, NULL));
+    PetscCheck(Nl <= GPUPC_AMG_DENSE_MAX, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PC gpuamg: the last level has %" PetscInt_FMT " rows, more than the %d that its dense inverse takes; coarsening stopped after %" PetscInt_FMT " levels because %s", Nl, GPUPC_AMG_DENSE_MAX, H->nlevels, stop);
+  }
   PetscCall(PetscTime(&t1));
   H->times[3] = t1 - t0;
   PetscCall(PetscLogEventEnd(GPUPCAMG_Setup, A, 0, 0, 0));
