@@ -112,6 +112,7 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
 PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *csr, PetscInt bs, GPUPCDevMatFormat format, GPUPCDevMat *dm)
 {
   GPUPCDevMat d;
+  size_t      before, after;
 
   PetscFunctionBegin;
   *dm = NULL;
@@ -127,7 +128,10 @@ PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *csr, PetscInt bs, GPUPCDevMatFo
   PetscCall(PetscArraycpy(d->h_i, csr->i, csr->m + 1));
   PetscCall(PetscCalloc(d->ops->blocksize, &d->block));
   *dm = d; /* from here a failed build is cleaned up by the caller's destroy */
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&before));
   PetscCall(d->ops->buildcsr(csr, bs, d->block));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&after));
+  d->bytes = after > before ? after - before : 0;
   PetscFunctionReturn(0);
 }
 
@@ -284,17 +288,30 @@ PetscErrorCode GPUPCDevMatGetBlock(GPUPCDevMat A, const GPUPCMatBlockOps **ops, 
 }
 
 /*@C
-   GPUPCDevMatView - one line with the format and why it was chosen, then the format's statistics of the block
+   GPUPCDevMatViewFormat - one line: the format, why it was chosen, its kernels and device memory (-ksp_view of cmg and
+   gpuamg, a line per level)
 
    Level: developer
 @*/
-PetscErrorCode GPUPCDevMatView(GPUPCDevMat A, const char *label, PetscViewer viewer)
+PetscErrorCode GPUPCDevMatViewFormat(GPUPCDevMat A, const char *label, PetscViewer viewer)
 {
   const char *kname;
 
   PetscFunctionBegin;
   PetscCall(A->ops->kernelsname(&kname));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s (%s), %s kernels\n", label, A->ops->name, A->reason, kname));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s (%s), %s kernels, %.3g MB\n", label, A->ops->name, A->reason, kname, (double)A->bytes / 1048576.0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatView - GPUPCDevMatViewFormat(), then the format's statistics of the block
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatView(GPUPCDevMat A, const char *label, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevMatViewFormat(A, label, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(A->ops->view(A->block, label, PETSC_FALSE, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));

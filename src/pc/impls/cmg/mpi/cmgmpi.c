@@ -48,7 +48,8 @@ PetscErrorCode PCSetUp_CMG_MPI(PC pc)
   M->comm = comm;
   PetscCallMPI(MPI_Comm_size(comm, &M->size));
   PetscCallMPI(MPI_Comm_rank(comm, &M->rank));
-  cmg->mpi = M; /* PCReset frees what a failed build left */
+  M->format = cmg->mattype == PC_CMG_MAT_CSR ? GPUPC_DEVMAT_SEGCSR : GPUPCCMGDevMatFormat(cmg->mattype);
+  cmg->mpi  = M; /* PCReset frees what a failed build left */
   PetscCall(GPUPCCMGMPIHierarchyBuild(pc->pmat, &cmg->opts, M));
   PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, &cmg->opts, M));
   {
