@@ -49,6 +49,7 @@ struct _n_GPUPCDevMat {
 };
 
 PETSC_EXTERN PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat, const GPUPCCSR *, PetscInt, const GPUPCMatBlockOps **, char *, size_t);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatChooseForMat(Mat, GPUPCDevMatFormat, const GPUPCMatBlockOps **, char *, size_t);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *, PetscInt, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, GPUPCDevMatFormat, GPUPCDevMat *);

@@ -159,7 +159,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_jacobi_weight <w> - damping of jacobi (default 2/3) and l1jacobi (default 1)
 .  -pc_gpuamg_chebyshev_degree <2> - products with A per Chebyshev sweep
 .  -pc_gpuamg_polynomial_degree <2> - degree of the Neumann series
-.  -pc_gpuamg_mat_type <segcsr> - device format of A, P and R
+.  -pc_gpuamg_mat_type <segcsr,hec,bcsr,auto> - device format of A, P and R (auto: per matrix, -ksp_view says which and why)
 -  -pc_gpuamg_use_graph <true> - record the cycle as a CUDA graph (one rank, cuda backend)
 
    Notes:
