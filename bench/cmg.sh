@@ -8,6 +8,8 @@
 # gpupc-solve runs from its summary line, their setup phases empty) and writes its residual history to
 # <dir>/history_<problem>_<n>_<solver>.csv (iteration,relres), for bench/plot.py.
 # BENCH_GPUAMG=1: also PCG + gpuamg (its defaults; one process, all its setup threads) where cmg runs.
+# BENCH_CMG_FORMATS="segcsr hec bcsr auto": also cmg (double) once per level format (-pc_cmg_mat_type; csr is the
+# default run above), labelled cmg-<backend>-<format>: the issue-35 comparison of the cycle time by format.
 # BENCH_BACKEND: the backend options of the cmg and gpuamg runs (default -gpupc_backend cuda -gpupc_require_device;
 # "-gpupc_backend host" checks the script without a GPU).
 set -u
@@ -39,6 +41,9 @@ for p in $problems; do
     echo "=== $p n=$n"
     $bin/bench/cmg -problem "$p" -n "$n" $backend $(csv cmg-$where-double)
     $bin/bench/cmg -problem "$p" -n "$n" $backend -pc_cmg_precision single $(csv cmg-$where-single)
+    for fmt in ${BENCH_CMG_FORMATS:-}; do
+      $bin/bench/cmg -problem "$p" -n "$n" $backend -pc_cmg_mat_type "$fmt" $(csv cmg-$where-$fmt)
+    done
     if [ "${BENCH_GPUAMG:-0}" = 1 ]; then
       solve gpuamg 1 "$where" -mat_type segcsr -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $backend
     fi
