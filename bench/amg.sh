@@ -12,6 +12,8 @@
 # "moves at least" bytes / the device-to-device copy bandwidth (bench/vecbench prints it).
 #   bench/amg.sh "<problems>" "<sizes>" [all]      (all: also GAMG and BoomerAMG on the host cores)
 #   BENCH_BACKEND="-gpupc_backend host" runs gpuamg on the host backend (a check of the script without a GPU)
+#   BENCH_AMG_FORMATS="segcsr hec bcsr auto": gpuamg once per level format (-pc_gpuamg_mat_type), for the issue-35
+#     comparison of the cycle time by format (the iterations must not change); default: the PC's default only
 set -u
 problems=${1:-"poisson3d randcoef3d elasticity3d"}; sizes=${2:-"1000000 7200000"}; all=${3:-}
 np=${BENCH_NP:-$(nproc)}
@@ -20,10 +22,14 @@ for p in $problems; do
   extra=""
   [ "$p" = elasticity3d ] && extra="-pc_gpuamg_type agg -pc_gpuamg_smoother chebyshev"
   for n in $sizes; do
-    echo "=== $p n=$n"
-    $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra \
-      ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
-      grep -E "^gpupc-solve:|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve"
+    for fmt in ${BENCH_AMG_FORMATS:-default}; do
+      fopt=""
+      [ "$fmt" = default ] || fopt="-pc_gpuamg_mat_type $fmt"
+      echo "=== $p n=$n format $fmt"
+      $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra $fopt \
+        ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
+        grep -E "^gpupc-solve:|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve"
+    done
     if [ "$all" = all ]; then
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg \

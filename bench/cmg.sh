@@ -10,6 +10,8 @@
 # BENCH_GPUAMG=1: also PCG + gpuamg (its defaults; one process, all its setup threads) where cmg runs.
 # BENCH_SETUP=0 leaves out the side-by-side table of the setup by phase with -pc_cmg_setup device and host (each with a
 # value-only reuse), printed by default after each problem's runs.
+# BENCH_CMG_FORMATS="segcsr hec bcsr auto": also cmg (double) once per level format (-pc_cmg_mat_type; csr is the
+# default run above), labelled cmg-<backend>-<format>: the issue-35 comparison of the cycle time by format.
 # BENCH_BACKEND: the backend options of the cmg and gpuamg runs (default -gpupc_backend cuda -gpupc_require_device;
 # "-gpupc_backend host" checks the script without a GPU).
 set -u
@@ -54,6 +56,9 @@ for p in $problems; do
         "${TMPDIR:-/tmp}/cmgsetup_device.$$" "${TMPDIR:-/tmp}/cmgsetup_host.$$"
       rm -f "${TMPDIR:-/tmp}/cmgsetup_device.$$" "${TMPDIR:-/tmp}/cmgsetup_host.$$"
     fi
+    for fmt in ${BENCH_CMG_FORMATS:-}; do
+      $bin/bench/cmg -problem "$p" -n "$n" $backend -pc_cmg_mat_type "$fmt" $(csv cmg-$where-$fmt)
+    done
     if [ "${BENCH_GPUAMG:-0}" = 1 ]; then
       solve gpuamg 1 "$where" -mat_type segcsr -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $backend
     fi

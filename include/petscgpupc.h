@@ -236,10 +236,13 @@ PETSC_EXTERN const char *const PCCMGPositiveModes[];
 
 $  PC_CMG_MAT_CSR    - CSR with fused residual+smoothing and residual+restriction kernels (the default)
 $  PC_CMG_MAT_SEGCSR - the segcsr SpMV, then a separate update or cluster sum; double precision only
-$  PC_CMG_MAT_HEC    - reserved: not available in this version, PCSetUp() refuses it
+$  PC_CMG_MAT_HEC    - the same with the hec SpMV (hybrid ELL + CSR); double precision only
+$  PC_CMG_MAT_BCSR   - the same with the bcsr SpMV (block size 1: CMG's matrices have no blocks); double precision only
+$  PC_CMG_MAT_AUTO   - per level, a format of the shared device-Mat layer (gpupc/devmat.h): hec for regular rows
+                       (longest <= 2 x mean), else segcsr; -ksp_view says which and why; double precision only
 
    Options Database Key:
-.  -pc_cmg_mat_type <csr,segcsr,hec> - the storage
+.  -pc_cmg_mat_type <csr,segcsr,hec,bcsr,auto> - the storage
 
    Level: intermediate
 
@@ -248,7 +251,9 @@ E*/
 typedef enum {
   PC_CMG_MAT_CSR,
   PC_CMG_MAT_SEGCSR,
-  PC_CMG_MAT_HEC
+  PC_CMG_MAT_HEC,
+  PC_CMG_MAT_BCSR,
+  PC_CMG_MAT_AUTO
 } PCCMGMatType;
 PETSC_EXTERN const char *const PCCMGMatTypes[];
 

@@ -166,7 +166,7 @@ static PetscErrorCode CheckBadValues(PC pc)
   ExpectError(comm, PCCMGSetDominanceTolerance(pc, PETSC_MIN_REAL), "PCCMGSetDominanceTolerance(): -pc_cmg_dominance_tol must be non-negative", "dominance tolerance PETSC_MIN_REAL");
   ExpectError(comm, PCCMGSetPositiveOffDiagonal(pc, (PCCMGPositiveMode)7), "PCCMGSetPositiveOffDiagonal(): mode 7 is not a PCCMGPositiveMode", "positive mode 7");
   ExpectError(comm, PCCMGSetPrecision(pc, (PCCMGPrecision)-1), "PCCMGSetPrecision(): precision -1 is not a PCCMGPrecision", "precision -1");
-  ExpectError(comm, PCCMGSetMatType(pc, (PCCMGMatType)3), "PCCMGSetMatType(): type 3 is not a PCCMGMatType", "mat type 3");
+  ExpectError(comm, PCCMGSetMatType(pc, (PCCMGMatType)5), "PCCMGSetMatType(): type 5 is not a PCCMGMatType", "mat type 5");
   ExpectError(comm, PCCMGSetSetupLocation(pc, (PCCMGSetupLocation)2), "PCCMGSetSetupLocation(): location 2 is not a PCCMGSetupLocation", "setup location 2");
   PetscCall(GetAll(pc, &after));
   PetscCall(CheckSettings(&after, &before, "after the refused values"));

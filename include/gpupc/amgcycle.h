@@ -37,16 +37,18 @@ PETSC_EXTERN PetscReal      GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *);
 
 /* one level on the device */
 typedef struct {
-  PetscInt  n, N;         /* local and global rows */
-  PetscInt  nnz;          /* global stored entries of A */
-  Mat       A;            /* the level operator (GPU Mat type); level 0 may be the user's matrix (a reference) */
-  Mat       P, R;         /* towards the next level (NULL on the last): P n x n_{l+1}, R = P^T */
-  Vec       b, x, r, d;   /* right-hand side, iterate, residual / product, Chebyshev direction (NULL otherwise) */
-  Vec       w;            /* the smoother's scaling: omega / a_ii (jacobi, polynomial), weight / l1 norm (l1jacobi), 1 / a_ii */
-  PetscReal ritz, gersh;  /* largest Lanczos Ritz value and Gershgorin bound of D^-1 A (gersh on every smoother) */
-  PetscReal lambda;       /* bound of lambda_max(D^-1 A): min(1.1 ritz, gersh) (jacobi, chebyshev, polynomial; else 0) */
-  PetscReal theta, delta; /* Chebyshev: centre and half width of the interval [lambda/10, lambda] */
-  PetscReal omega;        /* jacobi: w 4/(3 lambda); polynomial: 4/(3 lambda), omega of G = I - omega D^-1 A; l1jacobi: w */
+  PetscInt  n, N;             /* local and global rows */
+  PetscInt  nnz;              /* global stored entries of A */
+  Mat       A;                /* the level operator (GPU Mat type); level 0 may be the user's matrix (a reference) */
+  Mat       P, R;             /* towards the next level (NULL on the last): P n x n_{l+1}, R = P^T */
+  MatType   afmt, pfmt, rfmt; /* the device formats of A, P and R (-pc_gpuamg_mat_type; auto's choice) */
+  char      awhy[160];        /* why A's format (-ksp_view) */
+  Vec       b, x, r, d;       /* right-hand side, iterate, residual / product, Chebyshev direction (NULL otherwise) */
+  Vec       w;                /* the smoother's scaling: omega / a_ii (jacobi, polynomial), weight / l1 norm (l1jacobi), 1 / a_ii */
+  PetscReal ritz, gersh;      /* largest Lanczos Ritz value and Gershgorin bound of D^-1 A (gersh on every smoother) */
+  PetscReal lambda;           /* bound of lambda_max(D^-1 A): min(1.1 ritz, gersh) (jacobi, chebyshev, polynomial; else 0) */
+  PetscReal theta, delta;     /* Chebyshev: centre and half width of the interval [lambda/10, lambda] */
+  PetscReal omega;            /* jacobi: w 4/(3 lambda); polynomial: 4/(3 lambda), omega of G = I - omega D^-1 A; l1jacobi: w */
 } GPUPCAMGDeviceLevel;
 
 typedef struct {

@@ -14,6 +14,22 @@
 #include <petscpc.h>
 #include <gpupc/cmgkernels.h>
 #include <gpupc/sparsekernels.h>
+#include <gpupc/devmat.h>
+
+/* the device-Mat format (gpupc/devmat.h) of a level matrix type other than csr */
+static inline GPUPCDevMatFormat GPUPCCMGDevMatFormat(GPUPCCMGMatType t)
+{
+  switch (t) {
+  case GPUPC_CMG_MAT_HEC:
+    return GPUPC_DEVMAT_HEC;
+  case GPUPC_CMG_MAT_BCSR:
+    return GPUPC_DEVMAT_BCSR;
+  case GPUPC_CMG_MAT_AUTO:
+    return GPUPC_DEVMAT_AUTO;
+  default:
+    return GPUPC_DEVMAT_SEGCSR;
+  }
+}
 
 /* default -pc_cmg_direct_size: the reference 700 (docs/algorithms.md 2.2 item 6) on the host backend; on the cuda backend measured on an
    H200 (bench/NOTES.md, "CMG last level"): a dense last level of up to 2500 vertices is one GEMV of at most 50 MB per

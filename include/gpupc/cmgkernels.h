@@ -24,6 +24,8 @@ typedef PCCMGMatType GPUPCCMGMatType;
 #define GPUPC_CMG_MAT_CSR    PC_CMG_MAT_CSR
 #define GPUPC_CMG_MAT_SEGCSR PC_CMG_MAT_SEGCSR
 #define GPUPC_CMG_MAT_HEC    PC_CMG_MAT_HEC
+#define GPUPC_CMG_MAT_BCSR   PC_CMG_MAT_BCSR
+#define GPUPC_CMG_MAT_AUTO   PC_CMG_MAT_AUTO
 #define GPUPCCMGMatTypes     PCCMGMatTypes
 
 #define GPUPC_CMG_LONG_ROW 256
@@ -94,10 +96,11 @@ typedef struct {
   PetscInt *cslot; /* nc: slot of cluster C, -1 when one unit sums it alone (NULL: no slots) */
   void     *cacc;
   PetscInt *ccount, *cneed;
-  /* -pc_cmg_mat_type segcsr (double only): -A_k in segmented CSR (a GPUPCSegCSRBlock) and a residual buffer r; with
-     csr, r is the residual of the two-launch residual-restriction of a level without a packing (nunits 0) */
-  void *seg;
-  void *r;
+  /* -pc_cmg_mat_type segcsr, hec, bcsr or auto (double only): -A_k in that format (a GPUPCDevMat, gpupc/devmat.h:
+     the residual b - A_k x is its SpMV y = (-A_k) x + b) and a residual buffer r; with csr (mat NULL), r is the residual
+     of the two-launch residual-restriction of a level without a packing (nunits 0) */
+  struct _n_GPUPCDevMat *mat;
+  void                  *r;
 } GPUPCCMGDeviceLevel;
 
 /* the next level's first Jacobi iterate, which the kernels that restrict into that level (or the expansion, into

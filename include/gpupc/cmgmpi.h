@@ -15,7 +15,7 @@
                            level gathered to every rank and factored densely
                            (GPUPCCMGCoarseFactor, with a ground vertex for e).
    Cycle (device, GPUPCCMGMPIDeviceApply): the shape of docs/algorithms.md 2.3 with the level
-   matrices as rank-local segcsr blocks of -A_k (diagonal block, off-diagonal block) and the
+   matrices as rank-local blocks (in -pc_cmg_mat_type's format, segcsr for csr) of -A_k (diagonal block, off-diagonal block) and the
    device halo exchange of gpupc/matgpu.h; restriction, prolongation, smoothing through the
    CMG kernel table (gpupc/cmgkernels.h); the last level's right-hand side is gathered to every rank
    (MPI_Allgatherv through host staging) and the one-rank cycle (GPUPCCMGDeviceApply) applied
@@ -44,8 +44,8 @@ typedef struct {
 
 /* device side of one level */
 typedef struct {
-  GPUPCCMGDeviceLevel k;           /* what the CMG kernels see (local rows, double) */
-  void               *diag, *offd; /* GPUPCSegCSRBlock of -A_k: diagonal and off-diagonal blocks (not on a direct last level) */
+  GPUPCCMGDeviceLevel k;          /* what the CMG kernels see (local rows, double) */
+  GPUPCDevMat         diag, offd; /* -A_k in the level format: diagonal and off-diagonal blocks (not on a direct last level) */
   GPUPCHalo           halo;
 } GPUPCCMGMPIDeviceLevel;
 
@@ -67,6 +67,7 @@ struct _n_GPUPCCMGMPI {
   GPUPCCMGHierarchy  seq;      /* that one-rank hierarchy (of the gathered last level) */
   /* device */
   GPUPCCMGMPIDeviceLevel *dlev;
+  GPUPCDevMatFormat       format; /* of the level blocks: -pc_cmg_mat_type's (segcsr for csr, whose fused kernels are one-rank) */
   GPUPCCMGDeviceFold      fold;
   GPUPCHalo               dirhalo;         /* user-vector ghosts at the off-rank Dirichlet columns */
   PetscScalar            *bext;            /* device: [b; ghosts] when nghostdir > 0 */

@@ -44,10 +44,12 @@ struct _n_GPUPCDevMat {
   PetscInt                m, n, nnz;   /* rows, columns, stored entries */
   PetscInt                bs;          /* block size the matrix was given (1: none) */
   PetscInt               *h_i;         /* m+1 host row pointers (value updates) */
+  size_t                  bytes;       /* device memory the block holds (measured at the build) */
   char                    reason[160]; /* why this format: asked for, or auto's statistics */
 };
 
 PETSC_EXTERN PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat, const GPUPCCSR *, PetscInt, const GPUPCMatBlockOps **, char *, size_t);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatChooseForMat(Mat, GPUPCDevMatFormat, const GPUPCMatBlockOps **, char *, size_t);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *, PetscInt, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, GPUPCDevMatFormat, GPUPCDevMat *);
@@ -57,6 +59,7 @@ PETSC_EXTERN PetscErrorCode GPUPCDevMatGetDiagonal(GPUPCDevMat, PetscScalar *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatUpdateValues(GPUPCDevMat, const PetscScalar *, PetscBool);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatGetBlock(GPUPCDevMat, const GPUPCMatBlockOps **, void **);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatView(GPUPCDevMat, const char *, PetscViewer);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatViewFormat(GPUPCDevMat, const char *, PetscViewer);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatDestroy(GPUPCDevMat *);
 
 #endif

@@ -35,6 +35,25 @@ static PetscErrorCode BlockFill(const GPUPCCSR *csr, PetscInt bs, PetscReal *fil
   PetscFunctionReturn(0);
 }
 
+/* auto's rule on a matrix's statistics (blocked: bs > 1 and the sizes are multiples of it; fill < 0: not known) */
+static PetscErrorCode AutoRule(PetscInt bs, PetscBool blocked, PetscReal fill, PetscInt maxrow, PetscReal mean, const GPUPCMatBlockOps **ops, char *why, size_t len)
+{
+  PetscFunctionBegin;
+  if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
+    *ops = &GPUPCBCSRBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%)", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL));
+  } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean) {
+    *ops = &GPUPCHECBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, blocked && fill < 0 ? " (block size not used: columns on the device)" : ""));
+  } else {
+    *ops = &GPUPCSegCSRBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean));
+  }
+  PetscFunctionReturn(0);
+}
+
+static const GPUPCMatBlockOps *const Named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECBlockOps, &GPUPCBCSRBlockOps};
+
 /*@C
    GPUPCDevMatChoose - the format of a level matrix: the one asked for, or auto's choice from the row lengths and the
    block structure
@@ -57,34 +76,85 @@ static PetscErrorCode BlockFill(const GPUPCCSR *csr, PetscInt bs, PetscReal *fil
 
    Level: developer
 
-.seealso: GPUPCDevMatCreate()
+.seealso: GPUPCDevMatCreate(), GPUPCDevMatChooseForMat()
 @*/
 PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, PetscInt bs, const GPUPCMatBlockOps **ops, char *why, size_t len)
 {
-  const GPUPCMatBlockOps *named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECBlockOps, &GPUPCBCSRBlockOps};
-  PetscInt                maxrow  = 0;
-  PetscReal               mean = csr->m ? (PetscReal)csr->nnz / (PetscReal)csr->m : 0.0, fill = 0.0;
-  PetscBool               blocked = (PetscBool)(bs > 1 && csr->m % bs == 0 && csr->n % bs == 0);
+  PetscInt  maxrow = 0;
+  PetscReal mean = csr->m ? (PetscReal)csr->nnz / (PetscReal)csr->m : 0.0, fill = -1.0;
+  PetscBool blocked = (PetscBool)(bs > 1 && csr->m % bs == 0 && csr->n % bs == 0);
 
   PetscFunctionBegin;
   PetscCheck(format >= GPUPC_DEVMAT_SEGCSR && format <= GPUPC_DEVMAT_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix format %d is invalid; use segcsr, hec, bcsr or auto", (int)format);
   if (format != GPUPC_DEVMAT_AUTO) {
-    *ops = named[format];
+    *ops = Named[format];
     PetscCall(PetscSNPrintf(why, len, "asked for"));
     PetscFunctionReturn(0);
   }
   for (PetscInt i = 0; i < csr->m; i++) maxrow = PetscMax(maxrow, csr->i[i + 1] - csr->i[i]);
   if (blocked && !csr->device) PetscCall(BlockFill(csr, bs, &fill));
-  if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
-    *ops = &GPUPCBCSRBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%)", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL));
-  } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean) {
-    *ops = &GPUPCHECBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, blocked && csr->device ? " (block size not used: columns on the device)" : ""));
-  } else {
-    *ops = &GPUPCSegCSRBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean));
+  PetscCall(AutoRule(bs, blocked, fill, maxrow, mean, ops, why, len));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatChooseForMat - the format of a GPUPC Mat (SEQAIJ or MPIAIJ based): as GPUPCDevMatChoose(), with auto's
+   statistics over the whole matrix, so that every rank chooses the same
+
+   Collective on M
+
+   Input Parameters:
++  M - the matrix (its block size is bcsr's)
+-  format - GPUPC_DEVMAT_SEGCSR, _HEC, _BCSR or _AUTO
+
+   Output Parameters:
++  ops - the format's table (ops->name is the Mat type to convert to)
+-  why - what decided it, a buffer of len bytes
+
+   Notes:
+   In parallel the longest row counts both blocks of a row, the block fill is the smallest over the ranks' diagonal
+   blocks.
+
+   Level: developer
+
+.seealso: GPUPCDevMatChoose()
+@*/
+PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GPUPCMatBlockOps **ops, char *why, size_t len)
+{
+  PetscBool mpi;
+  Mat       Ad = M, Ao = NULL;
+  GPUPCCSR  cd, co;
+  PetscInt  bs, rbs, cbs, mloc[2], mglob[2], rows, cols;
+  PetscReal fill = -1.0, minfill;
+  PetscBool blocked;
+
+  PetscFunctionBegin;
+  PetscCheck(format >= GPUPC_DEVMAT_SEGCSR && format <= GPUPC_DEVMAT_AUTO, PetscObjectComm((PetscObject)M), PETSC_ERR_ARG_OUTOFRANGE, "level matrix format %d is invalid; use segcsr, hec, bcsr or auto", (int)format);
+  if (format != GPUPC_DEVMAT_AUTO) {
+    *ops = Named[format];
+    PetscCall(PetscSNPrintf(why, len, "asked for"));
+    PetscFunctionReturn(0);
   }
+  PetscCall(MatGetBlockSizes(M, &rbs, &cbs));
+  bs = rbs == cbs ? PetscMax(1, rbs) : 1;
+  PetscCall(MatGetSize(M, &rows, &cols));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)M, MATMPIAIJ, &mpi));
+  if (!mpi) PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPISEGCSR, MATMPIHEC, MATMPIBCSR, ""));
+  if (mpi) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));
+  PetscCall(GPUPCMatGetCSR(Ad, &cd));
+  if (Ao) PetscCall(GPUPCMatGetCSR(Ao, &co));
+  mloc[0] = 0;
+  for (PetscInt i = 0; i < cd.m; i++) mloc[0] = PetscMax(mloc[0], cd.i[i + 1] - cd.i[i] + (Ao ? co.i[i + 1] - co.i[i] : 0));
+  mloc[1] = cd.nnz + (Ao ? co.nnz : 0);
+  blocked = (PetscBool)(bs > 1 && rows % bs == 0 && cols % bs == 0 && cd.m % bs == 0 && cd.n % bs == 0);
+  if (blocked) PetscCall(BlockFill(&cd, bs, &fill));
+  if (Ao) PetscCall(GPUPCMatRestoreCSR(&co));
+  PetscCall(GPUPCMatRestoreCSR(&cd));
+  PetscCall(MPIU_Allreduce(&mloc[0], &mglob[0], 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)M)));
+  PetscCall(MPIU_Allreduce(&mloc[1], &mglob[1], 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)M)));
+  PetscCall(MPIU_Allreduce(&fill, &minfill, 1, MPIU_REAL, MPI_MIN, PetscObjectComm((PetscObject)M)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &blocked, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)M)));
+  PetscCall(AutoRule(bs, blocked, minfill, mglob[0], rows ? (PetscReal)mglob[1] / (PetscReal)rows : 0.0, ops, why, len));
   PetscFunctionReturn(0);
 }
 
@@ -112,6 +182,7 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
 PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *csr, PetscInt bs, GPUPCDevMatFormat format, GPUPCDevMat *dm)
 {
   GPUPCDevMat d;
+  size_t      before, after;
 
   PetscFunctionBegin;
   *dm = NULL;
@@ -127,7 +198,10 @@ PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *csr, PetscInt bs, GPUPCDevMatFo
   PetscCall(PetscArraycpy(d->h_i, csr->i, csr->m + 1));
   PetscCall(PetscCalloc(d->ops->blocksize, &d->block));
   *dm = d; /* from here a failed build is cleaned up by the caller's destroy */
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&before));
   PetscCall(d->ops->buildcsr(csr, bs, d->block));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&after));
+  d->bytes = after > before ? after - before : 0;
   PetscFunctionReturn(0);
 }
 
@@ -284,17 +358,30 @@ PetscErrorCode GPUPCDevMatGetBlock(GPUPCDevMat A, const GPUPCMatBlockOps **ops, 
 }
 
 /*@C
-   GPUPCDevMatView - one line with the format and why it was chosen, then the format's statistics of the block
+   GPUPCDevMatViewFormat - one line: the format, why it was chosen, its kernels and device memory (-ksp_view of cmg and
+   gpuamg, a line per level)
 
    Level: developer
 @*/
-PetscErrorCode GPUPCDevMatView(GPUPCDevMat A, const char *label, PetscViewer viewer)
+PetscErrorCode GPUPCDevMatViewFormat(GPUPCDevMat A, const char *label, PetscViewer viewer)
 {
   const char *kname;
 
   PetscFunctionBegin;
   PetscCall(A->ops->kernelsname(&kname));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s (%s), %s kernels\n", label, A->ops->name, A->reason, kname));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s (%s), %s kernels, %.3g MB\n", label, A->ops->name, A->reason, kname, (double)A->bytes / 1048576.0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatView - GPUPCDevMatViewFormat(), then the format's statistics of the block
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatView(GPUPCDevMat A, const char *label, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevMatViewFormat(A, label, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(A->ops->view(A->block, label, PETSC_FALSE, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -29,19 +29,7 @@ const char *const GPUPCHaloKernelNames[] = {GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_
    backend is CUDA); GPUPCGetHaloKernels - the table of the active backend. A build without CUDA has no CUDA table:
    asking for it is an error, as for the other kernel tables (GPUPCKernelTableSelect).
 */
-PetscErrorCode GPUPCGetHaloKernelsFor(PetscGPUPCBackend backend, const GPUPCHaloKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCHaloKernelsHost, GPUPC_CUDA_TABLE(GPUPCHaloKernelsCUDA), "halo", (const void **)k));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode GPUPCGetHaloKernels(const GPUPCHaloKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelectActive(&GPUPCHaloKernelsHost, GPUPC_CUDA_TABLE(GPUPCHaloKernelsCUDA), "halo", (const void **)k));
-  PetscFunctionReturn(0);
-}
+GPUPC_KERNEL_TABLE_GETTERS(GPUPCHaloKernels, Halo, "halo")
 
 /*
    GPUPCHaloCreate - the halo plan of a parallel matrix A for nghost ghost columns with

@@ -8,49 +8,9 @@ const char *const GPUPCSparseKernelNames[] = {GPUPC_SPARSE_KERNEL_LIST(GPUPC_KER
 
 PetscLogEvent GPUPC_SpTranspose, GPUPC_SpGEMMSymbolic, GPUPC_SpGEMMNumeric, GPUPC_SpCOOAssemble;
 
-/*@C
-   GPUPCGetSparseKernelsFor - the device sparse kernel table (transpose, SpGEMM, sort-and-reduce) of a given backend
-
-   Not Collective
-
-   Input Parameter:
-.  backend - PETSC_GPUPC_BACKEND_HOST or PETSC_GPUPC_BACKEND_CUDA
-
-   Output Parameter:
-.  k - the table
-
-   Level: developer
-
-   Note:
-   The CUDA table is only usable when the active backend is CUDA (its pointers are device pointers).
-
-.seealso: GPUPCGetSparseKernels(), GPUPCDevCSRMatMult()
-@*/
-PetscErrorCode GPUPCGetSparseKernelsFor(PetscGPUPCBackend backend, const GPUPCSparseKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCSparseKernelsHost, GPUPC_CUDA_TABLE(GPUPCSparseKernelsCUDA), "sparse", (const void **)k));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   GPUPCGetSparseKernels - the device sparse kernel table of the active backend
-
-   Not Collective
-
-   Output Parameter:
-.  k - the table (host reference or CUDA)
-
-   Level: developer
-
-.seealso: GPUPCGetSparseKernelsFor()
-@*/
-PetscErrorCode GPUPCGetSparseKernels(const GPUPCSparseKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelectActive(&GPUPCSparseKernelsHost, GPUPC_CUDA_TABLE(GPUPCSparseKernelsCUDA), "sparse", (const void **)k));
-  PetscFunctionReturn(0);
-}
+/* GPUPCGetSparseKernelsFor(backend, &k): the table of a backend (the CUDA table is usable only when the active backend
+   is CUDA); GPUPCGetSparseKernels(&k): the table of the active backend (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_GETTERS(GPUPCSparseKernels, Sparse, "sparse")
 
 PetscErrorCode GPUPCSparseRegisterEvents(void)
 {

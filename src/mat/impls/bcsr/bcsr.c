@@ -184,49 +184,9 @@ PetscErrorCode MatBCSRGetInfo(Mat A, PetscInt *b, PetscReal *density, PetscReal 
   PetscFunctionReturn(0);
 }
 
-/*@C
-   GPUPCGetBCSRKernelsFor - the bcsr kernel table of a given backend
-
-   Not Collective
-
-   Input Parameter:
-.  backend - PETSC_GPUPC_BACKEND_HOST or PETSC_GPUPC_BACKEND_CUDA
-
-   Output Parameter:
-.  k - the table
-
-   Level: developer
-
-   Note:
-   The CUDA table is only usable when the active backend is CUDA (its pointers are device pointers).
-
-.seealso: GPUPCGetBCSRKernels(), MATBCSR
-@*/
-PetscErrorCode GPUPCGetBCSRKernelsFor(PetscGPUPCBackend backend, const GPUPCBCSRKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCBCSRKernelsHost, GPUPC_CUDA_TABLE(GPUPCBCSRKernelsCUDA), "bcsr", (const void **)k));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   GPUPCGetBCSRKernels - the bcsr kernel table of the active backend
-
-   Not Collective
-
-   Output Parameter:
-.  k - the table
-
-   Level: developer
-
-.seealso: GPUPCGetBCSRKernelsFor()
-@*/
-PetscErrorCode GPUPCGetBCSRKernels(const GPUPCBCSRKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelectActive(&GPUPCBCSRKernelsHost, GPUPC_CUDA_TABLE(GPUPCBCSRKernelsCUDA), "bcsr", (const void **)k));
-  PetscFunctionReturn(0);
-}
+/* GPUPCGetBCSRKernelsFor(backend, &k): the table of a backend (the CUDA table is usable only when the active backend
+   is CUDA); GPUPCGetBCSRKernels(&k): the table of the active backend (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_GETTERS(GPUPCBCSRKernels, BCSR, "bcsr")
 
 /* called from GPUPCRegisterMat() (src/mat/matregister.c) */
 PetscErrorCode GPUPCRegisterBCSR(void)

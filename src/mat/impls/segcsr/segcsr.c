@@ -252,11 +252,5 @@ PetscErrorCode GPUPCRegisterSegCSR(void)
   PetscCall(PetscLogEventRegister("SegCSRUpload", MAT_CLASSID, &MATSEGCSR_Upload));
   PetscCall(PetscLogEventRegister("SegCSRMult", MAT_CLASSID, &MATSEGCSR_Mult));
   PetscCall(PetscLogEventRegister("SegCSRMultTr", MAT_CLASSID, &MATSEGCSR_MultTranspose));
-  PetscCall(PetscLogEventRegister("GPUHaloSetUp", MAT_CLASSID, &GPUPC_HaloSetUp));
-  PetscCall(PetscLogEventRegister("GPUHaloForward", MAT_CLASSID, &GPUPC_HaloForward));
-  PetscCall(PetscLogEventRegister("GPUHaloReverse", MAT_CLASSID, &GPUPC_HaloReverse));
-  PetscCall(PetscLogEventRegister("GPUHaloPack", MAT_CLASSID, &GPUPC_HaloPack));
-  PetscCall(PetscLogEventRegister("GPUHaloExchange", MAT_CLASSID, &GPUPC_HaloExchange));
-  PetscCall(PetscLogEventRegister("GPUHaloUnpack", MAT_CLASSID, &GPUPC_HaloUnpack));
   PetscFunctionReturn(0);
 }

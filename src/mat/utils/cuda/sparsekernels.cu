@@ -688,10 +688,12 @@ __device__ __forceinline__ int BinOf(long long key)
   return BIN_GLOBAL;
 }
 
-/* key[r]: what the row's table must hold and what sets its lanes: min(products, columns of B), at least C's row length
-   (Ci given). The pattern and values passes bin a row as the count pass did, by its products, not by its length: a row
-   of R A P with few columns but many products would get 1-2 lanes and a long serial loop. Also its bin; the rows
-   numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci leaves empty. */
+/* key[r]: what the row's table must hold and what sets its lanes. The count pass: min(products, columns of B). The
+   pattern and values passes (Ci given): C's row length, but at least a quarter of that bound, so that a row of R A P
+   with few columns and many products does not get 1-2 lanes and a serial loop of hundreds of dependent loads (binning
+   by the whole bound made the short rows of level 0 slower: larger tables, more lanes than work; H200, 2026-11-29).
+   Also its bin; the rows numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci
+   leaves empty. */
 __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCSR B, const int *Ci, int emptyerr, int *key, unsigned char *bin, int *rows, Scalars *ds)
 {
   __shared__ int hist[NBINS];
@@ -706,6 +708,7 @@ __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCS
       ub += B.i[c + 1] - B.i[c];
     }
     k = ub < B.n ? ub : B.n;
+    if (Ci) k /= 4; /* the table holds C's row; a quarter of the products sets a floor to the lanes (see above) */
     if (Ci) {
       const long long len = Ci[r + 1] - Ci[r];
       /* a row that C's pattern leaves empty goes to bin 0, which no pass visits: it must have no product */

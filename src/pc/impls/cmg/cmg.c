@@ -10,7 +10,7 @@
 
 const char *const PCCMGPrecisions[]     = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
 const char *const PCCMGPositiveModes[]  = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
-const char *const PCCMGMatTypes[]       = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
+const char *const PCCMGMatTypes[]       = {"csr", "segcsr", "hec", "bcsr", "auto", "PCCMGMatType", "PC_CMG_MAT_", NULL};
 const char *const PCCMGSetupLocations[] = {"device", "host", "PCCMGSetupLocation", "PC_CMG_SETUP_", NULL};
 
 PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
@@ -59,8 +59,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  PetscCheck(cmg->mattype == PC_CMG_MAT_CSR || cmg->mattype == PC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use -pc_cmg_mat_type csr or segcsr", PCCMGMatTypes[cmg->mattype]);
-  PetscCheck(cmg->mattype != PC_CMG_MAT_SEGCSR || cmg->prec == PC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  PetscCheck(cmg->mattype == PC_CMG_MAT_CSR || cmg->prec == PC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr", PCCMGMatTypes[cmg->mattype]);
   { /* -info: the threads of this setup and the cores they may use; launch advice when the rank is bound to fewer */
     GPUPCHostCores h;
     char           hint[512];
@@ -216,6 +215,15 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
+  if (cmg->mattype != PC_CMG_MAT_CSR) {
+    for (PetscInt k = 0; k < cmg->dev.nlevels; k++)
+      if (cmg->dev.levels[k].mat) {
+        char label[64];
+
+        PetscCall(PetscSNPrintf(label, sizeof(label), "  level %" PetscInt_FMT " matrix", k));
+        PetscCall(GPUPCDevMatViewFormat(cmg->dev.levels[k].mat, label, viewer));
+      }
+  }
   if (H->coarse_direct) PetscCall(PetscViewerASCIIPrintf(viewer, "  last level: dense inverse of the Laplacian grounded at one vertex per component (%" PetscInt_FMT " components), applied as a GEMV\n", H->coarse_ncomp));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  WARNING: the hierarchy stagnated (%s); the last level (%" PetscInt_FMT " vertices) is one Jacobi step, convergence may suffer\n", GPUPCCMGStopReasons[H->stop], H->levels[H->nlevels - 1].n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory of the hierarchy: %.3g MB\n", (double)cmg->dev.bytes / 1048576.0));
@@ -331,7 +339,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_pack_nnz <1000000>                  - PCCMGSetPackNnz(): levels with fewer stored entries are latency-bound: the CUDA kernels give a row about half its mean length in lanes and the residual-restriction is one launch over units of whole clusters (a group of lanes per vertex, a segmented shuffle sum per unit); larger levels are bandwidth-bound: about a third of the mean row length in lanes, and the residual by rows, then the cluster sums (two launches, each at bandwidth); 0 treats every level as bandwidth-bound
 .  -pc_cmg_precision <double,single>           - PCCMGSetPrecision(): precision of the stored hierarchy and of the cycle vectors (the Krylov method stays in double)
 .  -pc_cmg_graph <true>                        - PCCMGSetUseGraph(): on the cuda backend, record the cycle once as a CUDA graph at setup and replay it in every application (false: launch kernel by kernel)
-.  -pc_cmg_mat_type <csr,segcsr,hec>           - PCCMGSetMatType(): storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or segcsr (segmented CSR SpMV then a separate update or cluster sum; double precision only); hec is not available yet
+.  -pc_cmg_mat_type <csr,segcsr,hec,bcsr,auto> - PCCMGSetMatType(): storage of the level matrices on the device: csr with fused residual+smoothing and residual+restriction kernels, or a format of the shared device-Mat layer (segcsr, hec, bcsr, or auto per level: the format's SpMV then a separate update or cluster sum; double precision only)
 .  -pc_cmg_monitor                             - PCCMGSetMonitor(): print the hierarchy while it is built
 .  -pc_cmg_cluster_order <false>               - PCCMGSetClusterOrder(): number levels 1 .. last-1 so that every cluster's vertices are consecutive, clusters in the order of the next level (the aggregation tree's order): better locality of the cycle's gathers on the large coarse levels (H200, 7.2M rows: cycles 2.3-2.6% faster on randcoef3d and powergrid, unchanged on poisson3d) for ~0.1 s more setup at 16 threads, so worth it when one setup serves ~75 or more solves; the operator is the same
 -  -pc_cmg_setup_threads <n>                   - PCCMGSetSetupThreads(): OpenMP threads of the host setup: the reduction, the clustering and the Galerkin products split their work over them, and the hierarchy is the same for any count (default: OMP_NUM_THREADS, else the cores in the rank's affinity mask, shared among the node's ranks when their masks overlap; -ksp_view and -info report them and say how to launch when the rank is bound to fewer cores than the node leaves it; each thread holds one integer per cluster during a Galerkin product)

@@ -14,9 +14,9 @@
    At setup the cycle P(b0, 0, 1) is written out once as a plan: its steps in launch order, each
    with its buffers named (Jacobi smoothing is out of place, so a level's two iterate buffers take
    turns; the plan settles which one holds the iterate at every step, so an application changes
-   no state). An application walks the plan, a kernel per step; with -pc_cmg_mat_type segcsr the
-   residual comes from the segcsr SpMV and is then restricted or applied (two passes instead of
-   one). The first Jacobi step x = invD .* b of a level visit never has a launch of its own: on a
+   no state). An application walks the plan, a kernel per step; with -pc_cmg_mat_type segcsr, hec, bcsr
+   or auto the residual comes from the level format's SpMV (GPUPCDevMat) and is then restricted or
+   applied (two passes instead of one). The first Jacobi step x = invD .* b of a level visit never has a launch of its own: on a
    small level the residual-restriction computes it on the fly, on the others the kernel that writes
    the level's b writes it too (the expansion for level 0, the restriction from the level above for
    the others). No host round trip inside a cycle. On the cuda backend the walk is recorded once as a
@@ -24,7 +24,6 @@
    application.
 */
 #include <gpupc/cmg.h>
-#include "../../../mat/impls/segcsr/segcsrimpl.h"
 
 /* the plan while it is written: the steps, and each level's iterate buffer and spare buffer */
 typedef struct {
@@ -73,7 +72,7 @@ static PetscBool JacobiStep(const GPUPCCMGDevice *D, PetscInt k)
 {
   const GPUPCCMGDeviceLevel *L = &D->levels[k];
 
-  return (PetscBool)(k < D->nlevels - 1 && (L->seg || L->nnz >= D->fusennz));
+  return (PetscBool)(k < D->nlevels - 1 && (L->mat || L->nnz >= D->fusennz));
 }
 
 /* the steps of P(b_k, k, m). On a level of fewer than D->fusennz entries (-pc_cmg_fuse_nnz, default
@@ -141,14 +140,11 @@ PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *D)
   PetscFunctionReturn(0);
 }
 
-/* L->r = b - A x through the segcsr SpMV of -A (y = (-A) x + b) */
-static PetscErrorCode SegResidual(const GPUPCCMGDeviceLevel *L, const void *x)
+/* L->r = b - A x through the level format's SpMV of -A (y = (-A) x + b) */
+static PetscErrorCode LevelResidual(const GPUPCCMGDeviceLevel *L, const void *x)
 {
-  const GPUPCSegCSRKernels *S;
-
   PetscFunctionBegin;
-  PetscCall(GPUPCGetSegCSRKernels(&S));
-  PetscCall(S->mult(&((GPUPCSegCSRBlock *)L->seg)->d, (const PetscScalar *)x, (const PetscScalar *)L->b, (PetscScalar *)L->r));
+  PetscCall(GPUPCDevMatMult(L->mat, (const PetscScalar *)x, (const PetscScalar *)L->b, (PetscScalar *)L->r));
   PetscFunctionReturn(0);
 }
 
@@ -165,9 +161,9 @@ static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D,
     break;
   case GPUPC_CMG_STEP_SMOOTH:
   case GPUPC_CMG_STEP_PROLONG_SMOOTH:
-    if (L.seg) {
+    if (L.mat) {
       if (s->kind == GPUPC_CMG_STEP_PROLONG_SMOOTH) PetscCall(K->prolong(&L, s->xc));
-      PetscCall(SegResidual(&L, s->x));
+      PetscCall(LevelResidual(&L, s->x));
       PetscCall(K->update(&L, L.r, s->x, s->y));
     } else PetscCall(K->smooth(&L, s->x, s->kind == GPUPC_CMG_STEP_PROLONG_SMOOTH ? s->xc : NULL, s->y));
     break;
@@ -175,9 +171,9 @@ static PetscErrorCode StepRun(const GPUPCCMGKernels *K, const GPUPCCMGDevice *D,
   case GPUPC_CMG_STEP_FIRST_RESTRICT: {
     const GPUPCCMGNextJacobi next = {s->xc ? D->levels[s->level + 1].invd : NULL, s->xc};
 
-    if (L.seg) {
-      PetscCheck(s->kind == GPUPC_CMG_STEP_RESTRICT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG plan: segcsr level %" PetscInt_FMT " has a fused first Jacobi step, but segcsr levels never fuse (JacobiStep)", s->level);
-      PetscCall(SegResidual(&L, s->x));
+    if (L.mat) {
+      PetscCheck(s->kind == GPUPC_CMG_STEP_RESTRICT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG plan: level %" PetscInt_FMT " in a device-Mat format has a fused first Jacobi step, but such levels never fuse (JacobiStep)", s->level);
+      PetscCall(LevelResidual(&L, s->x));
       PetscCall(K->cluster_sum(&L, L.r, s->y, s->xc ? &next : NULL));
     } else PetscCall(K->residual_restrict(&L, (PetscBool)(s->kind == GPUPC_CMG_STEP_FIRST_RESTRICT), s->y, s->xc ? &next : NULL));
   } break;

@@ -4,15 +4,13 @@
 */
 #include <gpupc/cmg.h>
 #include <gpupc/stage.h>
-#include "../../../mat/impls/segcsr/segcsrimpl.h"
 
-/* -L in segmented CSR (the segcsr SpMV y = A x + z then gives the residual b - L x): built at the first upload, its
-   values replaced on a refresh */
-static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *DL, size_t *bytes)
+/* -L in the level format (segcsr, hec, bcsr or auto's choice: the format's SpMV y = A x + z then gives the residual
+   b - L x): built at the first upload, its values replaced on a refresh */
+static PetscErrorCode UploadLevelMat(const GPUPCCMGLevel *L, GPUPCCMGMatType mattype, GPUPCCMGDeviceLevel *DL, size_t *bytes)
 {
-  GPUPCCSR          csr;
-  GPUPCSegCSRBlock *blk;
-  PetscScalar      *neg;
+  GPUPCCSR     csr;
+  PetscScalar *neg;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(PetscMax(L->nnz, 1), &neg));
@@ -24,12 +22,10 @@ static PetscErrorCode UploadSegCSR(const GPUPCCMGLevel *L, GPUPCCMGDeviceLevel *
   csr.i   = L->rowptr;
   csr.j   = L->col;
   csr.a   = neg;
-  if (DL->seg) PetscCall(GPUPCSegCSRBlockUploadValues(&csr, (GPUPCSegCSRBlock *)DL->seg));
+  if (DL->mat) PetscCall(GPUPCDevMatUpdateValues(DL->mat, neg, PETSC_FALSE));
   else {
-    PetscCall(PetscNew(&blk));
-    PetscCall(GPUPCSegCSRBlockBuild(&csr, 0, blk));
-    *bytes += (size_t)blk->d.nseg * blk->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(L->n + 1 + blk->d.nseg) * sizeof(PetscInt);
-    DL->seg = blk;
+    PetscCall(GPUPCDevMatCreate(&csr, 1, GPUPCCMGDevMatFormat(mattype), &DL->mat));
+    *bytes += DL->mat->bytes;
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &DL->r));
     *bytes += L->n * sizeof(PetscScalar);
   }
@@ -287,7 +283,7 @@ static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads,
 
     if (L->dval) PetscCall(GPUPCCMGLevelFromDevice(L, D->prec, PETSC_FALSE, PETSC_TRUE, DL, &fromdev, &D->bytes));
     if (!fromdev) PetscCall(PutReals(S, D->prec, L->nnz, L->val, &DL->val, &D->bytes));
-    if (D->mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
+    if (D->mattype != GPUPC_CMG_MAT_CSR) PetscCall(UploadLevelMat(L, D->mattype, DL, &D->bytes));
     PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (PetscInt i = 0; i < L->n; i++) {
@@ -327,8 +323,7 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
   Stage             S;
 
   PetscFunctionBegin;
-  PetscCheck(mattype == GPUPC_CMG_MAT_CSR || mattype == GPUPC_CMG_MAT_SEGCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s is not available in this version; use csr or segcsr", GPUPCCMGMatTypes[mattype]);
-  PetscCheck(mattype != GPUPC_CMG_MAT_SEGCSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type segcsr stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr");
+  PetscCheck(mattype == GPUPC_CMG_MAT_CSR || prec == GPUPC_CMG_PRECISION_DOUBLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_cmg_mat_type %s stores double precision only; use -pc_cmg_precision double or -pc_cmg_mat_type csr", GPUPCCMGMatTypes[mattype]);
   PetscCall(PetscLogEventBegin(PC_CMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscGPUPCGetBackend(&backend));
   S.threads = opts->threads;
@@ -479,10 +474,7 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
     PetscCall(GPUPCFree(DL->lcacc));
     PetscCall(GPUPCFree(DL->lccount));
     PetscCall(GPUPCFree(DL->urange));
-    if (DL->seg) {
-      PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)DL->seg));
-      PetscCall(PetscFree(DL->seg));
-    }
+    PetscCall(GPUPCDevMatDestroy(&DL->mat));
   }
   PetscCall(GPUPCGraphDestroy(&D->graph));
   PetscCall(PetscFree(D->steps));

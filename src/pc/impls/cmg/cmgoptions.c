@@ -403,7 +403,7 @@ PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
   if (flg) PetscCall(PCCMGSetPrecision(pc, prec));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMGSetUseGraph", graph, &graph, &flg));
   if (flg) PetscCall(PCCMGSetUseGraph(pc, graph));
-  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels) or segcsr (double only)", "PCCMGSetMatType", PCCMGMatTypes, (PetscEnum)mattype, (PetscEnum *)&mattype, &flg));
+  PetscCall(PetscOptionsEnum("-pc_cmg_mat_type", "Storage of the level matrices on the device: csr (fused residual kernels), or segcsr, hec, bcsr or auto (per level) through the shared device-Mat layer (double only)", "PCCMGSetMatType", PCCMGMatTypes, (PetscEnum)mattype, (PetscEnum *)&mattype, &flg));
   if (flg) PetscCall(PCCMGSetMatType(pc, mattype));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
@@ -1027,7 +1027,7 @@ PetscErrorCode PCCMGGetPackNnz(PC pc, PetscInt *nnz)
    Level: intermediate
 
    Notes:
-   PCSetUp() refuses single precision with PC_CMG_MAT_SEGCSR level matrices (PCCMGSetMatType()) and on more
+   PCSetUp() refuses single precision with level matrices other than PC_CMG_MAT_CSR (PCCMGSetMatType()) and on more
    than one MPI rank (use PCBJACOBI with cmg blocks there). A new value after PCSetUp() discards the hierarchy:
    the next PCSetUp() (or KSPSolve()) builds it afresh.
 
@@ -1149,7 +1149,7 @@ PetscErrorCode PCCMGSetMatType(PC pc, PCCMGMatType type)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscCheck(type == PC_CMG_MAT_CSR || type == PC_CMG_MAT_SEGCSR || type == PC_CMG_MAT_HEC, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetMatType(): type %d is not a PCCMGMatType; use PC_CMG_MAT_CSR or PC_CMG_MAT_SEGCSR (-pc_cmg_mat_type csr or segcsr)", (int)type);
+  PetscCheck(type >= PC_CMG_MAT_CSR && type <= PC_CMG_MAT_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetMatType(): type %d is not a PCCMGMatType; use PC_CMG_MAT_CSR, _SEGCSR, _HEC, _BCSR or _AUTO (-pc_cmg_mat_type csr, segcsr, hec, bcsr or auto)", (int)type);
   PetscTryMethod(pc, "PCCMGSetMatType_C", (PC, PCCMGMatType), (pc, type));
   PetscFunctionReturn(0);
 }

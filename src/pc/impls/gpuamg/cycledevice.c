@@ -6,6 +6,7 @@
 #include <gpupc/threads.h>
 #include <gpupc/amgcycle.h>
 #include <gpupc/matgpu.h>
+#include <gpupc/devmat.h>
 #include <gpupc/amgsetup.h> /* GPUPCAMGMatOnArrays */
 
 PetscLogEvent PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
@@ -70,14 +71,34 @@ PetscReal GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *o)
   return 1.0;
 }
 
+/* the device format of M for -pc_gpuamg_mat_type opt (auto: the shared layer's choice, the same on every rank); why
+   (NULL: not wanted) says what decided it */
+static PetscErrorCode ChooseFormat(Mat M, const char *opt, MatType *type, char *why, size_t len)
+{
+  const GPUPCMatBlockOps *ops;
+  PetscInt                f;
+  PetscBool               found;
+  char                    buf[160];
+
+  PetscFunctionBegin;
+  PetscCall(PetscEListFind(4, GPUPCDevMatFormats, opt, &f, &found));
+  PetscCheck(found, PetscObjectComm((PetscObject)M), PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: device matrix type %s is not available; use -pc_gpuamg_mat_type segcsr, hec, bcsr or auto", opt);
+  PetscCall(GPUPCDevMatChooseForMat(M, (GPUPCDevMatFormat)f, &ops, why ? why : buf, why ? len : sizeof(buf)));
+  *type = ops->name;
+  PetscFunctionReturn(0);
+}
+
 /* B = A in the device format: A itself (a new reference) when it already is one, else a converted copy */
 static PetscErrorCode ToDevice(Mat A, const char *type, Mat *B)
 {
   PetscBool same;
+  char      seq[64], mpi[64];
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &same, MATSEQSEGCSR, MATMPISEGCSR, ""));
-  if (same && !strcmp(type, MATSEGCSR)) {
+  PetscCall(PetscSNPrintf(seq, sizeof(seq), "seq%s", type));
+  PetscCall(PetscSNPrintf(mpi, sizeof(mpi), "mpi%s", type));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &same, seq, mpi, ""));
+  if (same) {
     PetscCall(PetscObjectReference((PetscObject)A));
     *B = A;
   } else PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, B));
@@ -93,7 +114,7 @@ static PetscErrorCode ToDeviceCopy(Mat A, const char *type, PetscInt threads, Ma
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
-  if (seqaij && !strcmp(type, MATSEGCSR)) {
+  if (seqaij) {
     GPUPCCSR     a;
     PetscInt    *bi, *bj, rbs, cbs;
     PetscScalar *ba;
@@ -199,7 +220,6 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
   PetscCall(PCGPUAMGRegisterEvents());
   PetscCall(PetscMemzero(D, sizeof(*D)));
   PetscCheck(H->nlevels >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: the hierarchy has no level");
-  PetscCheck(!strcmp(o->mattype, MATSEGCSR), PETSC_COMM_SELF, PETSC_ERR_SUP, "PC gpuamg: device matrix type %s is not available; use -pc_gpuamg_mat_type %s", o->mattype, MATSEGCSR);
   PetscCheck(o->pre >= 0 && o->post >= 0 && o->pre + o->post > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-smoothing sweeps; at least one sweep in all is needed", o->pre, o->post);
   D->opts    = *o;
   D->nlevels = H->nlevels;
@@ -214,8 +234,9 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     MatInfo              info;
 
     PetscCall(CheckLevelMatrix(H->A[l], l));
-    if (l == 0) PetscCall(ToDeviceCopy(H->A[l], o->mattype, H->threads, &L->A)); /* the caller's operator */
-    else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, o->mattype, &L->A));
+    PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, L->awhy, sizeof(L->awhy)));
+    if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, H->threads, &L->A)); /* the caller's operator */
+    else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, L->afmt, &L->A));
     PetscCall(MatGetLocalSize(L->A, &L->n, NULL));
     PetscCall(MatGetSize(L->A, &L->N, NULL));
     PetscCall(MatGetInfo(H->A[l], MAT_GLOBAL_SUM, &info));
@@ -229,11 +250,15 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     if (l < D->nlevels - 1) {
       Mat Rh;
 
-      PetscCall(ToDeviceOwned(H->P[l], H->A[l + 1], o->mattype, &L->P));
-      if (H->R && H->R[l]) PetscCall(ToDeviceOwned(H->R[l], NULL, o->mattype, &L->R)); /* the setup's P^T (no recompute reads it) */
-      else {
+      PetscCall(ChooseFormat(H->P[l], o->mattype, &L->pfmt, NULL, 0));
+      PetscCall(ToDeviceOwned(H->P[l], H->A[l + 1], L->pfmt, &L->P));
+      if (H->R && H->R[l]) { /* the setup's P^T (no recompute reads it) */
+        PetscCall(ChooseFormat(H->R[l], o->mattype, &L->rfmt, NULL, 0));
+        PetscCall(ToDeviceOwned(H->R[l], NULL, L->rfmt, &L->R));
+      } else {
         PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
-        PetscCall(MatConvert(Rh, o->mattype, MAT_INITIAL_MATRIX, &L->R));
+        PetscCall(ChooseFormat(Rh, o->mattype, &L->rfmt, NULL, 0));
+        PetscCall(MatConvert(Rh, L->rfmt, MAT_INITIAL_MATRIX, &L->R));
         PetscCall(MatDestroy(&Rh));
       }
     }
@@ -302,7 +327,7 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   for (PetscInt l = 0; l < D->nlevels; l++) {
     GPUPCAMGDeviceLevel *L = &D->levels[l];
 
-    if (L->A != H->A[l]) PetscCall(MatConvert(H->A[l], D->opts.mattype, MAT_REUSE_MATRIX, &L->A));
+    if (L->A != H->A[l]) PetscCall(MatConvert(H->A[l], L->afmt, MAT_REUSE_MATRIX, &L->A));
     PetscCall(Sync(L->A));
   }
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
@@ -387,6 +412,13 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
     else if (L->lambda > 0) PetscCall(PetscViewerASCIIPrintf(viewer, " %10.4g %10.4g %10.4g %10.4g\n", (double)L->ritz, (double)L->gersh, (double)L->lambda, (double)L->omega));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "          - %10.4g          - %10.4g\n", (double)L->gersh, (double)L->omega));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    const GPUPCAMGDeviceLevel *L = &D->levels[l];
+
+    if (!L->afmt) continue;
+    if (L->pfmt) PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT " matrix: %s (%s); P %s, R %s\n", l, L->afmt, L->awhy, L->pfmt, L->rfmt));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "level %" PetscInt_FMT " matrix: %s (%s)\n", l, L->afmt, L->awhy));
   }
   PetscCall(GPUPCGraphGetSize(D->graph, &nodes));
   if (D->graph) PetscCall(PetscViewerASCIIPrintf(viewer, "cycle recorded as a CUDA graph of %zu operations\n", nodes));

@@ -187,7 +187,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_jacobi_weight <1> - factor w: jacobi damps level l by w 4 / (3 lambda_l), l1jacobi by w
 .  -pc_gpuamg_chebyshev_degree <2> - products with A per Chebyshev sweep
 .  -pc_gpuamg_polynomial_degree <2> - degree of the Neumann series
-.  -pc_gpuamg_mat_type <segcsr> - device format of A, P and R
+.  -pc_gpuamg_mat_type <segcsr,hec,bcsr,auto> - device format of A, P and R (auto: per matrix, -ksp_view says which and why)
 -  -pc_gpuamg_use_graph <true> - record the cycle as a CUDA graph (one rank, cuda backend)
 
    Notes:

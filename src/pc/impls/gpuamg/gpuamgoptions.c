@@ -1416,7 +1416,7 @@ static PetscErrorCode PCGPUAMGSetMatType_GPUAMG(PC pc, MatType t)
   PetscBool  same;
 
   PetscFunctionBegin;
-  PetscCheck(!strcmp(t, MATSEGCSR), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_UNKNOWN_TYPE, "-pc_gpuamg_mat_type %s: the device format of PC gpuamg's levels is %s (the only one available)", t, MATSEGCSR);
+  PetscCheck(!strcmp(t, MATSEGCSR) || !strcmp(t, MATHEC) || !strcmp(t, MATBCSR) || !strcmp(t, "auto"), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_UNKNOWN_TYPE, "-pc_gpuamg_mat_type %s: the device format of PC gpuamg's levels is one of segcsr, hec, bcsr or auto (per matrix)", t);
   PetscCall(PetscStrcmp(g->cyc.mattype, t, &same));
   if (!same) PetscCall(Invalidate(pc));
   PetscCall(PetscStrncpy(g->cyc.mattype, t, sizeof(g->cyc.mattype)));
@@ -1439,10 +1439,11 @@ static PetscErrorCode PCGPUAMGGetMatType_GPUAMG(PC pc, MatType *t)
 
    Input Parameters:
 +  pc - the PC gpuamg
--  t - MATSEGCSR (the only one available now)
+-  t - MATSEGCSR (the default), MATHEC, MATBCSR, or "auto": per matrix (A, P and R of every level) the format the
+       shared device-Mat layer picks from the row lengths and block structure (gpupc/devmat.h), the same on every rank
 
    Options Database Key:
-.  -pc_gpuamg_mat_type <segcsr> - the format
+.  -pc_gpuamg_mat_type <segcsr,hec,bcsr,auto> - the format
 
    Level: intermediate
 
@@ -1671,7 +1672,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscCall(PetscOptionsInt("-pc_gpuamg_post_sweeps", "smoothing sweeps after the coarse correction", "PCGPUAMGSetSweeps", post, &post, &s2));
     if (s1 || s2) PetscCall(PCGPUAMGSetSweeps(pc, pre, post));
   }
-  PetscCall(PetscOptionsString("-pc_gpuamg_mat_type", "device format of the level matrices, P and R (segcsr)", "PCGPUAMGSetMatType", g->cyc.mattype, mtype, sizeof(mtype), &set));
+  PetscCall(PetscOptionsString("-pc_gpuamg_mat_type", "device format of the level matrices, P and R: segcsr, hec, bcsr or auto (per matrix)", "PCGPUAMGSetMatType", g->cyc.mattype, mtype, sizeof(mtype), &set));
   if (set) PetscCall(PCGPUAMGSetMatType(pc, mtype));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);

@@ -48,7 +48,8 @@ PetscErrorCode PCSetUp_CMG_MPI(PC pc)
   M->comm = comm;
   PetscCallMPI(MPI_Comm_size(comm, &M->size));
   PetscCallMPI(MPI_Comm_rank(comm, &M->rank));
-  cmg->mpi = M; /* PCReset frees what a failed build left */
+  M->format = cmg->mattype == PC_CMG_MAT_CSR ? GPUPC_DEVMAT_SEGCSR : GPUPCCMGDevMatFormat(cmg->mattype);
+  cmg->mpi  = M; /* PCReset frees what a failed build left */
   PetscCall(GPUPCCMGMPIHierarchyBuild(pc->pmat, &cmg->opts, M));
   PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, &cmg->opts, M));
   {
@@ -100,6 +101,11 @@ PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
   if (M->dlev) {
     const PetscBool direct = (PetscBool)(M->dlev[0].halo && M->dlev[0].halo->peer);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  halo exchanges: %s; cycle %s\n", direct ? "directly between the GPUs (CUDA IPC, -gpupc_halo_peer)" : "staged through the host (PetscSF)", M->graph ? "recorded as a CUDA graph" : (M->usegraph ? "launched kernel by kernel (recorded after the first application when every exchange is direct)" : "launched kernel by kernel")));
+    for (PetscInt k = 0; k < M->nlevels; k++) { /* the formats of the first rank's blocks (auto decides per block) */
+      const GPUPCCMGMPIDeviceLevel *DL = &M->dlev[k];
+
+      if (DL->diag && DL->offd) PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT " matrix (first rank): diagonal block %s (%s), off-diagonal block %s (%s)\n", k, DL->diag->ops->name, DL->diag->reason, DL->offd->ops->name, DL->offd->reason));
+    }
   }
   if (M->gathered) {
     const GPUPCCMGHierarchy *S = &M->seq;

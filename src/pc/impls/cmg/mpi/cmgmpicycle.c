@@ -11,7 +11,7 @@
          x += x_{k+1}[c(.)]             rank-local prolongation gather
          x = x + invD .* (b - A x)
 
-   b - A x: the segcsr SpMV of the diagonal block of -A_k with b as the added vector, overlapped
+   b - A x: the level format's SpMV (GPUPCDevMat) of the diagonal block of -A_k with b as the added vector, overlapped
    with the device halo exchange of x, then the off-diagonal block's product on the ghosts.
    The host only launches kernels, runs the halo exchange (PetscSF over host staging buffers,
    gpupc/matgpu.h) and the gather of the last level's right-hand side (MPI_Allgatherv, staged
@@ -24,21 +24,17 @@
 */
 #include <gpupc/cmgmpi.h>
 #include <gpupc/veckernels.h>
-#include "../../../../mat/impls/segcsr/segcsrimpl.h"
 
 /* D->r = D->b - A x */
 static PetscErrorCode Residual(GPUPCCMGMPIDeviceLevel *DL, const void *x)
 {
-  const GPUPCSegCSRKernels *S;
-  GPUPCSegCSRBlock         *bd = (GPUPCSegCSRBlock *)DL->diag, *bo = (GPUPCSegCSRBlock *)DL->offd;
-  const PetscScalar        *dg;
+  const PetscScalar *dg;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCGetSegCSRKernels(&S));
   PetscCall(GPUPCHaloForwardBegin(DL->halo, (const PetscScalar *)x));
-  if (DL->k.n > 0) PetscCall(S->mult(&bd->d, (const PetscScalar *)x, (const PetscScalar *)DL->k.b, (PetscScalar *)DL->k.r));
+  if (DL->k.n > 0) PetscCall(GPUPCDevMatMult(DL->diag, (const PetscScalar *)x, (const PetscScalar *)DL->k.b, (PetscScalar *)DL->k.r));
   PetscCall(GPUPCHaloForwardEnd(DL->halo, &dg));
-  if (bo->d.nnz > 0) PetscCall(S->mult(&bo->d, dg, (const PetscScalar *)DL->k.r, (PetscScalar *)DL->k.r));
+  if (DL->offd->nnz > 0) PetscCall(GPUPCDevMatMult(DL->offd, dg, (const PetscScalar *)DL->k.r, (PetscScalar *)DL->k.r));
   PetscFunctionReturn(0);
 }
 

@@ -1,10 +1,9 @@
 /*
-   Distributed CMG on the device: upload of the levels (segcsr blocks of -A_k with their halo
+   Distributed CMG on the device: upload of the levels (blocks of -A_k in the level format, gpupc/devmat.h, with their halo
    plan, smoother weights, cluster-sorted lists, level vectors), of the one-rank hierarchy of the
    gathered last level (GPUPCCMGDeviceUpload), of the Dirichlet fold; and free. Double precision.
 */
 #include <gpupc/cmgmpi.h>
-#include "../../../../mat/impls/segcsr/segcsrimpl.h"
 
 static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
 {
@@ -24,12 +23,11 @@ static PetscErrorCode UploadReals(size_t n, const PetscReal *h, void **d, size_t
   PetscFunctionReturn(0);
 }
 
-/* -B of a SEQAIJ block in segmented CSR */
-static PetscErrorCode NegatedBlock(Mat B, void **blk, size_t *bytes)
+/* -B of a SEQAIJ block in the level format */
+static PetscErrorCode NegatedBlock(Mat B, GPUPCDevMatFormat format, GPUPCDevMat *blk, size_t *bytes)
 {
-  GPUPCCSR          c, neg;
-  PetscScalar      *a;
-  GPUPCSegCSRBlock *s;
+  GPUPCCSR     c, neg;
+  PetscScalar *a;
 
   PetscFunctionBegin;
   PetscCall(GPUPCMatGetCSR(B, &c));
@@ -37,23 +35,10 @@ static PetscErrorCode NegatedBlock(Mat B, void **blk, size_t *bytes)
   for (PetscInt k = 0; k < c.nnz; k++) a[k] = -c.a[k];
   neg   = c;
   neg.a = a;
-  PetscCall(PetscNew(&s));
-  PetscCall(GPUPCSegCSRBlockBuild(&neg, 0, s));
+  PetscCall(GPUPCDevMatCreate(&neg, 1, format, blk));
   PetscCall(PetscFree(a));
   PetscCall(GPUPCMatRestoreCSR(&c));
-  *bytes += (size_t)s->d.nseg * s->d.L * (sizeof(PetscScalar) + sizeof(PetscInt)) + (size_t)(s->d.m + 1 + s->d.nseg) * sizeof(PetscInt);
-  *blk = s;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode BlockFree(void **blk)
-{
-  PetscFunctionBegin;
-  if (*blk) {
-    PetscCall(GPUPCSegCSRBlockDestroy((GPUPCSegCSRBlock *)*blk));
-    PetscCall(PetscFree(*blk));
-  }
-  *blk = NULL;
+  *bytes += (*blk)->bytes;
   PetscFunctionReturn(0);
 }
 
@@ -129,10 +114,10 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
       PetscInt        nghost;
       PetscCall(GPUPCMatMPIAIJGetSeqAIJ(L->A, &Ad, &Ao, &garray));
       PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
-      PetscCall(NegatedBlock(Ad, &DL->diag, &M->bytes));
-      PetscCall(NegatedBlock(Ao, &DL->offd, &M->bytes));
+      PetscCall(NegatedBlock(Ad, M->format, &DL->diag, &M->bytes));
+      PetscCall(NegatedBlock(Ao, M->format, &DL->offd, &M->bytes));
       PetscCall(GPUPCHaloCreate(L->A, nghost, garray, &DL->halo));
-      D->nnz = ((GPUPCSegCSRBlock *)DL->diag)->d.nnz + ((GPUPCSegCSRBlock *)DL->offd)->d.nnz;
+      D->nnz = DL->diag->nnz + DL->offd->nnz;
     }
     if (k + 1 < M->nlevels) {
       PetscInt *cptr, *cperm;
@@ -201,8 +186,8 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     PetscCall(GPUPCFree(D->clusterchunk));
     PetscCall(GPUPCFree(D->lcacc));
     PetscCall(GPUPCFree(D->lccount));
-    PetscCall(BlockFree(&DL->diag));
-    PetscCall(BlockFree(&DL->offd));
+    PetscCall(GPUPCDevMatDestroy(&DL->diag));
+    PetscCall(GPUPCDevMatDestroy(&DL->offd));
     if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
   }
   PetscCall(PetscFree(M->dlev));
