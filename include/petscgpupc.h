@@ -430,6 +430,7 @@ $  PCGPUAMGSMOOTHERJACOBI     - damped Jacobi, x += omega_l D^-1 (b - A x), omeg
 $  PCGPUAMGSMOOTHERL1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the rows
 $  PCGPUAMGSMOOTHERCHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda_l/10, lambda_l]
 $  PCGPUAMGSMOOTHERPOLYNOMIAL - truncated Neumann series in I - omega D^-1 A
+$  PCGPUAMGSMOOTHERMCGS       - symmetric multicolour Gauss-Seidel (one rank, no transpose)
 
    Options Database Key:
 .  -pc_gpuamg_smoother <name> - the smoother (-help lists the registry)
@@ -443,6 +444,7 @@ typedef const char *PCGPUAMGSmootherType;
 #define PCGPUAMGSMOOTHERL1JACOBI   "l1jacobi"
 #define PCGPUAMGSMOOTHERCHEBYSHEV  "chebyshev"
 #define PCGPUAMGSMOOTHERPOLYNOMIAL "polynomial"
+#define PCGPUAMGSMOOTHERMCGS       "mcgs"
 
 /*S
    PCGPUAMGSmootherLevel - what a smoother of PC gpuamg sees of one level (all vectors are gpu Vecs of the level)

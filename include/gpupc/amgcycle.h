@@ -91,7 +91,7 @@ PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherDestroyScaled(PCGPUAMGSmo
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherJacobiStep(PCGPUAMGSmootherLevel *, Vec, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherCountBytes(PCGPUAMGSmootherLevel *, PetscReal);
 PETSC_INTERN const GPUPCAMGKernels    *GPUPCAMGSmootherKernels(PCGPUAMGSmootherLevel *);
-PETSC_INTERN const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi, GPUPCAMGSmootherOpsL1Jacobi, GPUPCAMGSmootherOpsChebyshev, GPUPCAMGSmootherOpsPolynomial;
+PETSC_INTERN const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi, GPUPCAMGSmootherOpsL1Jacobi, GPUPCAMGSmootherOpsChebyshev, GPUPCAMGSmootherOpsPolynomial, GPUPCAMGSmootherOpsMCGS;
 PETSC_EXTERN PetscErrorCode            GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
 PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);

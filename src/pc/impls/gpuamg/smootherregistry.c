@@ -64,7 +64,7 @@ PetscErrorCode PCGPUAMGSmootherRegister(const char name[], const PCGPUAMGSmoothe
   PetscFunctionReturn(0);
 }
 
-/* jacobi, l1jacobi (smootherjacobi.c), chebyshev, polynomial (smootherchebyshev.c) */
+/* jacobi, l1jacobi (smootherjacobi.c), chebyshev, polynomial (smootherchebyshev.c), mcgs (smoothermcgs.c) */
 PetscErrorCode GPUPCAMGSmootherRegisterBuiltin(void)
 {
   PetscFunctionBegin;
@@ -72,6 +72,7 @@ PetscErrorCode GPUPCAMGSmootherRegisterBuiltin(void)
   PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERL1JACOBI, &GPUPCAMGSmootherOpsL1Jacobi));
   PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERCHEBYSHEV, &GPUPCAMGSmootherOpsChebyshev));
   PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERPOLYNOMIAL, &GPUPCAMGSmootherOpsPolynomial));
+  PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERMCGS, &GPUPCAMGSmootherOpsMCGS));
   PetscFunctionReturn(0);
 }
 
