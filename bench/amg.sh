@@ -12,6 +12,8 @@
 # "moves at least" bytes / the device-to-device copy bandwidth (bench/vecbench prints it).
 #   bench/amg.sh "<problems>" "<sizes>" [all]      (all: also GAMG and BoomerAMG on the host cores)
 #   BENCH_BACKEND="-gpupc_backend host" runs gpuamg on the host backend (a check of the script without a GPU)
+#   BENCH_SMOOTHERS="l1jacobi jacobi chebyshev mcgs" also runs gpuamg once per smoother (summary line and the cycle's
+#     -log_view lines): iterations and time per cycle of each (issue 35)
 set -u
 problems=${1:-"poisson3d randcoef3d elasticity3d"}; sizes=${2:-"1000000 7200000"}; all=${3:-}
 np=${BENCH_NP:-$(nproc)}
@@ -24,6 +26,11 @@ for p in $problems; do
     $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra \
       ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
       grep -E "^gpupc-solve:|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve"
+    for sm in ${BENCH_SMOOTHERS:-}; do
+      echo "--- smoother $sm"
+      $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra -pc_gpuamg_smoother "$sm" \
+        ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -log_view 2>&1 | grep -E "^gpupc-solve:|^GPUAMGCycle|^GPUAMGSmooth |^KSPSolve"
+    done
     if [ "$all" = all ]; then
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type hypre -pc_hypre_type boomeramg \
