@@ -14,6 +14,8 @@
 #   BENCH_BACKEND="-gpupc_backend host" runs gpuamg on the host backend (a check of the script without a GPU)
 #   BENCH_AMG_FORMATS="segcsr hec bcsr auto": gpuamg once per level format (-pc_gpuamg_mat_type), for the issue-35
 #     comparison of the cycle time by format (the iterations must not change); default: the PC's default only
+#   BENCH_SMOOTHERS="l1jacobi jacobi chebyshev mcgs" also runs gpuamg once per smoother (summary line and the cycle's
+#     -log_view lines): iterations and time per cycle of each (issue 35)
 set -u
 problems=${1:-"poisson3d randcoef3d elasticity3d"}; sizes=${2:-"1000000 7200000"}; all=${3:-}
 np=${BENCH_NP:-$(nproc)}
@@ -29,6 +31,11 @@ for p in $problems; do
       $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra $fopt \
         ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
         grep -E "^gpupc-solve:|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve"
+    done
+    for sm in ${BENCH_SMOOTHERS:-}; do
+      echo "--- smoother $sm"
+      $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra -pc_gpuamg_smoother "$sm" \
+        ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -log_view 2>&1 | grep -E "^gpupc-solve:|^GPUAMGCycle|^GPUAMGSmooth |^KSPSolve"
     done
     if [ "$all" = all ]; then
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg

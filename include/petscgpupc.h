@@ -450,28 +450,74 @@ typedef enum {
 } PCGPUAMGCycleType;
 PETSC_EXTERN const char *const PCGPUAMGCycleTypes[];
 
-/*E
-   PCGPUAMGSmootherType - the smoother of every level but the last of PC gpuamg
+/*J
+   PCGPUAMGSmootherType - the name of a smoother of PC gpuamg, from its registry (PCGPUAMGSmootherRegister())
 
-$  PC_GPUAMG_SMOOTHER_JACOBI     - damped Jacobi, x += omega D^-1 (b - A x)
-$  PC_GPUAMG_SMOOTHER_L1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the rows
-$  PC_GPUAMG_SMOOTHER_CHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda/10, lambda]
-$  PC_GPUAMG_SMOOTHER_POLYNOMIAL - truncated Neumann series in I - omega D^-1 A
+$  PCGPUAMGSMOOTHERJACOBI     - damped Jacobi, x += omega_l D^-1 (b - A x), omega_l = w 4 / (3 lambda_l)
+$  PCGPUAMGSMOOTHERL1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the rows
+$  PCGPUAMGSMOOTHERCHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda_l/10, lambda_l]
+$  PCGPUAMGSMOOTHERPOLYNOMIAL - truncated Neumann series in I - omega D^-1 A
+$  PCGPUAMGSMOOTHERMCGS       - symmetric multicolour Gauss-Seidel (one rank, no transpose)
 
    Options Database Key:
-.  -pc_gpuamg_smoother <jacobi,l1jacobi,chebyshev,polynomial> - the smoother
+.  -pc_gpuamg_smoother <name> - the smoother (-help lists the registry)
 
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGSetSmootherType()
-E*/
-typedef enum {
-  PC_GPUAMG_SMOOTHER_JACOBI,
-  PC_GPUAMG_SMOOTHER_L1JACOBI,
-  PC_GPUAMG_SMOOTHER_CHEBYSHEV,
-  PC_GPUAMG_SMOOTHER_POLYNOMIAL
-} PCGPUAMGSmootherType;
-PETSC_EXTERN const char *const PCGPUAMGSmootherTypes[];
+.seealso: PCGPUAMG, PCGPUAMGSetSmoother(), PCGPUAMGSmootherRegister()
+J*/
+typedef const char *PCGPUAMGSmootherType;
+#define PCGPUAMGSMOOTHERJACOBI     "jacobi"
+#define PCGPUAMGSMOOTHERL1JACOBI   "l1jacobi"
+#define PCGPUAMGSMOOTHERCHEBYSHEV  "chebyshev"
+#define PCGPUAMGSMOOTHERPOLYNOMIAL "polynomial"
+#define PCGPUAMGSMOOTHERMCGS       "mcgs"
+
+/*S
+   PCGPUAMGSmootherLevel - what a smoother of PC gpuamg sees of one level (all vectors are gpu Vecs of the level)
+
+   Level: advanced
+
+.seealso: PCGPUAMGSmootherOps, PCGPUAMGSmootherRegister()
+S*/
+typedef struct {
+  Mat         A;            /* the level operator (a GPU Mat: reach it through MatMult / PCGPUAMGSmootherMult()) */
+  PetscInt    level;        /* 0: the finest */
+  Vec         b, x, r;      /* right-hand side, iterate, work vector (products, residuals) */
+  Vec         dinv;         /* 1 / a_ii */
+  Vec         dl1;          /* 1 / (|a_ii| + sum_{j != i} |a_ij|) (l1 scaling) */
+  PetscReal   gersh;        /* Gershgorin bound max_i sum_j |a_ij| / |a_ii| of D^-1 A */
+  PetscReal   ritz, lambda; /* needs_lambda: largest Lanczos Ritz value, lambda = min(1.1 ritz, gersh) */
+  PetscReal   weight;       /* the factor w of -pc_gpuamg_jacobi_weight (default 1) */
+  PetscInt    cheby_degree; /* -pc_gpuamg_chebyshev_degree */
+  PetscInt    poly_degree;  /* -pc_gpuamg_polynomial_degree */
+  PetscReal   omega;        /* the damping the smoother reports (view, tests); 0 when it has none */
+  const char *prefix;       /* the PC's options prefix (NULL: none) */
+  size_t      bytes;        /* device bytes the smoother holds on this level (the smoother adds to it) */
+  void       *data;         /* the smoother's own data */
+  void       *cycle;        /* PC gpuamg's (private) */
+} PCGPUAMGSmootherLevel;
+
+/*S
+   PCGPUAMGSmootherOps - a smoother of PC gpuamg: what PCGPUAMGSmootherRegister() takes
+
+   Level: advanced
+
+.seealso: PCGPUAMGSmootherLevel, PCGPUAMGSmootherRegister()
+S*/
+typedef struct {
+  PetscErrorCode (*setup)(PCGPUAMGSmootherLevel *);                                                       /* at each setup (values may have changed) */
+  PetscErrorCode (*apply)(PCGPUAMGSmootherLevel *, PetscBool transpose, PetscInt sweeps, PetscBool zero); /* sweeps on A (A^T); zero: x starts at 0 and is not read */
+  PetscErrorCode (*view)(PCGPUAMGSmootherLevel *, PetscViewer);                                           /* one line: its parameters (level 0's) */
+  PetscErrorCode (*destroy)(PCGPUAMGSmootherLevel *);                                                     /* frees data */
+  PetscInt  default_sweeps;                                                                               /* pre- and post-sweeps unless -pc_gpuamg_pre_sweeps / _post_sweeps say otherwise */
+  PetscBool needs_lambda;                                                                                 /* lambda, ritz are computed before setup */
+  PetscBool needs_graph;                                                                                  /* reads the host graph of A at setup: one rank only */
+  PetscBool transpose;                                                                                    /* apply supports transpose (PCApplyTranspose) */
+} PCGPUAMGSmootherOps;
+
+PETSC_EXTERN PetscErrorCode PCGPUAMGSmootherRegister(const char[], const PCGPUAMGSmootherOps *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSmootherMult(PCGPUAMGSmootherLevel *, PetscBool, Vec, Vec);
 
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetType(PC, PCGPUAMGType);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetType(PC, PCGPUAMGType *);
@@ -501,8 +547,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetSetupThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetSetupThreads(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetCycleType(PC, PCGPUAMGCycleType);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetCycleType(PC, PCGPUAMGCycleType *);
-PETSC_EXTERN PetscErrorCode PCGPUAMGSetSmootherType(PC, PCGPUAMGSmootherType);
-PETSC_EXTERN PetscErrorCode PCGPUAMGGetSmootherType(PC, PCGPUAMGSmootherType *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetSmoother(PC, PCGPUAMGSmootherType);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetSmoother(PC, PCGPUAMGSmootherType *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetSweeps(PC, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetSweeps(PC, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetJacobiWeight(PC, PetscReal);

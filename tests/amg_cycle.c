@@ -152,11 +152,11 @@ static PetscErrorCode CheckSmoother(GPUPCAMGDevice *D)
     PetscCall(GPUPCAMGSmooth(D, 0, PETSC_FALSE, 1, (PetscBool)(s == 0)));
     PetscCall(VecWAXPY(e, -1.0, L->x, u));
     PetscCall(ANorm(L->A, e, t, &cur));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "smoother %s sweep %" PetscInt_FMT ": ||e||_A / ||e0||_A = %.4f\n", PCGPUAMGSmootherTypes[D->opts.smoother], s + 1, (double)(cur / e0)));
-    PetscCheck(cur < prev, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "smoother %s: sweep %" PetscInt_FMT " did not reduce the A-norm of the error (%g to %g)", PCGPUAMGSmootherTypes[D->opts.smoother], s + 1, (double)prev, (double)cur);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "smoother %s sweep %" PetscInt_FMT ": ||e||_A / ||e0||_A = %.4f\n", D->opts.smoother, s + 1, (double)(cur / e0)));
+    PetscCheck(cur < prev, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "smoother %s: sweep %" PetscInt_FMT " did not reduce the A-norm of the error (%g to %g)", D->opts.smoother, s + 1, (double)prev, (double)cur);
     prev = cur;
   }
-  PetscCheck(cur < 0.9 * e0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "smoother %s: four sweeps left %.3f of the A-norm of a random error", PCGPUAMGSmootherTypes[D->opts.smoother], (double)(cur / e0));
+  PetscCheck(cur < 0.9 * e0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "smoother %s: four sweeps left %.3f of the A-norm of a random error", D->opts.smoother, (double)(cur / e0));
   PetscCall(VecDestroy(&u));
   PetscCall(VecDestroy(&e));
   PetscCall(VecDestroy(&t));
@@ -214,7 +214,7 @@ static PetscErrorCode CheckPCMG(GPUPCAMGDevice *D, const GPUPCAMGHierarchy *H)
   PetscReal   nrm, dif;
 
   PetscFunctionBegin;
-  PetscCheck(D->opts.smoother == PC_GPUAMG_SMOOTHER_JACOBI && D->opts.cycle == PC_GPUAMG_CYCLE_V, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-pcmg compares a V-cycle with jacobi");
+  PetscCheck(!strcmp(D->opts.smoother, PCGPUAMGSMOOTHERJACOBI) && D->opts.cycle == PC_GPUAMG_CYCLE_V, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-pcmg compares a V-cycle with jacobi");
   PetscCall(PCCreate(PETSC_COMM_WORLD, &mg));
   PetscCall(PCSetType(mg, PCMG));
   PetscCall(PCSetOperators(mg, H->A[0], H->A[0]));
@@ -234,7 +234,7 @@ static PetscErrorCode CheckPCMG(GPUPCAMGDevice *D, const GPUPCAMGHierarchy *H)
     PetscCall(PCMGGetSmoother(mg, lev, &smooth));
     PetscCall(KSPSetOperators(smooth, H->A[l], H->A[l]));
     PetscCall(KSPSetType(smooth, KSPRICHARDSON));
-    PetscCall(KSPRichardsonSetScale(smooth, D->levels[l].omega));
+    PetscCall(KSPRichardsonSetScale(smooth, D->levels[l].sm.omega));
     PetscCall(KSPSetTolerances(smooth, 0, 0, 0, D->opts.pre));
     PetscCall(KSPSetNormType(smooth, KSP_NORM_NONE));
     PetscCall(KSPSetConvergenceTest(smooth, KSPConvergedSkip, NULL, NULL));
@@ -287,7 +287,7 @@ static PetscErrorCode CheckKrylov(GPUPCAMGDevice *D, PetscBool symmetric, PetscI
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with the %s-cycle (%s): %" PetscInt_FMT " iterations to 1e-8\n", symmetric ? "CG" : "GMRES", PCGPUAMGCycleTypes[D->opts.cycle], PCGPUAMGSmootherTypes[D->opts.smoother], its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s with the %s-cycle (%s): %" PetscInt_FMT " iterations to 1e-8\n", symmetric ? "CG" : "GMRES", PCGPUAMGCycleTypes[D->opts.cycle], D->opts.smoother, its));
   PetscCheck(its <= maxits, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "%" PetscInt_FMT " iterations, more than %" PetscInt_FMT, its, maxits);
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-conv", "convection (nonsymmetric operator)", NULL, conv, &conv, NULL));
   PetscCall(PetscOptionsBool("-pcmg", "compare with PCMG", NULL, pcmg, &pcmg, NULL));
   PetscCall(PetscOptionsEnum("-pc_gpuamg_cycle", "cycle", NULL, PCGPUAMGCycleTypes, (PetscEnum)o.cycle, (PetscEnum *)&o.cycle, NULL));
-  PetscCall(PetscOptionsEnum("-pc_gpuamg_smoother", "smoother", NULL, PCGPUAMGSmootherTypes, (PetscEnum)o.smoother, (PetscEnum *)&o.smoother, NULL));
+  PetscCall(PetscOptionsString("-pc_gpuamg_smoother", "smoother (a registered name)", NULL, o.smoother, o.smoother, sizeof(o.smoother), NULL));
   PetscCall(PetscOptionsInt("-pc_gpuamg_pre_sweeps", "pre-smoothing sweeps", NULL, o.pre, &o.pre, NULL));
   PetscCall(PetscOptionsInt("-pc_gpuamg_post_sweeps", "post-smoothing sweeps", NULL, o.post, &o.post, NULL));
   PetscCall(PetscOptionsReal("-pc_gpuamg_jacobi_weight", "damping", NULL, o.weight, &o.weight, NULL));

@@ -55,14 +55,14 @@ int main(int argc, char **argv)
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
   PetscCall(PCSetType(pc, PCGPUAMG));
   PetscCall(PCGPUAMGSetSweeps(pc, 2, 2));
-  PetscCall(PCGPUAMGSetSmootherType(pc, PC_GPUAMG_SMOOTHER_CHEBYSHEV));
+  PetscCall(PCGPUAMGSetSmoother(pc, PCGPUAMGSMOOTHERCHEBYSHEV));
   PetscCall(PCSetFromOptions(pc));
   PetscCall(PCGPUAMGGetSweeps(pc, &pre, &post));
   PetscCheck(pre == 2 && post == 2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCGPUAMGGetSweeps gave %" PetscInt_FMT ", %" PetscInt_FMT, pre, post);
   {
     PCGPUAMGSmootherType st;
-    PetscCall(PCGPUAMGGetSmootherType(pc, &st));
-    PetscCheck(st == PC_GPUAMG_SMOOTHER_CHEBYSHEV, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCGPUAMGGetSmootherType gave %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGGetSmoother(pc, &st));
+    PetscCheck(!strcmp(st, PCGPUAMGSMOOTHERCHEBYSHEV), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCGPUAMGGetSmoother gave %s", st);
   }
 
   /* the smoother follows the type (l1jacobi for classical, chebyshev for agg) until it is set */
@@ -71,18 +71,18 @@ int main(int argc, char **argv)
     PCGPUAMGSmootherType st;
     PetscCall(PCCreate(PETSC_COMM_WORLD, &pt));
     PetscCall(PCSetType(pt, PCGPUAMG));
-    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
-    PetscCheck(st == PC_GPUAMG_SMOOTHER_L1JACOBI, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "classical's default smoother is %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGGetSmoother(pt, &st));
+    PetscCheck(!strcmp(st, PCGPUAMGSMOOTHERL1JACOBI), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "classical's default smoother is %s", st);
     PetscCall(PCGPUAMGSetType(pt, PC_GPUAMG_AGG));
-    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
-    PetscCheck(st == PC_GPUAMG_SMOOTHER_CHEBYSHEV, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "agg's default smoother is %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGGetSmoother(pt, &st));
+    PetscCheck(!strcmp(st, PCGPUAMGSMOOTHERCHEBYSHEV), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "agg's default smoother is %s", st);
     PetscCall(PCGPUAMGSetType(pt, PC_GPUAMG_CLASSICAL));
-    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
-    PetscCheck(st == PC_GPUAMG_SMOOTHER_L1JACOBI, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "classical after agg: smoother %s", PCGPUAMGSmootherTypes[st]);
-    PetscCall(PCGPUAMGSetSmootherType(pt, PC_GPUAMG_SMOOTHER_JACOBI));
+    PetscCall(PCGPUAMGGetSmoother(pt, &st));
+    PetscCheck(!strcmp(st, PCGPUAMGSMOOTHERL1JACOBI), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "classical after agg: smoother %s", st);
+    PetscCall(PCGPUAMGSetSmoother(pt, PCGPUAMGSMOOTHERJACOBI));
     PetscCall(PCGPUAMGSetType(pt, PC_GPUAMG_AGG));
-    PetscCall(PCGPUAMGGetSmootherType(pt, &st));
-    PetscCheck(st == PC_GPUAMG_SMOOTHER_JACOBI, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a set smoother changed with the type to %s", PCGPUAMGSmootherTypes[st]);
+    PetscCall(PCGPUAMGGetSmoother(pt, &st));
+    PetscCheck(!strcmp(st, PCGPUAMGSMOOTHERJACOBI), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a set smoother changed with the type to %s", st);
     PetscCall(PCDestroy(&pt));
   }
 
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
   PetscCall(PCCreate(PETSC_COMM_WORLD, &fresh));
   PetscCall(PCSetType(fresh, PCGPUAMG));
   PetscCall(PCGPUAMGSetSweeps(fresh, 2, 2));
-  PetscCall(PCGPUAMGSetSmootherType(fresh, PC_GPUAMG_SMOOTHER_CHEBYSHEV));
+  PetscCall(PCGPUAMGSetSmoother(fresh, PCGPUAMGSMOOTHERCHEBYSHEV));
   PetscCall(PCSetOperators(fresh, A3, A3));
   PetscCall(PCSetUp(fresh));
   PetscCall(PCApply(fresh, b, x2));

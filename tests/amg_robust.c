@@ -216,9 +216,9 @@ int main(int argc, char **argv)
             PetscCall(PetscStrlcat(what, tr, sizeof(what)));
           }
           if (ns) {
-            PetscEnum v;
-            PetscCall(Pick(PCGPUAMGSmootherTypes, smoothers[s], "-smoothers", what, sizeof(what), &v));
-            PetscCall(PCGPUAMGSetSmootherType(pc, (PCGPUAMGSmootherType)v));
+            PetscCall(PCGPUAMGSetSmoother(pc, smoothers[s]));
+            PetscCall(PetscStrlcat(what, " ", sizeof(what)));
+            PetscCall(PetscStrlcat(what, smoothers[s], sizeof(what)));
           }
           PetscCall(KSPSetUp(ksp));
           PetscCall(Solve(ksp, KSPCG, 1e-8, cgmax, b, what, &cgits));

@@ -2191,6 +2191,15 @@ static PetscErrorCode AMGDenseMult_Ref(PetscInt m, PetscBool transpose, const Pe
   }
   return 0;
 }
+static PetscErrorCode AMGGSColour_Ref(PetscInt nr, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+{
+  for (PetscInt k = 0; k < nr; k++) {
+    PetscScalar s = b[rows[k]];
+    for (PetscInt e = ai[rows[k]]; e < ai[rows[k] + 1]; e++) s -= aa[e] * x[aj[e]];
+    x[rows[k]] += dinv[rows[k]] * s;
+  }
+  return 0;
+}
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, RefAMGKernels, GPUPC_AMG_KERNEL_LIST, "reference", _Ref);
 
 /* the element-wise members on n entries: jacobi and chebyshev from a zero and a nonzero iterate (chebyshev also with
@@ -2283,6 +2292,68 @@ static PetscErrorCode AMGVecCases(Ctx *c, PetscInt n)
   PetscCall(PetscFree6(w, b, q, x, d, nan));
   PetscCall(PetscFree4(outx[0], outx[1], outd[0], outd[1]));
   PetscCall(PetscFree3(magx, magd, terms));
+  PetscFunctionReturn(0);
+}
+
+/* gs_colour on n rows coupled at distances 0, 1 and 3 (odd: the even rows, one colour, are not coupled among
+   themselves), the even rows swept */
+static PetscErrorCode AMGGSCases(Ctx *c, PetscInt n)
+{
+  const PetscInt off[5] = {-3, -1, 0, 1, 3}, m = PetscMax(n, 1);
+  PetscInt      *ai, *aj, *rows, nnz = 0, nr = 0, *dai[2], *daj[2], *drows[2];
+  PetscScalar   *aa, *dinv, *b, *x, *out[2], *daa[2], *ddinv[2], *db[2], *dx[2];
+  PetscReal     *mag, *terms;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(m + 1, &ai, 5 * m, &aj, 5 * m, &aa, m, &rows));
+  PetscCall(PetscMalloc6(m, &dinv, m, &b, m, &x, m, &out[0], m, &out[1], m, &mag));
+  PetscCall(PetscMalloc1(m, &terms));
+  PetscCall(Random(c, 5 * m, aa));
+  PetscCall(Random(c, n, dinv));
+  PetscCall(Random(c, n, b));
+  PetscCall(Random(c, n, x));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt k = 0; k < 5; k++)
+      if (i + off[k] >= 0 && i + off[k] < n) aj[nnz++] = i + off[k];
+    ai[i + 1] = nnz;
+    if (i % 2 == 0) rows[nr++] = i;
+  }
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestDup(dev, ai, (n + 1) * sizeof(PetscInt), (void **)&dai[s]));
+    PetscCall(TestDup(dev, aj, nnz * sizeof(PetscInt), (void **)&daj[s]));
+    PetscCall(TestDup(dev, aa, nnz * sizeof(PetscScalar), (void **)&daa[s]));
+    PetscCall(TestDup(dev, rows, nr * sizeof(PetscInt), (void **)&drows[s]));
+    PetscCall(TestDup(dev, dinv, n * sizeof(PetscScalar), (void **)&ddinv[s]));
+    PetscCall(TestDup(dev, b, n * sizeof(PetscScalar), (void **)&db[s]));
+    PetscCall(TestDup(dev, x, n * sizeof(PetscScalar), (void **)&dx[s]));
+    PetscCall(c->S[s].amg->gs_colour(nr, drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+    PetscCall(TestGet(dev, out[s], dx[s], n * sizeof(PetscScalar)));
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r = PetscAbsReal(b[i]);
+    for (PetscInt e = ai[i]; e < ai[i + 1]; e++) r += PetscAbsReal(aa[e] * x[aj[e]]);
+    mag[i]   = PetscAbsReal(x[i]) + PetscAbsReal(dinv[i]) * r;
+    terms[i] = ai[i + 1] - ai[i] + 3;
+  }
+  PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, "even rows of a distance-1,3 pattern", nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
+  Covered(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, nnz);
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestFree(dev, dai[s]));
+    PetscCall(TestFree(dev, daj[s]));
+    PetscCall(TestFree(dev, daa[s]));
+    PetscCall(TestFree(dev, drows[s]));
+    PetscCall(TestFree(dev, ddinv[s]));
+    PetscCall(TestFree(dev, db[s]));
+    PetscCall(TestFree(dev, dx[s]));
+  }
+  PetscCall(PetscFree4(ai, aj, aa, rows));
+  PetscCall(PetscFree6(dinv, b, x, out[0], out[1], mag));
+  PetscCall(PetscFree(terms));
   PetscFunctionReturn(0);
 }
 
@@ -2763,6 +2834,7 @@ int main(int argc, char **argv)
   for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(HaloCases(&c, vsizes[i]));
   /* gpuamg: the element-wise members on every size; the dense product of the last level on 0 .. 1025 rows */
   for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(AMGVecCases(&c, vsizes[i]));
+  for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(AMGGSCases(&c, vsizes[i]));
   {
     const PetscInt msizes[] = {0, 1, 31, 33, 257, 1025}; /* 1025^2 entries: more than 2^20 */
     for (size_t i = 0; i < sizeof(msizes) / sizeof(msizes[0]); i++) PetscCall(AMGDenseCases(&c, msizes[i]));

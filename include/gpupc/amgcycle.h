@@ -22,14 +22,14 @@
 
 /* what the cycle does (-pc_gpuamg_cycle, -pc_gpuamg_smoother, ...) */
 typedef struct {
-  PCGPUAMGCycleType    cycle;
-  PCGPUAMGSmootherType smoother;
-  PetscInt             pre, post;    /* sweeps before and after the coarse correction */
-  PetscReal            weight;       /* factor w on the damping of jacobi (omega_l = w 4/(3 lambda_l)) and l1jacobi; PETSC_DEFAULT: 1 */
-  PetscInt             cheby_degree; /* products with A per Chebyshev sweep */
-  PetscInt             poly_degree;  /* m of the Neumann series I + G + ... + G^m */
-  PetscBool            graph;        /* record the cycle as a CUDA graph where it can be (one rank, cuda backend) */
-  char                 mattype[64];  /* device format of A, P and R */
+  PCGPUAMGCycleType cycle;
+  char              smoother[64]; /* a name in the smoother registry (PCGPUAMGSmootherRegister()) */
+  PetscInt          pre, post;    /* sweeps before and after the coarse correction; PETSC_DEFAULT: the smoother's */
+  PetscReal         weight;       /* factor w on the damping of jacobi (omega_l = w 4/(3 lambda_l)) and l1jacobi; PETSC_DEFAULT: 1 */
+  PetscInt          cheby_degree; /* products with A per Chebyshev sweep */
+  PetscInt          poly_degree;  /* m of the Neumann series I + G + ... + G^m */
+  PetscBool         graph;        /* record the cycle as a CUDA graph where it can be (one rank, cuda backend) */
+  char              mattype[64];  /* device format of A, P and R */
 } GPUPCAMGCycleOptions;
 
 PETSC_EXTERN PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *);
@@ -37,24 +37,21 @@ PETSC_EXTERN PetscReal      GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *);
 
 /* one level on the device */
 typedef struct {
-  PetscInt  n, N;             /* local and global rows */
-  PetscInt  nnz;              /* global stored entries of A */
-  Mat       A;                /* the level operator (GPU Mat type); level 0 may be the user's matrix (a reference) */
-  Mat       P, R;             /* towards the next level (NULL on the last): P n x n_{l+1}, R = P^T */
-  MatType   afmt, pfmt, rfmt; /* the device formats of A, P and R (-pc_gpuamg_mat_type; auto's choice) */
-  char      awhy[160];        /* why A's format (-ksp_view) */
-  Vec       b, x, r, d;       /* right-hand side, iterate, residual / product, Chebyshev direction (NULL otherwise) */
-  Vec       w;                /* the smoother's scaling: omega / a_ii (jacobi, polynomial), weight / l1 norm (l1jacobi), 1 / a_ii */
-  PetscReal ritz, gersh;      /* largest Lanczos Ritz value and Gershgorin bound of D^-1 A (gersh on every smoother) */
-  PetscReal lambda;           /* bound of lambda_max(D^-1 A): min(1.1 ritz, gersh) (jacobi, chebyshev, polynomial; else 0) */
-  PetscReal theta, delta;     /* Chebyshev: centre and half width of the interval [lambda/10, lambda] */
-  PetscReal omega;            /* jacobi: w 4/(3 lambda); polynomial: 4/(3 lambda), omega of G = I - omega D^-1 A; l1jacobi: w */
+  PetscInt              n, N;             /* local and global rows */
+  PetscInt              nnz;              /* global stored entries of A */
+  Mat                   A;                /* the level operator (GPU Mat type); level 0 may be the user's matrix (a reference) */
+  Mat                   P, R;             /* towards the next level (NULL on the last): P n x n_{l+1}, R = P^T */
+  Vec                   b, x, r;          /* right-hand side, iterate, residual / product */
+  MatType               afmt, pfmt, rfmt; /* the device formats of A, P and R (-pc_gpuamg_mat_type; auto's choice) */
+  char                  awhy[160];        /* why A's format (-ksp_view) */
+  PCGPUAMGSmootherLevel sm;               /* the smoother's view of the level (b, x, r, A are the level's, not owned) */
 } GPUPCAMGDeviceLevel;
 
 typedef struct {
   PetscInt             nlevels;
   GPUPCAMGDeviceLevel *levels;
-  GPUPCAMGCycleOptions opts; /* what it was built with */
+  GPUPCAMGCycleOptions opts;     /* what it was built with (pre, post resolved) */
+  PCGPUAMGSmootherOps  smoother; /* the registered smoother's operations */
   /* the last level: the dense inverse of the whole last level on every rank (row-major; from a Cholesky factorization
      when it is symmetric positive definite, else from an LU factorization) */
   PetscInt     nc;        /* its global order */
@@ -85,12 +82,23 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscView
 
 /* the pieces (smoother.c, coarse.c) */
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherDestroy(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
-PETSC_EXTERN PetscErrorCode GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool, PetscInt, PetscBool);
-PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
-PETSC_INTERN PetscErrorCode GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);
-PETSC_INTERN PetscErrorCode GPUPCAMGCoarseDestroy(GPUPCAMGDevice *);
-PETSC_INTERN PetscErrorCode GPUPCAMGCountProduct(GPUPCAMGDevice *, Mat, PetscBool);
+/* the registry (smootherregistry.c) and the built-in smoothers' pieces (smootherjacobi.c, smootherchebyshev.c) */
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherFind(const char[], PCGPUAMGSmootherOps *, PetscBool *);
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherNames(PetscInt *, const char *const **);
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherRegisterBuiltin(void);
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherSetUpScaled(PCGPUAMGSmootherLevel *, Vec, PetscReal);
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherDestroyScaled(PCGPUAMGSmootherLevel *);
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherJacobiStep(PCGPUAMGSmootherLevel *, Vec, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherCountBytes(PCGPUAMGSmootherLevel *, PetscReal);
+PETSC_INTERN const GPUPCAMGKernels    *GPUPCAMGSmootherKernels(PCGPUAMGSmootherLevel *);
+PETSC_INTERN const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi, GPUPCAMGSmootherOpsL1Jacobi, GPUPCAMGSmootherOpsChebyshev, GPUPCAMGSmootherOpsPolynomial, GPUPCAMGSmootherOpsMCGS;
+PETSC_EXTERN PetscErrorCode            GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
+PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);
+PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseDestroy(GPUPCAMGDevice *);
+PETSC_INTERN PetscErrorCode            GPUPCAMGCountProduct(GPUPCAMGDevice *, Mat, PetscBool);
 #define GPUPCAMGCountBytes(D, b)                          \
   do {                                                    \
     if ((D)->counting) (D)->cyclebytes += (PetscReal)(b); \
@@ -110,7 +118,7 @@ typedef struct {
   GPUPCAMGDevice       dev;
   PetscInt             nsetups, nreuses;
   PetscLogDouble       t_hierarchy;  /* seconds of the last host setup (build or recompute) */
-  PetscBool            smoother_set; /* the smoother was chosen (PCGPUAMGSetSmootherType()); else it follows the type */
+  PetscBool            smoother_set; /* the smoother was chosen (PCGPUAMGSetSmoother()); else it follows the type */
 } PC_GPUAMG;
 
 PETSC_INTERN PetscErrorCode PCSetFromOptions_GPUAMG(PC, PetscOptionItems *);

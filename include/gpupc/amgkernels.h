@@ -24,7 +24,10 @@
   /* residual: r = b - r (r holds A x on entry) */                                                                                                                                                   \
   X(A, residual, AMGResidual, (PetscInt n, const PetscScalar *b, PetscScalar *r))                                                                                                                    \
   /* y = M x, or y = M^T x when transpose; M is m x m, row-major */                                                                                                                                  \
-  X(A, dense_mult, AMGDenseMult, (PetscInt m, PetscBool transpose, const PetscScalar *M, const PetscScalar *x, PetscScalar *y))
+  X(A, dense_mult, AMGDenseMult, (PetscInt m, PetscBool transpose, const PetscScalar *M, const PetscScalar *x, PetscScalar *y))                                                                      \
+  /* Gauss-Seidel on the nr rows of one colour (rows[k], no two of them coupled): x_i += dinv_i (b_i - sum_e aa[e] x[aj[e]]) over \
+     e in ai[i] .. ai[i+1]-1 (the whole row of the CSR ai, aj, aa, diagonal included) */                                                                  \
+  X(A, gs_colour, AMGGSColour, (PetscInt nr, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_KERNEL_LIST) GPUPCAMGKernels;
 

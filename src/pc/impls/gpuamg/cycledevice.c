@@ -44,7 +44,7 @@ PetscErrorCode PCGPUAMGRegisterEvents(void)
    Not Collective
 
    Output Parameter:
-.  o - V(1,1) cycle, l1-Jacobi, Chebyshev degree 2, Neumann degree 2, CUDA graph on, segcsr levels
+.  o - V cycle, l1-Jacobi with its default sweeps (1 and 1), Chebyshev degree 2, Neumann degree 2, CUDA graph on, segcsr levels
 
    Level: developer
 @*/
@@ -52,10 +52,10 @@ PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *o)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(o, sizeof(*o)));
-  o->cycle        = PC_GPUAMG_CYCLE_V;
-  o->smoother     = PC_GPUAMG_SMOOTHER_L1JACOBI;
-  o->pre          = 1;
-  o->post         = 1;
+  o->cycle = PC_GPUAMG_CYCLE_V;
+  PetscCall(PetscStrncpy(o->smoother, PCGPUAMGSMOOTHERL1JACOBI, sizeof(o->smoother)));
+  o->pre          = PETSC_DEFAULT;
+  o->post         = PETSC_DEFAULT;
   o->weight       = PETSC_DEFAULT;
   o->cheby_degree = 2;
   o->poly_degree  = 2;
@@ -220,12 +220,20 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
   PetscCall(PCGPUAMGRegisterEvents());
   PetscCall(PetscMemzero(D, sizeof(*D)));
   PetscCheck(H->nlevels >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: the hierarchy has no level");
-  PetscCheck(o->pre >= 0 && o->post >= 0 && o->pre + o->post > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-smoothing sweeps; at least one sweep in all is needed", o->pre, o->post);
-  D->opts    = *o;
+  {
+    PetscBool found;
+    PetscCall(GPUPCAMGSmootherFind(o->smoother, &D->smoother, &found));
+    PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: no smoother %s is registered (-pc_gpuamg_smoother; -help lists them; PCGPUAMGSmootherRegister() adds one)", o->smoother);
+  }
+  D->opts = *o;
+  if (D->opts.pre == PETSC_DEFAULT) D->opts.pre = D->smoother.default_sweeps;
+  if (D->opts.post == PETSC_DEFAULT) D->opts.post = D->smoother.default_sweeps;
+  PetscCheck(D->opts.pre >= 0 && D->opts.post >= 0 && D->opts.pre + D->opts.post > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: %" PetscInt_FMT " pre- and %" PetscInt_FMT " post-smoothing sweeps; at least one sweep in all is needed", D->opts.pre, D->opts.post);
   D->nlevels = H->nlevels;
   PetscCall(GPUPCGetAMGKernels(&D->k));
   PetscCall(PetscCalloc1(D->nlevels, &D->levels));
   PetscCall(MPI_Comm_size(PetscObjectComm((PetscObject)H->A[0]), &size));
+  PetscCheck(!D->smoother.needs_graph || size == 1, PetscObjectComm((PetscObject)H->A[0]), PETSC_ERR_SUP, "PC gpuamg: the smoother %s works on one rank only (it colours the host graph of each level); on %d ranks choose another with -pc_gpuamg_smoother", o->smoother, (int)size);
 
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Upload, 0, 0, 0, 0));
@@ -264,12 +272,9 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     }
     PetscCall(MatCreateVecs(L->A, &L->x, &L->b));
     PetscCall(VecDuplicate(L->x, &L->r));
-    PetscCall(VecDuplicate(L->x, &L->w));
-    if (o->smoother == PC_GPUAMG_SMOOTHER_CHEBYSHEV) PetscCall(VecDuplicate(L->x, &L->d));
     PetscCall(VecSet(L->x, 0.0));
     PetscCall(VecSet(L->b, 0.0));
     PetscCall(VecSet(L->r, 0.0));
-    if (L->d) PetscCall(VecSet(L->d, 0.0));
     PetscCall(Sync(L->A));
     PetscCall(Sync(L->P));
     PetscCall(Sync(L->R));
@@ -292,11 +297,11 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
 
   for (PetscInt l = 0; l < D->nlevels; l++) {
     GPUPCAMGDeviceLevel *L = &D->levels[l];
-    PetscCall(TouchDevice(L->w));
+    PetscCall(TouchDevice(L->sm.dinv));
+    PetscCall(TouchDevice(L->sm.dl1));
     PetscCall(TouchDevice(L->x));
     PetscCall(TouchDevice(L->b));
     PetscCall(TouchDevice(L->r));
-    PetscCall(TouchDevice(L->d));
   }
   PetscCall(GPUPCGraphAvailable(&avail));
   D->usegraph = (PetscBool)(avail && o->graph && size == 1);
@@ -343,7 +348,10 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   PetscCall(PetscLogEventEnd(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   D->t_coarse = t1 - t0;
-  for (PetscInt l = 0; l < D->nlevels; l++) PetscCall(TouchDevice(D->levels[l].w));
+  for (PetscInt l = 0; l < D->nlevels; l++) {
+    PetscCall(TouchDevice(D->levels[l].sm.dinv));
+    PetscCall(TouchDevice(D->levels[l].sm.dl1));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -366,8 +374,9 @@ PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *D)
     PetscCall(VecDestroy(&L->b));
     PetscCall(VecDestroy(&L->x));
     PetscCall(VecDestroy(&L->r));
-    PetscCall(VecDestroy(&L->d));
-    PetscCall(VecDestroy(&L->w));
+    PetscCall(GPUPCAMGSmootherDestroy(D, l));
+    PetscCall(VecDestroy(&L->sm.dinv));
+    PetscCall(VecDestroy(&L->sm.dl1));
   }
   PetscCall(GPUPCAMGCoarseDestroy(D));
   PetscCall(PetscFree(D->levels));
@@ -389,16 +398,9 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
   size_t                      nodes;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "cycle %s, smoother %s, sweeps %" PetscInt_FMT " pre and %" PetscInt_FMT " post", PCGPUAMGCycleTypes[o->cycle], PCGPUAMGSmootherTypes[o->smoother], o->pre, o->post));
-  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-  switch (o->smoother) {
-  case PC_GPUAMG_SMOOTHER_JACOBI: PetscCall(PetscViewerASCIIPrintf(viewer, ", omega_l = %g * 4 / (3 lambda_l) per level\n", (double)GPUPCAMGCycleWeight(o))); break;
-  case PC_GPUAMG_SMOOTHER_L1JACOBI: PetscCall(PetscViewerASCIIPrintf(viewer, ", weight %g\n", (double)GPUPCAMGCycleWeight(o))); break;
-  case PC_GPUAMG_SMOOTHER_CHEBYSHEV: PetscCall(PetscViewerASCIIPrintf(viewer, ", degree %" PetscInt_FMT " on [lambda_l/%g, lambda_l]\n", o->cheby_degree, GPUPC_AMG_CHEBYSHEV_LOWER)); break;
-  case PC_GPUAMG_SMOOTHER_POLYNOMIAL: PetscCall(PetscViewerASCIIPrintf(viewer, ", Neumann degree %" PetscInt_FMT ", omega_l = 4 / (3 lambda_l)\n", o->poly_degree)); break;
-  }
-  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
-  if (o->smoother != PC_GPUAMG_SMOOTHER_L1JACOBI) PetscCall(PetscViewerASCIIPrintf(viewer, "lambda_l = min(1.1 * largest Ritz value of %d Lanczos steps on |D|^-1/2 sgn(D) A |D|^-1/2, Gershgorin bound of D^-1 A)\n", GPUPC_AMG_LANCZOS_STEPS));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "cycle %s, smoother %s, sweeps %" PetscInt_FMT " pre and %" PetscInt_FMT " post\n", PCGPUAMGCycleTypes[o->cycle], o->smoother, o->pre, o->post));
+  if (D->smoother.view && D->nlevels > 1) PetscCall((*D->smoother.view)((PCGPUAMGSmootherLevel *)&D->levels[0].sm, viewer));
+  if (D->smoother.needs_lambda) PetscCall(PetscViewerASCIIPrintf(viewer, "lambda_l = min(1.1 * largest Ritz value of %d Lanczos steps on |D|^-1/2 sgn(D) A |D|^-1/2, Gershgorin bound of D^-1 A)\n", GPUPC_AMG_LANCZOS_STEPS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "levels %" PetscInt_FMT ", grid complexity %.3f, operator complexity %.3f, device format %s\n", D->nlevels, (double)D->gridcomplexity, (double)D->opcomplexity, o->mattype));
   PetscCall(PetscViewerASCIIPrintf(viewer, "level        rows         nnz   nnz/row   ratio       Ritz Gershgorin     lambda      omega\n"));
   for (PetscInt l = 0; l < D->nlevels; l++) {
@@ -408,9 +410,17 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "%5" PetscInt_FMT " %11" PetscInt_FMT " %11" PetscInt_FMT " %9.2f %7.3f", l, L->N, L->nnz, L->N ? (double)L->nnz / (double)L->N : 0.0, ratio));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
     if (l == D->nlevels - 1) PetscCall(PetscViewerASCIIPrintf(viewer, "   last level: dense %s inverse%s\n", D->spd ? "Cholesky" : "LU", D->redundant ? ", redundant on every rank" : ""));
-    else if (L->lambda > 0 && o->smoother == PC_GPUAMG_SMOOTHER_CHEBYSHEV) PetscCall(PetscViewerASCIIPrintf(viewer, " %10.4g %10.4g %10.4g          -\n", (double)L->ritz, (double)L->gersh, (double)L->lambda));
-    else if (L->lambda > 0) PetscCall(PetscViewerASCIIPrintf(viewer, " %10.4g %10.4g %10.4g %10.4g\n", (double)L->ritz, (double)L->gersh, (double)L->lambda, (double)L->omega));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "          - %10.4g          - %10.4g\n", (double)L->gersh, (double)L->omega));
+    else {
+      const PCGPUAMGSmootherLevel *S        = &L->sm;
+      char                         ritz[16] = "-", lambda[16] = "-", omega[16] = "-";
+
+      if (S->lambda > 0) {
+        PetscCall(PetscSNPrintf(ritz, sizeof(ritz), "%.4g", (double)S->ritz));
+        PetscCall(PetscSNPrintf(lambda, sizeof(lambda), "%.4g", (double)S->lambda));
+      }
+      if (S->omega > 0) PetscCall(PetscSNPrintf(omega, sizeof(omega), "%.4g", (double)S->omega));
+      PetscCall(PetscViewerASCIIPrintf(viewer, " %10s %10.4g %10s %10s\n", ritz, (double)S->gersh, lambda, omega));
+    }
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   }
   for (PetscInt l = 0; l < D->nlevels; l++) {

@@ -4,5 +4,4 @@
 */
 #include <petscgpupc.h>
 
-const char *const PCGPUAMGCycleTypes[]    = {"v", "w", "f", "PCGPUAMGCycleType", "PC_GPUAMG_CYCLE_", NULL};
-const char *const PCGPUAMGSmootherTypes[] = {"jacobi", "l1jacobi", "chebyshev", "polynomial", "PCGPUAMGSmootherType", "PC_GPUAMG_SMOOTHER_", NULL};
+const char *const PCGPUAMGCycleTypes[] = {"v", "w", "f", "PCGPUAMGCycleType", "PC_GPUAMG_CYCLE_", NULL};

@@ -180,7 +180,8 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 
    Options Database Keys (cycle):
 +  -pc_gpuamg_cycle <v,w,f> - the cycle (default v)
-.  -pc_gpuamg_smoother <jacobi,l1jacobi,chebyshev,polynomial> - the smoother (default l1jacobi for classical,
+.  -pc_gpuamg_smoother <name> - the smoother from the registry: jacobi, l1jacobi, chebyshev, polynomial or one added
+                                 with PCGPUAMGSmootherRegister() (default l1jacobi for classical,
                                                                chebyshev for agg)
 .  -pc_gpuamg_pre_sweeps <1> - sweeps before the coarse correction
 .  -pc_gpuamg_post_sweeps <1> - sweeps after
@@ -202,7 +203,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
    confirmed by measurement on the GPU (bench/amg.sh). Smoothed aggregation defaults to the Chebyshev smoother
    (degree 2 on [lambda/10, lambda], GAMG's): with l1-Jacobi it took 21, 16 and 58 CG iterations on elasticity3d,
    poisson3d and randcoef3d at ~100k rows against GAMG's 13, 10 and 194, with Chebyshev 9, 9 and 29 (bench/NOTES.md,
-   "amgconv"). PCGPUAMGSetSmootherType() (or -pc_gpuamg_smoother) overrides the type's default. jacobi, chebyshev and
+   "amgconv"). PCGPUAMGSetSmoother() (or -pc_gpuamg_smoother) overrides the type's default. jacobi, chebyshev and
    polynomial use per level lambda_l = min(1.1 * largest Ritz value of 20 Lanczos steps on |D|^-1/2 sgn(D) A |D|^-1/2,
    Gershgorin bound of D^-1 A) >= lambda_max(D^-1 A_l); -ksp_view prints it with the Ritz value, the Gershgorin bound
    and the damping of each level. A fixed Jacobi weight (2/3) is no smoother on coarse levels where lambda_max reaches
@@ -210,7 +211,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 
    Level: intermediate
 
-.seealso: PCGAMG, PCHYPRE, PCCMG, PCGPUAMGSetType(), PCGPUAMGSetCycleType(), PCGPUAMGSetSmootherType(), PCSetCoordinates()
+.seealso: PCGAMG, PCHYPRE, PCCMG, PCGPUAMGSetType(), PCGPUAMGSetCycleType(), PCGPUAMGSetSmoother(), PCSetCoordinates()
 M*/
 PetscErrorCode PCCreate_GPUAMG(PC pc)
 {

@@ -28,9 +28,9 @@ static PetscErrorCode PCGPUAMGSetType_GPUAMG(PC pc, PCGPUAMGType v)
   if (g->setup.type != v) PetscCall(Invalidate(pc));
   g->setup.type = v;
   if (!g->smoother_set) { /* the type's default smoother (bench/NOTES.md, branch amgconv) */
-    PCGPUAMGSmootherType s = v == PC_GPUAMG_AGG ? PC_GPUAMG_SMOOTHER_CHEBYSHEV : PC_GPUAMG_SMOOTHER_L1JACOBI;
-    if (g->cyc.smoother != s) PetscCall(Invalidate(pc));
-    g->cyc.smoother = s;
+    PCGPUAMGSmootherType s = v == PC_GPUAMG_AGG ? PCGPUAMGSMOOTHERCHEBYSHEV : PCGPUAMGSMOOTHERL1JACOBI;
+    if (strcmp(g->cyc.smoother, s)) PetscCall(Invalidate(pc));
+    PetscCall(PetscStrncpy(g->cyc.smoother, s, sizeof(g->cyc.smoother)));
   }
   PetscFunctionReturn(0);
 }
@@ -57,12 +57,12 @@ static PetscErrorCode PCGPUAMGGetType_GPUAMG(PC pc, PCGPUAMGType *v)
 .  -pc_gpuamg_type - the value
 
    Notes:
-   Unless PCGPUAMGSetSmootherType() was called, the type also picks the smoother: l1jacobi for classical, chebyshev
+   Unless PCGPUAMGSetSmoother() was called, the type also picks the smoother: l1jacobi for classical, chebyshev
    for agg (bench/NOTES.md, section "amgconv").
 
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGGetType(), PCGPUAMGSetSmootherType()
+.seealso: PCGPUAMG, PCGPUAMGGetType(), PCGPUAMGSetSmoother()
 @*/
 PetscErrorCode PCGPUAMGSetType(PC pc, PCGPUAMGType v)
 {
@@ -989,19 +989,21 @@ PetscErrorCode PCGPUAMGGetCycleType(PC pc, PCGPUAMGCycleType *v)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCGPUAMGSetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType v)
+static PetscErrorCode PCGPUAMGSetSmoother_GPUAMG(PC pc, PCGPUAMGSmootherType v)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+  PetscBool  found;
 
   PetscFunctionBegin;
-  PetscCheck((int)v >= 0 && (int)v < 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_smoother: no value %d", (int)v);
-  if (g->cyc.smoother != v) PetscCall(Invalidate(pc));
-  g->cyc.smoother = v;
+  PetscCall(GPUPCAMGSmootherFind(v, NULL, &found));
+  PetscCheck(found, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_UNKNOWN_TYPE, "-pc_gpuamg_smoother %s: no smoother of that name is registered (-help lists them; PCGPUAMGSmootherRegister() adds one)", v);
+  if (strcmp(g->cyc.smoother, v)) PetscCall(Invalidate(pc));
+  PetscCall(PetscStrncpy(g->cyc.smoother, v, sizeof(g->cyc.smoother)));
   g->smoother_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PCGPUAMGGetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType *v)
+static PetscErrorCode PCGPUAMGGetSmoother_GPUAMG(PC pc, PCGPUAMGSmootherType *v)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
@@ -1011,16 +1013,16 @@ static PetscErrorCode PCGPUAMGGetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType
 }
 
 /*@
-   PCGPUAMGSetSmootherType - smoother of every level but the last
+   PCGPUAMGSetSmoother - the smoother of every level but the last, by its name in the registry
 
    Logically Collective
 
    Input Parameters:
 +  pc - the PC gpuamg
--  v - the value
+-  v - the name: jacobi, l1jacobi, chebyshev, polynomial, or one added with PCGPUAMGSmootherRegister()
 
    Options Database Key:
-.  -pc_gpuamg_smoother - the value
+.  -pc_gpuamg_smoother <name> - the smoother (-help lists the registry)
 
    Notes:
    Without this call the smoother follows the type (PCGPUAMGSetType()): l1jacobi for classical, chebyshev for agg.
@@ -1028,19 +1030,20 @@ static PetscErrorCode PCGPUAMGGetSmootherType_GPUAMG(PC pc, PCGPUAMGSmootherType
 
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGGetSmootherType(), PCGPUAMGSetType()
+.seealso: PCGPUAMG, PCGPUAMGGetSmoother(), PCGPUAMGSetType(), PCGPUAMGSmootherRegister()
 @*/
-PetscErrorCode PCGPUAMGSetSmootherType(PC pc, PCGPUAMGSmootherType v)
+PetscErrorCode PCGPUAMGSetSmoother(PC pc, PCGPUAMGSmootherType v)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, v, 2);
-  PetscTryMethod(pc, "PCGPUAMGSetSmootherType_C", (PC, PCGPUAMGSmootherType), (pc, v));
+  PetscValidCharPointer(v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetSmoother_C", (PC, PCGPUAMGSmootherType), (pc, v));
   PetscFunctionReturn(0);
 }
 
 /*@
-   PCGPUAMGGetSmootherType - the value set by PCGPUAMGSetSmootherType() (-pc_gpuamg_smoother)
+   PCGPUAMGGetSmoother - the name of the smoother in use (PCGPUAMGSetSmoother(), -pc_gpuamg_smoother, or the type's
+   default)
 
    Not Collective
 
@@ -1052,13 +1055,14 @@ PetscErrorCode PCGPUAMGSetSmootherType(PC pc, PCGPUAMGSmootherType v)
 
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGSetSmootherType()
+.seealso: PCGPUAMG, PCGPUAMGSetSmoother()
 @*/
-PetscErrorCode PCGPUAMGGetSmootherType(PC pc, PCGPUAMGSmootherType *v)
+PetscErrorCode PCGPUAMGGetSmoother(PC pc, PCGPUAMGSmootherType *v)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCGPUAMGGetSmootherType_C", (PC, PCGPUAMGSmootherType *), (pc, v));
+  PetscValidPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetSmoother_C", (PC, PCGPUAMGSmootherType *), (pc, v));
   PetscFunctionReturn(0);
 }
 
@@ -1352,9 +1356,13 @@ static PetscErrorCode PCGPUAMGGetSweeps_GPUAMG(PC pc, PetscInt *pre, PetscInt *p
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
+  PCGPUAMGSmootherOps ops;
+  PetscBool           found;
+
   PetscFunctionBegin;
-  if (pre) *pre = g->cyc.pre;
-  if (post) *post = g->cyc.post;
+  PetscCall(GPUPCAMGSmootherFind(g->cyc.smoother, &ops, &found));
+  if (pre) *pre = g->cyc.pre == PETSC_DEFAULT && found ? ops.default_sweeps : g->cyc.pre;
+  if (post) *post = g->cyc.post == PETSC_DEFAULT && found ? ops.default_sweeps : g->cyc.post;
   PetscFunctionReturn(0);
 }
 
@@ -1544,8 +1552,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupThreads_C", set ? PCGPUAMGGetSetupThreads_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCycleType_C", set ? PCGPUAMGSetCycleType_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetCycleType_C", set ? PCGPUAMGGetCycleType_GPUAMG : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSmootherType_C", set ? PCGPUAMGSetSmootherType_GPUAMG : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSmootherType_C", set ? PCGPUAMGGetSmootherType_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSmoother_C", set ? PCGPUAMGSetSmoother_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSmoother_C", set ? PCGPUAMGGetSmoother_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetJacobiWeight_C", set ? PCGPUAMGSetJacobiWeight_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetJacobiWeight_C", set ? PCGPUAMGGetJacobiWeight_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetChebyshevDegree_C", set ? PCGPUAMGSetChebyshevDegree_GPUAMG : NULL));
@@ -1641,9 +1649,13 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     if (set) PetscCall(PCGPUAMGSetCycleType(pc, v));
   }
   {
-    PCGPUAMGSmootherType v = g->cyc.smoother;
-    PetscCall(PetscOptionsEnum("-pc_gpuamg_smoother", "smoother of every level but the last (default l1jacobi; chebyshev for -pc_gpuamg_type agg)", "PCGPUAMGSetSmootherType", PCGPUAMGSmootherTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
-    if (set) PetscCall(PCGPUAMGSetSmootherType(pc, v));
+    PetscInt           nnames, pick = 0;
+    const char *const *names;
+    PetscCall(GPUPCAMGSmootherNames(&nnames, &names));
+    for (PetscInt k = 0; k < nnames; k++)
+      if (!strcmp(names[k], g->cyc.smoother)) pick = k;
+    PetscCall(PetscOptionsEList("-pc_gpuamg_smoother", "smoother of every level but the last, from the registry (default l1jacobi; chebyshev for -pc_gpuamg_type agg)", "PCGPUAMGSetSmoother", names, nnames, names[pick], &pick, &set));
+    if (set) PetscCall(PCGPUAMGSetSmoother(pc, names[pick]));
   }
   {
     PetscReal v = GPUPCAMGCycleWeight(&g->cyc); /* in use: the one set, or the smoother's default */
@@ -1666,8 +1678,9 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     if (set) PetscCall(PCGPUAMGSetUseGraph(pc, v));
   }
   {
-    PetscInt  pre = g->cyc.pre, post = g->cyc.post;
+    PetscInt  pre, post;
     PetscBool s1, s2;
+    PetscCall(PCGPUAMGGetSweeps(pc, &pre, &post)); /* the smoother's default sweeps unless set */
     PetscCall(PetscOptionsInt("-pc_gpuamg_pre_sweeps", "smoothing sweeps before the coarse correction", "PCGPUAMGSetSweeps", pre, &pre, &s1));
     PetscCall(PetscOptionsInt("-pc_gpuamg_post_sweeps", "smoothing sweeps after the coarse correction", "PCGPUAMGSetSweeps", post, &post, &s2));
     if (s1 || s2) PetscCall(PCGPUAMGSetSweeps(pc, pre, post));

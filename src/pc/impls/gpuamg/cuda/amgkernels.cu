@@ -126,5 +126,31 @@ static PetscErrorCode AMGDenseMult_CUDA(PetscInt m, PetscBool transpose, const P
   PetscFunctionReturn(0);
 }
 
+/* Gauss-Seidel on one colour: a thread per row of the colour (the rows of a colour are not coupled, so the order does
+   not matter); the row's entries are read by its thread (rows of a few to ~100 entries on AMG levels) */
+__global__ void GSColourKernel(PetscInt nr, const PetscInt *__restrict__ rows, const PetscInt *__restrict__ ai, const PetscInt *__restrict__ aj, const PetscScalar *__restrict__ aa, const PetscScalar *__restrict__ dinv, const PetscScalar *__restrict__ b, PetscScalar *x)
+{
+  const PetscInt k = blockIdx.x * (PetscInt)BLOCK + threadIdx.x;
+  PetscInt       i = -1;
+  PetscScalar    s;
+
+  if (k < nr) i = rows[k];
+  GPUPCWaitPrevious();
+  GPUPCLetNextLaunch();
+  if (i < 0) return;
+  s = b[i];
+  for (PetscInt e = ai[i]; e < ai[i + 1]; e++) s -= aa[e] * x[aj[e]];
+  x[i] += dinv[i] * s;
+}
+
+static PetscErrorCode AMGGSColour_CUDA(PetscInt nr, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (nr <= 0) PetscFunctionReturn(0);
+  AMGLaunch(Blocks(nr), GSColourKernel, nr, rows, ai, aj, aa, dinv, b, x);
+  GPUPCCheckLaunch("gpuamg gs_colour");
+  PetscFunctionReturn(0);
+}
+
 /* the table: every member's Stem_CUDA from GPUPC_AMG_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, GPUPCAMGKernelsCUDA, GPUPC_AMG_KERNEL_LIST, "cuda", _CUDA);

@@ -51,4 +51,16 @@ static PetscErrorCode AMGDenseMult_Host(PetscInt m, PetscBool transpose, const P
   return 0;
 }
 
+static PetscErrorCode AMGGSColour_Host(PetscInt nr, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+{
+  for (PetscInt k = 0; k < nr; k++) {
+    const PetscInt i = rows[k];
+    PetscScalar    s = b[i];
+
+    for (PetscInt e = ai[i]; e < ai[i + 1]; e++) s -= aa[e] * x[aj[e]];
+    x[i] += dinv[i] * s;
+  }
+  return 0;
+}
+
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, GPUPCAMGKernelsHost, GPUPC_AMG_KERNEL_LIST, "host", _Host);
