@@ -12,6 +12,7 @@
 #define GPUPC_AMGSETUP_H
 
 #include <gpupc/amg.h>
+#include <gpupc/amghash.h>
 
 typedef struct {
   PetscInt        n;         /* owned rows */
@@ -105,16 +106,6 @@ static inline void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a
   vals[a]     = vals[b];
   cols[b]     = c;
   vals[b]     = v;
-}
-
-/* the hash that gives the random part of coarsening measures, in [0,1) */
-static inline PetscReal GPUPCAMGRandom(PetscInt g)
-{
-  unsigned long long z = (unsigned long long)g + 0x9e3779b97f4a7c15ULL;
-  z                    = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z                    = z ^ (z >> 31);
-  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
 #endif
