@@ -12,7 +12,7 @@
 #define GPUPC_AMGSETUP_H
 
 #include <gpupc/amg.h>
-#include <gpupc/amghash.h>
+#include <gpupc/amgsetupkernels.h>
 
 typedef struct {
   PetscInt        n;         /* owned rows */
@@ -44,10 +44,7 @@ typedef struct {
                          the smoother */
 } GPUPCAMGStrength;
 
-/* C/F states */
-#define GPUPC_AMG_F (-1)
-#define GPUPC_AMG_U 0
-#define GPUPC_AMG_C 1
+/* C/F states: GPUPC_AMG_F, GPUPC_AMG_U, GPUPC_AMG_C (gpupc/amgsetupkernels.h) */
 
 /* interpolation (or tentative prolongator) on the local rows: n x nc, local coarse columns */
 typedef struct {
@@ -96,16 +93,5 @@ PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCA
 /* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */
 PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
-
-/* swaps the (column, value) pairs a and b */
-static inline void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a, PetscInt b)
-{
-  PetscInt  c = cols[a];
-  PetscReal v = vals[a];
-  cols[a]     = cols[b];
-  vals[a]     = vals[b];
-  cols[b]     = c;
-  vals[b]     = v;
-}
 
 #endif
