@@ -88,6 +88,11 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
    modes from coordinates) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
 
+/* the device setup's steps (setupdevice.c), for tests/kernel_equiv_amgsetup.c: strength, PMIS, interpolation */
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, PetscReal, GPUPCDevCSR *, GPUPCDevCSR *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, const PetscInt *, const PetscInt *, PetscInt, PCGPUAMGInterpType, PetscInt, PetscReal, GPUPCDevCSR *);
+
 /* -log_view events of the setup (GPUPCAMGRegisterSetupEvents) */
 PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
 /* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry

@@ -41,30 +41,30 @@ static inline GPUPC_AMG_HD void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *val
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host (src/pc/impls/gpuamg/host), the CUDA one Stem_CUDA (src/pc/impls/gpuamg/cuda). */
-#define GPUPC_AMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                             \
-  /* *row (host) = the first r < n with d[r] == 0, or -1 */                                                                                                                                          \
-  X(A, diag_zero, AMGDiagZero, (PetscInt n, const PetscScalar *d, PetscInt *row))                                                                                                                    \
+#define GPUPC_AMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                                                                     \
+  /* *row (host) = the first r < n with d[r] == 0, or -1 */                                                                                                                                                                                   \
+  X(A, diag_zero, AMGDiagZero, (PetscInt n, const PetscScalar *d, PetscInt *row))                                                                                                                                                             \
   /* classical strength, first pass: Si[r+1] = the points j != r with -s a_rj >= theta max_k(-s a_rk) > 0, s = sign(a_rr) \
-     (rows without such negative couplings: |a_rj| >= theta max_k |a_rk| > 0); Si[0] is not written (rowptr) */                                                                       \
-  X(A, strength_count, AMGStrengthCount, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, PetscInt *Si))                                                                               \
-  /* second pass: S->j (S->i from the first pass), in A's column order */                                                                                                                           \
-  X(A, strength_fill, AMGStrengthFill, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S))                                                                               \
+     (rows without such negative couplings: |a_rj| >= theta max_k |a_rk| > 0); Si[0] is not written (rowptr) */                                                                                                                   \
+  X(A, strength_count, AMGStrengthCount, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, PetscInt *Si))                                                                                                                         \
+  /* second pass: S->j (S->i from the first pass), in A's column order */                                                                                                                                                                     \
+  X(A, strength_fill, AMGStrengthFill, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S))                                                                                                                         \
   /* PMIS start: w[i] = |ST row i| + GPUPCAMGRandom(rstart + i); cf[i] = F for points that influence none, U otherwise; \
-     *left (host) = the U points */                                                                            \
-  X(A, pmis_init, AMGPMISInit, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left))                                                          \
-  /* mark[i] = 1 for the U points whose w beats every U neighbour's in S and ST (ties: the larger index), else 0 */                                                                                   \
-  X(A, pmis_select, AMGPMISSelect, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, const PetscInt *cf, char *mark))                                                               \
-  /* mark[i] = 1 for the U points that depend strongly on a C point, else 0 */                                                                                                                       \
-  X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                           \
-  /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                          \
-  X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                           \
+     *left (host) = the U points */                                                                                                                     \
+  X(A, pmis_init, AMGPMISInit, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left))                                                                                                    \
+  /* mark[i] = 1 for the U points whose w beats every U neighbour's in S and ST (ties: the larger index), else 0 */                                                                                                                           \
+  X(A, pmis_select, AMGPMISSelect, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, const PetscInt *cf, char *mark))                                                                                                         \
+  /* mark[i] = 1 for the U points that depend strongly on a C point, else 0 */                                                                                                                                                                \
+  X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                                                                    \
+  /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                                                                   \
+  X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                                                                    \
   /* interpolation, first pass: Bi[i+1] = a bound of the entries of row i before truncation (type GPUPC_AMG_DEV_*); \
-     Bi[0] is not written (rowptr) */                                                                                          \
-  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt *Bi))                                                                  \
+     Bi[0] is not written (rowptr) */                                                                                                                         \
+  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt *Bi))                                                                                                           \
   /* second pass: row i of P (fine point columns) in bcols, bvals [Bi[i], Bi[i+1]) truncated to tmax entries and by tfac \
-     (0: no truncation) with its sum kept; Pi[i+1] = its length (Pi[0] is not written) */                                                                             \
+     (0: no truncation) with its sum kept; Pi[i+1] = its length (Pi[0] is not written) */                                                                                                                    \
   X(A, interp_rows, AMGInterpRows, (const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)) \
-  /* third pass: P's rows (P->i from the counts and rowptr) from the buffer, columns cmap[fine point] sorted in each row */                                                                           \
+  /* third pass: P's rows (P->i from the counts and rowptr) from the buffer, columns cmap[fine point] sorted in each row */                                                                                                                   \
   X(A, interp_gather, AMGInterpGather, (PetscInt n, const PetscInt *Bi, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, GPUPCDevCSR *P))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_SETUP_KERNEL_LIST) GPUPCAMGSetupKernels;

@@ -62,7 +62,6 @@ static inline GPUPC_AMG_HD int GPUPCAMGDevPMISInit(const PetscInt *STi, PetscInt
 {
   PetscInt nt = STi[i + 1] - STi[i];
 
-
   w[i]  = (PetscReal)nt + GPUPCAMGRandom(rstart + i);
   cf[i] = nt == 0 ? GPUPC_AMG_F : GPUPC_AMG_U; /* influences no point (isolated points too): F */
   return cf[i] == GPUPC_AMG_U;

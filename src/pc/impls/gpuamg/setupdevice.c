@@ -24,7 +24,7 @@
 #include <petsctime.h>
 
 struct _n_GPUPCAMGDevHierarchy {
-  PetscInt     cap;     /* entries of the arrays (the most levels) */
+  PetscInt     cap; /* entries of the arrays (the most levels) */
   PetscInt     nlevels;
   GPUPCDevCSR *A;   /* A[0]: the operator's copy; A[l+1] = R A[l] P */
   GPUPCDevCSR *P;   /* P[l], l < nlevels - 1 */
@@ -114,8 +114,26 @@ static PetscErrorCode OperatorToDevice(Mat A, GPUPCDevCSR *Ad)
 /* a device buffer of n items of size s */
 #define DevAlloc(n, p) GPUPCMalloc((size_t)PetscMax((n), 1) * sizeof(**(p)), (void **)(p))
 
-/* strength graph S of A (diagonal d) and its transpose ST */
-static PetscErrorCode DevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S, GPUPCDevCSR *ST)
+/*@C
+   GPUPCAMGDevStrength - the classical strength graph of a device CSR level matrix and its transpose (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k, sk  - the device-setup and sparse kernel tables
+.  A      - the level matrix (device CSR)
+.  d      - its diagonal (device)
+-  theta  - the strength threshold
+
+   Output Parameters:
++  S  - the graph (a pattern; free with GPUPCDevCSRDestroy())
+-  ST - its transpose
+
+   Level: developer
+
+.seealso: GPUPCAMGStrengthClassical(), GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S, GPUPCDevCSR *ST)
 {
   PetscInt  nnz, *perm;
   PetscInt *Si;
@@ -136,8 +154,24 @@ static PetscErrorCode DevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSpar
   PetscFunctionReturn(0);
 }
 
-/* PMIS splitting cf of the points of S (rstart: global number of point 0) */
-static PetscErrorCode DevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscInt *cf)
+/*@C
+   GPUPCAMGDevPMIS - the PMIS splitting of a device strength graph (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k      - the device-setup kernel table
+.  S, ST  - the strength graph and its transpose
+-  rstart - global number of point 0 (seeds the measures as the host setup's GPUPCAMGCoarsen() does)
+
+   Output Parameter:
+.  cf - GPUPC_AMG_C or GPUPC_AMG_F per point (device)
+
+   Level: developer
+
+.seealso: GPUPCAMGCoarsen(), GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscInt *cf)
 {
   PetscReal *w;
   char      *mark;
@@ -161,10 +195,31 @@ static PetscErrorCode DevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR *
   PetscFunctionReturn(0);
 }
 
-/* interpolation P (A->m x nc) of the splitting cf; cmap: the coarse number of each C point */
-static PetscErrorCode DevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, const GPUPCAMGSetupOptions *opts, GPUPCDevCSR *P)
+/*@C
+   GPUPCAMGDevInterp - the interpolation of a C/F splitting on the device (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k, sk  - the device-setup and sparse kernel tables
+.  A, d   - the level matrix and its diagonal
+.  S      - the strength graph
+.  cf     - the splitting
+.  cmap   - the coarse number of each C point (-1 elsewhere)
+.  nc     - the C points
+.  interp - PC_GPUAMG_INTERP_DIRECT or PC_GPUAMG_INTERP_EXTENDED_I
+-  tmax, tfac - truncation to tmax entries per row and by the factor tfac (0: none)
+
+   Output Parameter:
+.  P - the interpolation, A->m x nc, columns sorted (free with GPUPCDevCSRDestroy())
+
+   Level: developer
+
+.seealso: GPUPCAMGInterpolate(), GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, GPUPCDevCSR *P)
 {
-  PetscInt   n = A->m, type = opts->interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
+  PetscInt   n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
   PetscInt  *Bi, *Pi, *bcols;
   PetscReal *bvals;
 
@@ -175,7 +230,8 @@ static PetscErrorCode DevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparse
   PetscCall(DevAlloc(nb, &bcols));
   PetscCall(DevAlloc(nb, &bvals));
   PetscCall(DevAlloc(n + 1, &Pi));
-  PetscCall(k->interp_rows(A, d, S, cf, type, opts->trunc_max, opts->trunc_factor, Bi, bcols, bvals, Pi));
+  PetscCheck(interp == PC_GPUAMG_INTERP_DIRECT || interp == PC_GPUAMG_INTERP_EXTENDED_I, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup interpolates direct or ext+i, not %s", PCGPUAMGInterpTypes[interp]);
+  PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, Bi, bcols, bvals, Pi));
   PetscCall(sk->rowptr(n, Pi, &np, NULL));
   PetscCall(GPUPCDevCSRCreate(n, nc, np, PETSC_TRUE, P));
   PetscCall(GPUPCCopyOnDevice(P->i, Pi, n + 1));
@@ -215,18 +271,18 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of the level %" PetscInt_FMT " matrix has a zero diagonal; AMG needs a nonzero diagonal (an SPD-like matrix); reorder or use another PC", bad, l);
   }
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, 0, 0, 0, 0));
-  PetscCall(DevStrength(k, sk, A, d, opts->strong_threshold, &S, &ST));
+  PetscCall(GPUPCAMGDevStrength(k, sk, A, d, opts->strong_threshold, &S, &ST));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, 0, 0, 0, 0));
   PetscCall(DevAlloc(n, &cf));
   PetscCall(DevAlloc(n, &cmap));
-  PetscCall(DevPMIS(k, &S, &ST, 0, cf));
+  PetscCall(GPUPCAMGDevPMIS(k, &S, &ST, 0, cf));
   PetscCall(sk->compact(n, cf, GPUPC_AMG_C, NULL, cmap, &nc, NULL));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, 0, 0, 0, 0));
   PetscCall(Now(&t1));
   if (nc > 0 && nc < n && (PetscReal)nc <= opts->max_ratio * (PetscReal)n) {
     PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, 0, 0, 0, 0));
-    PetscCall(DevInterp(k, sk, A, d, &S, cf, cmap, nc, opts, P));
+    PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, P));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, 0, 0, 0, 0));
   }
   PetscCall(Now(&t2));
@@ -262,14 +318,14 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
 @*/
 PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *opts, GPUPCAMGHierarchy *H)
 {
-  const GPUPCAMGSetupKernels    *k;
-  const GPUPCSparseKernels      *sk;
+  const GPUPCAMGSetupKernels     *k;
+  const GPUPCSparseKernels       *sk;
   struct _n_GPUPCAMGDevHierarchy *D;
-  PetscLogDouble                 t0 = 0, t1 = 0, t2 = 0;
-  size_t                         base, peak;
-  PetscMPIInt                    size;
-  PCGPUAMGSetupLocation          where;
-  const char                    *why;
+  PetscLogDouble                  t0 = 0, t1 = 0, t2 = 0;
+  size_t                          base, peak;
+  PetscMPIInt                     size;
+  PCGPUAMGSetupLocation           where;
+  const char                     *why;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
@@ -344,9 +400,9 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
 @*/
 PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
 {
-  struct _n_GPUPCAMGDevHierarchy *D = H->dev;
-  PetscLogDouble                 t0 = 0, t1 = 0;
-  GPUPCDevCSR                    Anew;
+  struct _n_GPUPCAMGDevHierarchy *D  = H->dev;
+  PetscLogDouble                  t0 = 0, t1 = 0;
+  GPUPCDevCSR                     Anew;
 
   PetscFunctionBegin;
   PetscCheck(H->ondevice && D, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "the AMG hierarchy was not built by the device setup");

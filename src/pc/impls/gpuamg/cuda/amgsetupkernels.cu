@@ -7,7 +7,7 @@
 #include "../amgdevrows.h"
 #include <climits>
 
-#define BLOCK 256
+#define BLOCK      256
 #define ROWS(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (long long)(n); i += (long long)gridDim.x * blockDim.x)
 
 /* blocks of a grid-stride kernel over n rows */
@@ -92,7 +92,8 @@ static PetscErrorCode AMGStrengthFill_CUDA(const GPUPCDevCSR *A, const PetscScal
 __global__ void PMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart, PetscReal *w, PetscInt *cf, int *left)
 {
   int mine = 0;
-  ROWS(i, n) mine += GPUPCAMGDevPMISInit(STi, rstart, (PetscInt)i, w, cf);
+  ROWS(i, n)
+  mine += GPUPCAMGDevPMISInit(STi, rstart, (PetscInt)i, w, cf);
   if (mine) atomicAdd(left, mine);
 }
 
@@ -112,7 +113,8 @@ static PetscErrorCode AMGPMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *
 
 __global__ void PMISSelectKernel(GPUPCDevCSR S, GPUPCDevCSR ST, const PetscReal *w, const PetscInt *cf, char *mark)
 {
-  ROWS(i, S.m) mark[i] = GPUPCAMGDevPMISMax(S.i, S.j, ST.i, ST.j, w, cf, (PetscInt)i);
+  ROWS(i, S.m)
+  mark[i] = GPUPCAMGDevPMISMax(S.i, S.j, ST.i, ST.j, w, cf, (PetscInt)i);
 }
 
 static PetscErrorCode AMGPMISSelect_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, const PetscInt *cf, char *mark)
@@ -126,7 +128,8 @@ static PetscErrorCode AMGPMISSelect_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR
 
 __global__ void PMISDependKernel(GPUPCDevCSR S, const PetscInt *cf, char *mark)
 {
-  ROWS(i, S.m) mark[i] = GPUPCAMGDevPMISDepends(S.i, S.j, cf, (PetscInt)i);
+  ROWS(i, S.m)
+  mark[i] = GPUPCAMGDevPMISDepends(S.i, S.j, cf, (PetscInt)i);
 }
 
 static PetscErrorCode AMGPMISDepend_CUDA(const GPUPCDevCSR *S, const PetscInt *cf, char *mark)
@@ -165,7 +168,8 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
 
 __global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt *Bi)
 {
-  ROWS(i, A.m) Bi[i + 1] = GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i);
+  ROWS(i, A.m)
+  Bi[i + 1] = GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i);
 }
 
 static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt *Bi)
@@ -179,7 +183,8 @@ static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCS
 
 __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)
 {
-  ROWS(i, A.m) Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i]);
+  ROWS(i, A.m)
+  Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i]);
 }
 
 static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)
@@ -193,7 +198,8 @@ static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar
 
 __global__ void InterpGatherKernel(PetscInt n, const PetscInt *Bi, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, GPUPCDevCSR P)
 {
-  ROWS(i, n) GPUPCAMGDevGatherRow(P.i[i + 1] - P.i[i], bcols + Bi[i], bvals + Bi[i], cmap, P.j + P.i[i], P.a + P.i[i]);
+  ROWS(i, n)
+  GPUPCAMGDevGatherRow(P.i[i + 1] - P.i[i], bcols + Bi[i], bvals + Bi[i], cmap, P.j + P.i[i], P.a + P.i[i]);
 }
 
 static PetscErrorCode AMGInterpGather_CUDA(PetscInt n, const PetscInt *Bi, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, GPUPCDevCSR *P)
