@@ -26,7 +26,7 @@ EXAMPLE_PROGS := $(patsubst examples/%.c,build/bin/%,$(wildcard examples/*.c))
 # they load GPUPC at run time with -dll_append, as a user's program would (tests/tutorial.sh).
 PETSC_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/ksp/ksp/tutorials))
 PETSC_SNES_TUTORIALS ?= $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src/snes/tutorials))
-TUTORIAL_PROGS  := $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_TUTORIALS)/,ex2.c ex45.c))))))
+TUTORIAL_PROGS  := $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_TUTORIALS)/,ex2.c ex45.c ex56.c))))))
 TUTORIAL_PROGS  += $(if $(PETSC_SNES_TUTORIALS),$(patsubst %,build/tutorials/snes_%,$(notdir $(basename $(wildcard $(addprefix $(PETSC_SNES_TUTORIALS)/,ex19.c))))))
 # ksp ex34: pure Neumann 3D Laplacian (cell-centred, null space attached); the launch step of tools/gpu-session.sh
 TUTORIAL_PROGS  += $(if $(PETSC_TUTORIALS),$(patsubst %,build/tutorials/ksp_%,$(notdir $(basename $(wildcard $(PETSC_TUTORIALS)/ex34.c)))))

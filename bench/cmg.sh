@@ -8,6 +8,8 @@
 # gpupc-solve runs from its summary line, their setup phases empty) and writes its residual history to
 # <dir>/history_<problem>_<n>_<solver>.csv (iteration,relres), for bench/plot.py.
 # BENCH_GPUAMG=1: also PCG + gpuamg (its defaults; one process, all its setup threads) where cmg runs.
+# BENCH_SETUP=0 leaves out the side-by-side table of the setup by phase with -pc_cmg_setup device and host (each with a
+# value-only reuse), printed by default after each problem's runs.
 # BENCH_BACKEND: the backend options of the cmg and gpuamg runs (default -gpupc_backend cuda -gpupc_require_device;
 # "-gpupc_backend host" checks the script without a GPU).
 set -u
@@ -39,6 +41,19 @@ for p in $problems; do
     echo "=== $p n=$n"
     $bin/bench/cmg -problem "$p" -n "$n" $backend $(csv cmg-$where-double)
     $bin/bench/cmg -problem "$p" -n "$n" $backend -pc_cmg_precision single $(csv cmg-$where-single)
+    if [ "${BENCH_SETUP:-1}" = 1 ]; then # the setup by phase, device kernels beside the host setup, same run options
+      for s in device host; do
+        $bin/bench/cmg -problem "$p" -n "$n" $backend -pc_cmg_setup $s -reuse -cycles 3 | grep "^bench/cmg" >"${TMPDIR:-/tmp}/cmgsetup_$s.$$"
+      done
+      awk 'FNR == 1 {col++} /^bench\/cmg:/ {for (i = 1; i <= NF; i++) if ($i ~ /^its=/ || $i ~ /^setup_s=/) v[col, $i ~ /^its/ ? "its" : "setup"] = substr($i, index($i, "=") + 1)
+             s = $0; sub(/.*\[/, "", s); sub(/\].*/, "", s); split(s, f, " "); for (k = 1; k < 10; k += 2) v[col, f[k]] = f[k + 1]}
+           /^bench\/cmg reuse:/ {s = $0; sub(/.*setup_s=/, "", s); split(s, f, " "); v[col, "reuse"] = f[1]}
+           END {printf "setup by phase (s)   -pc_cmg_setup device   -pc_cmg_setup host\n"
+                n = split("setup reduce cluster galerkin coarse upload reuse its", ph, " ")
+                for (k = 1; k <= n; k++) printf "  %-18s %20s %20s\n", ph[k], v[1, ph[k]], v[2, ph[k]]}' \
+        "${TMPDIR:-/tmp}/cmgsetup_device.$$" "${TMPDIR:-/tmp}/cmgsetup_host.$$"
+      rm -f "${TMPDIR:-/tmp}/cmgsetup_device.$$" "${TMPDIR:-/tmp}/cmgsetup_host.$$"
+    fi
     if [ "${BENCH_GPUAMG:-0}" = 1 ]; then
       solve gpuamg 1 "$where" -mat_type segcsr -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $backend
     fi

@@ -34,10 +34,16 @@ echo "scaling: $ngpu GPUs, $cores host cores; runs on:$gpus"
 declare -A base # solve time of the one-GPU run of each (kind, problem, pc)
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 run() { # run <kind> <problem> <pc label> <np> <n> <gpupc-solve options...>
-  local kind=$1 p=$2 pc=$3 np=$4 n=$5 line its setup solve msit eff key
+  local kind=$1 p=$2 pc=$3 np=$4 n=$5 out line its setup solve msit eff key
   shift 5
-  line=$($mpiexec -n "$np" --map-by "ppr:$np:node:PE=$((cores / np))" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned "$@" 2>&1 | tee /dev/stderr | grep "^gpupc-solve:")
-  [ -n "$line" ] || { echo "scaling: $kind $p $pc np=$np failed"; return; }
+  out=$($mpiexec -n "$np" --map-by "ppr:$np:node:PE=$((cores / np))" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned "$@" 2>&1)
+  echo "$out" >&2
+  line=$(echo "$out" | grep "^gpupc-solve:")
+  if [ -z "$line" ]; then # a failed run: its error text (PETSc's error lines, else the last lines) goes with the verdict
+    echo "scaling: $kind $p $pc np=$np failed:"
+    { echo "$out" | sed '/Option Table entries/,$d' | grep "PETSC ERROR: " | grep -v "Option left\|option(s) set that were not used\|Configure options\|Petsc Release\|See https\|named .* by\|-------" | head -20 | grep . || echo "$out" | tail -20; } | sed 's/^/scaling:   /'
+    return
+  fi
   its=$(field "$line" its); setup=$(field "$line" setup_s); solve=$(field "$line" solve_s)
   msit=$(awk -v s="$solve" -v i="$its" 'BEGIN {printf "%.4f", (i > 0 ? 1000 * s / i : 0)}')
   key="$kind/$p/$pc"

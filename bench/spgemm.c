@@ -188,7 +188,7 @@ static PetscErrorCode HostFree(Host *h)
   PetscFunctionReturn(0);
 }
 
-/* same pattern, and the largest |a_ij - b_ij| / max_j |b_ij| (relative to the largest entry of its row) */
+/* same pattern, and the largest |a_ij - b_ij| relative to the largest entry of its row (at least 1e-8 of the matrix's) */
 static PetscErrorCode Compare(const GPUPCDevCSR *x, const GPUPCDevCSR *y, PetscBool *same, double *rel)
 {
   Host a, b;
@@ -200,8 +200,12 @@ static PetscErrorCode Compare(const GPUPCDevCSR *x, const GPUPCDevCSR *y, PetscB
   *same = (PetscBool)(a.m == b.m && a.nnz == b.nnz);
   for (PetscInt r = 0; *same && r <= a.m; r++) *same = (PetscBool)(a.i[r] == b.i[r]);
   for (PetscInt e = 0; *same && e < a.nnz; e++) *same = (PetscBool)(a.j[e] == b.j[e]);
+  /* each row's difference relative to its largest entry, but to no less than 1e-8 of the matrix's largest: a row whose
+     entries cancel to rounding level (products that sum to zero) holds no digits to compare */
+  double top = 0.0;
+  for (PetscInt e = 0; *same && e < b.nnz; e++) top = PetscMax(top, PetscAbsScalar(b.a[e]));
   for (PetscInt r = 0; *same && r < a.m; r++) {
-    double big = 0.0, diff = 0.0;
+    double big = 1e-8 * top, diff = 0.0;
     for (PetscInt e = a.i[r]; e < a.i[r + 1]; e++) {
       big  = PetscMax(big, PetscAbsScalar(b.a[e]));
       diff = PetscMax(diff, PetscAbsScalar(a.a[e] - b.a[e]));

@@ -253,6 +253,26 @@ typedef enum {
 } PCCMGMatType;
 PETSC_EXTERN const char *const PCCMGMatTypes[];
 
+/*E
+   PCCMGSetupLocation - where PC cmg builds its hierarchy (reduction, clustering, Galerkin sums)
+
+$  PC_CMG_SETUP_DEVICE - the device kernels of the setup (gpupc/cmgsetupkernels.h); on the host backend they run
+$                        through the host kernel table (the same hierarchy, bit for bit, slower there)
+$  PC_CMG_SETUP_HOST   - the host setup with its OpenMP threads (-pc_cmg_setup_threads)
+
+   Options Database Key:
+.  -pc_cmg_setup <device,host> - default device on the cuda backend, host on the host backend
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGSetSetupLocation(), PCCMGGetSetupLocation()
+E*/
+typedef enum {
+  PC_CMG_SETUP_DEVICE,
+  PC_CMG_SETUP_HOST
+} PCCMGSetupLocation;
+PETSC_EXTERN const char *const PCCMGSetupLocations[];
+
 PETSC_EXTERN PetscErrorCode PCCMGGetNumberOfLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCCMGGetLevel(PC, PetscInt, PetscInt *, PetscInt *, PetscInt *);
 /* one setter and one getter per -pc_cmg_ option (src/pc/impls/cmg/cmgoptions.c) */
@@ -290,6 +310,8 @@ PETSC_EXTERN PetscErrorCode PCCMGSetClusterOrder(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCCMGGetClusterOrder(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCCMGSetSetupThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCCMGGetSetupThreads(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetSetupLocation(PC, PCCMGSetupLocation);
+PETSC_EXTERN PetscErrorCode PCCMGGetSetupLocation(PC, PCCMGSetupLocation *);
 
 /* ---- KSP gpucg: preconditioned CG with fused vector kernels and one host wait per iteration (src/ksp/impls/gpucg) ---- */
 #include <petscksp.h>

@@ -13,12 +13,13 @@ static const char help[] = "PC cmg configured entirely from C (the PCCMGSet... f
 
 /* the value of every -pc_cmg_ option */
 typedef struct {
-  PetscBool         check_symmetry, dirichlet_rows, monitor, cluster_order, graph;
-  PetscReal         symmetry_tol, dominance_tol;
-  PCCMGPositiveMode positive;
-  PetscInt          direct_size, max_levels, repeat, repeat_max, fuse_nnz, pack_nnz, threads;
-  PCCMGPrecision    prec;
-  PCCMGMatType      mattype;
+  PetscBool          check_symmetry, dirichlet_rows, monitor, cluster_order, graph;
+  PetscReal          symmetry_tol, dominance_tol;
+  PCCMGPositiveMode  positive;
+  PetscInt           direct_size, max_levels, repeat, repeat_max, fuse_nnz, pack_nnz, threads;
+  PCCMGPrecision     prec;
+  PCCMGMatType       mattype;
+  PCCMGSetupLocation setup;
 } Settings;
 
 static PetscErrorCode SetAll(PC pc, const Settings *s)
@@ -41,6 +42,7 @@ static PetscErrorCode SetAll(PC pc, const Settings *s)
   PetscCall(PCCMGSetMonitor(pc, s->monitor));
   PetscCall(PCCMGSetClusterOrder(pc, s->cluster_order));
   PetscCall(PCCMGSetSetupThreads(pc, s->threads));
+  PetscCall(PCCMGSetSetupLocation(pc, s->setup));
   PetscFunctionReturn(0);
 }
 
@@ -64,6 +66,7 @@ static PetscErrorCode GetAll(PC pc, Settings *s)
   PetscCall(PCCMGGetMonitor(pc, &s->monitor));
   PetscCall(PCCMGGetClusterOrder(pc, &s->cluster_order));
   PetscCall(PCCMGGetSetupThreads(pc, &s->threads));
+  PetscCall(PCCMGGetSetupLocation(pc, &s->setup));
   PetscFunctionReturn(0);
 }
 
@@ -89,6 +92,7 @@ static PetscErrorCode CheckSettings(const Settings *got, const Settings *want, c
   CHECK_FIELD(monitor);
   CHECK_FIELD(cluster_order);
   CHECK_FIELD(threads);
+  CHECK_FIELD(setup);
 #undef CHECK_FIELD
   PetscFunctionReturn(0);
 }
@@ -122,6 +126,7 @@ static PetscErrorCode SetOptions(const char *prefix, const Settings *s)
   SET_OPTION("monitor", "%s", PetscBools[s->monitor]);
   SET_OPTION("cluster_order", "%s", PetscBools[s->cluster_order]);
   SET_OPTION("setup_threads", "%" PetscInt_FMT, s->threads);
+  SET_OPTION("setup", "%s", PCCMGSetupLocations[s->setup]);
 #undef SET_OPTION
   PetscFunctionReturn(0);
 }
@@ -162,6 +167,7 @@ static PetscErrorCode CheckBadValues(PC pc)
   ExpectError(comm, PCCMGSetPositiveOffDiagonal(pc, (PCCMGPositiveMode)7), "PCCMGSetPositiveOffDiagonal(): mode 7 is not a PCCMGPositiveMode", "positive mode 7");
   ExpectError(comm, PCCMGSetPrecision(pc, (PCCMGPrecision)-1), "PCCMGSetPrecision(): precision -1 is not a PCCMGPrecision", "precision -1");
   ExpectError(comm, PCCMGSetMatType(pc, (PCCMGMatType)3), "PCCMGSetMatType(): type 3 is not a PCCMGMatType", "mat type 3");
+  ExpectError(comm, PCCMGSetSetupLocation(pc, (PCCMGSetupLocation)2), "PCCMGSetSetupLocation(): location 2 is not a PCCMGSetupLocation", "setup location 2");
   PetscCall(GetAll(pc, &after));
   PetscCall(CheckSettings(&after, &before, "after the refused values"));
   PetscFunctionReturn(0);
@@ -333,6 +339,7 @@ int main(int argc, char **argv)
   want.monitor        = PETSC_TRUE;
   want.cluster_order  = PETSC_TRUE;
   want.threads        = def.threads == 2 ? 3 : 2;
+  want.setup          = def.setup == PC_CMG_SETUP_DEVICE ? PC_CMG_SETUP_HOST : PC_CMG_SETUP_DEVICE;
 #define CHECK_NOT_DEFAULT(f) PetscCheck(want.f != def.f, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "test setup: %s %g is the default", #f, (double)want.f)
   CHECK_NOT_DEFAULT(check_symmetry);
   CHECK_NOT_DEFAULT(symmetry_tol);
@@ -351,6 +358,7 @@ int main(int argc, char **argv)
   CHECK_NOT_DEFAULT(monitor);
   CHECK_NOT_DEFAULT(cluster_order);
   CHECK_NOT_DEFAULT(threads);
+  CHECK_NOT_DEFAULT(setup);
 #undef CHECK_NOT_DEFAULT
   PetscCall(SetAll(pa, &want));
   PetscCall(GetAll(pa, &got));

@@ -3,7 +3,8 @@ static const char help[] = "Properties of the CMG hierarchy on SDD test matrices
                            "  every cluster is connected with diameter <= 6, the weak-vertex count follows the rule, coarsening ratio >= -min_ratio, level k+1 = R A_k R^T\n"
                            "  (against MatPtAP with P = R^T on AIJ), and the recursion counts follow t_k = max(floor(nnz_k/nnz_k+1 - 1/2), 1).\n"
                            "  -compare_threads: the hierarchy built with -pc_cmg_setup_threads (at least 2) equals, bit for bit, the one built\n"
-                           "  with one thread. With -pc_cmg_cluster_order, levels 1 .. last-1 are in cluster order.\n";
+                           "  with one thread. -compare_setup: the hierarchy built with the other -pc_cmg_setup (device, host) equals it bit for bit.\n"
+                           "  With -pc_cmg_cluster_order, levels 1 .. last-1 are in cluster order.\n";
 
 #include <gpupc/cmg.h>
 #include "cmgtest.h"
@@ -200,22 +201,24 @@ static PetscErrorCode CheckReduction(Mat A, const GPUPCCMGHierarchy *H)
   PetscFunctionReturn(0);
 }
 
-#define SAME(what, a, b, m)                                                                                             \
-  do {                                                                                                                  \
-    PetscBool eq_ = PETSC_TRUE;                                                                                         \
-    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_));                                                         \
-    PetscCheck(eq_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s differs between the threaded and the one-thread setup", what); \
+#define SAME(what, a, b, m)                                                                    \
+  do {                                                                                         \
+    PetscBool eq_ = PETSC_TRUE;                                                                \
+    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_));                                \
+    PetscCheck(eq_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s differs between the %s", what, pair); \
   } while (0)
 
-/* the hierarchy of A built with one setup thread equals H bit for bit (the threaded loops compute each row as one thread does) */
-static PetscErrorCode CompareOneThread(Mat A, const GPUPCCMGHierarchy *H)
+/* the hierarchy of A built with option opt = val equals H bit for bit: one setup thread against the threads (the threaded
+   loops compute each row as one thread does), or the other -pc_cmg_setup (the device kernels add in the host's order);
+   pair names the two setups in messages */
+static PetscErrorCode CompareSetups(Mat A, const GPUPCCMGHierarchy *H, const char *opt, const char *val, const char *pair)
 {
   PC                       pc;
   const GPUPCCMGHierarchy *S;
   const GPUPCCMGReduction *r, *s;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsSetValue(NULL, "-pc_cmg_setup_threads", "1"));
+  PetscCall(PetscOptionsSetValue(NULL, opt, val));
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetType(pc, PCCMG));
@@ -224,8 +227,8 @@ static PetscErrorCode CompareOneThread(Mat A, const GPUPCCMGHierarchy *H)
   PetscCall(PCCMGGetHierarchy_Private(pc, &S));
   r = &H->red;
   s = &S->red;
-  PetscCheck(r->n == s->n && r->copies == s->copies && r->ground == s->ground && r->n0 == s->n0 && r->nkept == s->nkept && r->npositive == s->npositive && r->nstrict == s->nstrict && r->ndirichlet == s->ndirichlet && r->ncoupling == s->ncoupling, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reduction's counts differ between the threaded and the one-thread setup");
-  PetscCheck(!r->map == !s->map && !r->erow == !s->erow, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reduction's Dirichlet arrays differ between the threaded and the one-thread setup");
+  PetscCheck(r->n == s->n && r->copies == s->copies && r->ground == s->ground && r->n0 == s->n0 && r->nkept == s->nkept && r->npositive == s->npositive && r->nstrict == s->nstrict && r->ndirichlet == s->ndirichlet && r->ncoupling == s->ncoupling, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reduction's counts differ between the %s", pair);
+  PetscCheck(!r->map == !s->map && !r->erow == !s->erow, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reduction's Dirichlet arrays differ between the %s", pair);
   if (r->map) {
     SAME("the Dirichlet row map", r->map, s->map, r->n);
     SAME("the Dirichlet inverse diagonal", r->dinv, s->dinv, r->n);
@@ -238,10 +241,10 @@ static PetscErrorCode CompareOneThread(Mat A, const GPUPCCMGHierarchy *H)
     SAME("E^T's columns", r->tcol, s->tcol, r->ncoupling);
     SAME("E^T's values", r->tval, s->tval, r->ncoupling);
   }
-  PetscCheck(H->nlevels == S->nlevels && H->stop == S->stop && H->coarse_direct == S->coarse_direct && H->coarse_ncomp == S->coarse_ncomp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the hierarchies differ in depth or last level: %" PetscInt_FMT " and %" PetscInt_FMT " levels", H->nlevels, S->nlevels);
+  PetscCheck(H->nlevels == S->nlevels && H->stop == S->stop && H->coarse_direct == S->coarse_direct && H->coarse_ncomp == S->coarse_ncomp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the hierarchies of the %s differ in depth or last level: %" PetscInt_FMT " and %" PetscInt_FMT " levels", pair, H->nlevels, S->nlevels);
   for (PetscInt k = 0; k < H->nlevels; k++) {
     const GPUPCCMGLevel *L = &H->levels[k], *M = &S->levels[k];
-    PetscCheck(L->n == M->n && L->nnz == M->nnz && L->nc == M->nc && L->t == M->t && L->nweak == M->nweak && L->nsingletons == M->nsingletons && L->maxsize == M->maxsize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": sizes or statistics differ between the threaded and the one-thread setup", k);
+    PetscCheck(L->n == M->n && L->nnz == M->nnz && L->nc == M->nc && L->t == M->t && L->nweak == M->nweak && L->nsingletons == M->nsingletons && L->maxsize == M->maxsize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "level %" PetscInt_FMT ": sizes or statistics differ between the %s", k, pair);
     SAME("a level's row pointers", L->rowptr, M->rowptr, L->n + 1);
     SAME("a level's columns", L->col, M->col, L->nnz);
     SAME("a level's values", L->val, M->val, L->nnz);
@@ -253,7 +256,7 @@ static PetscErrorCode CompareOneThread(Mat A, const GPUPCCMGHierarchy *H)
     PetscCall(GPUPCCMGHierarchyGetCoarseInverse(S, &sinv));
     SAME("the last level's inverse", hinv, sinv, H->levels[H->nlevels - 1].n * H->levels[H->nlevels - 1].n);
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "the hierarchy equals the one-thread hierarchy bit for bit (%" PetscInt_FMT " levels)\n", H->nlevels));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "the hierarchies of the %s are equal bit for bit (%" PetscInt_FMT " levels)\n", pair, H->nlevels));
   PetscCall(PCDestroy(&pc));
   PetscFunctionReturn(0);
 }
@@ -267,7 +270,8 @@ static PetscErrorCode RunCase(void)
   const GPUPCCMGHierarchy *H;
   PetscReal                min_ratio = 2.0;
   PetscInt                 repeat = 0, repeat_max = 2, capped = 0;
-  PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE, ordered = PETSC_FALSE;
+  PetscBool                expect_capped = PETSC_FALSE, compare_threads = PETSC_FALSE, compare_setup = PETSC_FALSE, ordered = PETSC_FALSE;
+  PCCMGSetupLocation       where;
   PetscInt                 threads = 1;
 
   PetscFunctionBegin;
@@ -277,6 +281,7 @@ static PetscErrorCode RunCase(void)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_repeat_max", &repeat_max, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_capped", &expect_capped, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_threads", &compare_threads, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_setup", &compare_setup, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_cmg_cluster_order", &ordered, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_cmg_setup_threads", &threads, NULL));
   PetscCheck(!compare_threads || threads >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-compare_threads needs -pc_cmg_setup_threads 2 or more, got %" PetscInt_FMT, threads);
@@ -311,7 +316,9 @@ static PetscErrorCode RunCase(void)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " levels checked, %" PetscInt_FMT " recursion counts capped by -pc_cmg_repeat_max\n", H->nlevels, capped));
   PetscCheck(!expect_capped || capped > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-expect_capped: no recursion count reached -pc_cmg_repeat_max %" PetscInt_FMT, repeat_max);
-  if (compare_threads) PetscCall(CompareOneThread(A, H));
+  if (compare_threads) PetscCall(CompareSetups(A, H, "-pc_cmg_setup_threads", "1", "threaded and the one-thread setup"));
+  PetscCall(PCCMGGetSetupLocation(pc, &where));
+  if (compare_setup) PetscCall(CompareSetups(A, H, "-pc_cmg_setup", where == PC_CMG_SETUP_DEVICE ? "host" : "device", "device and the host setup"));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(0);

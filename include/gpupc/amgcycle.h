@@ -101,6 +101,7 @@ typedef struct {
   GPUPCAMGSetupOptions setup;
   GPUPCAMGCycleOptions cyc;
   PetscReal           *coords; /* PCSetCoordinates (setup.coords points here) */
+  Mat                  aij;    /* an AIJ copy of an operator that is not AIJ-based (BAIJ, SBAIJ, ...), or NULL */
   GPUPCAMGHierarchy    hier;
   PetscBool            built;
   GPUPCAMGDevice       dev;

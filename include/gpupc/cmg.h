@@ -13,6 +13,7 @@
 
 #include <petscpc.h>
 #include <gpupc/cmgkernels.h>
+#include <gpupc/sparsekernels.h>
 
 /* default -pc_cmg_direct_size: the reference 700 (docs/algorithms.md 2.2 item 6) on the host backend; on the cuda backend measured on an
    H200 (bench/NOTES.md, "CMG last level"): a dense last level of up to 2500 vertices is one GEMV of at most 50 MB per
@@ -42,6 +43,7 @@ typedef struct {
   PetscBool            monitor;
   PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
   PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
+  PCCMGSetupLocation   setup;         /* where the hierarchy is built (-pc_cmg_setup; the distributed one: its rank-local clustering) */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
@@ -80,6 +82,10 @@ typedef struct {
   PetscInt  t;       /* the next level runs t times per visit of this one */
   /* clustering statistics */
   PetscInt nweak, nsingletons, maxsize;
+  /* the same CSR on the device when the device setup built it (its arrays, owned by GPUPCCMGDevSetup), else NULL: the
+     cycle's upload forms the level from these (GPUPCCMGLevelFromDevice) instead of copying the host arrays up */
+  const PetscInt  *drowptr, *dcol;
+  const PetscReal *dval;
 } GPUPCCMGLevel;
 
 typedef enum {
@@ -115,6 +121,29 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGCoarseFactorDevice(const GPUPCCMGLevel *, GP
 PETSC_EXTERN PetscErrorCode GPUPCCMGLevelFree(GPUPCCMGLevel *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 
+/* the setup on the device (-pc_cmg_setup device, cmgsetupdevice.c): what a value-only reuse needs there */
+typedef struct {
+  GPUPCDevCSR  A;       /* the user's matrix (values go up once per setup) */
+  PetscInt    *map;     /* user row -> kept index, -1 for a Dirichlet row */
+  PetscInt     nlevels; /* 0: nothing built on the device */
+  GPUPCDevCSR *L;       /* the levels (Laplacians) */
+  PetscInt   **cluster; /* c(v) of every level but the last */
+  GPUPCDevCOO *coo;     /* the Galerkin sum of level k + 1 from level k's triples */
+  size_t       bytes;   /* device bytes held here */
+} GPUPCCMGDevSetup;
+
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
+PETSC_INTERN PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *, const GPUPCCMGDevSetup *);
+/* shared by the host and the device setup */
+PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *, PetscInt, PetscInt, GPUPCCMGStopReason *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
+PETSC_INTERN PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *, const GPUPCCMGLevel *, PetscInt);
+PETSC_EXTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode GPUPCCMGReduceCouplings(Mat, PetscInt, GPUPCCMGReduction *);
+
 /* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
    PETSc's function stack and error handling are not thread-safe in every PETSc build. */
 #if defined(_OPENMP)
@@ -125,6 +154,7 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 #endif
 PETSC_EXTERN PetscErrorCode GPUPCCMGDefaultThreads(PetscInt *);
 PETSC_EXTERN void           GPUPCCMGSortRow(PetscInt, PetscInt *, PetscReal *);
+PETSC_EXTERN PetscReal      GPUPCCMGGroundDiagonal(PetscInt, const PetscReal *);
 #define GPUPC_CMG_MAX_SCAN_BLOCKS 256 /* GPUPCCMGExclusiveScan splits its array over at most this many threads */
 PETSC_EXTERN void           GPUPCCMGExclusiveScan(PetscInt, PetscInt, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCCMGHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
@@ -171,6 +201,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceRefresh(const GPUPCCMGHierarchy *, GPUPCCMGPrecision, GPUPCCMGMatType, const GPUPCCMGOptions *, GPUPCCMGDevice *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGLevelFromDevice(const GPUPCCMGLevel *, GPUPCCMGPrecision, PetscBool, PetscBool, GPUPCCMGDeviceLevel *, PetscBool *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceUploadLargeClusters(PetscInt, const PetscInt *, GPUPCCMGDeviceLevel *, size_t *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevicePlan(GPUPCCMGDevice *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *);
@@ -188,15 +219,18 @@ PETSC_INTERN PetscErrorCode    GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI, PetscIn
 
 /* the PC's data */
 typedef struct {
-  GPUPCCMGOptions   opts;
-  GPUPCCMGPrecision prec;
-  GPUPCCMGMatType   mattype;
-  PetscBool         graph; /* record the cycle as a CUDA graph (cuda backend) */
-  GPUPCCMGHierarchy hier;
-  PetscBool         built;
-  GPUPCCMGDevice    dev;
-  PetscInt          nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
-  GPUPCCMGMPI       mpi;                          /* the distributed hierarchy (more than one rank); NULL on one rank */
+  GPUPCCMGOptions    opts;
+  GPUPCCMGPrecision  prec;
+  GPUPCCMGMatType    mattype;
+  PetscBool          graph; /* record the cycle as a CUDA graph (cuda backend) */
+  GPUPCCMGHierarchy  hier;
+  PetscBool          built;
+  GPUPCCMGDevice     dev;
+  PetscInt           nsetups, nreuses, nrefreshes; /* setups; of them, clustering kept; device values refreshed in place */
+  GPUPCCMGMPI        mpi;                          /* the distributed hierarchy (more than one rank); NULL on one rank */
+  PCCMGSetupLocation setup;                        /* where the hierarchy is built (-pc_cmg_setup) */
+  GPUPCCMGDevSetup   dsetup;                       /* what the device setup keeps for a reuse */
+  PetscBool          ondevice;                     /* the last build ran on the device (else the host: -pc_cmg_setup host, or a matrix the device cannot read) */
 } PC_CMG;
 
 /* options, their setters and getters (cmgoptions.c) */

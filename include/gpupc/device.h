@@ -83,6 +83,7 @@ PETSC_INTERN PetscErrorCode GPUPCCUDACopyToDeviceNoWait(void *, const void *, si
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemzero(void *, size_t);
 PETSC_INTERN PetscErrorCode GPUPCCUDASynchronize(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDASetBlocksPerSM(int);
+PETSC_INTERN PetscErrorCode GPUPCCUDASetPool(PetscBool);
 PETSC_INTERN PetscErrorCode GPUPCCUDASetDependentLaunch(PetscBool);
 PETSC_INTERN PetscErrorCode GPUPCCUDAGraphBeginCapture(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDAGraphEndCapture(PetscBool, GPUPCGraph *);

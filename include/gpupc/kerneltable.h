@@ -63,4 +63,26 @@
 PETSC_EXTERN PetscErrorCode GPUPCKernelTableSelect(PetscGPUPCBackend, const void *, const void *, const char *, const void **);
 PETSC_EXTERN PetscErrorCode GPUPCKernelTableSelectActive(const void *, const void *, const char *, const void **);
 
+/* GPUPC_KERNEL_TABLE_GETTERS(Type, Stem, label) defines the two getters of the table Type whose implementations are
+   GPUPC<Stem>KernelsHost and GPUPC<Stem>KernelsCUDA (label names it in messages):
+
+     PetscErrorCode GPUPCGet<Stem>KernelsFor(PetscGPUPCBackend backend, const Type **k) - the table of a backend (the
+       CUDA table is only usable when the active backend is CUDA: its pointers are device pointers);
+     PetscErrorCode GPUPCGet<Stem>Kernels(const Type **k) - the table of the active backend.
+
+   Both are declared PETSC_EXTERN in the table's header; the choice itself is GPUPCKernelTableSelect. */
+#define GPUPC_KERNEL_TABLE_GETTERS(Type, Stem, label)                                                                                           \
+  PetscErrorCode GPUPCGet##Stem##KernelsFor(PetscGPUPCBackend backend, const Type **k)                                                          \
+  {                                                                                                                                             \
+    PetscFunctionBegin;                                                                                                                         \
+    PetscCall(GPUPCKernelTableSelect(backend, &GPUPC##Stem##KernelsHost, GPUPC_CUDA_TABLE(GPUPC##Stem##KernelsCUDA), label, (const void **)k)); \
+    PetscFunctionReturn(0);                                                                                                                     \
+  }                                                                                                                                             \
+  PetscErrorCode GPUPCGet##Stem##Kernels(const Type **k)                                                                                        \
+  {                                                                                                                                             \
+    PetscFunctionBegin;                                                                                                                         \
+    PetscCall(GPUPCKernelTableSelectActive(&GPUPC##Stem##KernelsHost, GPUPC_CUDA_TABLE(GPUPC##Stem##KernelsCUDA), label, (const void **)k));    \
+    PetscFunctionReturn(0);                                                                                                                     \
+  }
+
 #endif

@@ -82,11 +82,13 @@ PETSC_INTERN PetscErrorCode GPUPCMatRegisterFactors(MatType, MatType);
 
 /* ---------------------------------------------------------------- CSR access */
 typedef struct {
-  Mat                aij; /* the SEQAIJ it came from */
+  Mat                aij; /* the SEQAIJ it came from (NULL for arrays made elsewhere) */
   PetscInt           m, n, nnz;
   const PetscInt    *i, *j;
   const PetscScalar *a;
   PetscBool          done;
+  PetscBool          device; /* j and a are device arrays (i is always on the host): a level built on the device; the
+                                segcsr and hec builds and value updates take it (gpupc/formatkernels.h), bcsr refuses it */
 } GPUPCCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCMatGetCSR(Mat, GPUPCCSR *);
@@ -205,6 +207,11 @@ struct _n_GPUPCMatBlockOps {
   PetscErrorCode (*getdiagonal)(const void *, PetscScalar *);                                    /* d = diag(B) */
   PetscErrorCode (*kernelsname)(const char **);                                                  /* the active kernel table's name */
   PetscErrorCode (*view)(const void *, const char *, PetscBool, PetscViewer);                    /* (block, label, synchronized) */
+  /* ---- one block without a matrix (a multigrid level: GPUPCDevMat, gpupc/devmat.h) */
+  size_t blocksize; /* bytes of the type's block record (zeroed before the first build) */
+  /* lays out the block from CSR (host, or device with csr->device) with the type's default options; bs: the block size
+     of a blocked format (bcsr), ignored by the others */
+  PetscErrorCode (*buildcsr)(const GPUPCCSR *, PetscInt, void *);
   /* ---- the matrix */
   /* mpi only, optional (collective): the global columns the halo fetches for the off-diagonal block's ncol columns
      garray (allocated, freed by the caller); without it the halo fetches garray itself */
@@ -218,6 +225,9 @@ struct _n_GPUPCMatBlockOps {
   PetscErrorCode (*convert)(Mat, MatType, MatReuse, Mat *);        /* MatConvert from the base type to the type */
   PetscErrorCode (*convertbaij)(Mat, MatType, MatReuse, Mat *);    /* optional: MatConvert from SEQBAIJ/MPIBAIJ to the type */
 };
+
+/* the tables of the three formats (the level matrices of cmg and gpuamg find them by name: gpupc/devmat.h) */
+PETSC_INTERN const GPUPCMatBlockOps GPUPCSegCSRBlockOps, GPUPCHECBlockOps, GPUPCBCSRBlockOps;
 
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBase(Mat, const GPUPCMatBlockOps *);
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreate(Mat, MatType, const GPUPCMatBlockOps *);

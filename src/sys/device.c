@@ -24,6 +24,7 @@ static GPUPCBackendRequest requested        = GPUPC_WANT_AUTO;
 static PetscBool           require_device   = PETSC_FALSE;
 static PetscInt            forced_device    = -1;
 static PetscInt            blocks_per_sm    = 0;
+static PetscBool           device_pool      = PETSC_TRUE;
 static PetscBool           dependent_launch = PETSC_TRUE;
 static PetscInt            stage_bytes      = 8 << 20;     /* -gpupc_stage_bytes (gpupc/stage.h) */
 static PetscInt            upload_threads   = 0;           /* -gpupc_upload_threads (gpupc/stage.h) */
@@ -248,6 +249,7 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceReadOptions(void)
   PetscCall(PetscOptionsBool("-gpupc_require_device", "Make a missing or unusable GPU an error instead of falling back to the host backend", "PetscGPUPCGetBackend", require_device, &require_device, NULL));
   PetscCall(PetscOptionsInt("-gpupc_device", "CUDA device ordinal to use (default: node-local rank modulo the device count)", "PetscGPUPCGetBackend", forced_device, &forced_device, NULL));
   PetscCall(PetscOptionsBool("-gpupc_cuda_dependent_launch", "Let a kernel of the CMG cycle start while the kernel before it finishes (programmatic dependent launch, compute capability 9.0 and newer)", "PetscGPUPCGetBackend", dependent_launch, &dependent_launch, NULL));
+  PetscCall(PetscOptionsBool("-gpupc_cuda_pool", "Allocate GPUPC's device memory from CUDA's stream-ordered pool (cudaMallocAsync; freed memory is kept for the next allocation and returned at PetscFinalize) instead of cudaMalloc/cudaFree, whose frees wait for the device", "PetscGPUPCGetBackend", device_pool, &device_pool, NULL));
   PetscCall(PetscOptionsInt("-gpupc_cuda_blocks_per_sm", "Thread blocks per SM of persistent kernels such as reductions (0: fill the SM)", "PetscGPUPCGetBackend", blocks_per_sm, &blocks_per_sm, NULL));
   PetscCall(PetscOptionsInt("-gpupc_stage_bytes", "Bytes of each of the page-locked staging buffers of host-to-device uploads (segcsr value updates, PC cmg's upload)", "PetscGPUPCGetBackend", stage_bytes, &stage_bytes, NULL));
   PetscCall(PetscOptionsInt("-gpupc_upload_threads", "Host threads that fill the staging buffers of a segcsr value update (0: OMP_NUM_THREADS or the cores on one MPI process, 1 on several)", "PetscGPUPCGetBackend", upload_threads, &upload_threads, NULL));
@@ -285,6 +287,7 @@ PetscErrorCode GPUPCDeviceSetUp(void)
       PetscCheck(dev < count, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gpupc_device %d but this node has %d CUDA devices (ordinals 0..%d)", dev, count, count - 1);
       PetscCall(GPUPCCUDASetUp(dev, &device_info));
       PetscCall(GPUPCCUDASetBlocksPerSM((int)blocks_per_sm));
+      PetscCall(GPUPCCUDASetPool(device_pool));
       PetscCall(GPUPCCUDASetDependentLaunch(dependent_launch));
       device_info.backend = PETSC_GPUPC_BACKEND_CUDA;
     } else {

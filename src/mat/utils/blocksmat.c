@@ -73,11 +73,48 @@ static PetscErrorCode BlocksToBase_InPlace(Mat B)
   PetscFunctionReturn(0);
 }
 
+/* a SEQAIJ/MPIAIJ copy of A: the base type's MatDuplicate under the base type's name makes a plain AIJ matrix, where
+   MatDuplicate of A would build A's device layout only for the conversion to discard it */
+static PetscErrorCode DuplicateAsBase(Mat A, Mat *B)
+{
+  GPUPCMatBlocks *g   = Blocks(A);
+  char           *old = GPUPCMatNameAs(A, GPUPCMatBaseType(A));
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  ierr = g->sc.base.duplicate(A, MAT_COPY_VALUES, B);
+  GPUPCMatNameRestore(A, old);
+  PetscCall(ierr);
+  PetscCheck((*B)->ops->destroy != MatDestroy_Blocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the base type's duplicate of a %s matrix kept the type's operations", old);
+  PetscFunctionReturn(0);
+}
+
 /* GPUPCMatConvert_Blocks_Base - MatConvert from any of the types back to SEQAIJ/MPIAIJ, all three reuse modes */
 PetscErrorCode GPUPCMatConvert_Blocks_Base(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, BlocksToBase_InPlace));
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(DuplicateAsBase(A, newmat));
+  else PetscCall(GPUPCMatConvertReuse(A, reuse, newmat, BlocksToBase_InPlace));
+  PetscFunctionReturn(0);
+}
+
+/* MatConvert to one of the types from a matrix for which no direct conversion is composed (another of the types, or any
+   other type): through an AIJ copy converted in place. Without it PETSc's MatConvert_Basic inserts row by row into a
+   matrix without preallocation, quadratic in the rows (gpuamg's setup on a bcsr operator: 8 s instead of 0.2 s at 10^4
+   rows). MAT_REUSE_MATRIX copies the values (same pattern). */
+static PetscErrorCode MatConvertFrom_Blocks(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat T;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &T));
+  PetscCall(MatConvert(T, type, MAT_INPLACE_MATRIX, &T));
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatHeaderReplace(A, &T));
+  else *newmat = T;
   PetscFunctionReturn(0);
 }
 
@@ -177,6 +214,7 @@ PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
   B->ops->view           = MatView_Blocks;
   B->ops->setfromoptions = MatSetFromOptions_Blocks;
   B->ops->destroy        = MatDestroy_Blocks;
+  B->ops->convertfrom    = MatConvertFrom_Blocks;
   /* value-changing ops (scale, shift, diagonalscale, zeroentries, copy, axpy, zerorows, ...) stay the base ones: they
      change the host values and the object state, and the next device operation re-uploads the values
      (GPUPCMatSubclassEnsure) */

@@ -9,6 +9,7 @@ PetscErrorCode GPUPCMatGetCSR(Mat aij, GPUPCCSR *csr)
 
   PetscFunctionBegin;
   /* aij is a SEQAIJ or a type derived from it (its data is SEQAIJ's): MatSeqAIJGetArrayRead checks */
+  PetscCall(PetscMemzero(csr, sizeof(*csr))); /* a host CSR (device FALSE) */
   csr->aij = aij;
   PetscCall(MatGetLocalSize(aij, &csr->m, &csr->n));
   PetscCall(MatGetRowIJ(aij, 0, PETSC_FALSE, PETSC_FALSE, &m, &csr->i, &csr->j, &csr->done));

@@ -14,6 +14,10 @@ static size_t           scratch_bytes[GPUPC_SCRATCH_SLOTS];
 static void            *pinned       = NULL;
 static size_t           pinned_bytes = 0;
 static int              sm_count     = 1;
+/* GPUPCMalloc's memory: CUDA's stream-ordered pool of the device on the rank's stream (-gpupc_cuda_pool, default), whose
+   frees do not wait for the device and whose allocations reuse what was freed; or cudaMalloc/cudaFree (pool NULL). Every
+   use of that memory is ordered on the rank's stream, so a block freed and handed out again is never still in use. */
+static cudaMemPool_t pool = NULL;
 
 PetscErrorCode GPUPCCUDADeviceCount(int *count, const char **why)
 {
@@ -57,11 +61,14 @@ PetscErrorCode GPUPCCUDAFinalize(void)
   if (cublas_handle) GPUPCCallCUBLAS(cublasDestroy(cublas_handle));
   if (cusparse_handle) GPUPCCallCUSPARSE(cusparseDestroy(cusparse_handle));
   for (int s = 0; s < GPUPC_SCRATCH_SLOTS; s++) {
-    if (scratch[s]) GPUPCCallCUDA(cudaFree(scratch[s]));
+    if (scratch[s]) PetscCall(GPUPCCUDAFree(scratch[s]));
     scratch[s]       = NULL;
     scratch_bytes[s] = 0;
   }
   if (pinned) GPUPCCallCUDA(cudaFreeHost(pinned));
+  if (stream) GPUPCCallCUDA(cudaStreamSynchronize(stream));
+  if (pool) GPUPCCallCUDA(cudaMemPoolTrimTo(pool, 0)); /* the device memory the pool kept goes back to the driver */
+  pool = NULL;
   if (stream) GPUPCCallCUDA(cudaStreamDestroy(stream));
   cublas_handle   = NULL;
   cusparse_handle = NULL;
@@ -130,12 +137,53 @@ PetscErrorCode GPUPCCUDAGetCUSPARSE(cusparseHandle_t *h)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode GPUPCCUDASetPool(PetscBool on)
+{
+  int dev;
+
+  PetscFunctionBegin;
+  pool = NULL;
+  if (on) {
+    uint64_t keep      = ~(uint64_t)0; /* keep what is freed until PetscFinalize (or an allocation fails) */
+    int      supported = 0;
+
+    GPUPCCallCUDA(cudaGetDevice(&dev));
+    GPUPCCallCUDA(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev));
+    if (supported) {
+      GPUPCCallCUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+      GPUPCCallCUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+static bool Capturing(void)
+{
+  cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+
+  return stream && cudaStreamIsCapturing(stream, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone;
+}
+
+static cudaError_t Allocate(void **ptr, size_t bytes)
+{
+  cudaError_t err;
+
+  if (!pool) return cudaMalloc(ptr, bytes);
+  if (Capturing()) return cudaErrorStreamCaptureUnsupported; /* would become a node of the graph, as cudaMalloc may not */
+  err = cudaMallocAsync(ptr, bytes, stream);
+  if (err == cudaErrorMemoryAllocation) { /* what the pool keeps may be what is missing: give it back, try once more */
+    (void)cudaGetLastError();
+    if (cudaStreamSynchronize(stream) == cudaSuccess && cudaMemPoolTrimTo(pool, 0) == cudaSuccess) err = cudaMallocAsync(ptr, bytes, stream);
+  }
+  return err;
+}
+
 PetscErrorCode GPUPCCUDAMalloc(size_t bytes, void **ptr)
 {
   cudaError_t err;
 
   PetscFunctionBegin;
-  err = cudaMalloc(ptr, bytes);
+  err = Allocate(ptr, bytes);
   if (err == cudaErrorMemoryAllocation) {
     size_t freeb = 0, total = 0;
 
@@ -150,7 +198,9 @@ PetscErrorCode GPUPCCUDAMalloc(size_t bytes, void **ptr)
 PetscErrorCode GPUPCCUDAFree(void *ptr)
 {
   PetscFunctionBegin;
-  GPUPCCallCUDA(cudaFree(ptr));
+  PetscCheck(!(pool && Capturing()), PETSC_COMM_SELF, PETSC_ERR_PLIB, "GPUPCFree() while the stream is captured into a CUDA graph");
+  if (pool) GPUPCCallCUDA(cudaFreeAsync(ptr, stream));
+  else GPUPCCallCUDA(cudaFree(ptr));
   PetscFunctionReturn(0);
 }
 
@@ -215,7 +265,7 @@ PetscErrorCode GPUPCCUDAGetScratch(GPUPCScratchSlot slot, size_t bytes, void **p
   if (bytes > scratch_bytes[slot]) {
     if (scratch[slot]) {
       GPUPCCallCUDA(cudaStreamSynchronize(stream));
-      GPUPCCallCUDA(cudaFree(scratch[slot]));
+      PetscCall(GPUPCCUDAFree(scratch[slot]));
       scratch[slot] = NULL;
     }
     PetscCall(GPUPCCUDAMalloc(bytes, &scratch[slot]));

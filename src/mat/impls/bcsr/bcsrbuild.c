@@ -83,6 +83,7 @@ PetscErrorCode GPUPCBCSRBlockBuild(const GPUPCCSR *csr, PetscInt b, const PetscI
   PetscInt64     nblocks = 0;
 
   PetscFunctionBegin;
+  PetscCheck(!csr->device, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: a block cannot be built from CSR arrays on the device (its block structure is found on the host); build this level in segcsr or hec (-pc_cmg_mat_type / -pc_gpuamg_mat_type segcsr or hec), or from a host matrix");
   PetscCall(GPUPCBCSRCheckBlockSize(b, "MatAssemblyEnd"));
   PetscCheck(m % b == 0 && ncols % b == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "bcsr: a local block of %" PetscInt_FMT " x %" PetscInt_FMT " is not divisible into %" PetscInt_FMT " x %" PetscInt_FMT " blocks; bcsr needs local row and column sizes that are multiples of the block size (set the sizes accordingly, or choose another -mat_bcsr_block_size)", m, ncols, b, b);
   PetscCall(PetscLogEventBegin(MATBCSR_Build, 0, 0, 0, 0));
@@ -222,6 +223,7 @@ PetscErrorCode GPUPCBCSRBlockBuild(const GPUPCCSR *csr, PetscInt b, const PetscI
 PetscErrorCode GPUPCBCSRBlockUploadValues(const GPUPCCSR *csr, GPUPCBCSRBlock *bl)
 {
   PetscFunctionBegin;
+  PetscCheck(!csr->device, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: values cannot be updated from an array on the device; build this level in segcsr or hec (-pc_cmg_mat_type / -pc_gpuamg_mat_type segcsr or hec)");
   PetscCheck(csr->m == bl->d.m && csr->nnz == bl->d.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr value update: the block has %" PetscInt_FMT " rows and %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT " and %" PetscInt_FMT "; the pattern changed without a rebuild", bl->d.m, bl->d.nnz, csr->m, csr->nnz);
   PetscCall(PetscLogEventBegin(MATBCSR_Upload, 0, 0, 0, 0));
   PetscCall(LayValues(csr, bl));

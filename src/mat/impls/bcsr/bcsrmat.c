@@ -171,7 +171,15 @@ static const GPUPCMatComposed BCSRComposed[] = {
 
 static PetscErrorCode BCSRFromBase(Mat);
 
-static const GPUPCMatBlockOps BCSROps = {
+/* a block of a multigrid level (GPUPCDevMat): the type's default options */
+static PetscErrorCode BCSRBlockBuildCSR(const GPUPCCSR *csr, PetscInt bs, void *b)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCBCSRBlockBuild(csr, bs, NULL, csr->n, MAT_BCSR_MAPPING_FULL, PETSC_TRUE, (GPUPCBCSRBlock *)b));
+  PetscFunctionReturn(0);
+}
+
+const GPUPCMatBlockOps GPUPCBCSRBlockOps = {
   .name               = "bcsr",
   .layout             = "block CSR on the device, block rows sorted and sliced",
   .seqtype            = MATSEQBCSR,
@@ -189,6 +197,8 @@ static const GPUPCMatBlockOps BCSROps = {
   .getdiagonal        = BCSRBlockGetDiagonal,
   .kernelsname        = BCSRBlockKernelsName,
   .view               = BCSRBlockView,
+  .blocksize          = sizeof(GPUPCBCSRBlock),
+  .buildcsr           = BCSRBlockBuildCSR,
   .ghosts             = BCSRGhosts,
   .info               = BCSRInfo,
   .setfromoptions     = MatSetFromOptions_BCSR_Private,
@@ -204,7 +214,7 @@ static const GPUPCMatBlockOps BCSROps = {
 static PetscErrorCode BCSRFromBase(Mat B)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksFromBase(B, &BCSROps));
+  PetscCall(GPUPCMatBlocksFromBase(B, &GPUPCBCSRBlockOps));
   PetscFunctionReturn(0);
 }
 
@@ -266,7 +276,7 @@ M*/
 PetscErrorCode MatCreate_SeqBCSR(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksCreate(A, MATSEQAIJ, &BCSROps));
+  PetscCall(GPUPCMatBlocksCreate(A, MATSEQAIJ, &GPUPCBCSRBlockOps));
   PetscFunctionReturn(0);
 }
 
@@ -285,6 +295,6 @@ M*/
 PetscErrorCode MatCreate_MPIBCSR(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksCreate(A, MATMPIAIJ, &BCSROps));
+  PetscCall(GPUPCMatBlocksCreate(A, MATMPIAIJ, &GPUPCBCSRBlockOps));
   PetscFunctionReturn(0);
 }

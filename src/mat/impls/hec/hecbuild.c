@@ -4,6 +4,7 @@
 */
 #include "hecimpl.h"
 #include <gpupc/stage.h>
+#include <gpupc/formatkernels.h>
 
 PetscLogEvent MATHEC_Build, MATHEC_Upload, MATHEC_Mult, MATHEC_MultTranspose;
 
@@ -135,6 +136,10 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCHECBlock *b)
   if (!csr->nnz) PetscFunctionReturn(0);
   lo.b = b;
   PetscCall(GPUPCGetHECKernels(&lo.k));
+  if (csr->device) { /* the values are on the device already: one pass over every row */
+    PetscCall(lo.k->layvalues(&b->d, 0, b->d.m, 0, csr->nnz, csr->a));
+    PetscFunctionReturn(0);
+  }
   PetscCall(GPUPCStageStream(0, (size_t)csr->nnz, csr->a, sizeof(PetscScalar), LayChunk, &lo));
   PetscFunctionReturn(0);
 }
@@ -186,15 +191,18 @@ static PetscErrorCode HECClassify(const GPUPCCSR *csr, GPUPCHECDev *d, PetscInt 
   PetscFunctionReturn(0);
 }
 
-/* fills the host layout h of CSR csr (d counted by HECClassify, grp its groups); h's arrays allocated */
+/* fills the host layout h of CSR csr (d counted by HECClassify, grp its groups); h's arrays allocated; the columns
+   (ellcol, remcol) only for a host CSR: those of a device CSR are laid on the device (gpupc/formatkernels.h) */
 static void HECFill(const GPUPCCSR *csr, const GPUPCHECDev *d, const PetscInt grp[GPUPC_HEC_SHORT_REM + 1], HECHostLayout *h)
 {
   PetscInt       pos[GPUPC_HEC_SHORT_REM] = {0}, off = d->nslabslots, nlong = 0;
   const PetscInt K = d->K, stride = d->stride;
 
   for (PetscInt t = 0; t < 32 * d->slabwarp[d->nslab]; t++) h->slabrows[t] = -1;
-  for (PetscInt t = 0; t < d->nslabslots; t++) h->remrow[t] = -1, h->remcol[t] = 0;
-  for (PetscInt i = 0; i < stride; i++) { /* ELL: entry p of an ELL row i, or padding (the row itself as column) */
+  for (PetscInt t = 0; t < d->nslabslots; t++) h->remrow[t] = -1;
+  if (!csr->device)
+    for (PetscInt t = 0; t < d->nslabslots; t++) h->remcol[t] = 0;
+  for (PetscInt i = 0; i < stride && !csr->device; i++) { /* ELL: entry p of an ELL row i, or padding (the row itself as column) */
     const PetscInt len = i < d->m ? csr->i[i + 1] - csr->i[i] : 0, pad = i < d->n ? i : 0;
 
     for (PetscInt p = 0; p < K; p++) h->ellcol[(size_t)p * stride + i] = p < len && len <= K ? csr->j[csr->i[i] + p] : pad;
@@ -223,7 +231,7 @@ static void HECFill(const GPUPCCSR *csr, const GPUPCHECDev *d, const PetscInt gr
       const size_t slot = (size_t)h->rembase[i] + (size_t)q * h->remstep[i];
 
       h->remrow[slot] = i;
-      h->remcol[slot] = csr->j[csr->i[i] + q];
+      if (!csr->device) h->remcol[slot] = csr->j[csr->i[i] + q];
     }
   }
 }
@@ -266,8 +274,8 @@ PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Ko
   PetscCall(PetscArraycpy(b->h_rowptr, csr->i, m + 1));
   PetscCall(PetscMemzero(&h, sizeof(h)));
   PetscCall(PetscMalloc(m * GPUPCHECEllLengthBytes(K), &h.ellen));
-  PetscCall(PetscMalloc4((size_t)nslots, &h.ellcol, m, &h.rembase, m, &h.remstep, 32 * d->slabwarp[d->nslab], &h.slabrows));
-  PetscCall(PetscMalloc4(d->nremslots, &h.remrow, d->nremslots, &h.remcol, d->nlong, &h.longrows, d->nlong, &h.longkey));
+  PetscCall(PetscMalloc4(csr->device ? 0 : (size_t)nslots, &h.ellcol, m, &h.rembase, m, &h.remstep, 32 * d->slabwarp[d->nslab], &h.slabrows));
+  PetscCall(PetscMalloc4(d->nremslots, &h.remrow, csr->device ? 0 : d->nremslots, &h.remcol, d->nlong, &h.longrows, d->nlong, &h.longkey));
   HECFill(csr, d, grp, &h);
   PetscCall(PetscSortIntWithArray(d->nlong, h.longkey, h.longrows));
   PetscCall(GPUPCMallocArray(m + 1, &d->rowptr));
@@ -283,11 +291,19 @@ PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Ko
   PetscCall(GPUPCMallocArray(d->nlong, &d->longrows));
   PetscCall(GPUPCCopyToDevice(d->rowptr, csr->i, m + 1));
   PetscCall(GPUPCMemcpy(d->ellen, h.ellen, m * GPUPCHECEllLengthBytes(K), GPUPC_COPY_HOST_TO_DEVICE));
-  PetscCall(GPUPCCopyToDevice(d->ellcol, h.ellcol, nslots));
   PetscCall(GPUPCCopyToDevice(d->rembase, h.rembase, m));
   PetscCall(GPUPCCopyToDevice(d->remstep, h.remstep, m));
   PetscCall(GPUPCCopyToDevice(d->remrow, h.remrow, d->nremslots));
-  PetscCall(GPUPCCopyToDevice(d->remcol, h.remcol, d->nremslots));
+  if (csr->device) { /* the columns from the device CSR, there (slab padding: column 0) */
+    const GPUPCFormatKernels *fk;
+
+    PetscCall(GPUPCMemzero(d->remcol, (size_t)d->nslabslots * sizeof(PetscInt)));
+    PetscCall(GPUPCGetFormatKernels(&fk));
+    PetscCall(fk->heccolumns(d, csr->j, d->ellcol, d->remcol));
+  } else {
+    PetscCall(GPUPCCopyToDevice(d->ellcol, h.ellcol, nslots));
+    PetscCall(GPUPCCopyToDevice(d->remcol, h.remcol, d->nremslots));
+  }
   PetscCall(GPUPCCopyToDevice(d->slabrows, h.slabrows, 32 * d->slabwarp[d->nslab]));
   PetscCall(GPUPCCopyToDevice(d->longrows, h.longrows, d->nlong));
   PetscCall(GPUPCMemzero(d->ellval, (size_t)nslots * sizeof(PetscScalar)));        /* the padding stays 0 for good */

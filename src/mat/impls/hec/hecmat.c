@@ -61,7 +61,15 @@ static PetscErrorCode MatConvert_AIJ_HEC(Mat A, MatType type, MatReuse reuse, Ma
   PetscFunctionReturn(0);
 }
 
-static const GPUPCMatBlockOps HECOps = {
+/* a block of a multigrid level (GPUPCDevMat): the type's default options */
+static PetscErrorCode HECBlockBuildCSR(const GPUPCCSR *csr, PetscInt bs, void *b)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCHECBlockBuild(csr, GPUPC_HEC_DEFAULT_RATIO, PETSC_DECIDE, (GPUPCHECBlock *)b));
+  PetscFunctionReturn(0);
+}
+
+const GPUPCMatBlockOps GPUPCHECBlockOps = {
   .name               = "hec",
   .layout             = "hybrid ELL + CSR on the device",
   .seqtype            = MATSEQHEC,
@@ -79,6 +87,8 @@ static const GPUPCMatBlockOps HECOps = {
   .getdiagonal        = HECBlockGetDiagonal,
   .kernelsname        = HECBlockKernelsName,
   .view               = HECBlockView,
+  .blocksize          = sizeof(GPUPCHECBlock),
+  .buildcsr           = HECBlockBuildCSR,
   .info               = HECInfo,
   .setfromoptions     = MatSetFromOptions_HEC_Private,
   .copyoptions        = HECCopyOptions,
@@ -91,7 +101,7 @@ static const GPUPCMatBlockOps HECOps = {
 static PetscErrorCode HECFromBase(Mat B)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksFromBase(B, &HECOps));
+  PetscCall(GPUPCMatBlocksFromBase(B, &GPUPCHECBlockOps));
   PetscFunctionReturn(0);
 }
 
@@ -123,7 +133,7 @@ M*/
 PetscErrorCode MatCreate_SeqHEC(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksCreate(A, MATSEQAIJ, &HECOps));
+  PetscCall(GPUPCMatBlocksCreate(A, MATSEQAIJ, &GPUPCHECBlockOps));
   PetscFunctionReturn(0);
 }
 
@@ -149,6 +159,6 @@ M*/
 PetscErrorCode MatCreate_MPIHEC(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksCreate(A, MATMPIAIJ, &HECOps));
+  PetscCall(GPUPCMatBlocksCreate(A, MATMPIAIJ, &GPUPCHECBlockOps));
   PetscFunctionReturn(0);
 }

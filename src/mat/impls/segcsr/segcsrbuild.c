@@ -5,6 +5,7 @@
 #include "segcsrimpl.h"
 #include <gpupc/threads.h>
 #include <gpupc/stage.h>
+#include <gpupc/formatkernels.h>
 
 PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
 
@@ -97,6 +98,10 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
   lo.csr = csr;
   lo.b   = b;
   PetscCall(GPUPCGetSegCSRKernels(&lo.k));
+  if (csr->device) { /* the values are on the device already: one pass over every slot */
+    PetscCall(lo.k->layvalues(&b->d, 0, b->d.nseg * b->d.L, 0, csr->a, b->d.val));
+    PetscFunctionReturn(0);
+  }
   PetscCall(GPUPCStageStream(0, (size_t)csr->nnz, csr->a, sizeof(PetscScalar), LayChunk, &lo));
   PetscFunctionReturn(0);
 }
@@ -341,7 +346,7 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   listmed   = (PetscBool)(b->d.shortmode != MAT_SEGCSR_SHORT_TILE); /* tile mode: the medium rows are in the tiles */
   nmed      = listmed ? nmed : 0;
   b->d.nmed = nmed;
-  PetscCall(PetscMalloc3(nseg, &segrow, nslots, &col, nmed, &medrows));
+  PetscCall(PetscMalloc3(nseg, &segrow, csr->device ? 0 : nslots, &col, nmed, &medrows)); /* device CSR: columns laid there */
   PetscCall(PetscMalloc2(nlong, &longrows, nlong, &longkey));
   /* every row owns its segments and slots: contiguous row ranges fill them in parallel (the pages each thread
      touches first are its own) */
@@ -353,11 +358,12 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
 
     for (PetscInt i = lo; i < hi; i++) {
       const PetscInt  len = csr->i[i + 1] - csr->i[i], g0 = b->h_segptr[i], g1 = b->h_segptr[i + 1];
-      const PetscInt  pad = len ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
-      const PetscInt *src = csr->j + csr->i[i];
-      PetscInt       *c   = col + (size_t)g0 * L, k;
+      const PetscInt  pad = len && !csr->device ? csr->j[csr->i[i + 1] - 1] : 0; /* a column of the same row keeps the gather in cache */
+      const PetscInt *src = csr->device ? NULL : csr->j + csr->i[i];
+      PetscInt       *c   = csr->device ? NULL : col + (size_t)g0 * L, k;
 
       for (PetscInt g = g0; g < g1; g++) segrow[g] = i;
+      if (csr->device) continue;
       for (k = 0; k < len; k++) c[k] = src[k];
       for (; k < (g1 - g0) * L; k++) c[k] = pad;
     }
@@ -392,7 +398,12 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   PetscCall(GPUPCStageCopyToDevice(nt, (size_t)m + 1, b->h_segptr, sizeof(PetscInt), b->d.segptr, sizeof(PetscInt)));
   PetscCall(GPUPCStageCopyToDevice(nt, (size_t)m + 1, csr->i, sizeof(PetscInt), b->d.rowptr, sizeof(PetscInt)));
   PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nseg, segrow, sizeof(PetscInt), b->d.segrow, sizeof(PetscInt)));
-  PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nslots, col, sizeof(PetscInt), b->d.col, sizeof(PetscInt)));
+  if (csr->device) {
+    const GPUPCFormatKernels *fk;
+
+    PetscCall(GPUPCGetFormatKernels(&fk));
+    PetscCall(fk->segcsrcolumns(&b->d, csr->j, b->d.col));
+  } else PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nslots, col, sizeof(PetscInt), b->d.col, sizeof(PetscInt)));
   PetscCall(GPUPCCopyToDevice(b->d.medrows, medrows, nmed));
   PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
   PetscCall(LayValues(csr, b)); /* the same path as a value update */

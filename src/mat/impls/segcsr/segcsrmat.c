@@ -61,7 +61,15 @@ static PetscErrorCode MatConvert_AIJ_SegCSR(Mat A, MatType type, MatReuse reuse,
   PetscFunctionReturn(0);
 }
 
-static const GPUPCMatBlockOps SegCSROps = {
+/* a block of a multigrid level (GPUPCDevMat): the type's default options */
+static PetscErrorCode SegCSRBlockBuildCSR(const GPUPCCSR *csr, PetscInt bs, void *b)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCSegCSRBlockBuild(csr, 0, (GPUPCSegCSRBlock *)b));
+  PetscFunctionReturn(0);
+}
+
+const GPUPCMatBlockOps GPUPCSegCSRBlockOps = {
   .name               = "segcsr",
   .layout             = "segmented CSR on the device",
   .seqtype            = MATSEQSEGCSR,
@@ -79,6 +87,8 @@ static const GPUPCMatBlockOps SegCSROps = {
   .getdiagonal        = SegCSRBlockGetDiagonal,
   .kernelsname        = SegCSRBlockKernelsName,
   .view               = SegCSRBlockView,
+  .blocksize          = sizeof(GPUPCSegCSRBlock),
+  .buildcsr           = SegCSRBlockBuildCSR,
   .info               = SegCSRInfo,
   .setfromoptions     = MatSetFromOptions_SegCSR_Private,
   .copyoptions        = SegCSRCopyOptions,
@@ -91,7 +101,7 @@ static const GPUPCMatBlockOps SegCSROps = {
 static PetscErrorCode SegCSRFromBase(Mat B)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksFromBase(B, &SegCSROps));
+  PetscCall(GPUPCMatBlocksFromBase(B, &GPUPCSegCSRBlockOps));
   PetscFunctionReturn(0);
 }
 
@@ -124,7 +134,7 @@ M*/
 PetscErrorCode MatCreate_SeqSegCSR(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksCreate(A, MATSEQAIJ, &SegCSROps));
+  PetscCall(GPUPCMatBlocksCreate(A, MATSEQAIJ, &GPUPCSegCSRBlockOps));
   PetscFunctionReturn(0);
 }
 
@@ -150,6 +160,6 @@ M*/
 PetscErrorCode MatCreate_MPISegCSR(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMatBlocksCreate(A, MATMPIAIJ, &SegCSROps));
+  PetscCall(GPUPCMatBlocksCreate(A, MATMPIAIJ, &GPUPCSegCSRBlockOps));
   PetscFunctionReturn(0);
 }

@@ -688,9 +688,11 @@ __device__ __forceinline__ int BinOf(long long key)
   return BIN_GLOBAL;
 }
 
-/* key[r]: what the row's table must hold: C's row length (Ci given), else min(products, columns of B); its bin; the
-   rows numbered for the sort; the bins' sizes */
-__global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCSR B, const int *Ci, int *key, unsigned char *bin, int *rows, Scalars *ds)
+/* key[r]: what the row's table must hold and what sets its lanes: min(products, columns of B), at least C's row length
+   (Ci given). The pattern and values passes bin a row as the count pass did, by its products, not by its length: a row
+   of R A P with few columns but many products would get 1-2 lanes and a long serial loop. Also its bin; the rows
+   numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci leaves empty. */
+__global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCSR B, const int *Ci, int emptyerr, int *key, unsigned char *bin, int *rows, Scalars *ds)
 {
   __shared__ int hist[NBINS];
 
@@ -698,15 +700,19 @@ __global__ void __launch_bounds__(BLOCK) BinKeysKernel(GPUPCDevCSR A, GPUPCDevCS
   __syncthreads();
   GRID_LOOP(r, A.m)
   {
-    long long k;
-    if (Ci) k = Ci[r + 1] - Ci[r];
-    else {
-      long long ub = 0;
-      for (int e = A.i[r]; e < A.i[r + 1]; e++) {
-        const int c = A.j[e];
-        ub += B.i[c + 1] - B.i[c];
-      }
-      k = ub < B.n ? ub : B.n;
+    long long ub = 0, k;
+    for (int e = A.i[r]; e < A.i[r + 1]; e++) {
+      const int c = A.j[e];
+      ub += B.i[c + 1] - B.i[c];
+    }
+    k = ub < B.n ? ub : B.n;
+    if (Ci) {
+      const long long len = Ci[r + 1] - Ci[r];
+      /* a row that C's pattern leaves empty goes to bin 0, which no pass visits: it must have no product */
+      if (len == 0) {
+        if (ub > 0) SetError(ds, emptyerr, (int)r);
+        k = 0;
+      } else if (len > k) k = len;
     }
     const int b = BinOf(k);
     key[r]      = (int)k;
@@ -732,8 +738,9 @@ static size_t Aligned(size_t bytes)
   return (bytes + 255) / 256 * 256;
 }
 
-/* the rows of C = A B binned by their keys (Ci: C's row pointers, or NULL for the count pass) */
-static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const PetscInt *Ci, Scalars *ds, Bins *bins)
+/* the rows of C = A B binned by their keys (Ci: C's row pointers, or NULL for the count pass; emptyerr: the ERR_* bit of
+   a row with products that Ci leaves empty) */
+static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const PetscInt *Ci, int emptyerr, Scalars *ds, Bins *bins)
 {
   unsigned char *bin[2];
   int           *buf[2];
@@ -758,7 +765,7 @@ static PetscErrorCode BinRows(Temp *t, const GPUPCDevCSR *A, const GPUPCDevCSR *
   buf[1]    = (int *)(bins->slab + 2 * ints);
   bin[0]    = (unsigned char *)(bins->slab + 3 * ints);
   bin[1]    = (unsigned char *)(bins->slab + 3 * ints + chars);
-  BinKeysKernel<<<Grid(m), BLOCK, 0, s>>>(*A, *B, Ci, bins->key, bin[0], buf[0], ds);
+  BinKeysKernel<<<Grid(m), BLOCK, 0, s>>>(*A, *B, Ci, emptyerr, bins->key, bin[0], buf[0], ds);
   GPUPCCheckLaunch("BinKeysKernel");
   {
     cub::DoubleBuffer<unsigned char> kb(bin[0], bin[1]);
@@ -877,6 +884,9 @@ __device__ __forceinline__ void SymbolicRow(const Group<G> &g, int row, int *key
   }
 }
 
+/* entries of A's row whose products a group of the deterministic values pass loads ahead */
+#define DET_STEPS 4
+
 /* C's row `row`: its columns into the table, every product added into its column's slot, the slots written out.
    deterministic: A's row in order, all lanes on one row of B at a time, a barrier after each, so each slot gets its
    products in A's row order (columns are unique in a row of B: one add per slot per step) */
@@ -894,15 +904,41 @@ __device__ __forceinline__ void NumericRow(const Group<G> &g, int row, int *keys
     if (HashInsert(keys, bits, C.j[p]) < 0) SetError(ds, ERR_FULL, row);
   g.sync();
   if (det) {
-    for (int k = kb; k < ke; k++) {
-      const PetscScalar a = A.a[k];
-      const int         c = A.j[k], te = B.i[c + 1];
-      for (int t = B.i[c] + g.lane; t < te; t += G) {
-        const int s = HashFind(keys, bits, B.j[t]);
-        if (s < 0) SetError(ds, ERR_OUTSIDE, row);
-        else atomicAdd(vals + s, __dmul_rn(a, B.a[t]));
+    /* DET_STEPS entries of A's row at a time: the first G products of each loaded before any is added (independent loads
+       in flight instead of one chain of A, B's row pointers and B per step), then added step by step in A's row order with
+       a barrier between steps. A row of B holds each column once, so one step adds at most once into a slot: no atomics. */
+    for (int k0 = kb; k0 < ke; k0 += DET_STEPS) {
+      int         col[DET_STEPS], tb[DET_STEPS], len[DET_STEPS];
+      PetscScalar a[DET_STEPS], prod[DET_STEPS];
+#pragma unroll
+      for (int u = 0; u < DET_STEPS; u++) {
+        const int k = k0 + u;
+        col[u]      = EMPTY;
+        tb[u] = len[u] = 0;
+        a[u] = prod[u] = 0.0;
+        if (k < ke) {
+          const int c = A.j[k];
+          a[u]        = A.a[k];
+          tb[u]       = B.i[c];
+          len[u]      = B.i[c + 1] - tb[u];
+          if (g.lane < len[u]) {
+            col[u]  = B.j[tb[u] + g.lane];
+            prod[u] = __dmul_rn(a[u], B.a[tb[u] + g.lane]);
+          }
+        }
       }
-      g.sync();
+#pragma unroll
+      for (int u = 0; u < DET_STEPS; u++) {
+        if (k0 + u >= ke) break; /* the same for the whole group */
+        for (int t = g.lane; t < len[u]; t += G) {
+          const int         cl = t == g.lane ? col[u] : B.j[tb[u] + t];
+          const PetscScalar pr = t == g.lane ? prod[u] : __dmul_rn(a[u], B.a[tb[u] + t]);
+          const int         s  = HashFind(keys, bits, cl);
+          if (s < 0) SetError(ds, ERR_OUTSIDE, row);
+          else vals[s] = __dadd_rn(vals[s], pr);
+        }
+        g.sync();
+      }
     }
   } else {
     const int gb = 1 << lb, ga = G >> lb, sa = g.lane >> lb, l = g.lane & (gb - 1);
@@ -1110,7 +1146,7 @@ static PetscErrorCode SpGEMMCount_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *
     C.n = B->n;
     C.i = Ci;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, NULL, ds, &bins));
+    PetscCall(BinRows(t, A, B, NULL, 0, ds, &bins));
     PetscCall(SharedBins(PASS_COUNT, &bins, A, B, &C, 0, ds));
     PetscCall(SymbolicGlobal(t, &bins, PETSC_FALSE, A, B, &C, ds));
     PetscCall(BinsFree(t, &bins));
@@ -1130,14 +1166,17 @@ static PetscErrorCode SpGEMMPattern_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR
     Bins               bins;
     int               *alt;
     const cudaStream_t s = GPUPCCUDAStream();
-    if (A->m <= 0 || C->nnz <= 0) return 0;
+    if (A->m <= 0) return 0;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, C->i, ds, &bins));
-    PetscCall(SharedBins(PASS_FILL, &bins, A, B, C, 0, ds));
-    PetscCall(SymbolicGlobal(t, &bins, PETSC_TRUE, A, B, C, ds));
+    PetscCall(BinRows(t, A, B, C->i, ERR_FULL, ds, &bins));
+    if (C->nnz > 0) {
+      PetscCall(SharedBins(PASS_FILL, &bins, A, B, C, 0, ds));
+      PetscCall(SymbolicGlobal(t, &bins, PETSC_TRUE, A, B, C, ds));
+    }
     PetscCall(BinsFree(t, &bins));
     PetscCall(ReadErrors(ds, "spgemm_pattern"));
     PetscCall(TempPut(t, &ds));
+    if (C->nnz <= 0) return 0;
     /* each row's columns sorted */
     PetscCall(TempGet(t, C->nnz, &alt));
     cub::DoubleBuffer<int> kb(C->j, alt);
@@ -1158,11 +1197,11 @@ static PetscErrorCode SpGEMMValues_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR 
     Scalars  *ds;
     Bins      bins;
     const int det = deterministic ? 1 : 0;
-    if (A->m <= 0 || C->nnz <= 0) return 0;
+    if (A->m <= 0) return 0;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, C->i, ds, &bins));
-    PetscCall(SharedBins(PASS_VALUES, &bins, A, B, C, det, ds));
-    if (bins.count[BIN_GLOBAL]) {
+    PetscCall(BinRows(t, A, B, C->i, ERR_OUTSIDE, ds, &bins));
+    if (C->nnz > 0) PetscCall(SharedBins(PASS_VALUES, &bins, A, B, C, det, ds));
+    if (C->nnz > 0 && bins.count[BIN_GLOBAL]) {
       NumericGlobalKernel<<<bins.count[BIN_GLOBAL], BLOCK, 0, GPUPCCUDAStream()>>>(bins.rows + bins.start[BIN_GLOBAL], *A, *B, *C, det, LanesPerBRowLog2(B), ds);
       GPUPCCheckLaunch("NumericGlobalKernel");
     }

@@ -6,10 +6,12 @@
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmg.h>
 #include <gpupc/threads.h>
+#include <gpupc/cmgsetupkernels.h>
 
-const char *const PCCMGPrecisions[]    = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
-const char *const PCCMGPositiveModes[] = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
-const char *const PCCMGMatTypes[]      = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
+const char *const PCCMGPrecisions[]     = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
+const char *const PCCMGPositiveModes[]  = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
+const char *const PCCMGMatTypes[]       = {"csr", "segcsr", "hec", "PCCMGMatType", "PC_CMG_MAT_", NULL};
+const char *const PCCMGSetupLocations[] = {"device", "host", "PCCMGSetupLocation", "PC_CMG_SETUP_", NULL};
 
 PetscLogEvent PC_CMG_Reduce, PC_CMG_Cluster, PC_CMG_Galerkin, PC_CMG_CoarseFactor, PC_CMG_Upload, PC_CMG_Cycle;
 
@@ -32,6 +34,7 @@ static PetscErrorCode PCReset_CMG(PC pc)
   PetscFunctionBegin;
   PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
   PetscCall(GPUPCCMGHierarchyDestroy(&cmg->hier));
+  PetscCall(GPUPCCMGDevSetupFree(&cmg->dsetup));
   PetscCall(PCReset_CMG_MPI(pc));
   cmg->built = PETSC_FALSE;
   PetscFunctionReturn(0);
@@ -52,7 +55,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
 {
   PC_CMG     *cmg = (PC_CMG *)pc->data;
   PetscMPIInt size;
-  PetscBool   same = PETSC_FALSE;
+  PetscBool   same = PETSC_FALSE, built = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
@@ -71,15 +74,26 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     PetscFunctionReturn(0);
   }
   if (cmg->built && pc->flag == SAME_NONZERO_PATTERN) {
-    PetscCall(GPUPCCMGHierarchyRecompute(pc->pmat, &cmg->opts, &cmg->hier, &same));
+    if (cmg->dsetup.nlevels > 0) PetscCall(GPUPCCMGHierarchyRecomputeDevice(pc->pmat, &cmg->opts, &cmg->hier, &cmg->dsetup, &same));
+    else PetscCall(GPUPCCMGHierarchyRecompute(pc->pmat, &cmg->opts, &cmg->hier, &same));
     if (!same) PetscCall(PetscInfo(pc, "CMG: same nonzero pattern, but the reduced Laplacian changed structure (signs or dominance changed); rebuilding the hierarchy\n"));
     else cmg->nreuses++;
   }
   if (!same) {
     PetscCall(GPUPCCMGHierarchyDestroy(&cmg->hier));
+    PetscCall(GPUPCCMGDevSetupFree(&cmg->dsetup));
     cmg->built = PETSC_FALSE;
-    PetscCall(GPUPCCMGHierarchyBuild(pc->pmat, &cmg->opts, &cmg->hier));
-    cmg->built = PETSC_TRUE;
+    if (cmg->opts.setup == PC_CMG_SETUP_DEVICE) {
+      PetscCall(GPUPCCMGHierarchyBuildDevice(pc->pmat, &cmg->opts, &cmg->hier, &cmg->dsetup, &built));
+      if (built && cmg->opts.cluster_order) { /* the host levels are renumbered: a reuse recomputes them on the host */
+        PetscCall(GPUPCCMGHierarchyOrder(&cmg->hier, cmg->opts.threads));
+        PetscCall(GPUPCCMGDevSetupFree(&cmg->dsetup));
+      }
+    }
+    if (!built) PetscCall(GPUPCCMGHierarchyBuild(pc->pmat, &cmg->opts, &cmg->hier));
+    PetscCall(GPUPCCMGHierarchyAttachDevice(&cmg->hier, cmg->dsetup.nlevels ? &cmg->dsetup : NULL));
+    cmg->ondevice = built;
+    cmg->built    = PETSC_TRUE;
   }
   { /* same structure: new values into the device buffers, the recorded cycle kept; else a fresh upload */
     PetscBool refreshed = PETSC_FALSE, avail;
@@ -161,7 +175,16 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
                                      PCCMGPositiveModes[cmg->opts.positive], cmg->opts.check_symmetry ? "on" : "off", cmg->opts.threads, cmg->opts.cluster_order ? "yes" : "no"));
   }
   PetscCall(GPUPCHostCoresView(viewer, cmg->opts.threads)); /* the cores the setup threads may use, and launch advice */
-  if (!cmg->built) PetscFunctionReturn(0);
+  if (!cmg->built) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  setup (-pc_cmg_setup): %s\n", PCCMGSetupLocations[cmg->opts.setup]));
+    PetscFunctionReturn(0);
+  }
+  if (!cmg->mpi) {
+    const GPUPCCMGSetupKernels *S;
+    PetscCall(GPUPCGetCMGSetupKernels(&S));
+    if (cmg->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the device (setup kernels: %s; reuse %s, %.3g MB kept there for it)\n", S->name, cmg->dsetup.nlevels ? "on the device" : "on the host: levels in cluster order", (double)cmg->dsetup.bytes / 1048576.0));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the host%s\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? " (-pc_cmg_setup device, but the device cannot read this matrix: -info says why)" : ""));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed setup: rank-local clustering and the gathered last levels on the %s, Galerkin products of the distributed levels by MatPtAP on the host\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? "device" : "host"));
   if (cmg->mpi) {
     PetscCall(PCView_CMG_MPI(pc, viewer));
     PetscFunctionReturn(0);

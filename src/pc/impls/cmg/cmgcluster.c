@@ -42,7 +42,7 @@ static void HeaviestNeighbor(const GPUPCCMGLevel *L, PetscInt nt, PetscInt *p, P
 /* break every cycle of p at its smallest vertex, so that p is a forest with roots p(r) = r (one thread; general: the
    heaviest-neighbour graph of an exactly symmetric level has only 2-cycles, which CutTwoCycles breaks in the threads,
    but a level whose a_ij and a_ji differ in the last bits may point round a longer cycle) */
-static PetscErrorCode MakeForest(PetscInt n, PetscInt *p)
+PetscErrorCode GPUPCCMGMakeForest(PetscInt n, PetscInt *p)
 {
   PetscInt *state, *path;
 
@@ -205,7 +205,7 @@ PetscErrorCode GPUPCCMGCluster(GPUPCCMGLevel *L, PetscInt threads)
   CutTwoCycles(n, nt, p, flag);
   Heights(n, nt, p, h, pending, flag, &done);
   if (done < n) { /* a longer cycle: cut it on one thread and climb again */
-    PetscCall(MakeForest(n, p));
+    PetscCall(GPUPCCMGMakeForest(n, p));
     Heights(n, nt, p, h, pending, flag, &done);
   }
   PetscCheck(done == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG clustering: the forest's heights reached %" PetscInt_FMT " of %" PetscInt_FMT " vertices", done, n);

@@ -84,6 +84,41 @@ static PetscErrorCode UploadInts(const Stage *S, size_t n, const PetscInt *h, Pe
   PetscFunctionReturn(0);
 }
 
+/* n items of es bytes from the device array src into the device buffer *d (allocated and counted when NULL) */
+static PetscErrorCode PutFromDevice(size_t n, const void *src, size_t es, void **d, size_t *bytes)
+{
+  PetscFunctionBegin;
+  if (!*d) {
+    PetscCall(GPUPCMalloc(n * es, d));
+    *bytes += n * es;
+  }
+  if (n) PetscCall(GPUPCMemcpy(*d, src, n * es, GPUPC_COPY_DEVICE_TO_DEVICE));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGLevelFromDevice - forms a level of the cycle from the CSR the device setup left on the device (L->drowptr,
+   L->dcol, L->dval): the one place where a level is built from device data (the levels layer's device matrices will
+   take over here). The structure when asked; the values when asked and the level precision is double (*done true),
+   else the caller converts the host values.
+
+   Not Collective
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCCMGLevelFromDevice(const GPUPCCMGLevel *L, GPUPCCMGPrecision prec, PetscBool structure, PetscBool values, GPUPCCMGDeviceLevel *DL, PetscBool *done, size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCheck(L->drowptr && L->dcol && L->dval, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level has no device CSR to form it from");
+  if (structure) {
+    PetscCall(PutFromDevice(L->n + 1, L->drowptr, sizeof(PetscInt), (void **)&DL->rowptr, bytes));
+    PetscCall(PutFromDevice(L->nnz, L->dcol, sizeof(PetscInt), (void **)&DL->col, bytes));
+  }
+  *done = (PetscBool)(values && prec == GPUPC_CMG_PRECISION_DOUBLE);
+  if (*done) PetscCall(PutFromDevice(L->nnz, L->dval, sizeof(PetscReal), &DL->val, bytes));
+  PetscFunctionReturn(0);
+}
+
 /* pieces of at most chunk items that len items are cut into (at least one) */
 static PetscInt Pieces(PetscInt len, PetscInt chunk)
 {
@@ -248,7 +283,10 @@ static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads,
     GPUPCCMGDeviceLevel *DL = &D->levels[k];
     PetscReal           *invd;
 
-    PetscCall(PutReals(S, D->prec, L->nnz, L->val, &DL->val, &D->bytes));
+    PetscBool fromdev = PETSC_FALSE;
+
+    if (L->dval) PetscCall(GPUPCCMGLevelFromDevice(L, D->prec, PETSC_FALSE, PETSC_TRUE, DL, &fromdev, &D->bytes));
+    if (!fromdev) PetscCall(PutReals(S, D->prec, L->nnz, L->val, &DL->val, &D->bytes));
     if (D->mattype == GPUPC_CMG_MAT_SEGCSR) PetscCall(UploadSegCSR(L, DL, &D->bytes));
     PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -310,8 +348,13 @@ PetscErrorCode GPUPCCMGDeviceUpload(const GPUPCCMGHierarchy *H, GPUPCCMGPrecisio
     DL->nnz   = L->nnz;
     DL->t     = L->t;
     DL->lanes = GPUPCCMGLanes(L->n, L->nnz, opts->pack_nnz);
-    PetscCall(UploadInts(&S, L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
-    PetscCall(UploadInts(&S, L->nnz, L->col, &DL->col, &D->bytes));
+    if (L->drowptr) { /* formed from the device setup's CSR (the values follow in UploadValues) */
+      PetscBool done;
+      PetscCall(GPUPCCMGLevelFromDevice(L, prec, PETSC_TRUE, PETSC_FALSE, DL, &done, &D->bytes));
+    } else {
+      PetscCall(UploadInts(&S, L->n + 1, L->rowptr, &DL->rowptr, &D->bytes));
+      PetscCall(UploadInts(&S, L->nnz, L->col, &DL->col, &D->bytes));
+    }
     PetscCall(GPUPCMalloc(L->n * es, &DL->b));
     PetscCall(GPUPCMalloc(L->n * es, &DL->x));
     PetscCall(GPUPCMalloc(L->n * es, &DL->w));

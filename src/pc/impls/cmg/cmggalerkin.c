@@ -40,7 +40,7 @@ PetscErrorCode GPUPCCMGClusterSort(PetscInt n, PetscInt nc, const PetscInt *clus
 
 /* The values of the coarse rows: w[q] of coarse row C (columns cl, sorted, C among them) is the sum of the fine weights
    between C and cluster cl[q], visited in cluster-sorted vertex order and row order, and the diagonal is minus the sum
-   of all of them. pos: one integer per cluster per thread. The build and the recomputation for new values
+   of the row's off-diagonal values in column order (what the device setup's galerkin_diagonal computes). pos: one integer per cluster per thread. The build and the recomputation for new values
    (GPUPCCMGGalerkinValues) both sum here, so they give the same values. */
 static void SumValues(const GPUPCCMGLevel *fine, const PetscInt *cluster, PetscInt nc, const PetscInt *cptr, const PetscInt *cperm, const PetscInt *rp, const PetscInt *cl, PetscInt nt, PetscInt *pos, PetscReal *w)
 {
@@ -61,9 +61,10 @@ static void SumValues(const GPUPCCMGLevel *fine, const PetscInt *cluster, PetscI
           PetscInt D = cluster[fine->col[k]];
           if (D == C) continue;
           w[at[D]] += fine->val[k];
-          diag -= fine->val[k];
         }
       }
+      for (PetscInt q = rp[C]; q < rp[C + 1]; q++) /* minus the row's weights, in column order (as the device setup) */
+        if (cl[q] != C) diag -= w[q];
       w[at[C]] = diag;
     }
   }

@@ -38,6 +38,7 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
   o->monitor        = PETSC_FALSE;
   o->cluster_order  = PETSC_FALSE;
+  o->setup          = backend == PETSC_GPUPC_BACKEND_CUDA ? PC_CMG_SETUP_DEVICE : PC_CMG_SETUP_HOST; /* the host table is one core, the host setup threaded */
   PetscCall(GPUPCCMGDefaultThreads(&o->threads));
   PetscFunctionReturn(0);
 }
@@ -71,8 +72,8 @@ PetscInt GPUPCCMGRecursionCount(const GPUPCCMGOptions *opts, PetscReal nnz, Pets
   return opts->repeat_max > 0 ? PetscMin(t, opts->repeat_max) : t;
 }
 
-/* t_k and the last level's factor */
-static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
+/* t_k and the last level's factor (the host and the device setup) */
+PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
 {
   GPUPCCMGLevel *last = &H->levels[H->nlevels - 1];
 
@@ -99,7 +100,7 @@ static PetscErrorCode Finish(const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Monitor(const GPUPCCMGOptions *opts, const GPUPCCMGLevel *L, PetscInt k)
+PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *opts, const GPUPCCMGLevel *L, PetscInt k)
 {
   PetscFunctionBegin;
   if (!opts->monitor) PetscFunctionReturn(0);
@@ -108,6 +109,17 @@ static PetscErrorCode Monitor(const GPUPCCMGOptions *opts, const GPUPCCMGLevel *
                           (double)L->n / (double)PetscMax(L->nc, 1), L->maxsize, L->nsingletons, L->nweak));
   else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  CMG level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros (last level)\n", k, L->n, L->nnz));
   PetscFunctionReturn(0);
+}
+
+/* the rules that end the hierarchy at a level of n vertices before it is clustered (the host and the device setup):
+   PETSC_TRUE with *stop set when one holds */
+PetscBool GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *opts, PetscInt n, PetscInt nlevels, GPUPCCMGStopReason *stop)
+{
+  if (n <= 1) *stop = GPUPC_CMG_STOP_ONE_CLUSTER;
+  else if (n <= opts->direct_size) *stop = GPUPC_CMG_STOP_DIRECT_SIZE;
+  else if (nlevels >= PetscMax(opts->max_levels, 1)) *stop = GPUPC_CMG_STOP_MAX_LEVELS;
+  else return PETSC_FALSE;
+  return PETSC_TRUE;
 }
 
 /*@C
@@ -143,18 +155,7 @@ PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCC
     GPUPCCMGLevel  C;
 
     PetscCall(PetscMemzero(&C, sizeof(C)));
-    if (L->n <= 1) {
-      H->stop = GPUPC_CMG_STOP_ONE_CLUSTER;
-      break;
-    }
-    if (L->n <= opts->direct_size) {
-      H->stop = GPUPC_CMG_STOP_DIRECT_SIZE;
-      break;
-    }
-    if (H->nlevels >= maxl) {
-      H->stop = GPUPC_CMG_STOP_MAX_LEVELS;
-      break;
-    }
+    if (GPUPCCMGStopBeforeClustering(opts, L->n, H->nlevels, &H->stop)) break;
     PetscCall(GPUPCCMGCluster(L, opts->threads));
     if (L->nc >= L->n - 1) {
       H->stop = GPUPC_CMG_STOP_STAGNATION_SIZE;
@@ -172,12 +173,12 @@ PetscErrorCode GPUPCCMGHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPUPCC
       L->nc = 0;
       break;
     }
-    PetscCall(Monitor(opts, L, H->nlevels - 1));
+    PetscCall(GPUPCCMGLevelMonitor(opts, L, H->nlevels - 1));
     H->levels[H->nlevels++] = C;
     nnztotal += C.nnz;
   }
-  PetscCall(Monitor(opts, &H->levels[H->nlevels - 1], H->nlevels - 1));
-  PetscCall(Finish(opts, H));
+  PetscCall(GPUPCCMGLevelMonitor(opts, &H->levels[H->nlevels - 1], H->nlevels - 1));
+  PetscCall(GPUPCCMGHierarchyFinish(opts, H));
   if (opts->cluster_order) PetscCall(GPUPCCMGHierarchyOrder(H, opts->threads));
   if (opts->monitor) {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG hierarchy: %" PetscInt_FMT " levels, stopped: %s; last level: %s\n", H->nlevels, GPUPCCMGStopReasons[H->stop], H->coarse_direct ? "dense grounded inverse" : "one Jacobi step (stagnation warning)"));
@@ -228,7 +229,7 @@ PetscErrorCode GPUPCCMGHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GP
   PetscCall(PetscArraycpy(H->levels[0].val, L0.val, L0.nnz));
   PetscCall(GPUPCCMGLevelFree(&L0));
   for (PetscInt k = 0; k + 1 < H->nlevels; k++) PetscCall(GPUPCCMGGalerkinValues(&H->levels[k], H->levels[k].cluster, opts->threads, &H->levels[k + 1]));
-  PetscCall(Finish(opts, H));
+  PetscCall(GPUPCCMGHierarchyFinish(opts, H));
   PetscFunctionReturn(0);
 }
 

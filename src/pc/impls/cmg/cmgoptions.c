@@ -266,6 +266,21 @@ static PetscErrorCode PCCMGGetClusterOrder_CMG(PC pc, PetscBool *flg)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCCMGSetSetupLocation_CMG(PC pc, PCCMGSetupLocation where)
+{
+  PetscFunctionBegin;
+  if (PCCMG_DATA(pc)->opts.setup != where) PetscCall(PCCMGDiscardSetUp(pc)); /* the same hierarchy, but reuse keeps the data of the place that built it */
+  PCCMG_DATA(pc)->opts.setup = where;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCCMGGetSetupLocation_CMG(PC pc, PCCMGSetupLocation *where)
+{
+  PetscFunctionBegin;
+  *where = PCCMG_DATA(pc)->opts.setup;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCCMGSetSetupThreads_CMG(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
@@ -332,6 +347,8 @@ PetscErrorCode PCCMGComposeOptionFunctions_Private(PC pc, PetscBool attach)
     {"PCCMGGetClusterOrder_C", (PetscVoidFunction)PCCMGGetClusterOrder_CMG},
     {"PCCMGSetSetupThreads_C", (PetscVoidFunction)PCCMGSetSetupThreads_CMG},
     {"PCCMGGetSetupThreads_C", (PetscVoidFunction)PCCMGGetSetupThreads_CMG},
+    {"PCCMGSetSetupLocation_C", (PetscVoidFunction)PCCMGSetSetupLocation_CMG},
+    {"PCCMGGetSetupLocation_C", (PetscVoidFunction)PCCMGGetSetupLocation_CMG},
   };
 
   PetscFunctionBegin;
@@ -377,6 +394,11 @@ PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
   if (flg) PetscCall(PCCMGSetClusterOrder(pc, o.cluster_order));
   PetscCall(PetscOptionsInt("-pc_cmg_setup_threads", "OpenMP threads of the host setup (reduction, clustering, Galerkin products; default: OMP_NUM_THREADS, else the cores of the rank's affinity mask, shared among the node's ranks when their masks overlap)", "PCCMGSetSetupThreads", o.threads, &o.threads, &flg));
   if (flg) PetscCall(PCCMGSetSetupThreads(pc, o.threads));
+  {
+    PCCMGSetupLocation where = cmg->opts.setup;
+    PetscCall(PetscOptionsEnum("-pc_cmg_setup", "Where the hierarchy is built: device (the setup kernels; on the host backend through the host kernel table) or host (OpenMP threads); default device on the cuda backend, host on the host backend", "PCCMGSetSetupLocation", PCCMGSetupLocations, (PetscEnum)where, (PetscEnum *)&where, &flg));
+    if (flg) PetscCall(PCCMGSetSetupLocation(pc, where));
+  }
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMGSetPrecision", PCCMGPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
   if (flg) PetscCall(PCCMGSetPrecision(pc, prec));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMGSetUseGraph", graph, &graph, &flg));
@@ -1315,5 +1337,60 @@ PetscErrorCode PCCMGGetSetupThreads(PC pc, PetscInt *n)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidIntPointer(n, 2);
   PetscUseMethod(pc, "PCCMGGetSetupThreads_C", (PC, PetscInt *), (pc, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCCMGSetSetupLocation - where PC cmg builds its hierarchy: the device kernels of the setup or the host
+
+   Logically Collective
+
+   Input Parameters:
++  pc    - the PC cmg
+-  where - PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST
+
+   Options Database Key:
+.  -pc_cmg_setup <device,host> - default device on the cuda backend, host on the host backend
+
+   Notes:
+   Both build the same hierarchy, bit for bit (docs/algorithms.md 2.5). On the host backend the device setup runs its
+   kernels through the host kernel table, one core, slower than the threaded host setup: it is there so that CI runs
+   the device path. -ksp_view says `setup on the device` or `setup on the host`. A change discards the setup.
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGGetSetupLocation(), PCCMGSetupLocation
+@*/
+PetscErrorCode PCCMGSetSetupLocation(PC pc, PCCMGSetupLocation where)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, where, 2);
+  PetscCheck(where == PC_CMG_SETUP_DEVICE || where == PC_CMG_SETUP_HOST, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetSetupLocation(): location %d is not a PCCMGSetupLocation; use PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST (-pc_cmg_setup device or host)", (int)where);
+  PetscTryMethod(pc, "PCCMGSetSetupLocation_C", (PC, PCCMGSetupLocation), (pc, where));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCCMGGetSetupLocation - where PC cmg builds its hierarchy
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC cmg
+
+   Output Parameter:
+.  where - PC_CMG_SETUP_DEVICE or PC_CMG_SETUP_HOST
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGSetSetupLocation()
+@*/
+PetscErrorCode PCCMGGetSetupLocation(PC pc, PCCMGSetupLocation *where)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(where, 2);
+  PetscUseMethod(pc, "PCCMGGetSetupLocation_C", (PC, PCCMGSetupLocation *), (pc, where));
   PetscFunctionReturn(0);
 }

@@ -12,6 +12,7 @@
 */
 #include <gpupc/cmg.h>
 #include <gpupc/matgpu.h>
+#include <gpupc/cmgsetupkernels.h>
 
 /* the user's matrix as host CSR with sorted columns, read only: the arrays of an AIJ matrix itself (borrowed, given back
    by HostCSRFree) or a copy */
@@ -312,6 +313,27 @@ static PetscErrorCode DirichletCouplings(const HostCSR *C, const PetscBool *isdi
   PetscFunctionReturn(0);
 }
 
+/* the Dirichlet couplings E of a reduction whose map the device setup computed (map[i] < 0: Dirichlet row), from the
+   user's matrix on the host (E is what the cycle's expansion and fold read there) */
+PetscErrorCode GPUPCCMGReduceCouplings(Mat A, PetscInt nt, GPUPCCMGReduction *red)
+{
+  HostCSR    C;
+  PetscBool *isdir;
+
+  PetscFunctionBegin;
+  red->ncoupling = 0;
+  if (!red->map) PetscFunctionReturn(0);
+  PetscCall(PetscMemzero(&C, sizeof(C)));
+  C.n = red->n;
+  PetscCall(ReadCSR(A, nt, &C));
+  PetscCall(PetscMalloc1(red->n, &isdir));
+  for (PetscInt i = 0; i < red->n; i++) isdir[i] = red->map[i] < 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(DirichletCouplings(&C, isdir, nt, red));
+  PetscCall(PetscFree(isdir));
+  PetscCall(HostCSRFree(&C));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCCMGReduce - reduces a symmetric diagonally dominant matrix to the level-0 Laplacian of CMG
 
@@ -442,17 +464,15 @@ PetscErrorCode GPUPCCMGReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGReduct
     }
   }
   if (ground) { /* its entries in the order of the rows, which ascend, then its diagonal (g, the largest column) */
-    PetscInt  q   = rp[g];
-    PetscReal sum = 0.0;
+    PetscInt q = rp[g];
     for (PetscInt c = 0; c < copies; c++)
       for (PetscInt i = 0; i < n; i++)
         if (!isdir[i] && excess[i] > 0.0) {
           cl[q]  = c * nk + map[i];
           w[q++] = -excess[i];
-          sum += excess[i];
         }
     cl[q] = g;
-    w[q]  = sum;
+    w[q]  = GPUPCCMGGroundDiagonal(q - rp[g], w + rp[g]);
   }
 
   PetscCall(PetscMemzero(L0, sizeof(*L0)));

@@ -5,6 +5,7 @@
    hierarchy does not depend on the thread count (tests/cmg_hierarchy.c -compare_threads checks it bit for bit).
 */
 #include <gpupc/cmg.h>
+#include <gpupc/cmgsetupkernels.h>
 #include <gpupc/stage.h>
 
 /*@C
@@ -130,4 +131,25 @@ void GPUPCCMGExclusiveScan(PetscInt n, PetscInt nt, PetscInt *a, PetscInt *total
     }
   }
   *total = part[nb];
+}
+
+/*@C
+   GPUPCCMGGroundDiagonal - the diagonal of the ground row from its m off-diagonal weights w (negative): the sum of -w in
+   chunks of GPUPC_CMG_GROUND_CHUNK entries, each chunk added in order from 0, then the chunk sums in order from 0 (the
+   order the device setup can add in parallel, so both give the same bits)
+
+   Not Collective
+
+   Level: developer
+@*/
+PetscReal GPUPCCMGGroundDiagonal(PetscInt m, const PetscReal *w)
+{
+  PetscReal total = 0.0;
+
+  for (PetscInt c = 0; c < m; c += GPUPC_CMG_GROUND_CHUNK) {
+    PetscReal s = 0.0;
+    for (PetscInt q = c; q < PetscMin(m, c + GPUPC_CMG_GROUND_CHUNK); q++) s += -w[q];
+    total += s;
+  }
+  return total;
 }

@@ -16,21 +16,49 @@ static PetscErrorCode PCReset_GPUAMG(PC pc)
     PetscCall(GPUPCAMGHierarchyDestroy(&g->hier));
     g->built = PETSC_FALSE;
   }
+  PetscCall(MatDestroy(&g->aij));
+  PetscFunctionReturn(0);
+}
+
+/* the operator the setup reads: the preconditioning matrix when it is AIJ or derived from it (GPUPC's types), else
+   an AIJ copy with its block size and near-null space (BAIJ, SBAIJ: their arrays are not AIJ's, and SBAIJ stores one
+   triangle); a new copy at every setup, as the values may have changed */
+static PetscErrorCode OperatorAIJ(PC pc, Mat *A)
+{
+  PC_GPUAMG *g              = (PC_GPUAMG *)pc->data;
+  Mat        P              = pc->pmat;
+  PetscErrorCode (*f)(void) = NULL;
+  PetscMPIInt  size;
+  MatNullSpace nsp;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)P), &size));
+  PetscCall(PetscObjectQueryFunction((PetscObject)P, size > 1 ? "MatMPIAIJSetPreallocation_C" : "MatSeqAIJSetPreallocation_C", &f));
+  PetscCall(MatDestroy(&g->aij));
+  if (f) {
+    *A = P;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatConvert(P, MATAIJ, MAT_INITIAL_MATRIX, &g->aij));
+  PetscCall(MatGetNearNullSpace(P, &nsp));
+  if (nsp) PetscCall(MatSetNearNullSpace(g->aij, nsp));
+  *A = g->aij;
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PCSetUp_GPUAMG(PC pc)
 {
   PC_GPUAMG     *g = (PC_GPUAMG *)pc->data;
-  Mat            A = pc->pmat;
+  Mat            A;
   PetscInt       M, N;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetSize(pc->pmat, &M, &N));
   PetscCheck(M == N, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PC gpuamg needs a square matrix; the preconditioning matrix is %" PetscInt_FMT " x %" PetscInt_FMT, M, N);
   PetscCall(PetscTime(&t0));
   if (g->built && pc->flag == SAME_NONZERO_PATTERN) {
+    PetscCall(OperatorAIJ(pc, &A));
     PetscCall(GPUPCAMGHierarchyRecompute(A, &g->hier));
     PetscCall(PetscTime(&t1));
     PetscCall(GPUPCAMGDeviceRefresh(&g->hier, &g->dev));
@@ -39,6 +67,7 @@ static PetscErrorCode PCSetUp_GPUAMG(PC pc)
     PetscErrorCode ierr;
 
     PetscCall(PCReset_GPUAMG(pc));
+    PetscCall(OperatorAIJ(pc, &A));
     ierr = GPUPCAMGHierarchyBuild(A, &g->setup, &g->hier);
     if (ierr) { /* bad input: what the build had made goes, the error stays */
       (void)GPUPCAMGHierarchyDestroy(&g->hier);
@@ -98,23 +127,20 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
   PetscFunctionReturn(0);
 }
 
+/* collective: a rank without rows gives 0 points; a wrong count is an error on every rank (GPUPCAMGCheckCoordinates) */
 static PetscErrorCode PCSetCoordinates_GPUAMG(PC pc, PetscInt dim, PetscInt nloc, PetscReal *coords)
 {
-  PC_GPUAMG *g  = (PC_GPUAMG *)pc->data;
-  PetscInt   bs = 1, n;
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
   PetscFunctionBegin;
   PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCSetCoordinates: dimension %" PetscInt_FMT " is not 1, 2 or 3", dim);
-  if (pc->pmat) {
-    PetscCall(MatGetBlockSize(pc->pmat, &bs));
-    PetscCall(MatGetLocalSize(pc->pmat, &n, NULL));
-    PetscCheck(nloc == n / bs, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCSetCoordinates: %" PetscInt_FMT " points for %" PetscInt_FMT " local block rows (block size %" PetscInt_FMT "): give one point per block row", nloc, n / bs, bs);
-  }
+  if (pc->pmat) PetscCall(GPUPCAMGCheckCoordinates(pc->pmat, dim, nloc));
   PetscCall(PetscFree(g->coords));
   PetscCall(PetscMalloc1(dim * nloc, &g->coords));
   PetscCall(PetscArraycpy(g->coords, coords, dim * nloc));
-  g->setup.cdim   = dim;
-  g->setup.coords = g->coords;
+  g->setup.cdim    = dim;
+  g->setup.ncoords = nloc;
+  g->setup.coords  = g->coords;
   if (g->built) {
     PetscCall(PCReset_GPUAMG(pc));
     pc->setupcalled = 0;

@@ -260,7 +260,7 @@ PetscErrorCode GPUPCAMGNearNullSpace(Mat A, const GPUPCAMGSetupOptions *opts, Pe
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(MatGetNearNullSpace(A, &nsp));
-  if (!nsp && opts->cdim > 1 && opts->coords && bs == opts->cdim) {
+  if (!nsp && opts->cdim > 1 && bs == opts->cdim) { /* on every rank (collective), one without rows too */
     Vec          c;
     PetscScalar *v;
     PetscCall(MatCreateVecs(A, &c, NULL));
@@ -355,32 +355,23 @@ static PetscErrorCode SquareGraph(GPUPCAMGStrength *S, PetscInt threads, GPUPCAM
   PetscFunctionReturn(0);
 }
 
-/* the aggregation prolongator of one level (gpupc/amgsetup.h) */
-PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nv, PetscReal **B, Mat *P, PetscLogDouble *t)
+/* the rank-local part of an aggregation prolongator: strength, aggregates and the tentative prolongator of this rank's
+   rows (Bc: the coarse near-null space); errors on PETSC_COMM_SELF (GPUPCAMGAgree() follows) */
+static PetscErrorCode AggLocal(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt bs, PetscInt nv, const PetscReal *B, GPUPCAMGLocalP *Pl, PetscReal **Bc)
 {
   GPUPCAMGLocal    L;
   GPUPCAMGStrength S;
-  GPUPCAMGLocalP   Pl;
-  PetscInt         bs, nagg, *agg;
-  PetscReal       *Bc;
-  Mat              Pt;
-  PetscLogDouble   t0, t1, t2;
+  PetscInt         nagg, *agg;
 
   PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
-  if (level == 0) {
-    PetscCall(PetscFree(*B));
-    PetscCall(GPUPCAMGNearNullSpace(A, opts, nv, B));
-    PetscCall(MatGetBlockSize(A, &bs));
-  } else bs = *nv;
   PetscCall(PetscLogEventBegin(GPUPCAMG_Local, A, 0, 0, 0));
   PetscCall(GPUPCAMGLocalGet(A, 1, NULL, opts->threads, &L));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Local, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCheck(L.n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " local rows are not a multiple of the block size %" PetscInt_FMT, level, L.n, bs);
   PetscCall(GPUPCAMGStrengthAgg(&L, bs, opts->agg_threshold, opts->threads, &S));
-  if (bs < *nv) PetscCall(PetscFree(S.ext)); /* a singleton of bs rows cannot hold nv vectors */
-  if (level < opts->aggressive_levels) {     /* aggregate on the squared graph: larger aggregates */
+  if (bs < nv) PetscCall(PetscFree(S.ext)); /* a singleton of bs rows cannot hold nv vectors */
+  if (level < opts->aggressive_levels) {    /* aggregate on the squared graph: larger aggregates */
     GPUPCAMGStrength S2;
     PetscCall(SquareGraph(&S, opts->threads, &S2));
     PetscCall(GPUPCAMGStrengthFree(&S));
@@ -391,16 +382,39 @@ PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, P
   PetscCall(PetscMalloc1(S.n, &agg));
   PetscCall(GPUPCAMGAggregate(&S, agg, &nagg));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Aggregate, A, 0, 0, 0));
-  PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Tentative, A, 0, 0, 0));
-  PetscCall(PetscMalloc1(nagg * *nv * *nv, &Bc));
-  PetscCall(GPUPCAMGTentative(S.n, bs, agg, nagg, *nv, *B, &Pl, Bc));
-  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, bs, *nv, opts->threads, &Pt));
+  PetscCall(PetscMalloc1(nagg * nv * nv, Bc));
+  PetscCall(GPUPCAMGTentative(S.n, bs, agg, nagg, nv, B, Pl, *Bc));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Tentative, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalPFree(&Pl));
   PetscCall(PetscFree(agg));
   PetscCall(GPUPCAMGStrengthFree(&S));
   PetscCall(GPUPCAMGLocalFree(&L));
+  PetscFunctionReturn(0);
+}
+
+/* the aggregation prolongator of one level (gpupc/amgsetup.h) */
+PetscErrorCode GPUPCAMGProlongatorAgg(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nv, PetscReal **B, Mat *P, PetscLogDouble *t)
+{
+  GPUPCAMGLocalP Pl;
+  PetscInt       bs;
+  PetscReal     *Bc = NULL;
+  Mat            Pt;
+  PetscLogDouble t0, t1, t2;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  if (level == 0) {
+    PetscCall(PetscFree(*B));
+    PetscCall(GPUPCAMGNearNullSpace(A, opts, nv, B));
+    PetscCall(MatGetBlockSize(A, &bs));
+  } else bs = *nv;
+  PetscCall(PetscMemzero(&Pl, sizeof(Pl)));
+  ierr = AggLocal(A, opts, level, bs, *nv, *B, &Pl, &Bc);
+  PetscCall(GPUPCAMGAgree(PetscObjectComm((PetscObject)A), ierr, "the aggregation and tentative prolongator", level));
+  PetscCall(PetscTime(&t1));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, bs, *nv, opts->threads, &Pt));
+  PetscCall(GPUPCAMGLocalPFree(&Pl));
   PetscCall(PetscFree(*B));
   *B = Bc;
   PetscCall(PetscLogEventBegin(GPUPCAMG_ProlSmooth, A, 0, 0, 0));

@@ -76,59 +76,78 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->max_coarse        = 100;
   opts->max_ratio         = 0.9;
   PetscCall(GPUPCDefaultHostThreads(&opts->threads));
-  opts->cdim   = 0;
-  opts->coords = NULL;
+  opts->cdim    = 0;
+  opts->ncoords = 0;
+  opts->coords  = NULL;
   PetscFunctionReturn(0);
 }
 
-/* classical prolongator of one level; *func (systems: the function of each local row, NULL on the finest level) is
-   replaced by the coarse level's */
-static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nf, PetscInt **func, Mat *P, PetscLogDouble *t)
+/* the rank-local part of a classical prolongator: strength, C/F splitting and interpolation of this rank's rows;
+   errors on PETSC_COMM_SELF (GPUPCAMGAgree() follows) */
+static PetscErrorCode ClassicalLocal(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt nf, const PetscInt *func, GPUPCAMGLocalP *Pl, PetscInt **cf, PetscLogDouble *t)
 {
   GPUPCAMGLocal      L;
   GPUPCAMGStrength   S;
-  GPUPCAMGLocalP     Pl;
-  PetscInt          *cf;
   PCGPUAMGInterpType interp = opts->interp;
   PetscLogDouble     t0, t1, t2;
 
   PetscFunctionBegin;
-  if (level == 0) PetscCall(MatGetBlockSize(A, nf)); /* systems (block size > 1): the unknown approach, functions kept apart */
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Local, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalGet(A, *nf, *func, opts->threads, &L));
+  PetscCall(GPUPCAMGLocalGet(A, nf, func, opts->threads, &L));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Local, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCall(GPUPCAMGStrengthClassical(&L, opts->strong_threshold, opts->threads, &S));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, A, 0, 0, 0));
-  PetscCall(PetscMalloc1(L.n, &cf));
-  PetscCall(GPUPCAMGCoarsen(&S, opts->coarsen, L.rstart, opts->threads, cf));
+  PetscCall(PetscMalloc1(L.n, cf));
+  PetscCall(GPUPCAMGCoarsen(&S, opts->coarsen, L.rstart, opts->threads, *cf));
   if (level < opts->aggressive_levels) { /* C points coarsened again on distance two; multipass reaches the F points */
-    PetscCall(GPUPCAMGCoarsenAggressive(&S, opts->coarsen == PC_GPUAMG_COARSEN_RS ? PC_GPUAMG_COARSEN_HMIS : opts->coarsen, L.rstart, opts->threads, cf));
+    PetscCall(GPUPCAMGCoarsenAggressive(&S, opts->coarsen == PC_GPUAMG_COARSEN_RS ? PC_GPUAMG_COARSEN_HMIS : opts->coarsen, L.rstart, opts->threads, *cf));
     interp = PC_GPUAMG_INTERP_MULTIPASS;
   }
   PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, A, 0, 0, 0));
-  PetscCall(GPUPCAMGInterpolate(&L, &S, cf, interp, opts->trunc_max, opts->trunc_factor, opts->threads, &Pl));
+  PetscCall(GPUPCAMGInterpolate(&L, &S, *cf, interp, opts->trunc_max, opts->trunc_factor, opts->threads, Pl));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, A, 0, 0, 0));
-  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, opts->threads, P));
+  PetscCall(GPUPCAMGStrengthFree(&S));
+  PetscCall(GPUPCAMGLocalFree(&L));
   PetscCall(PetscTime(&t2));
   t[0] += t1 - t0;
   t[1] += t2 - t1;
+  PetscFunctionReturn(0);
+}
+
+/* classical prolongator of one level; *func (systems: the function of each local row, NULL on the finest level and
+   on a rank without rows) is replaced by the coarse level's */
+static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nf, PetscInt **func, Mat *P, PetscLogDouble *t)
+{
+  GPUPCAMGLocalP Pl;
+  PetscInt      *cf = NULL, n;
+  PetscLogDouble t0, t1;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  if (level == 0) PetscCall(MatGetBlockSize(A, nf)); /* systems (block size > 1): the unknown approach, functions kept apart */
+  PetscCall(PetscMemzero(&Pl, sizeof(Pl)));
+  ierr = ClassicalLocal(A, opts, level, *nf, *func, &Pl, &cf, t);
+  PetscCall(GPUPCAMGAgree(PetscObjectComm((PetscObject)A), ierr, "the classical coarsening and interpolation", level));
+  PetscCall(PetscTime(&t0));
+  PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, opts->threads, P));
+  PetscCall(PetscTime(&t1));
+  t[1] += t1 - t0;
   if (*nf > 1) {
     PetscInt *cfunc, k = 0;
+    PetscCall(MatGetLocalSize(A, &n, NULL));
     PetscCall(PetscMalloc1(Pl.nc, &cfunc));
-    for (PetscInt i = 0; i < L.n; i++)
+    for (PetscInt i = 0; i < n; i++)
       if (cf[i] == GPUPC_AMG_C) cfunc[k++] = *func ? (*func)[i] : i % *nf;
     PetscCall(PetscFree(*func));
     *func = cfunc;
   }
   PetscCall(GPUPCAMGLocalPFree(&Pl));
   PetscCall(PetscFree(cf));
-  PetscCall(GPUPCAMGStrengthFree(&S));
-  PetscCall(GPUPCAMGLocalFree(&L));
   PetscFunctionReturn(0);
 }
 
@@ -184,7 +203,7 @@ static PetscErrorCode CheckOptions(Mat A, const GPUPCAMGSetupOptions *o)
   PetscCheck(o->trunc_factor >= 0.0 && o->trunc_factor < 1.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_trunc_factor must be in [0, 1), got %g", (double)o->trunc_factor);
   PetscCheck(o->agg_smooths >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_agg_smooths must be >= 0, got %" PetscInt_FMT, o->agg_smooths);
   PetscCheck(o->threads >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "the setup needs at least one thread, got %" PetscInt_FMT, o->threads);
-  PetscCheck(o->cdim >= 0 && o->cdim <= 3 && (o->cdim == 0 || o->coords), comm, PETSC_ERR_ARG_OUTOFRANGE, "coordinates of dimension %" PetscInt_FMT " without values (PCSetCoordinates)", o->cdim);
+  if (o->cdim) PetscCall(GPUPCAMGCheckCoordinates(A, o->cdim, o->ncoords));
   PetscFunctionReturn(0);
 }
 

@@ -77,7 +77,7 @@ PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, PetscI
   L->N = M;
   PetscCall(MatGetOwnershipRange(A, &L->rstart, NULL));
   PetscCall(MatGetBlockSize(A, &L->bs));
-  PetscCheck(nf >= 1 && (func || (m % nf == 0 && L->rstart % nf == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " functions do not divide the local rows %" PetscInt_FMT " (first %" PetscInt_FMT ")", nf, m, L->rstart);
+  PetscCheck(nf >= 1 && (func || m == 0 || (m % nf == 0 && L->rstart % nf == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " functions do not divide the local rows %" PetscInt_FMT " (first %" PetscInt_FMT "): give the matrix a block size that divides every rank's rows", nf, m, L->rstart);
   L->nf   = nf;
   L->func = func;
   PetscCall(PetscMalloc6(m, &L->diag, m, &L->offneg, m, &L->offpos, m, &L->offmaxneg, m, &L->offmaxabs, m, &L->offcnt));

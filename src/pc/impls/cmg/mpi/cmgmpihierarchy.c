@@ -98,14 +98,14 @@ static PetscErrorCode LocalGraph(const GPUPCCMGMPILevel *L, GPUPCCMGLevel *G, Pe
   PetscFunctionReturn(0);
 }
 
-/* Rank-local clustering of the off-diagonal graph with GPUPCCMGCluster. The volume of the weak-vertex rule is all the
+/* Rank-local clustering of the off-diagonal graph with GPUPCCMGCluster (or its device kernels, -pc_cmg_setup device). The volume of the weak-vertex rule is all the
    row's off-diagonal weight, on and off rank, plus its excess e (the edge to the ground on one rank): a vertex whose
    heavy edges go to other ranks (or to the ground) becomes a singleton, so that its strong edge survives to the coarser
    level instead of being smeared over a weakly attached local cluster. (Clustering such vertices with their local
    neighbours instead, i.e. the on-rank volume, tripled the iteration count on 40^3 random-coefficient grids.) Such
    vertices never merge across ranks; when the global coarsening ratio falls below GPUPC_CMG_MPI_MIN_RATIO the level
    is gathered and coarsened further by the one-rank hierarchy (GPUPCCMGMPIHierarchyBuild). */
-static PetscErrorCode ClusterLevel(MPI_Comm comm, PetscInt threads, GPUPCCMGMPILevel *L)
+static PetscErrorCode ClusterLevel(MPI_Comm comm, const GPUPCCMGOptions *opts, GPUPCCMGMPILevel *L)
 {
   GPUPCCMGLevel G;
   PetscInt      st[3], gst[3], mx, *dpos;
@@ -115,7 +115,10 @@ static PetscErrorCode ClusterLevel(MPI_Comm comm, PetscInt threads, GPUPCCMGMPIL
   PetscCall(PetscMalloc3(L->n, &dpos, L->n, &volall, L->n, &vollocal));
   PetscCall(LocalGraph(L, &G, dpos, volall, vollocal));
   for (PetscInt i = 0; i < G.n; i++) G.val[dpos[i]] = volall[i];
-  if (G.n > 0) PetscCall(GPUPCCMGCluster(&G, threads));
+  if (G.n > 0) { /* the same clusters either way (bit for bit: docs/algorithms.md 2.5) */
+    if (opts->setup == PC_CMG_SETUP_DEVICE) PetscCall(GPUPCCMGClusterDevice(&G));
+    else PetscCall(GPUPCCMGCluster(&G, opts->threads));
+  }
   L->nc      = G.nc;
   L->cluster = G.cluster;
   G.cluster  = NULL;
@@ -211,7 +214,14 @@ static PetscErrorCode GatherSequential(GPUPCCMGMPI M, const GPUPCCMGOptions *opt
   so.monitor        = (PetscBool)(opts->monitor && M->rank == 0);
   so.max_levels     = PetscMax(1, opts->max_levels - (M->nlevels - 1));
   if (so.monitor) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CMG: level %" PetscInt_FMT " gathered to every rank; its one-rank hierarchy:\n", M->nlevels - 1));
-  PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
+  if (so.setup == PC_CMG_SETUP_DEVICE) { /* rebuilt at every setup: nothing is kept on the device for a reuse */
+    GPUPCCMGDevSetup D;
+    PetscBool        built;
+    PetscCall(GPUPCCMGHierarchyBuildDevice(sub[0], &so, &M->seq, &D, &built));
+    PetscCall(GPUPCCMGDevSetupFree(&D));
+    if (built && so.cluster_order) PetscCall(GPUPCCMGHierarchyOrder(&M->seq, so.threads));
+    if (!built) PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
+  } else PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
   PetscCall(MatDestroySubMatrices(1, &sub));
   PetscCall(PetscLogEventEnd(PC_CMG_CoarseFactor, 0, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -262,7 +272,7 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
       M->stop = GPUPC_CMG_STOP_MAX_LEVELS;
       break;
     }
-    PetscCall(ClusterLevel(M->comm, opts->threads, L));
+    PetscCall(ClusterLevel(M->comm, opts, L));
     if ((PetscReal)L->N < GPUPC_CMG_MPI_MIN_RATIO * (PetscReal)L->NC) {
       M->stop   = GPUPC_CMG_STOP_STAGNATION_SIZE;
       stagnated = PETSC_TRUE;

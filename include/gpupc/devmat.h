@@ -1,0 +1,62 @@
+/*
+   gpupc/devmat.h - a sparse matrix on the device in any GPUPC format, without a Mat (private): the level matrices of
+   cmg and gpuamg.
+
+   A GPUPCDevMat is {the format's GPUPCMatBlockOps, one block of that format}: the same table and block that the Mat
+   types segcsr, hec and bcsr are made of (gpupc/matgpu.h), reached here without the AIJ subclassing, so a multigrid
+   level can be held in any format and the PCs call products, diagonals and value updates through the table. Adding a
+   format to the levels is adding a GPUPCMatBlockOps (with blocksize and buildcsr) and a name below.
+
+   Created from a SEQAIJ, from CSR on the host, or from CSR already on the device (row pointers, columns, values: the
+   device setups build their levels so; only the m+1 row pointers come to the host, gpupc/formatkernels.h). bcsr
+   refuses device CSR (PETSC_ERR_SUP). auto picks per matrix (GPUPCDevMatChoose): bcsr when the block size is above 1
+   and the bs x bs blocks are at least 3/4 full, else hec when the longest row is at most twice the mean, else segcsr;
+   GPUPCDevMatView says which format and why.
+
+   A GPUPCDevCSR of the setups (gpupc/sparsekernels.h) becomes a level with
+   GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, A->i, A->j, A->a, format, &dm). All vector arguments are device
+   arrays (gpupc/device.h). The functions are exported for the tests. The block of
+   segcsr and hec begins with its device description (GPUPCSegCSRDev, GPUPCHECDev), which the fused kernels of a
+   format (cmg's segcsr cycle) and the tests read.
+*/
+#ifndef GPUPC_DEVMAT_H
+#define GPUPC_DEVMAT_H
+
+#include <gpupc/matgpu.h>
+
+typedef enum {
+  GPUPC_DEVMAT_SEGCSR,
+  GPUPC_DEVMAT_HEC,
+  GPUPC_DEVMAT_BCSR,
+  GPUPC_DEVMAT_AUTO
+} GPUPCDevMatFormat;
+/* "segcsr", "hec", "bcsr", "auto" and the PetscOptionsEnum tail */
+PETSC_EXTERN const char *const GPUPCDevMatFormats[];
+
+/* auto's thresholds: a blocked matrix whose blocks are this full goes to bcsr; rows this regular to hec */
+#define GPUPC_DEVMAT_AUTO_BLOCKFILL 0.75
+#define GPUPC_DEVMAT_AUTO_ROWRATIO  2.0
+
+typedef struct _n_GPUPCDevMat *GPUPCDevMat;
+struct _n_GPUPCDevMat {
+  const GPUPCMatBlockOps *ops;         /* the format */
+  void                   *block;       /* its block (ops->blocksize bytes) */
+  PetscInt                m, n, nnz;   /* rows, columns, stored entries */
+  PetscInt                bs;          /* block size the matrix was given (1: none) */
+  PetscInt               *h_i;         /* m+1 host row pointers (value updates) */
+  char                    reason[160]; /* why this format: asked for, or auto's statistics */
+};
+
+PETSC_EXTERN PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat, const GPUPCCSR *, PetscInt, const GPUPCMatBlockOps **, char *, size_t);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *, PetscInt, GPUPCDevMatFormat, GPUPCDevMat *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat, GPUPCDevMatFormat, GPUPCDevMat *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, GPUPCDevMatFormat, GPUPCDevMat *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatMult(GPUPCDevMat, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatMultTransposeAdd(GPUPCDevMat, const PetscScalar *, PetscScalar *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatGetDiagonal(GPUPCDevMat, PetscScalar *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatUpdateValues(GPUPCDevMat, const PetscScalar *, PetscBool);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatGetBlock(GPUPCDevMat, const GPUPCMatBlockOps **, void **);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatView(GPUPCDevMat, const char *, PetscViewer);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatDestroy(GPUPCDevMat *);
+
+#endif

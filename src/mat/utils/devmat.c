@@ -1,0 +1,318 @@
+/*
+   GPUPCDevMat (gpupc/devmat.h): a matrix on the device in any GPUPC format, the level matrices of cmg and gpuamg. The
+   format's GPUPCMatBlockOps does the work; this file chooses the format, builds the one block from host or device
+   CSR and forwards the operations.
+*/
+#include <gpupc/devmat.h>
+#include <gpupc/device.h>
+
+const char *const GPUPCDevMatFormats[] = {"segcsr", "hec", "bcsr", "auto", "GPUPCDevMatFormat", "GPUPC_DEVMAT_", NULL};
+
+/* the share of the stored entries in the bs x bs blocks they touch (1: every touched block is full); host CSR */
+static PetscErrorCode BlockFill(const GPUPCCSR *csr, PetscInt bs, PetscReal *fill)
+{
+  const PetscInt nb = (csr->n + bs - 1) / bs;
+  PetscInt      *mark;
+  PetscInt64     blocks = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nb, &mark));
+  for (PetscInt c = 0; c < nb; c++) mark[c] = -1;
+  for (PetscInt ib = 0; ib * bs < csr->m; ib++) {
+    for (PetscInt i = ib * bs; i < PetscMin(csr->m, (ib + 1) * bs); i++) {
+      for (PetscInt k = csr->i[i]; k < csr->i[i + 1]; k++) {
+        const PetscInt c = csr->j[k] / bs;
+
+        if (mark[c] != ib) {
+          mark[c] = ib;
+          blocks++;
+        }
+      }
+    }
+  }
+  PetscCall(PetscFree(mark));
+  *fill = blocks ? (PetscReal)csr->nnz / ((PetscReal)blocks * bs * bs) : 0.0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatChoose - the format of a level matrix: the one asked for, or auto's choice from the row lengths and the
+   block structure
+
+   Not Collective
+
+   Input Parameters:
++  format - GPUPC_DEVMAT_SEGCSR, _HEC, _BCSR or _AUTO
+.  csr - the matrix (row pointers on the host; columns on the host unless csr->device)
+-  bs - its block size (1: none)
+
+   Output Parameters:
++  ops - the format's table
+-  why - what decided it (for -ksp_view), a buffer of len bytes
+
+   Notes:
+   auto: bcsr when bs > 1, the sizes are multiples of bs, the columns are on the host and the touched bs x bs blocks are
+   at least GPUPC_DEVMAT_AUTO_BLOCKFILL full; else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
+   the mean (hec's ELL part then holds the whole matrix); else segcsr, whose row bins take irregular rows.
+
+   Level: developer
+
+.seealso: GPUPCDevMatCreate()
+@*/
+PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, PetscInt bs, const GPUPCMatBlockOps **ops, char *why, size_t len)
+{
+  const GPUPCMatBlockOps *named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECBlockOps, &GPUPCBCSRBlockOps};
+  PetscInt                maxrow  = 0;
+  PetscReal               mean = csr->m ? (PetscReal)csr->nnz / (PetscReal)csr->m : 0.0, fill = 0.0;
+  PetscBool               blocked = (PetscBool)(bs > 1 && csr->m % bs == 0 && csr->n % bs == 0);
+
+  PetscFunctionBegin;
+  PetscCheck(format >= GPUPC_DEVMAT_SEGCSR && format <= GPUPC_DEVMAT_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix format %d is invalid; use segcsr, hec, bcsr or auto", (int)format);
+  if (format != GPUPC_DEVMAT_AUTO) {
+    *ops = named[format];
+    PetscCall(PetscSNPrintf(why, len, "asked for"));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt i = 0; i < csr->m; i++) maxrow = PetscMax(maxrow, csr->i[i + 1] - csr->i[i]);
+  if (blocked && !csr->device) PetscCall(BlockFill(csr, bs, &fill));
+  if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
+    *ops = &GPUPCBCSRBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%)", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL));
+  } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean) {
+    *ops = &GPUPCHECBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, blocked && csr->device ? " (block size not used: columns on the device)" : ""));
+  } else {
+    *ops = &GPUPCSegCSRBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatCreate - a matrix on the device in a GPUPC format from CSR on the host or on the device
+
+   Not Collective
+
+   Input Parameters:
++  csr - the matrix: row pointers on the host; columns and values on the host, or on the device when csr->device
+.  bs - its block size (bcsr's blocks; 1: none)
+-  format - segcsr, hec, bcsr or auto (GPUPCDevMatChoose())
+
+   Output Parameter:
+.  dm - the matrix
+
+   Notes:
+   From device CSR only the row pointers are read on the host; the columns and values are laid into the format on the
+   device (gpupc/formatkernels.h). bcsr refuses device CSR.
+
+   Level: developer
+
+.seealso: GPUPCDevMatCreateFromSeqAIJ(), GPUPCDevMatCreateFromDeviceCSR(), GPUPCDevMatDestroy()
+@*/
+PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *csr, PetscInt bs, GPUPCDevMatFormat format, GPUPCDevMat *dm)
+{
+  GPUPCDevMat d;
+
+  PetscFunctionBegin;
+  *dm = NULL;
+  PetscCheck(bs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix: block size %" PetscInt_FMT " is invalid; use 1 or more", bs);
+  PetscCall(PetscNew(&d));
+  PetscCall(GPUPCDevMatChoose(format, csr, bs, &d->ops, d->reason, sizeof(d->reason)));
+  PetscCheck(d->ops->buildcsr && d->ops->blocksize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "format %s cannot hold a level matrix (no buildcsr)", d->ops->name);
+  d->m   = csr->m;
+  d->n   = csr->n;
+  d->nnz = csr->nnz;
+  d->bs  = bs;
+  PetscCall(PetscMalloc1(csr->m + 1, &d->h_i));
+  PetscCall(PetscArraycpy(d->h_i, csr->i, csr->m + 1));
+  PetscCall(PetscCalloc(d->ops->blocksize, &d->block));
+  *dm = d; /* from here a failed build is cleaned up by the caller's destroy */
+  PetscCall(d->ops->buildcsr(csr, bs, d->block));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatCreateFromSeqAIJ - a matrix on the device in a GPUPC format from a SEQAIJ (its block size is bcsr's)
+
+   Not Collective
+
+   Input Parameters:
++  A - the SEQAIJ matrix (assembled)
+-  format - segcsr, hec, bcsr or auto
+
+   Output Parameter:
+.  dm - the matrix
+
+   Level: developer
+
+.seealso: GPUPCDevMatCreate()
+@*/
+PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat A, GPUPCDevMatFormat format, GPUPCDevMat *dm)
+{
+  GPUPCCSR  csr;
+  PetscInt  bs = A->rmap->bs == A->cmap->bs ? PetscMax(1, A->rmap->bs) : 1;
+  PetscBool ok;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "level matrix from a Mat: type %s given, SEQAIJ needed", ((PetscObject)A)->type_name);
+  PetscCall(GPUPCMatGetCSR(A, &csr));
+  PetscCall(GPUPCDevMatCreate(&csr, bs, format, dm));
+  PetscCall(GPUPCMatRestoreCSR(&csr));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatCreateFromDeviceCSR - a matrix on the device in a GPUPC format from CSR arrays already on the device
+
+   Not Collective
+
+   Input Parameters:
++  m, n, nnz - rows, columns, entries
+.  d_i, d_j, d_a - the row pointers (m+1), columns and values (nnz) on the device; d_j and d_a may be freed after
+-  format - segcsr, hec or auto (bcsr is refused: its blocks are found on the host)
+
+   Output Parameter:
+.  dm - the matrix
+
+   Notes:
+   The m+1 row pointers come to the host (the format's structure); the columns and values stay on the device.
+
+   Level: developer
+
+.seealso: GPUPCDevMatCreate(), GPUPCDevMatUpdateValues()
+@*/
+PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt m, PetscInt n, PetscInt nnz, const PetscInt *d_i, const PetscInt *d_j, const PetscScalar *d_a, GPUPCDevMatFormat format, GPUPCDevMat *dm)
+{
+  GPUPCCSR  csr;
+  PetscInt *h_i;
+
+  PetscFunctionBegin;
+  PetscCheck(m >= 0 && n >= 0 && nnz >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix from device CSR: sizes %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries are invalid", m, n, nnz);
+  PetscCheck(format != GPUPC_DEVMAT_BCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: a level cannot be built from CSR arrays on the device (its block structure is found on the host); use segcsr, hec or auto for this level (-pc_cmg_mat_type / -pc_gpuamg_mat_type)");
+  PetscCall(PetscMalloc1(m + 1, &h_i));
+  PetscCall(GPUPCCopyToHost(h_i, d_i, m + 1));
+  PetscCheck(h_i[0] == 0 && h_i[m] == nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "level matrix from device CSR: row pointers run from %" PetscInt_FMT " to %" PetscInt_FMT ", expected 0 to nnz = %" PetscInt_FMT, h_i[0], h_i[m], nnz);
+  PetscCall(PetscMemzero(&csr, sizeof(csr)));
+  csr.m      = m;
+  csr.n      = n;
+  csr.nnz    = nnz;
+  csr.i      = h_i;
+  csr.j      = d_j;
+  csr.a      = d_a;
+  csr.device = PETSC_TRUE;
+  PetscCall(GPUPCDevMatCreate(&csr, 1, format, dm));
+  PetscCall(PetscFree(h_i));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatMult - y = A x + z on device arrays (z NULL: y = A x; z may be y)
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatMult(GPUPCDevMat A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  PetscCall(A->ops->mult(A->block, x, z, y));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatMultTransposeAdd - y += A^T x on device arrays (y has n entries)
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatMultTransposeAdd(GPUPCDevMat A, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  PetscCall(A->ops->multtransposeadd(A->block, x, y));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatGetDiagonal - d = diag(A) on a device array of m entries (0 where not stored)
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatGetDiagonal(GPUPCDevMat A, PetscScalar *d)
+{
+  PetscFunctionBegin;
+  PetscCall(A->ops->getdiagonal(A->block, d));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatUpdateValues - new values on the same nonzero pattern
+
+   Not Collective
+
+   Input Parameters:
++  A - the matrix
+.  a - the nnz values in CSR order
+-  device - a is a device array (bcsr refuses it)
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatUpdateValues(GPUPCDevMat A, const PetscScalar *a, PetscBool device)
+{
+  GPUPCCSR csr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&csr, sizeof(csr)));
+  csr.m      = A->m;
+  csr.n      = A->n;
+  csr.nnz    = A->nnz;
+  csr.i      = A->h_i;
+  csr.a      = a;
+  csr.device = device;
+  PetscCall(A->ops->upload(&csr, A->block));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatGetBlock - the format's table and the block (for a format's own fused kernels)
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatGetBlock(GPUPCDevMat A, const GPUPCMatBlockOps **ops, void **block)
+{
+  PetscFunctionBegin;
+  if (ops) *ops = A->ops;
+  if (block) *block = A->block;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatView - one line with the format and why it was chosen, then the format's statistics of the block
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatView(GPUPCDevMat A, const char *label, PetscViewer viewer)
+{
+  const char *kname;
+
+  PetscFunctionBegin;
+  PetscCall(A->ops->kernelsname(&kname));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s (%s), %s kernels\n", label, A->ops->name, A->reason, kname));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(A->ops->view(A->block, label, PETSC_FALSE, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatDestroy - frees the matrix (NULL allowed)
+
+   Level: developer
+@*/
+PetscErrorCode GPUPCDevMatDestroy(GPUPCDevMat *A)
+{
+  PetscFunctionBegin;
+  if (!*A) PetscFunctionReturn(0);
+  if ((*A)->block) PetscCall((*A)->ops->destroy((*A)->block));
+  PetscCall(PetscFree((*A)->block));
+  PetscCall(PetscFree((*A)->h_i));
+  PetscCall(PetscFree(*A));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,424 @@
+static const char help[] = "Every member of PC cmg's setup kernel table (gpupc/cmgsetupkernels.h): the active backend's table on device\n"
+                           "buffers against the host table on host buffers, member by member on the chain of the device setup (reduction,\n"
+                           "level 0, clustering, Galerkin triples), exactly; then the host table's results against the host setup\n"
+                           "(GPUPCCMGReduce, GPUPCCMGCluster, GPUPCCMGGalerkin through the shared COO sort-and-reduce), bit for bit; and\n"
+                           "a row that is not dominant found by check_rows on both. Cases: cmgtest.h problems (grids with pads, the\n"
+                           "double cover with Dirichlet rows, weak vertices, longer heaviest-neighbour cycles, a power grid). A member\n"
+                           "without a run fails the test.\n";
+
+#include <gpupc/cmg.h>
+#include <gpupc/cmgsetupkernels.h>
+#include "kerneltest.h"
+#include "cmgtest.h"
+#include "testcases.h"
+
+typedef struct {
+  PetscBool                   device;
+  const GPUPCCMGSetupKernels *k;
+  const GPUPCSparseKernels   *sk;
+} Side;
+
+/* what one side's chain computed, copied to the host */
+typedef struct {
+  PetscInt   n, ndir, nbad, npos, nstrict, nk, n0, nnz0, nlight, nweak, done, nc, nsingle, maxsize, ndiffer;
+  PetscInt  *isdir, *bad, *strict, *len, *map, *rp, *col, *pheavy, *pcut, *h, *rep, *mark, *cluster, *ci, *cj;
+  PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2;
+} Result;
+
+static PetscInt runs[GPUPC_CMG_SETUP_NKERNELS];
+
+/* a side array of n elements of size es, zeroed through a host copy */
+static PetscErrorCode Alloc(const Side *s, size_t n, size_t es, void **p)
+{
+  void *z;
+
+  PetscFunctionBegin;
+  PetscCall(TestMalloc(s->device, PetscMax(n, 1) * es, p));
+  PetscCall(PetscCalloc(PetscMax(n, 1) * es, &z));
+  PetscCall(TestPut(s->device, *p, z, PetscMax(n, 1) * es));
+  PetscCall(PetscFree(z));
+  PetscFunctionReturn(0);
+}
+
+/* a host copy of a side array */
+static PetscErrorCode Down(const Side *s, const void *d, size_t n, size_t es, void **h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc(PetscMax(n, 1) * es, h));
+  if (n) PetscCall(TestGet(s->device, *h, d, n * es));
+  PetscFunctionReturn(0);
+}
+#define DOWN(s, d, n, h) Down((s), (d), (size_t)(n), sizeof(**(h)), (void **)(h))
+
+static PetscErrorCode ResultFree(Result *r)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(r->isdir));
+  PetscCall(PetscFree(r->bad));
+  PetscCall(PetscFree(r->strict));
+  PetscCall(PetscFree(r->len));
+  PetscCall(PetscFree(r->map));
+  PetscCall(PetscFree(r->rp));
+  PetscCall(PetscFree(r->col));
+  PetscCall(PetscFree(r->pheavy));
+  PetscCall(PetscFree(r->pcut));
+  PetscCall(PetscFree(r->h));
+  PetscCall(PetscFree(r->rep));
+  PetscCall(PetscFree(r->mark));
+  PetscCall(PetscFree(r->cluster));
+  PetscCall(PetscFree(r->ci));
+  PetscCall(PetscFree(r->cj));
+  PetscCall(PetscFree(r->excess));
+  PetscCall(PetscFree(r->dinv));
+  PetscCall(PetscFree(r->val));
+  PetscCall(PetscFree(r->wmax));
+  PetscCall(PetscFree(r->vol));
+  PetscCall(PetscFree(r->v));
+  PetscCall(PetscFree(r->v2));
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscFunctionReturn(0);
+}
+
+static void Ran(GPUPCCMGSetupKernelIndex m)
+{
+  runs[m]++;
+}
+
+/* the chain of the device setup on one side: the reduction (stops after check_rows when a row is bad), level 0, the
+   clustering of level 0, the Galerkin triples; every output copied into r */
+static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, Result *r)
+{
+  const PetscInt    *ia, *ja;
+  const PetscScalar *aa;
+  PetscInt           m;
+  PetscBool          done;
+  GPUPCDevCSR        dA, L;
+  GPUPCCMGReduceRule rule;
+  PetscInt          *isdir, *bad, *strict, *len, *map, *list = NULL, *p, *h, *rep, *mark, *id, *cluster, *ci, *cj, copies, cnt;
+  PetscReal         *excess, *dinv, *wmax, *vol, *v;
+  PetscBool          ground;
+  size_t             nent;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "the test matrix gives no CSR");
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  dA.m = dA.n = m;
+  dA.nnz      = ia[m];
+  r->n        = m;
+  PetscCall(TestDup(s->device, ia, (m + 1) * sizeof(PetscInt), (void **)&dA.i));
+  PetscCall(TestDup(s->device, ja, dA.nnz * sizeof(PetscInt), (void **)&dA.j));
+  PetscCall(TestDup(s->device, aa, dA.nnz * sizeof(PetscScalar), (void **)&dA.a));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  rule.check_symmetry = opts->check_symmetry;
+  rule.doublecover    = (PetscBool)(opts->positive == GPUPC_CMG_POSITIVE_DOUBLE_COVER);
+  rule.dirichlet_rows = opts->dirichlet_rows;
+  rule.symmetry_tol   = opts->symmetry_tol;
+  rule.dominance_tol  = opts->dominance_tol;
+  PetscCall(Alloc(s, r->n, sizeof(PetscInt), (void **)&isdir));
+  PetscCall(Alloc(s, r->n, sizeof(PetscInt), (void **)&bad));
+  PetscCall(Alloc(s, r->n, sizeof(PetscInt), (void **)&strict));
+  PetscCall(Alloc(s, r->n, sizeof(PetscInt), (void **)&len));
+  PetscCall(Alloc(s, r->n, sizeof(PetscInt), (void **)&map));
+  PetscCall(Alloc(s, r->n, sizeof(PetscReal), (void **)&excess));
+  PetscCall(Alloc(s, r->n, sizeof(PetscReal), (void **)&dinv));
+  PetscCall(s->k->dirichlet_rows(&dA, &rule, isdir, &r->ndir));
+  Ran(GPUPC_CMG_SETUP_KERNEL_dirichlet_rows);
+  PetscCall(s->k->check_rows(&dA, &rule, isdir, excess, dinv, bad, strict, len, &r->nbad, &r->npos, &r->nstrict));
+  Ran(GPUPC_CMG_SETUP_KERNEL_check_rows);
+  PetscCall(DOWN(s, isdir, r->n, &r->isdir));
+  PetscCall(DOWN(s, bad, r->n, &r->bad));
+  PetscCall(DOWN(s, strict, r->n, &r->strict));
+  PetscCall(DOWN(s, len, r->n, &r->len));
+  PetscCall(DOWN(s, excess, r->n, &r->excess));
+  PetscCall(DOWN(s, dinv, r->n, &r->dinv));
+  if (r->nbad == 0) {
+    PetscCall(s->sk->compact(r->n, isdir, 0, NULL, map, &r->nk, NULL));
+    PetscCall(DOWN(s, map, r->n, &r->map));
+    copies = r->npos > 0 ? 2 : 1;
+    ground = (PetscBool)(r->nstrict > 0);
+    r->n0  = copies * r->nk + (ground ? 1 : 0);
+    L.m = L.n = r->n0;
+    PetscCall(Alloc(s, r->n0 + 1, sizeof(PetscInt), (void **)&L.i));
+    PetscCall(s->k->level0_count(r->n, map, len, r->nk, copies, r->nstrict, ground, L.i));
+    Ran(GPUPC_CMG_SETUP_KERNEL_level0_count);
+    PetscCall(s->sk->rowptr(r->n0, L.i, &r->nnz0, NULL));
+    L.nnz = r->nnz0;
+    PetscCall(Alloc(s, L.nnz, sizeof(PetscInt), (void **)&L.j));
+    PetscCall(Alloc(s, L.nnz, sizeof(PetscReal), (void **)&L.a));
+    PetscCall(s->k->level0_fill(&dA, isdir, excess, map, r->nk, copies, L.i, L.j, L.a));
+    Ran(GPUPC_CMG_SETUP_KERNEL_level0_fill);
+    if (ground) {
+      PetscCall(Alloc(s, r->nstrict, sizeof(PetscInt), (void **)&list));
+      PetscCall(s->sk->compact(r->n, strict, 1, list, NULL, &cnt, NULL));
+      PetscCall(s->k->ground_fill(r->nstrict, list, excess, map, r->nk, copies, L.i, L.j, L.a, NULL));
+      Ran(GPUPC_CMG_SETUP_KERNEL_ground_fill);
+    }
+    PetscCall(DOWN(s, L.i, L.m + 1, &r->rp));
+    PetscCall(DOWN(s, L.j, L.nnz, &r->col));
+    PetscCall(DOWN(s, L.a, L.nnz, &r->val));
+    /* clustering of level 0 */
+    PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&p));
+    PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&h));
+    PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&rep));
+    PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&mark));
+    PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&id));
+    PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&cluster));
+    PetscCall(Alloc(s, L.m, sizeof(PetscReal), (void **)&wmax));
+    PetscCall(Alloc(s, L.m, sizeof(PetscReal), (void **)&vol));
+    PetscCall(s->k->heaviest(&L, p, wmax, vol, &r->nlight));
+    Ran(GPUPC_CMG_SETUP_KERNEL_heaviest);
+    PetscCall(DOWN(s, p, L.m, &r->pheavy));
+    PetscCall(DOWN(s, wmax, L.m, &r->wmax));
+    PetscCall(DOWN(s, vol, L.m, &r->vol));
+    PetscCall(s->k->weak(&L, wmax, vol, p, &r->nweak, NULL)); /* (the driver calls it only when nlight > 0; it is exact either way) */
+    Ran(GPUPC_CMG_SETUP_KERNEL_weak);
+    PetscCall(s->k->cut_two_cycles(L.m, p, NULL));
+    Ran(GPUPC_CMG_SETUP_KERNEL_cut_two_cycles);
+    PetscCall(DOWN(s, p, L.m, &r->pcut));
+    PetscCall(s->k->differ(L.m, p, p, &cnt));
+    PetscCheck(cnt == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "differ: an array differs from itself in %" PetscInt_FMT " places", cnt);
+    PetscCall(TestPut(s->device, rep, r->pheavy, L.m * sizeof(PetscInt)));
+    PetscCall(s->k->differ(L.m, p, rep, &r->ndiffer)); /* the roots the weak rule and the 2-cycle cut made */
+    Ran(GPUPC_CMG_SETUP_KERNEL_differ);
+    PetscCall(s->k->heights(L.m, p, h, &r->done, NULL));
+    Ran(GPUPC_CMG_SETUP_KERNEL_heights);
+    if (r->done < L.m) { /* a longer cycle: the host cuts it, as the driver does */
+      PetscInt *hp;
+      PetscCall(DOWN(s, p, L.m, &hp));
+      PetscCall(GPUPCCMGMakeForest(L.m, hp));
+      PetscCall(TestPut(s->device, p, hp, L.m * sizeof(PetscInt)));
+      PetscCall(PetscFree(hp));
+      PetscCall(s->k->heights(L.m, p, h, &cnt, NULL));
+      PetscCheck(cnt == L.m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "heights: %" PetscInt_FMT " of %" PetscInt_FMT " vertices finished on a forest", cnt, L.m);
+    }
+    PetscCall(DOWN(s, h, L.m, &r->h));
+    PetscCall(s->k->cluster_tops(&L, p, h, wmax, rep, mark, NULL));
+    Ran(GPUPC_CMG_SETUP_KERNEL_cluster_tops);
+    PetscCall(DOWN(s, rep, L.m, &r->rep));
+    PetscCall(DOWN(s, mark, L.m, &r->mark));
+    PetscCall(s->sk->compact(L.m, mark, 1, NULL, id, &r->nc, NULL));
+    PetscCall(s->k->cluster_number(L.m, r->nc, rep, id, cluster, &r->nsingle, &r->maxsize, NULL));
+    Ran(GPUPC_CMG_SETUP_KERNEL_cluster_number);
+    PetscCall(DOWN(s, cluster, L.m, &r->cluster));
+    /* the Galerkin triples, then their values alone */
+    nent = (size_t)r->nc + (size_t)L.nnz;
+    PetscCall(Alloc(s, nent, sizeof(PetscInt), (void **)&ci));
+    PetscCall(Alloc(s, nent, sizeof(PetscInt), (void **)&cj));
+    PetscCall(Alloc(s, nent, sizeof(PetscReal), (void **)&v));
+    PetscCall(s->k->galerkin_triples(&L, cluster, r->nc, ci, cj, v));
+    PetscCall(DOWN(s, ci, nent, &r->ci));
+    PetscCall(DOWN(s, cj, nent, &r->cj));
+    PetscCall(DOWN(s, v, nent, &r->v));
+    PetscCall(TestFree(s->device, v));
+    PetscCall(Alloc(s, nent, sizeof(PetscReal), (void **)&v));
+    PetscCall(s->k->galerkin_triples(&L, cluster, r->nc, NULL, NULL, v));
+    Ran(GPUPC_CMG_SETUP_KERNEL_galerkin_triples);
+    PetscCall(DOWN(s, v, nent, &r->v2));
+    PetscCall(TestFree(s->device, v));
+    PetscCall(TestFree(s->device, ci));
+    PetscCall(TestFree(s->device, cj));
+    PetscCall(TestFree(s->device, p));
+    PetscCall(TestFree(s->device, h));
+    PetscCall(TestFree(s->device, rep));
+    PetscCall(TestFree(s->device, mark));
+    PetscCall(TestFree(s->device, id));
+    PetscCall(TestFree(s->device, cluster));
+    PetscCall(TestFree(s->device, wmax));
+    PetscCall(TestFree(s->device, vol));
+    PetscCall(TestFree(s->device, L.i));
+    PetscCall(TestFree(s->device, L.j));
+    PetscCall(TestFree(s->device, L.a));
+    PetscCall(TestFree(s->device, list));
+  }
+  PetscCall(TestFree(s->device, isdir));
+  PetscCall(TestFree(s->device, bad));
+  PetscCall(TestFree(s->device, strict));
+  PetscCall(TestFree(s->device, len));
+  PetscCall(TestFree(s->device, map));
+  PetscCall(TestFree(s->device, excess));
+  PetscCall(TestFree(s->device, dinv));
+  PetscCall(TestFree(s->device, dA.i));
+  PetscCall(TestFree(s->device, dA.j));
+  PetscCall(TestFree(s->device, dA.a));
+  PetscFunctionReturn(0);
+}
+
+#define EQ(what, a, b, m)                                                                             \
+  do {                                                                                                \
+    PetscBool eq_ = PETSC_TRUE;                                                                       \
+    if ((m) > 0) PetscCall(PetscArraycmp((a), (b), (m), &eq_));                                       \
+    PetscCheck(eq_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s differs between %s", label, what, pair); \
+  } while (0)
+#define EQN(what, a, b) PetscCheck((a) == (b), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s is %" PetscInt_FMT " and %" PetscInt_FMT " on %s", label, what, (PetscInt)(a), (PetscInt)(b), pair)
+
+/* the two sides' chains agree exactly */
+static PetscErrorCode Compare(const char *label, const char *pair, const Result *a, const Result *b)
+{
+  const size_t nent = (size_t)a->nc + (size_t)a->nnz0;
+
+  PetscFunctionBegin;
+  EQN("ndir", a->ndir, b->ndir);
+  EQN("nbad", a->nbad, b->nbad);
+  EQN("npos", a->npos, b->npos);
+  EQN("nstrict", a->nstrict, b->nstrict);
+  EQ("isdir", a->isdir, b->isdir, a->n);
+  EQ("bad", a->bad, b->bad, a->n);
+  EQ("strict", a->strict, b->strict, a->n);
+  EQ("len", a->len, b->len, a->n);
+  EQ("excess", a->excess, b->excess, a->n);
+  EQ("dinv", a->dinv, b->dinv, a->n);
+  if (a->nbad) PetscFunctionReturn(0);
+  EQN("nnz0", a->nnz0, b->nnz0);
+  EQN("nlight", a->nlight, b->nlight);
+  EQN("nweak", a->nweak, b->nweak);
+  EQN("done", a->done, b->done);
+  EQN("nc", a->nc, b->nc);
+  EQN("nsingle", a->nsingle, b->nsingle);
+  EQN("maxsize", a->maxsize, b->maxsize);
+  EQN("ndiffer", a->ndiffer, b->ndiffer);
+  EQ("map", a->map, b->map, a->n);
+  EQ("level 0 row pointers", a->rp, b->rp, a->n0 + 1);
+  EQ("level 0 columns", a->col, b->col, a->nnz0);
+  EQ("level 0 values", a->val, b->val, a->nnz0);
+  EQ("heaviest neighbours", a->pheavy, b->pheavy, a->n0);
+  EQ("heaviest weights", a->wmax, b->wmax, a->n0);
+  EQ("volumes", a->vol, b->vol, a->n0);
+  EQ("the forest after the weak rule and the 2-cycle cut", a->pcut, b->pcut, a->n0);
+  EQ("heights", a->h, b->h, a->n0);
+  EQ("cluster representatives", a->rep, b->rep, a->n0);
+  EQ("representative marks", a->mark, b->mark, a->n0);
+  EQ("clusters", a->cluster, b->cluster, a->n0);
+  EQ("triple rows", a->ci, b->ci, nent);
+  EQ("triple columns", a->cj, b->cj, nent);
+  EQ("triple values", a->v, b->v, nent);
+  EQ("values-only triple values", a->v, a->v2, nent);
+  PetscFunctionReturn(0);
+}
+
+/* the host table's chain against the host setup, bit for bit */
+static PetscErrorCode Reference(const char *label, Mat A, const GPUPCCMGOptions *opts, const Result *r)
+{
+  const GPUPCCMGSetupKernels *k;
+  const char                 *pair = "the setup kernels and the host setup";
+  GPUPCCMGReduction           red;
+  GPUPCCMGLevel               L0, C;
+  GPUPCDevCOO                 coo;
+  GPUPCDevCSR                 dC;
+  PetscInt                   *ci, *cj, *Ci, *Cj;
+  PetscReal                  *v, *Ca;
+  const PetscInt              nent = r->nc + r->nnz0;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetCMGSetupKernels(&k));
+  PetscCall(GPUPCCMGReduce(A, opts, &red, &L0));
+  EQN("level 0 vertices", r->n0, L0.n);
+  EQN("level 0 entries", r->nnz0, L0.nnz);
+  EQN("positive off-diagonals", r->npos, red.npositive);
+  EQN("strictly dominant rows", r->nstrict, red.nstrict);
+  EQN("Dirichlet rows", r->ndir, red.ndirichlet);
+  EQ("level 0 row pointers", r->rp, L0.rowptr, L0.n + 1);
+  EQ("level 0 columns", r->col, L0.col, L0.nnz);
+  EQ("level 0 values", r->val, L0.val, L0.nnz);
+  if (red.map) EQ("the kept-row map", r->map, red.map, red.n);
+  if (red.dinv) EQ("the Dirichlet inverse diagonal", r->dinv, red.dinv, red.n);
+  PetscCall(GPUPCCMGCluster(&L0, 1));
+  EQN("clusters", r->nc, L0.nc);
+  EQN("weak vertices", r->nlight ? r->nweak : 0, L0.nweak);
+  EQN("singletons", r->nsingle, L0.nsingletons);
+  EQN("largest cluster", r->maxsize, L0.maxsize);
+  EQ("cluster numbers", r->cluster, L0.cluster, L0.n);
+  PetscCall(GPUPCCMGGalerkin(&L0, L0.nc, L0.cluster, 1, &C));
+  /* the triples through the shared sort-and-reduce of the active backend */
+  PetscCall(TestDup(PETSC_TRUE, r->ci, nent * sizeof(PetscInt), (void **)&ci));
+  PetscCall(TestDup(PETSC_TRUE, r->cj, nent * sizeof(PetscInt), (void **)&cj));
+  PetscCall(TestDup(PETSC_TRUE, r->v, nent * sizeof(PetscReal), (void **)&v));
+  PetscCall(GPUPCDevCOOAssemble(r->nc, r->nc, nent, ci, cj, v, MAT_INITIAL_MATRIX, &coo, &dC));
+  PetscCall(k->galerkin_diagonal(&dC));
+  runs[GPUPC_CMG_SETUP_KERNEL_galerkin_diagonal]++;
+  EQN("coarse entries", dC.nnz, C.nnz);
+  PetscCall(PetscMalloc3(dC.m + 1, &Ci, dC.nnz, &Cj, dC.nnz, &Ca));
+  PetscCall(GPUPCCopyToHost(Ci, dC.i, dC.m + 1));
+  PetscCall(GPUPCCopyToHost(Cj, dC.j, dC.nnz));
+  PetscCall(GPUPCCopyToHost(Ca, dC.a, dC.nnz));
+  EQ("coarse row pointers", Ci, C.rowptr, C.n + 1);
+  EQ("coarse columns", Cj, C.col, C.nnz);
+  EQ("coarse values", Ca, C.val, C.nnz);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: level 0 (%" PetscInt_FMT " vertices, %" PetscInt_FMT " entries), %" PetscInt_FMT " clusters (%" PetscInt_FMT " weak, %" PetscInt_FMT " singletons, largest %" PetscInt_FMT ") and level 1 (%" PetscInt_FMT " entries) equal the host setup's bit for bit\n", label, L0.n, L0.nnz, L0.nc, L0.nweak, L0.nsingletons, L0.maxsize, C.nnz));
+  PetscCall(PetscFree3(Ci, Cj, Ca));
+  PetscCall(GPUPCDevCSRDestroy(&dC));
+  PetscCall(GPUPCDevCOODestroy(&coo));
+  PetscCall(TestFree(PETSC_TRUE, ci));
+  PetscCall(TestFree(PETSC_TRUE, cj));
+  PetscCall(TestFree(PETSC_TRUE, v));
+  PetscCall(GPUPCCMGLevelFree(&C));
+  PetscCall(GPUPCCMGLevelFree(&L0));
+  PetscCall(GPUPCCMGReductionFree(&red));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunCase(void)
+{
+  CMGTestProblem  p;
+  GPUPCCMGOptions opts;
+  Mat             A, B;
+  Side            S[2];
+  Result          R[2];
+  char            label[64];
+  PetscInt        row;
+  const char     *pair = "the active table on device buffers and the host table";
+
+  PetscFunctionBegin;
+  PetscCall(CMGTestGetProblem(&p));
+  PetscCall(PetscSNPrintf(label, sizeof(label), "%s n=%" PetscInt_FMT, p.problem, p.n));
+  PetscCall(CMGTestMatrix(&p, &A));
+  PetscCall(GPUPCCMGOptionsDefault(&opts));
+  opts.threads = 1;
+  S[0].device  = PETSC_TRUE;
+  S[1].device  = PETSC_FALSE;
+  PetscCall(GPUPCGetCMGSetupKernels(&S[0].k));
+  PetscCall(GPUPCGetSparseKernels(&S[0].sk));
+  PetscCall(GPUPCGetCMGSetupKernelsFor(PETSC_GPUPC_BACKEND_HOST, &S[1].k));
+  PetscCall(GPUPCGetSparseKernelsFor(PETSC_GPUPC_BACKEND_HOST, &S[1].sk));
+  for (int s = 0; s < 2; s++) PetscCall(Chain(&S[s], A, &opts, &R[s]));
+  PetscCall(Compare(label, pair, &R[0], &R[1]));
+  PetscCheck(R[1].nbad == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: check_rows found %" PetscInt_FMT " bad rows in an SDD test matrix", label, R[1].nbad);
+  PetscCall(Reference(label, A, &opts, &R[1]));
+  for (int s = 0; s < 2; s++) PetscCall(ResultFree(&R[s]));
+  /* a row made not dominant: found by check_rows on both sides, and only that row */
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  PetscCall(MatGetSize(A, &row, NULL));
+  for (row = row / 2;; row++) { /* a row with an off-diagonal (not a Dirichlet row, which any positive diagonal keeps valid) */
+    PetscInt           nz, off = 0;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(A, row, &nz, &cols, &vals));
+    for (PetscInt e = 0; e < nz; e++) off += cols[e] != row && vals[e] != 0.0;
+    PetscCall(MatRestoreRow(A, row, &nz, &cols, &vals));
+    if (off) break;
+  }
+  PetscCall(MatSetValue(B, row, row, 1e-3, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  for (int s = 0; s < 2; s++) PetscCall(Chain(&S[s], B, &opts, &R[s]));
+  PetscCall(Compare(label, pair, &R[0], &R[1]));
+  PetscCheck(R[1].nbad == 1 && R[1].bad[row] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: check_rows found %" PetscInt_FMT " bad rows (row %" PetscInt_FMT ": %" PetscInt_FMT "), expected row %" PetscInt_FMT " alone", label, R[1].nbad, row, R[1].bad[row], row);
+  for (int s = 0; s < 2; s++) PetscCall(ResultFree(&R[s]));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(TestCasesMain(argc, argv, help, RunCase));
+  for (int m = 0; m < GPUPC_CMG_SETUP_NKERNELS; m++)
+    if (!runs[m]) {
+      printf("kernel_equiv_cmgsetup: member %s of the CMG setup table has no case\n", GPUPCCMGSetupKernelNames[m]);
+      return 1;
+    }
+  printf("kernel_equiv_cmgsetup: every member of the CMG setup table ran\n");
+  return 0;
+}
