@@ -30,8 +30,8 @@ int main(int argc, char **argv)
   }
   PetscCheck(ne >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ne and -reps must be at least 1");
   for (PetscInt t = 0; t < ntypes; t++) {
-    ElasticQ1 P;
-    Mat       A;
+    ElasticQ1  P;
+    Mat        A;
     PetscReal *coords, best = PETSC_MAX_REAL;
     PetscInt   N;
     PetscCall(PetscOptionsSetValue(NULL, "-mat_type", types[t]));

@@ -13,24 +13,24 @@
 
 /* what the host setup needs to know (filled from the PC's options; defaults from GPUPCAMGSetupOptionsDefault) */
 typedef struct {
-  PCGPUAMGType        type;              /* classical or smoothed aggregation */
-  PCGPUAMGCoarsenType coarsen;           /* classical: rs, cljp, pmis, hmis */
-  PCGPUAMGInterpType  interp;            /* classical: direct, standard, extended+i, multipass, simple */
-  PetscReal           strong_threshold;  /* classical strength theta (default 0.25) */
-  PetscReal           agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0.05) */
-  PetscInt            aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
-  PetscInt            trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
-  PetscReal           trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */
-  PetscInt            agg_smooths;       /* prolongator smoothing steps (1 smoothed aggregation, 0 unsmoothed) */
-  PetscInt            max_levels;        /* at most this many levels (default 25) */
-  PetscInt            max_coarse;        /* stop when the global size is at most this (rows) */
-  PetscReal           max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
-  PetscInt            threads;           /* host threads of the setup */
-  PCGPUAMGSetupLocation location;      /* where the hierarchy is built (location_set false: device on the cuda backend) */
-  PetscBool           location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
-  PetscInt            cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
-  PetscInt            ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
-  const PetscReal    *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
+  PCGPUAMGType          type;              /* classical or smoothed aggregation */
+  PCGPUAMGCoarsenType   coarsen;           /* classical: rs, cljp, pmis, hmis */
+  PCGPUAMGInterpType    interp;            /* classical: direct, standard, extended+i, multipass, simple */
+  PetscReal             strong_threshold;  /* classical strength theta (default 0.25) */
+  PetscReal             agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0.05) */
+  PetscInt              aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
+  PetscInt              trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
+  PetscReal             trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */
+  PetscInt              agg_smooths;       /* prolongator smoothing steps (1 smoothed aggregation, 0 unsmoothed) */
+  PetscInt              max_levels;        /* at most this many levels (default 25) */
+  PetscInt              max_coarse;        /* stop when the global size is at most this (rows) */
+  PetscReal             max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
+  PetscInt              threads;           /* host threads of the setup */
+  PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
+  PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
+  PetscInt              cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
+  PetscInt              ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
+  const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
                                             where ncoords is 0 */
 } GPUPCAMGSetupOptions;
 
