@@ -10,7 +10,12 @@
 # only (the device runs asynchronously); solve_s / its bounds the time per cycle from above (it adds CG's product and
 # vector work), the profile step of tools/gpu-session.sh gives the kernels. The bandwidth floor of a cycle = the view's
 # "moves at least" bytes / the device-to-device copy bandwidth (bench/vecbench prints it).
+# gpuamg runs twice, with the device setup and with the host setup (-pc_gpuamg_setup device|host, issue 36): the
+# lines of each are prefixed [device setup] / [host setup], so the setup by phase stands side by side.
 #   bench/amg.sh "<problems>" "<sizes>" [all]      (all: also GAMG and BoomerAMG on the host cores)
+#   bench/amg.sh ex45 [N]    the unchanged ksp ex45 on N^3 (default 193) under plain mpiexec -n 1 with gpuamg's
+#                            default options, device setup then host setup (issue 36's target row): PCSetUp, KSPSolve
+#                            (set LIB to the library, MPIEXEC to the launcher)
 #   BENCH_BACKEND="-gpupc_backend host" runs gpuamg on the host backend (a check of the script without a GPU)
 #   BENCH_AMG_FORMATS="segcsr hec bcsr auto": gpuamg once per level format (-pc_gpuamg_mat_type), for the issue-35
 #     comparison of the cycle time by format (the iterations must not change); default: the PC's default only
@@ -20,6 +25,16 @@ set -u
 problems=${1:-"poisson3d randcoef3d elasticity3d"}; sizes=${2:-"1000000 7200000"}; all=${3:-}
 np=${BENCH_NP:-$(nproc)}
 bin=${BENCH_BIN:-build}
+if [ "$problems" = ex45 ]; then
+  g=${2:-193}
+  for where in device host; do
+    echo "=== ksp ex45 ${g}^3, mpiexec -n 1, gpuamg setup on the $where"
+    ${MPIEXEC:-mpiexec} -n 1 $bin/tutorials/ksp_ex45 -da_grid_x "$g" -da_grid_y "$g" -da_grid_z "$g" -dll_append "${LIB:-lib/libpetscgpupc.so}" \
+      ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -pc_type gpuamg -pc_gpuamg_setup $where -ksp_type cg -ksp_converged_reason -ksp_view -log_view 2>&1 |
+      grep -E "converged due|setup on the|host setup|levels [0-9]|^GPUAMG|^(PCSetUp|KSPSolve|SpGEMM|SpTranspose)"
+  done
+  exit 0
+fi
 for p in $problems; do
   extra=""
   [ "$p" = elasticity3d ] && extra="-pc_gpuamg_type agg -pc_gpuamg_smoother chebyshev"
@@ -28,9 +43,11 @@ for p in $problems; do
       fopt=""
       [ "$fmt" = default ] || fopt="-pc_gpuamg_mat_type $fmt"
       echo "=== $p n=$n format $fmt"
-      $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra $fopt \
-        ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
-        grep -E "^gpupc-solve:|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve"
+      for where in device host; do
+        $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra $fopt -pc_gpuamg_setup $where \
+          ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -ksp_view -log_view 2>&1 |
+          grep -E "^gpupc-solve:|setup on the|host setup|levels [0-9]|^ +level|^ +[0-9]+ +[0-9]+ +[0-9]+ |moves at least|CUDA graph|device setup|^GPUAMG|^PCSetUp|^PCApply |^KSPSolve" | sed "s/^/[$where setup] /"
+      done
     done
     for sm in ${BENCH_SMOOTHERS:-}; do
       echo "--- smoother $sm"

@@ -189,6 +189,26 @@ typedef enum {
 } PCGPUAMGTruncRescale;
 PETSC_EXTERN const char *const PCGPUAMGTruncRescales[];
 
+/*E
+   PCGPUAMGSetupLocation - where PC gpuamg builds its hierarchy
+
+$  PC_GPUAMG_SETUP_HOST   - the host setup (threaded C, any number of ranks, every method)
+$  PC_GPUAMG_SETUP_DEVICE - the device setup's kernels (one rank; classical AMG with pmis coarsening and direct or ext+i
+$                           interpolation; anything else takes the host setup and -ksp_view says why)
+
+   Options Database Key:
+.  -pc_gpuamg_setup <host,device> - the location (default: device on the cuda backend, host on the host backend)
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetSetupLocation(), PCGPUAMGGetSetupLocation()
+E*/
+typedef enum {
+  PC_GPUAMG_SETUP_HOST,
+  PC_GPUAMG_SETUP_DEVICE
+} PCGPUAMGSetupLocation;
+PETSC_EXTERN const char *const PCGPUAMGSetupLocations[];
+
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"
@@ -562,5 +582,7 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGGetMatType(PC, MatType *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetUseGraph(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetUseGraph(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetNumberOfLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetSetupLocation(PC, PCGPUAMGSetupLocation);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetSetupLocation(PC, PCGPUAMGSetupLocation *);
 
 #endif

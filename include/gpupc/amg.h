@@ -13,23 +13,25 @@
 
 /* what the host setup needs to know (filled from the PC's options; defaults from GPUPCAMGSetupOptionsDefault) */
 typedef struct {
-  PCGPUAMGType         type;              /* classical or smoothed aggregation */
-  PCGPUAMGCoarsenType  coarsen;           /* classical: rs, cljp, pmis, hmis */
-  PCGPUAMGInterpType   interp;            /* classical: direct, standard, extended+i, multipass, simple */
-  PetscReal            strong_threshold;  /* classical strength theta (default 0.25) */
-  PetscReal            agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0.05) */
-  PetscInt             aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
-  PetscInt             trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
-  PetscReal            trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */
-  PCGPUAMGTruncRescale trunc_rescale;     /* how a truncated row is rescaled to keep its sum (default sum) */
-  PetscInt             agg_smooths;       /* prolongator smoothing steps (1 smoothed aggregation, 0 unsmoothed) */
-  PetscInt             max_levels;        /* at most this many levels (default 25) */
-  PetscInt             max_coarse;        /* stop when the global size is at most this (rows) */
-  PetscReal            max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
-  PetscInt             threads;           /* host threads of the setup */
-  PetscInt             cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
-  PetscInt             ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
-  const PetscReal     *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
+  PCGPUAMGType          type;              /* classical or smoothed aggregation */
+  PCGPUAMGCoarsenType   coarsen;           /* classical: rs, cljp, pmis, hmis */
+  PCGPUAMGInterpType    interp;            /* classical: direct, standard, extended+i, multipass, simple */
+  PetscReal             strong_threshold;  /* classical strength theta (default 0.25) */
+  PetscReal             agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0.05) */
+  PetscInt              aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
+  PetscInt              trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
+  PetscReal             trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */
+  PCGPUAMGTruncRescale  trunc_rescale;     /* how a truncated row is rescaled to keep its sum (default sum) */
+  PetscInt              agg_smooths;       /* prolongator smoothing steps (1 smoothed aggregation, 0 unsmoothed) */
+  PetscInt              max_levels;        /* at most this many levels (default 25) */
+  PetscInt              max_coarse;        /* stop when the global size is at most this (rows) */
+  PetscReal             max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
+  PetscInt              threads;           /* host threads of the setup */
+  PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
+  PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
+  PetscInt              cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
+  PetscInt              ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
+  const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
                                             where ncoords is 0 */
 } GPUPCAMGSetupOptions;
 
@@ -38,13 +40,17 @@ typedef struct {
 
 /* the hierarchy: host AIJ matrices (SEQAIJ on one rank, MPIAIJ on several, on the operator's communicator) */
 typedef struct {
-  PetscInt       nlevels;
-  Mat           *A;        /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
-  Mat           *P;        /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
-  Mat           *R;        /* R[l] = P[l]^T where the setup formed it (one rank), else NULL (or R itself NULL): the
+  PetscInt                        nlevels;
+  Mat                            *A;        /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
+  Mat                            *P;        /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
+  Mat                            *R;        /* R[l] = P[l]^T where the setup formed it (one rank), else NULL (or R itself NULL): the
                               device transposes P */
-  PetscInt       threads;  /* host threads of the setup (and of a recomputation) */
-  PetscLogDouble times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
+  PetscInt                        threads;  /* host threads of the setup (and of a recomputation) */
+  PetscLogDouble                  times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
+  PetscBool                       ondevice; /* built by the device setup (setupdevice.c); else by the host setup */
+  const char                     *hostwhy;  /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
+  size_t                          devpeak;  /* device setup: the most device bytes it held at once above what was held before */
+  struct _n_GPUPCAMGDevHierarchy *dev;      /* device setup: the level matrices and P as device CSR, for a numeric re-run */
 } GPUPCAMGHierarchy;
 
 PETSC_EXTERN PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *);
@@ -53,6 +59,12 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyBuild(Mat, const GPUPCAMGSetupOptio
 /* new values on the same nonzero pattern of A: keeps the coarsening and every P, recomputes the Galerkin products */
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyRecompute(Mat, GPUPCAMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *);
+/* the device setup (one rank; setupdevice.c): where opts sends the setup of A (PC_GPUAMG_SETUP_HOST with *why set
+   when the device setup was asked for but does not cover A or opts), the build, the numeric re-run, the free */
+PETSC_EXTERN PetscErrorCode GPUPCAMGSetupWhere(Mat, const GPUPCAMGSetupOptions *, PCGPUAMGSetupLocation *, const char **);
+PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat, const GPUPCAMGSetupOptions *, GPUPCAMGHierarchy *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat, GPUPCAMGHierarchy *);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevHierarchyFree(GPUPCAMGHierarchy *);
 /* collective checks (setupagree.c): every rank reaches the same verdict, so no rank leaves while the others wait */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCheckCoordinates(Mat, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCAMGAgree(MPI_Comm, PetscErrorCode, const char *, PetscInt);

@@ -12,6 +12,7 @@
 #define GPUPC_AMGSETUP_H
 
 #include <gpupc/amg.h>
+#include <gpupc/amgsetupkernels.h>
 
 typedef struct {
   PetscInt        n;         /* owned rows */
@@ -43,10 +44,7 @@ typedef struct {
                          the smoother */
 } GPUPCAMGStrength;
 
-/* C/F states */
-#define GPUPC_AMG_F (-1)
-#define GPUPC_AMG_U 0
-#define GPUPC_AMG_C 1
+/* C/F states: GPUPC_AMG_F, GPUPC_AMG_U, GPUPC_AMG_C (gpupc/amgsetupkernels.h) */
 
 /* interpolation (or tentative prolongator) on the local rows: n x nc, local coarse columns */
 typedef struct {
@@ -90,31 +88,15 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
    modes from coordinates) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
 
+/* the device setup's steps (setupdevice.c), for tests/kernel_equiv_amgsetup.c: strength, PMIS, interpolation */
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, PetscReal, GPUPCDevCSR *, GPUPCDevCSR *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, const PetscInt *, const PetscInt *, PetscInt, PCGPUAMGInterpType, PetscInt, PetscReal, GPUPCDevCSR *);
+
 /* -log_view events of the setup (GPUPCAMGRegisterSetupEvents) */
 PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
 /* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */
 PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
-
-/* swaps the (column, value) pairs a and b */
-static inline void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a, PetscInt b)
-{
-  PetscInt  c = cols[a];
-  PetscReal v = vals[a];
-  cols[a]     = cols[b];
-  vals[a]     = vals[b];
-  cols[b]     = c;
-  vals[b]     = v;
-}
-
-/* the hash that gives the random part of coarsening measures, in [0,1) */
-static inline PetscReal GPUPCAMGRandom(PetscInt g)
-{
-  unsigned long long z = (unsigned long long)g + 0x9e3779b97f4a7c15ULL;
-  z                    = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z                    = z ^ (z >> 31);
-  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
-}
 
 #endif

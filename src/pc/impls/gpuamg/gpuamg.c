@@ -117,7 +117,12 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "not set up yet\n"));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "host setup %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s); setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], g->nsetups, g->nreuses));
+  if (g->hier.ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the device: %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s), peak device memory of the setup %.1f MiB; setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], (double)g->hier.devpeak / 1048576.0, g->nsetups, g->nreuses));
+  else {
+    if (g->hier.hostwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host (the device setup does not cover %s)\n", g->hier.hostwhy));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "host setup %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s); setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], g->nsetups, g->nreuses));
+  }
   PetscCall(GPUPCAMGDeviceView(&g->dev, viewer));
   PetscFunctionReturn(0);
 }

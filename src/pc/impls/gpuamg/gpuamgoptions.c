@@ -1520,6 +1520,87 @@ PetscErrorCode PCGPUAMGGetNumberOfLevels(PC pc, PetscInt *n)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetSetupLocation_GPUAMG(PC pc, PCGPUAMGSetupLocation v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v == PC_GPUAMG_SETUP_HOST || v == PC_GPUAMG_SETUP_DEVICE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_setup must be host or device, got %d", (int)v);
+  if (!g->setup.location_set || g->setup.location != v) PetscCall(Invalidate(pc));
+  g->setup.location     = v;
+  g->setup.location_set = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetSetupLocation_GPUAMG(PC pc, PCGPUAMGSetupLocation *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (g->setup.location_set) *v = g->setup.location;
+  else {
+    PetscGPUPCBackend b;
+    PetscCall(PetscGPUPCGetBackend(&b));
+    *v = b == PETSC_GPUPC_BACKEND_CUDA ? PC_GPUAMG_SETUP_DEVICE : PC_GPUAMG_SETUP_HOST;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetSetupLocation - where PC gpuamg builds its hierarchy: on the host or with the device setup's kernels
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v  - PC_GPUAMG_SETUP_HOST or PC_GPUAMG_SETUP_DEVICE
+
+   Options Database Key:
+.  -pc_gpuamg_setup <host,device> - the location
+
+   Notes:
+   The default is device on the cuda backend and host on the host backend; on the host backend, device runs the
+   device setup through the host kernel table (what CI tests). The device setup covers one rank, classical AMG with
+   pmis coarsening and direct or ext+i interpolation, scalar problems; for anything else the host setup runs and
+   -ksp_view says why. Both give the same strength graph, C/F splitting and prolongators; the Galerkin products agree
+   up to rounding.
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetSetupLocation(), PCGPUAMGSetupLocation
+@*/
+PetscErrorCode PCGPUAMGSetSetupLocation(PC pc, PCGPUAMGSetupLocation v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetSetupLocation_C", (PC, PCGPUAMGSetupLocation), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetSetupLocation - where PC gpuamg builds its hierarchy (the value set, or the backend's default)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - PC_GPUAMG_SETUP_HOST or PC_GPUAMG_SETUP_DEVICE (what was asked for: -ksp_view says where it ran)
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetSetupLocation()
+@*/
+PetscErrorCode PCGPUAMGGetSetupLocation(PC pc, PCGPUAMGSetupLocation *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetSetupLocation_C", (PC, PCGPUAMGSetupLocation *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 /* composes (or removes, with set PETSC_FALSE) every option function on pc */
 PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
 {
@@ -1534,6 +1615,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetStrongThreshold_C", set ? PCGPUAMGGetStrongThreshold_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggThreshold_C", set ? PCGPUAMGSetAggThreshold_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggThreshold_C", set ? PCGPUAMGGetAggThreshold_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSetupLocation_C", set ? PCGPUAMGSetSetupLocation_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupLocation_C", set ? PCGPUAMGGetSetupLocation_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggressiveLevels_C", set ? PCGPUAMGSetAggressiveLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggressiveLevels_C", set ? PCGPUAMGGetAggressiveLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncMax_C", set ? PCGPUAMGSetTruncMax_GPUAMG : NULL));
@@ -1582,6 +1665,12 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PCGPUAMGType v = g->setup.type;
     PetscCall(PetscOptionsEnum("-pc_gpuamg_type", "classical (C/F splitting and interpolation) or agg (smoothed aggregation)", "PCGPUAMGSetType", PCGPUAMGTypes, (PetscEnum)v, (PetscEnum *)&v, &set));
     if (set) PetscCall(PCGPUAMGSetType(pc, v));
+  }
+  {
+    PCGPUAMGSetupLocation v;
+    PetscCall(PCGPUAMGGetSetupLocation(pc, &v));
+    PetscCall(PetscOptionsEnum("-pc_gpuamg_setup", "where the hierarchy is built (default: device on the cuda backend, host on the host backend)", "PCGPUAMGSetSetupLocation", PCGPUAMGSetupLocations, (PetscEnum)v, (PetscEnum *)&v, &set));
+    if (set) PetscCall(PCGPUAMGSetSetupLocation(pc, v));
   }
   {
     PCGPUAMGCoarsenType v = g->setup.coarsen;

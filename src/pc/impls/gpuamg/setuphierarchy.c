@@ -231,7 +231,8 @@ static PetscErrorCode CheckDiagonal(Mat A, PetscInt level)
 }
 
 /*@C
-   GPUPCAMGHierarchyBuild - builds the AMG hierarchy of PC gpuamg on the host
+   GPUPCAMGHierarchyBuild - builds the AMG hierarchy of PC gpuamg (on the host, or with the device setup where the
+   options send it: GPUPCAMGSetupWhere())
 
    Collective on A
 
@@ -263,6 +264,16 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscCall(GPUPCAMGRegisterSetupEvents());
   PetscCall(CheckOptions(A, opts));
+  {
+    PCGPUAMGSetupLocation where;
+    const char           *why;
+    PetscCall(GPUPCAMGSetupWhere(A, opts, &where, &why));
+    if (where == PC_GPUAMG_SETUP_DEVICE) {
+      PetscCall(GPUPCAMGHierarchyBuildDevice(A, opts, H));
+      PetscFunctionReturn(0);
+    }
+    H->hostwhy = why;
+  }
   PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscCalloc3(opts->max_levels, &H->A, opts->max_levels, &H->P, opts->max_levels, &H->R));
@@ -343,6 +354,10 @@ PetscErrorCode GPUPCAMGHierarchyRecompute(Mat A, GPUPCAMGHierarchy *H)
 
   PetscFunctionBegin;
   PetscCheck(H->nlevels >= 1 && H->A, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "the AMG hierarchy was not built");
+  if (H->ondevice) {
+    PetscCall(GPUPCAMGHierarchyRecomputeDevice(A, H));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscTime(&t0));
   if (A != H->A[0]) {
     PetscCall(PetscObjectReference((PetscObject)A));
@@ -378,6 +393,7 @@ PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *H)
   if (H->R)
     for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatDestroy(&H->R[l]));
   PetscCall(PetscFree3(H->A, H->P, H->R));
+  PetscCall(GPUPCAMGDevHierarchyFree(H));
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscFunctionReturn(0);
 }

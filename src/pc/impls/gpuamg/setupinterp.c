@@ -21,6 +21,7 @@
 */
 #include <gpupc/threads.h>
 #include <gpupc/amgsetup.h>
+#include "amgdevrows.h"
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -101,33 +102,11 @@ static void Clear(Scratch *sc)
    imark[l] == stamp + 1; the result replaces the buffer (interpolatory points only) */
 static void DirectFormula(Scratch *sc, PetscReal d, PetscReal offneg, PetscReal offpos, PetscInt stamp)
 {
-  PetscReal s = d < 0.0 ? -1.0 : 1.0, sneg = 0.0, spos = 0.0, ineg = 0.0, ipos = 0.0, alpha, beta;
+  PetscReal s = d < 0.0 ? -1.0 : 1.0, sum[4] = {s > 0 ? offneg : offpos, s > 0 ? offpos : offneg, 0.0, 0.0}, alpha, beta;
   PetscInt  k = 0;
 
-  if (s > 0) {
-    sneg = offneg;
-    spos = offpos;
-  } else {
-    sneg = offpos;
-    spos = offneg;
-  }
-  for (PetscInt q = 0; q < sc->len; q++) {
-    PetscReal v  = sc->vals[q];
-    PetscBool in = (PetscBool)(sc->imark[sc->cols[q]] == stamp + 1);
-    if (v * s < 0.0) {
-      sneg += v;
-      if (in) ineg += v;
-    } else {
-      spos += v;
-      if (in) ipos += v;
-    }
-  }
-  alpha = ineg != 0.0 ? sneg / ineg : 0.0;
-  if (ipos != 0.0) beta = spos / ipos;
-  else {
-    beta = 0.0;
-    d += spos;
-  }
+  for (PetscInt q = 0; q < sc->len; q++) GPUPCAMGDirectAdd(sc->vals[q], s, sc->imark[sc->cols[q]] == stamp + 1, sum);
+  GPUPCAMGDirectScales(sum, &d, &alpha, &beta);
   for (PetscInt q = 0; q < sc->len; q++) {
     PetscInt l = sc->cols[q];
     sc->pos[l] = 0;
@@ -250,54 +229,6 @@ static void RowExtI(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const Pet
   for (PetscInt q = 0; q < sc->len; q++) sc->vals[q] = d != 0.0 ? -sc->vals[q] / d : 0.0;
 }
 
-/* truncation of one row (cols, vals of length *len); the kept entries are rescaled so the row sum is unchanged:
-   sum   - one factor for the row (sum of all / sum of the kept), BoomerAMG's;
-   signs - the positive and the negative entries each by their own factor (Stueben), so each part keeps its sum; a
-           part with nothing kept falls back to sum */
-static void TruncRow(PetscInt *len, PetscInt *cols, PetscReal *vals, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale)
-{
-  PetscReal sum = 0.0, kept = 0.0, mx = 0.0, sp = 0.0, kp = 0.0;
-  PetscInt  n = *len, k = 0;
-
-  if (n == 0 || (tmax <= 0 && tfac <= 0.0) || (tfac <= 0.0 && n <= tmax)) return;
-  for (PetscInt q = 0; q < n; q++) {
-    sum += vals[q];
-    if (vals[q] > 0.0) sp += vals[q];
-    mx = PetscMax(mx, PetscAbsReal(vals[q]));
-  }
-  if (tfac > 0.0)
-    for (PetscInt q = 0; q < n; q++)
-      if (PetscAbsReal(vals[q]) >= tfac * mx) {
-        cols[k]   = cols[q];
-        vals[k++] = vals[q];
-      }
-  if (tfac <= 0.0) k = n;
-  if (tmax > 0 && k > tmax) { /* the tmax largest first (ties: the smaller column first), in place */
-    for (PetscInt q = 0; q < tmax; q++) {
-      PetscInt b = q;
-      for (PetscInt r = q + 1; r < k; r++)
-        if (PetscAbsReal(vals[r]) > PetscAbsReal(vals[b]) || (PetscAbsReal(vals[r]) == PetscAbsReal(vals[b]) && cols[r] < cols[b])) b = r;
-      if (b != q) GPUPCAMGSwapPairs(cols, vals, q, b);
-    }
-    k = tmax;
-  }
-  for (PetscInt q = 0; q < k; q++) {
-    kept += vals[q];
-    if (vals[q] > 0.0) kp += vals[q];
-  }
-  *len = k;
-  if (rescale == PC_GPUAMG_TRUNC_RESCALE_SIGNS) {
-    const PetscReal sn = sum - sp, kn = kept - kp; /* the negative parts */
-
-    if ((kp != 0.0 || sp == 0.0) && (kn != 0.0 || sn == 0.0)) {
-      for (PetscInt q = 0; q < k; q++) vals[q] *= vals[q] > 0.0 ? sp / kp : sn / kn;
-      return;
-    }
-  }
-  if (kept != 0.0 && sum != 0.0)
-    for (PetscInt q = 0; q < k; q++) vals[q] *= sum / kept;
-}
-
 static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, const PetscInt *cidx, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale, PetscInt threads, GPUPCAMGLocalP *P)
 {
   PetscInt    n = L->n, nt = PetscMax(threads, 1);
@@ -343,8 +274,8 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
           break;
         }
         for (PetscInt q = 0; q < sc.len; q++) sc.pos[sc.cols[q]] = 0;
-        len = sc.len;
-        TruncRow(&len, sc.cols, sc.vals, tmax, tfac, rescale);
+        len    = sc.len;
+        len    = GPUPCAMGTruncRow(len, sc.cols, sc.vals, tmax, tfac, rescale);
         sc.len = len;
       }
       if (cnt + sc.len > cap) {
@@ -462,7 +393,7 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
       PetscCheck(!sc.fail && !acc.fail, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory in the multipass interpolation of PC gpuamg");
       len = acc.len;
       for (PetscInt r = 0; r < acc.len; r++) acc.pos[acc.cols[r]] = 0;
-      TruncRow(&len, acc.cols, acc.vals, tmax, tfac, rescale);
+      len = GPUPCAMGTruncRow(len, acc.cols, acc.vals, tmax, tfac, rescale);
       if (cnt + len > cap) {
         cap = 2 * (cnt + len);
         PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &pc));
@@ -570,7 +501,7 @@ PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *P, PetscInt tmax, PetscRea
   PetscFunctionBegin;
   for (PetscInt i = 0; i < P->n; i++) {
     PetscInt e = P->i[i + 1], len = e - s;
-    TruncRow(&len, P->j + s, P->a + s, tmax, tfac, rescale);
+    len     = GPUPCAMGTruncRow(len, P->j + s, P->a + s, tmax, tfac, rescale);
     P->i[i] = k;
     for (PetscInt q = 0; q < len; q++) {
       P->j[k]   = P->j[s + q];

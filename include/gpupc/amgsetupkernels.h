@@ -1,0 +1,87 @@
+/*
+   gpupc/amgsetupkernels.h - the kernels of PC gpuamg's device setup (one rank): one declaration, two implementations.
+
+   GPUPCAMGSetupKernels is declared once by GPUPC_AMG_SETUP_KERNEL_LIST (gpupc/kerneltable.h).
+   GPUPCAMGSetupKernelsHost (src/pc/impls/gpuamg/host) is the plain C reference, GPUPCAMGSetupKernelsCUDA
+   (src/pc/impls/gpuamg/cuda) the CUDA version; GPUPCGetAMGSetupKernels() picks by backend. All arrays are device
+   arrays of the table's world (on the host backend: host arrays); outputs are allocated by the caller. The per-row
+   arithmetic of both tables is one code, src/pc/impls/gpuamg/amgdevrows.h, written to give the host setup's rows
+   (setupstrength.c, setupcoarsen.c, setupinterp.c) on one rank: the same strength graph, the same PMIS splitting
+   (the measures' random part is GPUPCAMGRandom of gpupc/amghash.h on both sides) and the same interpolation rows,
+   summed in the same order (on the CUDA table up to the rounding of fused multiply-adds).
+
+   The matrices are GPUPCDevCSR (gpupc/sparsekernels.h): A the level matrix (diagonal stored), S the strength graph
+   (a pattern: j influences i strongly), ST its transpose. d is A's diagonal (the sparse table's diagonal member).
+*/
+#ifndef GPUPC_AMGSETUPKERNELS_H
+#define GPUPC_AMGSETUPKERNELS_H
+
+#include <gpupc/sparsekernels.h>
+#include <gpupc/amghash.h>
+
+/* C/F states of a point */
+#define GPUPC_AMG_F (-1)
+#define GPUPC_AMG_U 0
+#define GPUPC_AMG_C 1
+
+/* interpolations of the device setup (the values of PCGPUAMGInterpType they stand for, checked in amgdev.c) */
+#define GPUPC_AMG_DEV_DIRECT 0
+#define GPUPC_AMG_DEV_EXTI   2
+
+/* swaps the (column, value) pairs a and b (host setup and device-setup rows) */
+static inline GPUPC_AMG_HD void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a, PetscInt b)
+{
+  PetscInt  c = cols[a];
+  PetscReal v = vals[a];
+  cols[a]     = cols[b];
+  vals[a]     = vals[b];
+  cols[b]     = c;
+  vals[b]     = v;
+}
+
+/* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
+   member is Stem_Host (src/pc/impls/gpuamg/host), the CUDA one Stem_CUDA (src/pc/impls/gpuamg/cuda). */
+#define GPUPC_AMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                                                                     \
+  /* *row (host) = the first r < n with d[r] == 0, or -1 */                                                                                                                                                                                   \
+  X(A, diag_zero, AMGDiagZero, (PetscInt n, const PetscScalar *d, PetscInt *row))                                                                                                                                                             \
+  /* classical strength, first pass: Si[r+1] = the points j != r with -s a_rj >= theta max_k(-s a_rk) > 0, s = sign(a_rr) \
+     (rows without such negative couplings: |a_rj| >= theta max_k |a_rk| > 0); Si[0] is not written (rowptr) */                                                                                                                   \
+  X(A, strength_count, AMGStrengthCount, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, PetscInt *Si))                                                                                                                         \
+  /* second pass: S->j (S->i from the first pass), in A's column order */                                                                                                                                                                     \
+  X(A, strength_fill, AMGStrengthFill, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S))                                                                                                                         \
+  /* PMIS start: w[i] = |ST row i| + GPUPCAMGRandom(rstart + i); cf[i] = F for points that influence none, U otherwise; \
+     *left (host) = the U points */                                                                                                                     \
+  X(A, pmis_init, AMGPMISInit, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left))                                                                                                    \
+  /* mark[i] = 1 for the U points whose w beats every U neighbour's in S and ST (ties: the larger index), else 0 */                                                                                                                           \
+  X(A, pmis_select, AMGPMISSelect, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, const PetscInt *cf, char *mark))                                                                                                         \
+  /* mark[i] = 1 for the U points that depend strongly on a C point, else 0 */                                                                                                                                                                \
+  X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                                                                    \
+  /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                                                                   \
+  X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                                                                    \
+  /* interpolation, first pass: Bi[i+1] = a bound of the entries of row i before truncation (type GPUPC_AMG_DEV_*); \
+     Bi[0] is not written (rowptr) */                                                                                                                         \
+  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt *Bi))                                                                                                           \
+  /* second pass: row i of P (fine point columns) in bcols, bvals [Bi[i], Bi[i+1]) truncated to tmax entries and by tfac \
+     (0: no truncation) with its sum kept; Pi[i+1] = its length (Pi[0] is not written) */                                                                                                                    \
+  X(A, interp_rows, AMGInterpRows, (const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)) \
+  /* third pass: P's rows (P->i from the counts and rowptr) from the buffer, columns cmap[fine point] sorted in each row */                                                                                                                   \
+  X(A, interp_gather, AMGInterpGather, (PetscInt n, const PetscInt *Bi, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, GPUPCDevCSR *P))
+
+typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_SETUP_KERNEL_LIST) GPUPCAMGSetupKernels;
+
+/* member k of the list is GPUPC_AMG_SETUP_KERNEL_<member> = k; its name is GPUPCAMGSetupKernelNames[k] */
+typedef enum {
+  GPUPC_AMG_SETUP_KERNEL_LIST(GPUPC_KERNEL_ENUM, GPUPC_AMG_SETUP_KERNEL_)
+  GPUPC_AMG_SETUP_NKERNELS
+} GPUPCAMGSetupKernelIndex;
+PETSC_EXTERN const char *const GPUPCAMGSetupKernelNames[];
+
+PETSC_INTERN const GPUPCAMGSetupKernels GPUPCAMGSetupKernelsHost;
+#if defined(GPUPC_HAVE_CUDA)
+PETSC_INTERN const GPUPCAMGSetupKernels GPUPCAMGSetupKernelsCUDA;
+#endif
+
+PETSC_EXTERN PetscErrorCode GPUPCGetAMGSetupKernels(const GPUPCAMGSetupKernels **);
+PETSC_EXTERN PetscErrorCode GPUPCGetAMGSetupKernelsFor(PetscGPUPCBackend, const GPUPCAMGSetupKernels **);
+
+#endif

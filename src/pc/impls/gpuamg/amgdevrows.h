@@ -1,0 +1,286 @@
+/*
+   amgdevrows.h - the per-row arithmetic of PC gpuamg's device setup, one code for the host reference
+   (host/amgsetupkernels_host.c) and the CUDA kernels (cuda/amgsetupkernels.cu), so both tables compute every row
+   alike. Each function works on one row of plain CSR arrays (one rank: the level matrix is the whole matrix) and gives
+   what the host setup's row gives (setupstrength.c StrongRow, setupcoarsen.c PMIS, setupinterp.c RowDirect, RowExtI,
+   TruncRow), with the same operations in the same order. The host setup looks points up in per-thread arrays of n
+   entries; a device thread has none, so membership is a binary search in a sorted row (S, A) or a linear search in the
+   row being built (at most interp_bound entries).
+*/
+#ifndef GPUPC_AMGDEVROWS_H
+#define GPUPC_AMGDEVROWS_H
+
+#include <gpupc/amgsetupkernels.h>
+
+/* c is in the sorted j[lo .. hi) */
+static inline GPUPC_AMG_HD int GPUPCAMGDevHas(const PetscInt *j, PetscInt lo, PetscInt hi, PetscInt c)
+{
+  while (lo < hi) {
+    PetscInt mid = lo + (hi - lo) / 2;
+    if (j[mid] == c) return 1;
+    if (j[mid] < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
+/* the place of l in cols[0 .. len), or -1 */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevFind(const PetscInt *cols, PetscInt len, PetscInt l)
+{
+  for (PetscInt q = 0; q < len; q++)
+    if (cols[q] == l) return q;
+  return -1;
+}
+
+/* classical strength of row r (diagonal value dr): the strong points in out (NULL: counted only) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevStrongRow(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, PetscReal dr, PetscReal theta, PetscInt r, PetscInt *out)
+{
+  PetscReal s = dr < 0.0 ? -1.0 : 1.0, mneg = 0.0, mabs = 0.0;
+  PetscInt  c = 0;
+
+  for (PetscInt e = Ai[r]; e < Ai[r + 1]; e++) {
+    if (Aj[e] == r) continue;
+    mneg = PetscMax(mneg, -s * Aa[e]);
+    mabs = PetscMax(mabs, PetscAbsReal(Aa[e]));
+  }
+  for (PetscInt e = Ai[r]; e < Ai[r + 1]; e++) {
+    const PetscReal v = Aa[e];
+    int             strong;
+    if (Aj[e] == r) continue;
+    if (mneg > 0.0) strong = -s * v > 0.0 && -s * v >= theta * mneg;
+    else strong = mabs > 0.0 && PetscAbsReal(v) >= theta * mabs;
+    if (strong) {
+      if (out) out[c] = Aj[e];
+      c++;
+    }
+  }
+  return c;
+}
+
+/* PMIS start of point i: its measure and state; returns 1 when it is undecided */
+static inline GPUPC_AMG_HD int GPUPCAMGDevPMISInit(const PetscInt *STi, PetscInt rstart, PetscInt i, PetscReal *w, PetscInt *cf)
+{
+  PetscInt nt = STi[i + 1] - STi[i];
+
+  w[i]  = (PetscReal)nt + GPUPCAMGRandom(rstart + i);
+  cf[i] = nt == 0 ? GPUPC_AMG_F : GPUPC_AMG_U; /* influences no point (isolated points too): F */
+  return cf[i] == GPUPC_AMG_U;
+}
+
+/* the undecided point i beats its undecided neighbours in S and ST */
+static inline GPUPC_AMG_HD char GPUPCAMGDevPMISMax(const PetscInt *Si, const PetscInt *Sj, const PetscInt *STi, const PetscInt *STj, const PetscReal *w, const PetscInt *cf, PetscInt i)
+{
+  if (cf[i] != GPUPC_AMG_U) return 0;
+  for (PetscInt e = Si[i]; e < Si[i + 1]; e++) {
+    PetscInt j = Sj[e];
+    if (cf[j] == GPUPC_AMG_U && (w[j] > w[i] || (w[j] == w[i] && j > i))) return 0;
+  }
+  for (PetscInt e = STi[i]; e < STi[i + 1]; e++) {
+    PetscInt j = STj[e];
+    if (cf[j] == GPUPC_AMG_U && (w[j] > w[i] || (w[j] == w[i] && j > i))) return 0;
+  }
+  return 1;
+}
+
+/* the undecided point i depends strongly on a C point */
+static inline GPUPC_AMG_HD char GPUPCAMGDevPMISDepends(const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt i)
+{
+  if (cf[i] != GPUPC_AMG_U) return 0;
+  for (PetscInt e = Si[i]; e < Si[i + 1]; e++)
+    if (cf[Sj[e]] == GPUPC_AMG_C) return 1;
+  return 0;
+}
+
+/* the entries of row i of P before truncation are at most this many */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpBound(const PetscInt *Ai, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt i)
+{
+  PetscInt b = 0;
+
+  if (cf[i] == GPUPC_AMG_C) return 1;
+  if (type == GPUPC_AMG_DEV_DIRECT) return Ai[i + 1] - Ai[i];
+  for (PetscInt e = Si[i]; e < Si[i + 1]; e++) b += cf[Sj[e]] == GPUPC_AMG_C ? 1 : Si[Sj[e] + 1] - Si[Sj[e]];
+  return b;
+}
+
+/* direct interpolation's sums (sum[0], sum[1]: the couplings opposite to and with the sign s of the diagonal; sum[2],
+   sum[3]: those of interpolatory points): adds the coupling v */
+static inline GPUPC_AMG_HD void GPUPCAMGDirectAdd(PetscReal v, PetscReal s, int in, PetscReal *sum)
+{
+  if (v * s < 0.0) {
+    sum[0] += v;
+    if (in) sum[2] += v;
+  } else {
+    sum[1] += v;
+    if (in) sum[3] += v;
+  }
+}
+
+/* the scales of direct interpolation from the sums; positive couplings without interpolatory points go to *d */
+static inline GPUPC_AMG_HD void GPUPCAMGDirectScales(const PetscReal *sum, PetscReal *d, PetscReal *alpha, PetscReal *beta)
+{
+  *alpha = sum[2] != 0.0 ? sum[0] / sum[2] : 0.0;
+  if (sum[3] != 0.0) *beta = sum[1] / sum[3];
+  else {
+    *beta = 0.0;
+    *d += sum[1];
+  }
+}
+
+/* direct interpolation of the F point i (diagonal di) into cols, vals: the off-diagonal couplings, then the weights
+   of the strong C points (the host's RowDirect and DirectFormula on one rank, where the lumped sums are 0) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowDirect(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, PetscReal di, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt i, PetscInt *cols, PetscReal *vals)
+{
+  PetscReal s = di < 0.0 ? -1.0 : 1.0, sum[4] = {0.0, 0.0, 0.0, 0.0}, alpha, beta, d = di;
+  PetscInt  len = 0, k = 0;
+
+  for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++)
+    if (Aj[e] != i) {
+      cols[len]   = Aj[e];
+      vals[len++] = Aa[e];
+    }
+  for (PetscInt q = 0; q < len; q++) GPUPCAMGDirectAdd(vals[q], s, cf[cols[q]] == GPUPC_AMG_C && GPUPCAMGDevHas(Sj, Si[i], Si[i + 1], cols[q]), sum);
+  GPUPCAMGDirectScales(sum, &d, &alpha, &beta);
+  for (PetscInt q = 0; q < len; q++) {
+    PetscInt  l = cols[q];
+    PetscReal v = vals[q];
+    if (!(cf[l] == GPUPC_AMG_C && GPUPCAMGDevHas(Sj, Si[i], Si[i + 1], l)) || v == 0.0 || d == 0.0) continue;
+    cols[k]   = l;
+    vals[k++] = -(v * s < 0.0 ? alpha : beta) * v / d;
+  }
+  return k;
+}
+
+/* extended+i interpolation of the F point i (the host's RowExtI on one rank) into cols, vals; diag: A's diagonal */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt i, PetscInt *cols, PetscReal *vals)
+{
+  PetscReal d   = diag[i];
+  PetscInt  len = 0;
+
+  /* the interpolatory set: strong C of i and of its strong F neighbours (values start at 0) */
+  for (PetscInt e = Si[i]; e < Si[i + 1]; e++) {
+    PetscInt k = Sj[e];
+    if (cf[k] == GPUPC_AMG_C) {
+      if (GPUPCAMGDevFind(cols, len, k) < 0) {
+        cols[len]   = k;
+        vals[len++] = 0.0;
+      }
+    } else
+      for (PetscInt f = Si[k]; f < Si[k + 1]; f++)
+        if (cf[Sj[f]] == GPUPC_AMG_C && GPUPCAMGDevFind(cols, len, Sj[f]) < 0) {
+          cols[len]   = Sj[f];
+          vals[len++] = 0.0;
+        }
+  }
+  for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++) {
+    PetscInt n = Aj[e], p;
+    if (n == i) continue;
+    p = GPUPCAMGDevFind(cols, len, n);
+    if (p >= 0) vals[p] += Aa[e];
+    else if (!(cf[n] == GPUPC_AMG_F && GPUPCAMGDevHas(Sj, Si[i], Si[i + 1], n))) d += Aa[e]; /* weak, not interpolatory: lumped */
+  }
+  for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++) {
+    PetscInt  k   = Aj[e];
+    PetscReal aik = Aa[e], sk, D = 0.0;
+    if (k == i || cf[k] != GPUPC_AMG_F || !GPUPCAMGDevHas(Sj, Si[i], Si[i + 1], k)) continue;
+    sk = diag[k] < 0.0 ? -1.0 : 1.0;
+    /* D: k's negative couplings to i and to the interpolatory set; the same entries are distributed below */
+    for (PetscInt g = Ai[k]; g < Ai[k + 1]; g++) {
+      PetscInt l = Aj[g];
+      if ((l == i || GPUPCAMGDevFind(cols, len, l) >= 0) && Aa[g] * sk < 0.0) D += Aa[g];
+    }
+    if (D == 0.0) {
+      d += aik;
+      continue;
+    }
+    for (PetscInt g = Ai[k]; g < Ai[k + 1]; g++) {
+      PetscInt l = Aj[g], p;
+      if (Aa[g] * sk >= 0.0) continue;
+      if (l == i) d += aik * Aa[g] / D;
+      else if ((p = GPUPCAMGDevFind(cols, len, l)) >= 0) vals[p] += aik * Aa[g] / D;
+    }
+  }
+  for (PetscInt q = 0; q < len; q++) vals[q] = d != 0.0 ? -vals[q] / d : 0.0;
+  return len;
+}
+
+/* truncation of one row (cols, vals of length len): drops entries below tfac * max |v| (tfac > 0), keeps the tmax
+   largest |v| (tmax > 0; ties: the smaller column) first, then rescales the kept ones so that the row sum is unchanged:
+   rescale PC_GPUAMG_TRUNC_RESCALE_SUM one factor for the row (sum of all / sum of the kept, BoomerAMG's), SIGNS the
+   positive and the negative entries each by their own factor (Stueben; a part with nothing kept falls back to sum).
+   Returns the kept length. The host setup's rows go through it too (setupinterp.c). */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGTruncRow(PetscInt n, PetscInt *cols, PetscReal *vals, PetscInt tmax, PetscReal tfac, PetscInt rescale)
+{
+  PetscReal sum = 0.0, kept = 0.0, mx = 0.0, sp = 0.0, kp = 0.0;
+  PetscInt  k = 0;
+
+  if (n == 0 || (tmax <= 0 && tfac <= 0.0) || (tfac <= 0.0 && n <= tmax)) return n;
+  for (PetscInt q = 0; q < n; q++) {
+    sum += vals[q];
+    if (vals[q] > 0.0) sp += vals[q];
+    mx = PetscMax(mx, PetscAbsReal(vals[q]));
+  }
+  if (tfac > 0.0)
+    for (PetscInt q = 0; q < n; q++)
+      if (PetscAbsReal(vals[q]) >= tfac * mx) {
+        cols[k]   = cols[q];
+        vals[k++] = vals[q];
+      }
+  if (tfac <= 0.0) k = n;
+  if (tmax > 0 && k > tmax) { /* the tmax largest first, in place */
+    for (PetscInt q = 0; q < tmax; q++) {
+      PetscInt b = q;
+      for (PetscInt r = q + 1; r < k; r++)
+        if (PetscAbsReal(vals[r]) > PetscAbsReal(vals[b]) || (PetscAbsReal(vals[r]) == PetscAbsReal(vals[b]) && cols[r] < cols[b])) b = r;
+      if (b != q) GPUPCAMGSwapPairs(cols, vals, q, b);
+    }
+    k = tmax;
+  }
+  for (PetscInt q = 0; q < k; q++) {
+    kept += vals[q];
+    if (vals[q] > 0.0) kp += vals[q];
+  }
+  if (rescale == PC_GPUAMG_TRUNC_RESCALE_SIGNS) {
+    const PetscReal sn = sum - sp, kn = kept - kp; /* the negative parts */
+
+    if ((kp != 0.0 || sp == 0.0) && (kn != 0.0 || sn == 0.0)) {
+      for (PetscInt q = 0; q < k; q++) vals[q] *= vals[q] > 0.0 ? sp / kp : sn / kn;
+      return k;
+    }
+  }
+  if (kept != 0.0 && sum != 0.0)
+    for (PetscInt q = 0; q < k; q++) vals[q] *= sum / kept;
+  return k;
+}
+
+/* row i of P into cols, vals (capacity: interp_bound's), truncated; returns its length */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRow(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals)
+{
+  PetscInt len;
+
+  if (cf[i] == GPUPC_AMG_C) {
+    cols[0] = i;
+    vals[0] = 1.0;
+    return 1;
+  }
+  if (type == GPUPC_AMG_DEV_DIRECT) len = GPUPCAMGDevRowDirect(Ai, Aj, Aa, diag[i], Si, Sj, cf, i, cols, vals);
+  else len = GPUPCAMGDevRowExtI(Ai, Aj, Aa, diag, Si, Sj, cf, i, cols, vals);
+  return GPUPCAMGTruncRow(len, cols, vals, tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM); /* signs: the host setup */
+}
+
+/* row i of P from the buffer: coarse columns, sorted (insertion sort: truncated rows are short) */
+static inline GPUPC_AMG_HD void GPUPCAMGDevGatherRow(PetscInt len, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, PetscInt *pj, PetscReal *pa)
+{
+  for (PetscInt q = 0; q < len; q++) {
+    PetscInt  c = cmap[bcols[q]], p = q;
+    PetscReal v = bvals[q];
+    while (p > 0 && pj[p - 1] > c) {
+      pj[p] = pj[p - 1];
+      pa[p] = pa[p - 1];
+      p--;
+    }
+    pj[p] = c;
+    pa[p] = v;
+  }
+}
+
+#endif

@@ -1,0 +1,445 @@
+/*
+   The device setup of PC gpuamg (one rank): the hierarchy built by the device-setup kernels (gpupc/amgsetupkernels.h)
+   and the shared device sparse kernels (gpupc/sparsekernels.h), level by level, with the data on the device:
+
+     diagonal (sparse diagonal) and its zero check, classical strength (count, row pointers, fill), its transpose
+     (sparse transpose), PMIS (start, then rounds of select / set C / depend / set F until no point is undecided),
+     the coarse numbering (sparse compact), interpolation (bound, row pointers, rows with truncation, row pointers,
+     gather), the Galerkin product R (A P) with R = P^T (GPUPCDevCSRRAP, deterministic: the host table's sums).
+
+   It gives the host setup's hierarchy on one rank (same strength graph, same C/F splitting, same P rows; Galerkin
+   values up to rounding, since the host setup sums its products in another order): the per-row code is the host
+   setup's (amgdevrows.h). On the host backend it runs through the host table, so CI runs this file.
+
+   What it does not cover goes to the host setup, and the hierarchy says why (hostwhy, shown by -ksp_view): several
+   ranks, smoothed aggregation, coarsening other than pmis, aggressive coarsening, truncation rescaled by signs,
+   interpolation other than direct and ext+i, block size > 1.
+
+   The level matrices and prolongators the PC needs are host Mats made from the device CSR in one place
+   (LevelToMat), until the levels layer builds the device formats straight from device CSR; the device CSR of every
+   level stays here for SAME_NONZERO_PATTERN (GPUPCAMGHierarchyRecomputeDevice re-runs only the Galerkin products).
+*/
+#include <gpupc/amgsetup.h>
+#include <gpupc/matgpu.h>
+#include <petsctime.h>
+
+struct _n_GPUPCAMGDevHierarchy {
+  PetscInt     cap; /* entries of the arrays (the most levels) */
+  PetscInt     nlevels;
+  GPUPCDevCSR *A;   /* A[0]: the operator's copy; A[l+1] = R A[l] P */
+  GPUPCDevCSR *P;   /* P[l], l < nlevels - 1 */
+  GPUPCDevRAP *rap; /* what each Galerkin product keeps for a numeric re-run */
+};
+
+/*@C
+   GPUPCAMGSetupWhere - where PC gpuamg's setup of A runs with these options
+
+   Collective on A
+
+   Input Parameters:
++  A    - the operator
+-  opts - the setup options (location, location_set: not set means device on the cuda backend, host otherwise)
+
+   Output Parameters:
++  where - PC_GPUAMG_SETUP_HOST or PC_GPUAMG_SETUP_DEVICE
+-  why   - when the device setup was asked for and where is host: the reason (a static string), else NULL
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGSetupWhere(Mat A, const GPUPCAMGSetupOptions *opts, PCGPUAMGSetupLocation *where, const char **why)
+{
+  PetscMPIInt           size;
+  PetscInt              bs;
+  PCGPUAMGSetupLocation want = opts->location;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  if (!opts->location_set) {
+    PetscGPUPCBackend b;
+    PetscCall(PetscGPUPCGetBackend(&b));
+    want = b == PETSC_GPUPC_BACKEND_CUDA ? PC_GPUAMG_SETUP_DEVICE : PC_GPUAMG_SETUP_HOST;
+  }
+  *where = want;
+  if (want == PC_GPUAMG_SETUP_HOST) PetscFunctionReturn(0);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCall(MatGetBlockSize(A, &bs));
+  if (size > 1) *why = "several ranks (the device setup is for one rank)";
+  else if (opts->type == PC_GPUAMG_AGG) *why = "smoothed aggregation (-pc_gpuamg_type agg)";
+  else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
+  else if (opts->coarsen == PC_GPUAMG_COARSEN_CLJP) *why = "coarsening cljp";
+  else if (opts->coarsen == PC_GPUAMG_COARSEN_HMIS) *why = "coarsening hmis (its Ruge-Stueben pass is sequential)";
+  else if (opts->aggressive_levels > 0) *why = "aggressive coarsening (-pc_gpuamg_aggressive_levels, multipass interpolation)";
+  else if (opts->interp != PC_GPUAMG_INTERP_DIRECT && opts->interp != PC_GPUAMG_INTERP_EXTENDED_I) *why = "interpolation other than direct and ext+i";
+  else if (bs > 1) *why = "block size > 1 (systems AMG)";
+  else if (opts->trunc_rescale != PC_GPUAMG_TRUNC_RESCALE_SUM) *why = "truncation rescale signs (-pc_gpuamg_trunc_rescale)";
+  if (*why) *where = PC_GPUAMG_SETUP_HOST;
+  PetscFunctionReturn(0);
+}
+
+/* the level Mat (host SEQAIJ) of a device CSR: the one place that makes the PC's matrices from the device setup */
+static PetscErrorCode LevelToMat(const GPUPCDevCSR *A, Mat *B)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevCSRToMat(A, B));
+  PetscFunctionReturn(0);
+}
+
+/* new values of a device CSR into the Mat LevelToMat made of it (same pattern) */
+static PetscErrorCode LevelValuesToMat(const GPUPCDevCSR *A, Mat B)
+{
+  PetscScalar *v;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetArrayWrite(B, &v));
+  PetscCall(GPUPCCopyToHost(v, A->a, A->nnz));
+  PetscCall(MatSeqAIJRestoreArrayWrite(B, &v));
+  PetscFunctionReturn(0);
+}
+
+/* the device copy of the operator (SEQAIJ, a type derived from it, or MPIAIJ on one rank) */
+static PetscErrorCode OperatorToDevice(Mat A, GPUPCDevCSR *Ad)
+{
+  PetscErrorCode (*f)(void) = NULL;
+  Mat             seq       = A, off;
+  const PetscInt *garray;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &f));
+  if (f) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &seq, &off, &garray));
+  PetscCall(GPUPCDevCSRFromMat(seq, Ad));
+  PetscFunctionReturn(0);
+}
+
+/* a device buffer of n items of size s */
+#define DevAlloc(n, p) GPUPCMalloc((size_t)PetscMax((n), 1) * sizeof(**(p)), (void **)(p))
+
+/*@C
+   GPUPCAMGDevStrength - the classical strength graph of a device CSR level matrix and its transpose (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k, sk  - the device-setup and sparse kernel tables
+.  A      - the level matrix (device CSR)
+.  d      - its diagonal (device)
+-  theta  - the strength threshold
+
+   Output Parameters:
++  S  - the graph (a pattern; free with GPUPCDevCSRDestroy())
+-  ST - its transpose
+
+   Level: developer
+
+.seealso: GPUPCAMGStrengthClassical(), GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S, GPUPCDevCSR *ST)
+{
+  PetscInt  nnz, *perm;
+  PetscInt *Si;
+
+  PetscFunctionBegin;
+  PetscCall(DevAlloc(A->m + 1, &Si));
+  PetscCall(k->strength_count(A, d, theta, Si));
+  PetscCall(sk->rowptr(A->m, Si, &nnz, NULL));
+  PetscCall(PetscMemzero(S, sizeof(*S)));
+  S->m   = A->m;
+  S->n   = A->m;
+  S->nnz = nnz;
+  S->i   = Si;
+  PetscCall(DevAlloc(nnz, &S->j));
+  PetscCall(k->strength_fill(A, d, theta, S));
+  PetscCall(GPUPCDevCSRTranspose(S, MAT_INITIAL_MATRIX, ST, &perm, NULL));
+  PetscCall(GPUPCFree(perm));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDevPMIS - the PMIS splitting of a device strength graph (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k      - the device-setup kernel table
+.  S, ST  - the strength graph and its transpose
+-  rstart - global number of point 0 (seeds the measures as the host setup's GPUPCAMGCoarsen() does)
+
+   Output Parameter:
+.  cf - GPUPC_AMG_C or GPUPC_AMG_F per point (device)
+
+   Level: developer
+
+.seealso: GPUPCAMGCoarsen(), GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscInt *cf)
+{
+  PetscReal *w;
+  char      *mark;
+  PetscInt   left, before, ignore;
+
+  PetscFunctionBegin;
+  PetscCall(DevAlloc(S->m, &w));
+  PetscCall(DevAlloc(S->m, &mark));
+  PetscCall(k->pmis_init(S, ST, rstart, w, cf, &left));
+  while (left > 0) {
+    before = left;
+    PetscCall(k->pmis_select(S, ST, w, cf, mark));
+    PetscCall(k->pmis_set(S->m, mark, GPUPC_AMG_C, cf, &ignore));
+    PetscCall(k->pmis_depend(S, cf, mark));
+    PetscCall(k->pmis_set(S->m, mark, GPUPC_AMG_F, cf, &left));
+    /* the undecided point of largest measure always becomes C: a round without progress is a defect */
+    PetscCheck(left < before, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg device PMIS: a round decided no point (%" PetscInt_FMT " undecided)", left);
+  }
+  PetscCall(GPUPCFree(w));
+  PetscCall(GPUPCFree(mark));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDevInterp - the interpolation of a C/F splitting on the device (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k, sk  - the device-setup and sparse kernel tables
+.  A, d   - the level matrix and its diagonal
+.  S      - the strength graph
+.  cf     - the splitting
+.  cmap   - the coarse number of each C point (-1 elsewhere)
+.  nc     - the C points
+.  interp - PC_GPUAMG_INTERP_DIRECT or PC_GPUAMG_INTERP_EXTENDED_I
+-  tmax, tfac - truncation to tmax entries per row and by the factor tfac (0: none)
+
+   Output Parameter:
+.  P - the interpolation, A->m x nc, columns sorted (free with GPUPCDevCSRDestroy())
+
+   Level: developer
+
+.seealso: GPUPCAMGInterpolate(), GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, GPUPCDevCSR *P)
+{
+  PetscInt   n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
+  PetscInt  *Bi, *Pi, *bcols;
+  PetscReal *bvals;
+
+  PetscFunctionBegin;
+  PetscCall(DevAlloc(n + 1, &Bi));
+  PetscCall(k->interp_bound(A, S, cf, type, Bi));
+  PetscCall(sk->rowptr(n, Bi, &nb, NULL));
+  PetscCall(DevAlloc(nb, &bcols));
+  PetscCall(DevAlloc(nb, &bvals));
+  PetscCall(DevAlloc(n + 1, &Pi));
+  PetscCheck(interp == PC_GPUAMG_INTERP_DIRECT || interp == PC_GPUAMG_INTERP_EXTENDED_I, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup interpolates direct or ext+i, not %s", PCGPUAMGInterpTypes[interp]);
+  PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, Bi, bcols, bvals, Pi));
+  PetscCall(sk->rowptr(n, Pi, &np, NULL));
+  PetscCall(GPUPCDevCSRCreate(n, nc, np, PETSC_TRUE, P));
+  PetscCall(GPUPCCopyOnDevice(P->i, Pi, n + 1));
+  PetscCall(k->interp_gather(n, Bi, bcols, bvals, cmap, P));
+  PetscCall(GPUPCFree(Bi));
+  PetscCall(GPUPCFree(Pi));
+  PetscCall(GPUPCFree(bcols));
+  PetscCall(GPUPCFree(bvals));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Now(PetscLogDouble *t)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscTime(t));
+  PetscFunctionReturn(0);
+}
+
+/* the prolongator of level l (device CSR A): P, or P->m == 0 when the level is the last (too few C points) */
+static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, PetscInt l, const GPUPCAMGSetupOptions *opts, GPUPCDevCSR *P, PetscLogDouble *times)
+{
+  PetscInt       n = A->m, bad, nc;
+  PetscScalar   *d;
+  PetscInt      *cf, *cmap;
+  GPUPCDevCSR    S, ST;
+  PetscLogDouble t0 = 0, t1 = 0, t2 = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(P, sizeof(*P)));
+  PetscCall(Now(&t0));
+  PetscCall(DevAlloc(n, &d));
+  PetscCall(sk->diagonal(A, d));
+  PetscCall(k->diag_zero(n, d, &bad));
+  if (bad >= 0) {
+    PetscCall(GPUPCFree(d));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of the level %" PetscInt_FMT " matrix has a zero diagonal; AMG needs a nonzero diagonal (an SPD-like matrix); reorder or use another PC", bad, l);
+  }
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, 0, 0, 0, 0));
+  PetscCall(GPUPCAMGDevStrength(k, sk, A, d, opts->strong_threshold, &S, &ST));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, 0, 0, 0, 0));
+  PetscCall(DevAlloc(n, &cf));
+  PetscCall(DevAlloc(n, &cmap));
+  PetscCall(GPUPCAMGDevPMIS(k, &S, &ST, 0, cf));
+  PetscCall(sk->compact(n, cf, GPUPC_AMG_C, NULL, cmap, &nc, NULL));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, 0, 0, 0, 0));
+  PetscCall(Now(&t1));
+  if (nc > 0 && nc < n && (PetscReal)nc <= opts->max_ratio * (PetscReal)n) {
+    PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, 0, 0, 0, 0));
+    PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, P));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, 0, 0, 0, 0));
+  }
+  PetscCall(Now(&t2));
+  times[0] += t1 - t0;
+  times[1] += t2 - t1;
+  PetscCall(GPUPCFree(d));
+  PetscCall(GPUPCFree(cf));
+  PetscCall(GPUPCFree(cmap));
+  PetscCall(GPUPCDevCSRDestroy(&S));
+  PetscCall(GPUPCDevCSRDestroy(&ST));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGHierarchyBuildDevice - builds PC gpuamg's classical hierarchy with the device setup (one rank)
+
+   Collective on A (one rank)
+
+   Input Parameters:
++  A    - the operator (SEQAIJ, a type derived from it, or MPIAIJ on one rank), nonzero diagonal
+-  opts - classical, pmis, direct or ext+i, no aggressive levels (GPUPCAMGSetupWhere() says whether they are)
+
+   Output Parameter:
+.  H - the hierarchy (H->ondevice, H->devpeak set; the device CSR kept for GPUPCAMGHierarchyRecomputeDevice())
+
+   Notes:
+   The stopping rules are the host setup's (GPUPCAMGHierarchyBuild()). The random part of the PMIS measures is the
+   host setup's hash of the row (rstart 0 on one rank), so both setups split alike.
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuild(), GPUPCAMGSetupWhere(), GPUPCAMGHierarchyRecomputeDevice()
+@*/
+PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *opts, GPUPCAMGHierarchy *H)
+{
+  const GPUPCAMGSetupKernels     *k;
+  const GPUPCSparseKernels       *sk;
+  struct _n_GPUPCAMGDevHierarchy *D;
+  PetscLogDouble                  t0 = 0, t1 = 0, t2 = 0;
+  size_t                          base, peak;
+  PetscMPIInt                     size;
+  PCGPUAMGSetupLocation           where;
+  const char                     *why;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "the device setup of PC gpuamg is for one rank (this matrix has %d); use -pc_gpuamg_setup host", (int)size);
+  {
+    GPUPCAMGSetupOptions o = *opts;
+    o.location             = PC_GPUAMG_SETUP_DEVICE;
+    o.location_set         = PETSC_TRUE;
+    PetscCall(GPUPCAMGSetupWhere(A, &o, &where, &why));
+    PetscCheck(!why, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup of PC gpuamg does not cover %s; use -pc_gpuamg_setup host", why);
+  }
+  PetscCall(GPUPCGetAMGSetupKernels(&k));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(PetscGPUPCDeviceMemoryInUse(&base));
+  PetscCall(PetscGPUPCDeviceMemoryResetPeak());
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
+  PetscCall(Now(&t0));
+  PetscCall(PetscCalloc3(opts->max_levels, &H->A, opts->max_levels, &H->P, opts->max_levels, &H->R));
+  PetscCall(PetscNew(&D));
+  H->dev = D;
+  PetscCall(PetscCalloc3(opts->max_levels, &D->A, opts->max_levels, &D->P, opts->max_levels, &D->rap));
+  D->cap = opts->max_levels;
+  PetscCall(PetscObjectReference((PetscObject)A));
+  H->A[0]     = A;
+  H->nlevels  = 1;
+  H->threads  = opts->threads;
+  H->ondevice = PETSC_TRUE;
+  D->nlevels  = 1;
+  PetscCall(OperatorToDevice(A, &D->A[0]));
+  for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
+    GPUPCDevCSR    P;
+    PetscLogDouble t00 = H->times[0], t01 = H->times[1];
+
+    if (D->A[l].m <= opts->max_coarse) break;
+    PetscCall(DevProlongator(k, sk, &D->A[l], l, opts, &P, H->times));
+    if (P.m == 0) break;
+    PetscCall(Now(&t1));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
+    D->P[l] = P; /* owned by D from here on */
+    PetscCall(GPUPCDevCSRRAP(&D->A[l], &D->P[l], MAT_INITIAL_MATRIX, PETSC_TRUE, &D->rap[l], &D->A[l + 1]));
+    D->nlevels = l + 2;
+    PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
+    PetscCall(Now(&t2));
+    H->times[2] += t2 - t1;
+    PetscCall(LevelToMat(&D->A[l + 1], &H->A[l + 1]));
+    PetscCall(LevelToMat(&D->P[l], &H->P[l]));
+    PetscCall(LevelToMat(&D->rap[l].R, &H->R[l]));
+    H->nlevels = l + 2;
+    PetscCall(PetscInfo(A, "device setup, level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; P %" PetscInt_FMT " columns, %" PetscInt_FMT " nonzeros; strength+coarsening %.4g s, interpolation %.4g s, Galerkin %.4g s\n", l, D->A[l].m, D->A[l].nnz, P.n, P.nnz, H->times[0] - t00, H->times[1] - t01, t2 - t1));
+  }
+  PetscCall(Now(&t1));
+  H->times[3] = t1 - t0;
+  PetscCall(PetscGPUPCDeviceMemoryPeak(&peak));
+  H->devpeak = peak > base ? peak - base : 0;
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Setup, A, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGHierarchyRecomputeDevice - new values of the operator on the same nonzero pattern: the Galerkin products of
+   a device-built hierarchy recomputed on the device (numeric parts only), the level Mats refreshed
+
+   Collective on A
+
+   Input Parameters:
++  A - the operator with new values (same pattern)
+-  H - a hierarchy from GPUPCAMGHierarchyBuildDevice()
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuildDevice(), GPUPCAMGHierarchyRecompute()
+@*/
+PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
+{
+  struct _n_GPUPCAMGDevHierarchy *D  = H->dev;
+  PetscLogDouble                  t0 = 0, t1 = 0;
+  GPUPCDevCSR                     Anew;
+
+  PetscFunctionBegin;
+  PetscCheck(H->ondevice && D, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "the AMG hierarchy was not built by the device setup");
+  PetscCall(Now(&t0));
+  if (A != H->A[0]) {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    PetscCall(MatDestroy(&H->A[0]));
+    H->A[0] = A;
+  }
+  PetscCall(OperatorToDevice(A, &Anew));
+  PetscCheck(Anew.m == D->A[0].m && Anew.nnz == D->A[0].nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SAME_NONZERO_PATTERN, but the operator has %" PetscInt_FMT " rows and %" PetscInt_FMT " entries where the hierarchy was built on %" PetscInt_FMT " and %" PetscInt_FMT, Anew.m, Anew.nnz, D->A[0].m, D->A[0].nnz);
+  PetscCall(GPUPCDevCSRDestroy(&D->A[0]));
+  D->A[0] = Anew;
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
+  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GPUPCDevCSRRAP(&D->A[l], &D->P[l], MAT_REUSE_MATRIX, PETSC_TRUE, &D->rap[l], &D->A[l + 1]));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
+  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(LevelValuesToMat(&D->A[l + 1], H->A[l + 1]));
+  PetscCall(Now(&t1));
+  H->times[0] = H->times[1] = 0.0;
+  H->times[2] = H->times[3] = t1 - t0;
+  PetscFunctionReturn(0);
+}
+
+/* frees what the device setup kept (GPUPCAMGHierarchyDestroy calls it) */
+PetscErrorCode GPUPCAMGDevHierarchyFree(GPUPCAMGHierarchy *H)
+{
+  struct _n_GPUPCAMGDevHierarchy *D = H->dev;
+
+  PetscFunctionBegin;
+  if (!D) PetscFunctionReturn(0);
+  for (PetscInt l = 0; l < D->cap; l++) { /* every entry: after an error, a level may be partly made */
+    PetscCall(GPUPCDevCSRDestroy(&D->A[l]));
+    PetscCall(GPUPCDevCSRDestroy(&D->P[l]));
+    PetscCall(GPUPCDevRAPDestroy(&D->rap[l]));
+  }
+  PetscCall(PetscFree3(D->A, D->P, D->rap));
+  PetscCall(PetscFree(H->dev));
+  PetscFunctionReturn(0);
+}

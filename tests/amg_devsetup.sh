@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# PC gpuamg's device setup (-pc_gpuamg_setup device; on the host backend through the host kernel table) against the
+# host setup on one gpupc-solve problem. One rank: -ksp_view must say "setup on the device" and "setup on the host",
+# and both must give the same levels, grid and operator complexity (same C/F splitting, same P) and the same CG
+# iterations. Several ranks, or --fallback <reason> (options the device setup does not cover): the setup must fall
+# back to the host one and -ksp_view must say why.
+#   tests/amg_devsetup.sh <np> [--fallback <reason>] <gpupc-solve options>   (called by tests/run.sh)
+set -u
+np=$1; shift
+reason=""
+[ "${1:-}" = --fallback ] && { reason=${2//_/ }; shift 2; } # _ for a space (tests/TESTS splits at spaces)
+[ "$np" -gt 1 ] && reason="several ranks"
+here=$(cd "$(dirname "$0")" && pwd)
+solve=${GPUPC_SOLVE_BIN:-$here/../build/bin/gpupc-solve}
+run() { ${MPIEXEC:-mpiexec} -n "$np" "$solve" -pc_type gpuamg -ksp_type cg -ksp_rtol 1e-8 -ksp_view "$@" 2>&1; }
+dev=$(run -pc_gpuamg_setup device "$@") || { echo "$dev"; echo "device setup: gpupc-solve failed"; exit 1; }
+if [ -n "$reason" ]; then
+  echo "$dev" | grep -qF "setup on the host (the device setup does not cover $reason" || { echo "$dev"; echo "$reason: -ksp_view does not say that the setup fell back to the host and why"; exit 1; }
+  echo "$dev" | grep -m1 '^gpupc-solve:' | grep -q 'reason=CONVERGED' || { echo "$dev"; echo "not converged"; exit 1; }
+  echo "$reason: host setup, and -ksp_view says why"
+  exit 0
+fi
+host=$(run -pc_gpuamg_setup host "$@") || { echo "$host"; echo "host setup: gpupc-solve failed"; exit 1; }
+echo "$dev" | grep -q 'setup on the device:' || { echo "$dev"; echo "-ksp_view does not say 'setup on the device'"; exit 1; }
+echo "$host" | grep -q '^ *setup on the host$' || { echo "$host"; echo "-ksp_view does not say 'setup on the host'"; exit 1; }
+cx() { echo "$1" | grep -m1 'grid complexity' | sed 's/,[^,]*device format.*//'; }
+its() { echo "$1" | grep -m1 '^gpupc-solve:' | sed -n 's/.* its=\([0-9]*\) .*/\1/p'; }
+echo "device: $(cx "$dev"); its $(its "$dev")"
+echo "host:   $(cx "$host"); its $(its "$host")"
+[ -n "$(cx "$dev")" ] && [ "$(cx "$dev")" = "$(cx "$host")" ] || { echo "levels or complexities differ"; exit 1; }
+[ -n "$(its "$dev")" ] && [ "$(its "$dev")" = "$(its "$host")" ] || { echo "iterations differ"; exit 1; }
+echo "$dev" | grep -m1 '^gpupc-solve:' | grep -q 'reason=CONVERGED' || { echo "not converged"; exit 1; }
+echo "same hierarchy and iterations from the device and the host setup"

@@ -1,0 +1,150 @@
+static const char help[] = "The gpuamg device-setup kernel table (gpupc/amgsetupkernels.h) of the active backend, through the device\n"
+                           "setup's steps (strength, PMIS, interpolation), against the host setup's functions on the same matrices:\n"
+                           "the strength graph and its transpose, the C/F splitting, the coarse numbering and the interpolation's\n"
+                           "pattern exactly, its values exactly on the host table and within 1e-12 (relative to the row's largest)\n"
+                           "on the CUDA table (fused multiply-adds). Built-in problems with random and structured coefficients, positive\n"
+                           "couplings (elasticity), direct and ext+i, truncation by count and by factor; the zero-diagonal check.\n";
+
+#include <petscmat.h>
+#include <gpupc/amgsetup.h>
+#include <gpupc/problems.h>
+
+/* device array of n items back to a new host array */
+#define Back(h, d, n) (PetscMalloc1(PetscMax((n), 1), &(h)) || GPUPCCopyToHost((h), (d), (n)))
+
+static PetscErrorCode ExpectEqualInts(const char *what, const char *name, PetscInt n, const PetscInt *dev, const PetscInt *host)
+{
+  PetscFunctionBegin;
+  for (PetscInt q = 0; q < n; q++) PetscCheck(dev[q] == host[q], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s[%" PetscInt_FMT "] is %" PetscInt_FMT " on the device setup, %" PetscInt_FMT " on the host setup", what, name, q, dev[q], host[q]);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, PetscBool exact, const char *problem, PetscInt size, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac)
+{
+  Mat              A0, A;
+  Vec              b;
+  GPUPCAMGLocal    L;
+  GPUPCAMGStrength S;
+  GPUPCAMGLocalP   P;
+  GPUPCDevCSR      Ad, Sd, STd, Pd;
+  PetscScalar     *d, *hd;
+  PetscInt        *cf, *hcf, *cmap, *hcmap, *hi, *hj, *hti, *htj, *pi, *pj, n, nc, hnc = 0, bad;
+  PetscReal       *pa, theta = 0.25, maxdiff = 0.0;
+  char             what[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s %" PetscInt_FMT ", %s, trunc %" PetscInt_FMT " %g", problem, size, PCGPUAMGInterpTypes[interp], tmax, (double)tfac));
+  PetscCall(GPUPCProblemCreate(PETSC_COMM_SELF, problem, size, 1, &A0, &b));
+  PetscCall(MatConvert(A0, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatSetBlockSize(A, 1));
+  /* the host setup */
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, 1, &L));
+  n = L.n;
+  PetscCall(GPUPCAMGStrengthClassical(&L, theta, 1, &S));
+  PetscCall(PetscMalloc1(n, &hcf));
+  PetscCall(GPUPCAMGCoarsen(&S, PC_GPUAMG_COARSEN_PMIS, 0, 1, hcf));
+  PetscCall(GPUPCAMGInterpolate(&L, &S, hcf, interp, tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM, 1, &P));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscSortIntWithScalarArray(P.i[i + 1] - P.i[i], P.j + P.i[i], P.a + P.i[i])); /* the host setup leaves them in the order it found them */
+    hnc += hcf[i] == GPUPC_AMG_C;
+  }
+  /* the device setup's steps */
+  PetscCall(GPUPCDevCSRFromMat(A, &Ad));
+  PetscCall(GPUPCMallocArray(n, &d));
+  PetscCall(sk->diagonal(&Ad, d));
+  PetscCall(k->diag_zero(n, d, &bad));
+  PetscCheck(bad == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: diag_zero found row %" PetscInt_FMT " zero", what, bad);
+  PetscCall(Back(hd, d, n));
+  hd[n / 2] = 0.0; /* a zero diagonal in the middle: the check must name that row */
+  PetscCall(GPUPCCopyToDevice(d, hd, n));
+  PetscCall(k->diag_zero(n, d, &bad));
+  PetscCheck(bad == n / 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: diag_zero gave %" PetscInt_FMT ", not the zeroed row %" PetscInt_FMT, what, bad, n / 2);
+  PetscCall(sk->diagonal(&Ad, d));
+  PetscCall(GPUPCAMGDevStrength(k, sk, &Ad, d, theta, &Sd, &STd));
+  PetscCheck(Sd.nnz == S.i[n], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: strength graph of %" PetscInt_FMT " entries on the device setup, %" PetscInt_FMT " on the host setup", what, Sd.nnz, S.i[n]);
+  PetscCall(Back(hi, Sd.i, n + 1));
+  PetscCall(Back(hj, Sd.j, Sd.nnz));
+  PetscCall(Back(hti, STd.i, n + 1));
+  PetscCall(Back(htj, STd.j, STd.nnz));
+  PetscCall(ExpectEqualInts(what, "S.i", n + 1, hi, S.i));
+  PetscCall(ExpectEqualInts(what, "S.j", Sd.nnz, hj, S.j));
+  PetscCall(ExpectEqualInts(what, "S^T.i", n + 1, hti, S.ti));
+  PetscCall(ExpectEqualInts(what, "S^T.j", STd.nnz, htj, S.tj));
+  PetscCall(GPUPCMallocArray(n, &cf));
+  PetscCall(GPUPCMallocArray(n, &cmap));
+  PetscCall(GPUPCAMGDevPMIS(k, &Sd, &STd, 0, cf));
+  PetscCall(PetscFree(hi));
+  PetscCall(Back(hi, cf, n));
+  PetscCall(ExpectEqualInts(what, "cf", n, hi, hcf));
+  PetscCall(sk->compact(n, cf, GPUPC_AMG_C, NULL, cmap, &nc, NULL));
+  PetscCheck(nc == hnc && nc == P.nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " coarse points on the device setup, %" PetscInt_FMT " on the host setup", what, nc, hnc);
+  PetscCall(Back(hcmap, cmap, n));
+  for (PetscInt i = 0, c = 0; i < n; i++) PetscCheck(hcmap[i] == (hcf[i] == GPUPC_AMG_C ? c++ : -1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: coarse number of point %" PetscInt_FMT " is %" PetscInt_FMT, what, i, hcmap[i]);
+  PetscCall(GPUPCAMGDevInterp(k, sk, &Ad, d, &Sd, cf, cmap, nc, interp, tmax, tfac, &Pd));
+  PetscCheck(Pd.m == n && Pd.n == nc && Pd.nnz == P.i[n], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: P is %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries on the device setup, %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " on the host setup", what, Pd.m, Pd.n, Pd.nnz, n, P.nc, P.i[n]);
+  PetscCall(Back(pi, Pd.i, n + 1));
+  PetscCall(Back(pj, Pd.j, Pd.nnz));
+  PetscCall(Back(pa, Pd.a, Pd.nnz));
+  PetscCall(ExpectEqualInts(what, "P.i", n + 1, pi, P.i));
+  PetscCall(ExpectEqualInts(what, "P.j", Pd.nnz, pj, P.j));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal mx = 0.0;
+    for (PetscInt e = P.i[i]; e < P.i[i + 1]; e++) mx = PetscMax(mx, PetscAbsReal(P.a[e]));
+    for (PetscInt e = P.i[i]; e < P.i[i + 1]; e++) {
+      PetscReal diff = PetscAbsReal(pa[e] - P.a[e]);
+      maxdiff        = PetscMax(maxdiff, mx > 0 ? diff / mx : diff);
+      PetscCheck(exact ? pa[e] == P.a[e] : diff <= 1e-12 * mx, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: P(%" PetscInt_FMT ", %" PetscInt_FMT ") is %.17g on the device setup, %.17g on the host setup", what, i, P.j[e], (double)pa[e], (double)P.a[e]);
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, S %" PetscInt_FMT " entries, %" PetscInt_FMT " C points, P %" PetscInt_FMT " entries: same as the host setup (largest relative difference of P %.2g)\n", what, n, Sd.nnz, nc, Pd.nnz, (double)maxdiff));
+  PetscCall(PetscFree(pi));
+  PetscCall(PetscFree(pj));
+  PetscCall(PetscFree(pa));
+  PetscCall(PetscFree(hd));
+  PetscCall(PetscFree(hi));
+  PetscCall(PetscFree(hj));
+  PetscCall(PetscFree(hti));
+  PetscCall(PetscFree(htj));
+  PetscCall(PetscFree(hcmap));
+  PetscCall(PetscFree(hcf));
+  PetscCall(GPUPCFree(d));
+  PetscCall(GPUPCFree(cf));
+  PetscCall(GPUPCFree(cmap));
+  PetscCall(GPUPCDevCSRDestroy(&Ad));
+  PetscCall(GPUPCDevCSRDestroy(&Sd));
+  PetscCall(GPUPCDevCSRDestroy(&STd));
+  PetscCall(GPUPCDevCSRDestroy(&Pd));
+  PetscCall(GPUPCAMGLocalPFree(&P));
+  PetscCall(GPUPCAMGStrengthFree(&S));
+  PetscCall(GPUPCAMGLocalFree(&L));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&A0));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const GPUPCAMGSetupKernels *k;
+  const GPUPCSparseKernels   *sk;
+  PetscGPUPCBackend           backend;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUPCInitializePackage());
+  PetscCall(GPUPCGetAMGSetupKernels(&k));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-setup kernel table: %s\n", k->name));
+  {
+    const PetscBool exact = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
+    PetscCall(Case(k, sk, exact, "poisson2d", 2500, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.2));
+    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, PC_GPUAMG_INTERP_DIRECT, 3, 0.0));
+    PetscCall(Case(k, sk, exact, "aniso2d", 4900, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+    PetscCall(Case(k, sk, exact, "jump3d", 8000, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.1));
+    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
