@@ -34,6 +34,8 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceFinalize(void);
 
 PETSC_EXTERN PetscErrorCode GPUPCMalloc(size_t, void **);
 PETSC_EXTERN PetscErrorCode GPUPCFree(void *);
+PETSC_EXTERN PetscErrorCode GPUPCMallocShareable(size_t, void **);
+PETSC_EXTERN PetscErrorCode GPUPCFreeShareable(void *);
 PETSC_EXTERN PetscErrorCode GPUPCMemcpy(void *, const void *, size_t, GPUPCCopyKind);
 /* host memory that the device copies to and from at full speed (page-locked on the cuda backend, where a copy from
    pageable memory goes through a staging buffer at a fraction of the link's speed); *pinned says whether it is, and
@@ -76,6 +78,8 @@ PETSC_INTERN PetscErrorCode GPUPCCUDASetUp(int, GPUPCDeviceInfo *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAFinalize(void);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMalloc(size_t, void **);
 PETSC_INTERN PetscErrorCode GPUPCCUDAFree(void *);
+PETSC_INTERN PetscErrorCode GPUPCCUDAMallocPlain(size_t, void **);
+PETSC_INTERN PetscErrorCode GPUPCCUDAFreePlain(void *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAHostMalloc(size_t, void **);
 PETSC_INTERN PetscErrorCode GPUPCCUDAHostFree(void *);
 PETSC_INTERN PetscErrorCode GPUPCCUDAMemcpy(void *, const void *, size_t, GPUPCCopyKind);

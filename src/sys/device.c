@@ -397,6 +397,65 @@ PetscErrorCode GPUPCFree(void *ptr)
   PetscFunctionReturn(0);
 }
 
+/*@C
+   GPUPCMallocShareable - device memory that other processes may map (CUDA IPC), counted like GPUPCMalloc()'s
+
+   Not Collective
+
+   Input Parameter:
+.  bytes - the size
+
+   Output Parameter:
+.  ptr - the allocation; free it with GPUPCFreeShareable()
+
+   Level: developer
+
+   Note:
+   GPUPCMalloc() takes memory from CUDA's stream-ordered pool (-gpupc_cuda_pool), which cudaIpcGetMemHandle() cannot
+   share and which other streams may use only in the rank's stream order; this one is a plain cudaMalloc().
+
+.seealso: GPUPCMalloc(), GPUPCFreeShareable(), PetscGPUPCDeviceMemoryInUse()
+@*/
+PetscErrorCode GPUPCMallocShareable(size_t bytes, void **ptr)
+{
+  PetscFunctionBegin;
+  *ptr = NULL;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall(GPUPCDeviceSetUp());
+#if defined(GPUPC_HAVE_CUDA)
+  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAMallocPlain(bytes, ptr));
+  else
+#endif
+    PetscCall(PetscMallocA(1, PETSC_FALSE, __LINE__, PETSC_FUNCTION_NAME, __FILE__, bytes, ptr));
+  PetscCall(AllocTableInsert(*ptr, bytes));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCFreeShareable - frees what GPUPCMallocShareable() gave
+
+   Not Collective
+
+   Input Parameter:
+.  ptr - the allocation (NULL: nothing)
+
+   Level: developer
+
+.seealso: GPUPCMallocShareable()
+@*/
+PetscErrorCode GPUPCFreeShareable(void *ptr)
+{
+  PetscFunctionBegin;
+  if (!ptr) PetscFunctionReturn(0);
+  PetscCall(AllocTableRemove(ptr));
+#if defined(GPUPC_HAVE_CUDA)
+  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAFreePlain(ptr));
+  else
+#endif
+    PetscCall(PetscFreeA(1, __LINE__, PETSC_FUNCTION_NAME, __FILE__, &ptr));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCHostMalloc(size_t bytes, void **ptr, PetscBool *pinned)
 {
   PetscFunctionBegin;

@@ -195,6 +195,31 @@ PetscErrorCode GPUPCCUDAMalloc(size_t bytes, void **ptr)
   PetscFunctionReturn(0);
 }
 
+/* outside the pool: memory that CUDA IPC can share and any stream may use at once (GPUPCMallocShareable) */
+PetscErrorCode GPUPCCUDAMallocPlain(size_t bytes, void **ptr)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  err = cudaMalloc(ptr, bytes);
+  if (err == cudaErrorMemoryAllocation && pool) { /* what the pool keeps may be what is missing */
+    (void)cudaGetLastError();
+    GPUPCCallCUDA(cudaStreamSynchronize(stream));
+    GPUPCCallCUDA(cudaMemPoolTrimTo(pool, 0));
+    err = cudaMalloc(ptr, bytes);
+  }
+  PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Device out of memory: asked for %zu bytes (%.3f GiB) of shareable device memory; use more ranks/GPUs or a smaller problem", bytes, bytes / 1073741824.0);
+  GPUPCCallCUDA(err);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCCUDAFreePlain(void *ptr)
+{
+  PetscFunctionBegin;
+  GPUPCCallCUDA(cudaFree(ptr));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCCUDAFree(void *ptr)
 {
   PetscFunctionBegin;

@@ -183,7 +183,7 @@ PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt
   p->comm     = comm;
   p->nowners  = nowners;
   p->nreaders = nreaders;
-  PetscCall(GPUPCMalloc(FLAG_BYTES + (size_t)PetscMax(h->nsend, 1) * sizeof(PetscScalar), &p->base)); /* counted by PetscGPUPCDeviceMemoryInUse; a cudaMalloc, so IPC can map it */
+  PetscCall(GPUPCMallocShareable(FLAG_BYTES + (size_t)PetscMax(h->nsend, 1) * sizeof(PetscScalar), &p->base)); /* counted by PetscGPUPCDeviceMemoryInUse; outside the stream-ordered pool, so IPC can map it */
   GPUPCCallCUDA(cudaMemset(p->base, 0, FLAG_BYTES));
   p->flags      = (Flag *)p->base;
   h->d_peersend = (PetscScalar *)((char *)p->base + FLAG_BYTES);
@@ -218,7 +218,7 @@ PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt
   PetscCallMPI(MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
   if (!allok) {
     PetscCall(Close(p));
-    PetscCall(GPUPCFree(p->base));
+    PetscCall(GPUPCFreeShareable(p->base));
     PetscCall(PetscFree(p->opened));
     PetscCall(PetscFree(p));
     h->d_peersend = NULL;
@@ -234,11 +234,11 @@ PetscErrorCode GPUPCHaloPeerCreate(GPUPCHalo h, MPI_Comm comm, const PetscMPIInt
       while (owners[i] != owner[k]) i++;
       h_go[k] = (int)i;
     }
-    PetscCall(GPUPCMalloc(PetscMax(nowners, 1) * sizeof(Flag *), (void **)&p->d_owner_flags));
-    PetscCall(GPUPCMalloc(PetscMax(nreaders, 1) * sizeof(Flag *), (void **)&p->d_reader_flags));
-    PetscCall(GPUPCMalloc(PetscMax(nowners, 1) * sizeof(PetscScalar *), (void **)&p->d_owner_send));
-    PetscCall(GPUPCMalloc(PetscMax(h->nghost, 1) * sizeof(int), (void **)&p->d_ghost_owner));
-    PetscCall(GPUPCMalloc(PetscMax(h->nghost, 1) * sizeof(PetscInt), (void **)&p->d_ghost_src));
+    PetscCall(GPUPCMallocShareable(PetscMax(nowners, 1) * sizeof(Flag *), (void **)&p->d_owner_flags));
+    PetscCall(GPUPCMallocShareable(PetscMax(nreaders, 1) * sizeof(Flag *), (void **)&p->d_reader_flags));
+    PetscCall(GPUPCMallocShareable(PetscMax(nowners, 1) * sizeof(PetscScalar *), (void **)&p->d_owner_send));
+    PetscCall(GPUPCMallocShareable(PetscMax(h->nghost, 1) * sizeof(int), (void **)&p->d_ghost_owner));
+    PetscCall(GPUPCMallocShareable(PetscMax(h->nghost, 1) * sizeof(PetscInt), (void **)&p->d_ghost_src));
     GPUPCCallCUDA(cudaMemcpy(p->d_owner_flags, h_of, nowners * sizeof(Flag *), cudaMemcpyHostToDevice));
     GPUPCCallCUDA(cudaMemcpy(p->d_reader_flags, h_rf, nreaders * sizeof(Flag *), cudaMemcpyHostToDevice));
     GPUPCCallCUDA(cudaMemcpy(p->d_owner_send, h_os, nowners * sizeof(PetscScalar *), cudaMemcpyHostToDevice));
@@ -267,12 +267,12 @@ PetscErrorCode GPUPCHaloPeerDestroy(GPUPCHalo h)
   GPUPCCallCUDA(cudaStreamSynchronize(GPUPCCUDAStream()));
   PetscCallMPI(MPI_Barrier(p->comm));
   PetscCall(Close(p));
-  PetscCall(GPUPCFree(p->d_owner_flags));
-  PetscCall(GPUPCFree(p->d_reader_flags));
-  PetscCall(GPUPCFree(p->d_owner_send));
-  PetscCall(GPUPCFree(p->d_ghost_owner));
-  PetscCall(GPUPCFree(p->d_ghost_src));
-  PetscCall(GPUPCFree(p->base));
+  PetscCall(GPUPCFreeShareable(p->d_owner_flags));
+  PetscCall(GPUPCFreeShareable(p->d_reader_flags));
+  PetscCall(GPUPCFreeShareable(p->d_owner_send));
+  PetscCall(GPUPCFreeShareable(p->d_ghost_owner));
+  PetscCall(GPUPCFreeShareable(p->d_ghost_src));
+  PetscCall(GPUPCFreeShareable(p->base));
   PetscCall(PetscFree(p->opened));
   PetscCall(PetscFree(p));
   h->peerplan   = NULL;
