@@ -194,9 +194,10 @@ static PetscErrorCode MatSetFromOptions_Blocks(Mat A, PetscOptionItems *PetscOpt
 /*
    GPUPCMatBlocksFromBase - turns an (assembled or not) SEQAIJ or MPIAIJ B into the sequential or parallel type of ops,
    in place: the device operations, the shared host ones, the composed functions; builds the device copy when B is
-   assembled (which happens only inside MatConvert, MatDuplicate or MatTranspose).
+   assembled (which happens only inside MatConvert, MatDuplicate or MatTranspose). FromBase does it, building only
+   when sync is true (GPUPCMatBlocksFromBaseDeviceCSR lays the device copy out itself).
 */
-PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
+static PetscErrorCode FromBase(Mat B, const GPUPCMatBlockOps *ops, PetscBool sync)
 {
   GPUPCMatBlocks *g;
   PetscBool       mpi;
@@ -220,7 +221,35 @@ PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
      (GPUPCMatSubclassEnsure) */
   PetscCall(GPUPCMatSubclassSetTypeName(B, mpi ? ops->mpitype : ops->seqtype, VECGPU));
   PetscCall(ComposeFunctions(B, ops, mpi, PETSC_TRUE));
-  if (B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert, MatDuplicate or MatTranspose */
+  if (sync && B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert, MatDuplicate or MatTranspose */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
+{
+  PetscFunctionBegin;
+  PetscCall(FromBase(B, ops, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCMatBlocksFromBaseDeviceCSR - turns an assembled SEQAIJ B into the sequential type of ops in place, its device
+   block laid out from dev, the same matrix as B's host arrays with the columns and values on the device (dev->device,
+   dev->i on the host): a level of a device setup becomes a Mat without its layout being made on the host and uploaded.
+   B's host arrays must hold dev's values (the caller copied them down); the device copy is then current.
+*/
+PetscErrorCode GPUPCMatBlocksFromBaseDeviceCSR(Mat B, const GPUPCMatBlockOps *ops, const GPUPCCSR *dev)
+{
+  PetscBool seq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJ, &seq));
+  PetscCheck(seq && B->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a %s matrix from device CSR: an assembled SEQAIJ is needed, %s given", ops->name, ((PetscObject)B)->type_name);
+  PetscCheck(dev->device && dev->m == B->rmap->n && dev->n == B->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "a %s matrix from device CSR: the CSR (%" PetscInt_FMT " x %" PetscInt_FMT ", on the %s) does not match the %" PetscInt_FMT " x %" PetscInt_FMT " matrix", ops->name, dev->m, dev->n, dev->device ? "device" : "host", B->rmap->n, B->cmap->n);
+  PetscCall(FromBase(B, ops, PETSC_FALSE));
+  PetscCall(ops->build(B, dev, Blocks(B)->diag));
+  PetscCall(ops->info(B, dev, NULL));
+  PetscCall(GPUPCMatSubclassMarkBuilt(B));
   PetscFunctionReturn(0);
 }
 
