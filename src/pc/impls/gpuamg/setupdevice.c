@@ -278,7 +278,7 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
 
   PetscFunctionBegin;
   PetscCall(DevAlloc(n + 1, &Bi));
-  PetscCall(k->interp_bound(A, S, cf, type, Bi));
+  PetscCall(k->interp_bound(A, S, cf, type, tmax, Bi));
   PetscCall(sk->rowptr(n, Bi, &nb, NULL));
   PetscCall(DevAlloc(nb, &bcols));
   PetscCall(DevAlloc(nb, &bvals));
