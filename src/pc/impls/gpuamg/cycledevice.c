@@ -278,6 +278,7 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
 
     PetscCall(CheckLevelMatrix(H->A[l], l));
     PetscCall(GPUPCAMGDevHierarchyGetLevel(H, l, &dA, &dP, &dR));
+    L->dcsr = dA; /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
     PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
     if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, aops, dA, H->threads, &L->A)); /* the caller's operator */
     else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, L->afmt, aops, dA, &L->A));
