@@ -140,6 +140,19 @@ PetscErrorCode GPUPCMatSubclassMarkBuilt(Mat A)
   PetscFunctionReturn(0);
 }
 
+/* GPUPCMatSubclassMarkUploaded - the caller refreshed the device values (same pattern) from data equal to the host
+   values: record them as current, as GPUPCMatSubclassSync's upload would */
+PetscErrorCode GPUPCMatSubclassMarkUploaded(Mat A)
+{
+  GPUPCMatSubclass *sc = Sub(A);
+
+  PetscFunctionBegin;
+  PetscCheck(sc->built && A->nonzerostate == sc->nzstate, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: new device values on a layout that is not current", ((PetscObject)A)->type_name);
+  sc->uploads++;
+  PetscCall(ValueVersion(A, &sc->synced));
+  PetscFunctionReturn(0);
+}
+
 /*
    GPUPCMatSubclassEnsure - before any device use: the device copy holds the host values. A value-only
    refresh is local; a pattern change outside assembly is one only a sequential matrix can have (MPIAIJ

@@ -113,25 +113,52 @@ static PetscBool OnDevice(const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev)
   return (PetscBool)(dev && ops && (ops == &GPUPCSegCSRBlockOps || ops == &GPUPCHECBlockOps));
 }
 
+/* d = M's CSR with the columns and values of dev, the device setup's copy of M (row pointers: M's host array, valid
+   while M's pattern is) */
+static PetscErrorCode DeviceCSROf(Mat M, const GPUPCDevCSR *dev, GPUPCCSR *d)
+{
+  GPUPCCSR h;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatGetCSR(M, &h));
+  PetscCall(PetscMemzero(d, sizeof(*d)));
+  d->m      = h.m;
+  d->n      = h.n;
+  d->nnz    = h.nnz;
+  d->i      = h.i; /* the row pointers are the host copy's (equal); SEQAIJ's own array, valid after the restore */
+  d->j      = dev->j;
+  d->a      = dev->a;
+  d->device = PETSC_TRUE;
+  PetscCall(GPUPCMatRestoreCSR(&h));
+  PetscCheck(d->m == dev->m && d->n == dev->n && d->nnz == dev->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: a level matrix (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " entries) differs from its device CSR (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT ")", d->m, d->n, d->nnz, dev->m, dev->n, dev->nnz);
+  PetscFunctionReturn(0);
+}
+
 /* M (an assembled SEQAIJ whose host arrays hold dev's entries) into the format of ops in place, its device copy laid
    out from dev: the device setup's level without a layout on the host or an upload */
 static PetscErrorCode FromDeviceCSR(Mat M, const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev)
 {
-  GPUPCCSR h, d;
+  GPUPCCSR d;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCMatGetCSR(M, &h));
-  PetscCall(PetscMemzero(&d, sizeof(d)));
-  d.m      = h.m;
-  d.n      = h.n;
-  d.nnz    = h.nnz;
-  d.i      = h.i; /* the row pointers are the host copy's (equal); SEQAIJ's own array, valid after the restore */
-  d.j      = dev->j;
-  d.a      = dev->a;
-  d.device = PETSC_TRUE;
-  PetscCall(GPUPCMatRestoreCSR(&h));
-  PetscCheck(d.m == dev->m && d.n == dev->n && d.nnz == dev->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: a level matrix (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " entries) differs from its device CSR (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT ")", d.m, d.n, d.nnz, dev->m, dev->n, dev->nnz);
+  PetscCall(DeviceCSROf(M, dev, &d));
   PetscCall(GPUPCMatBlocksFromBaseDeviceCSR(M, ops, &d));
+  PetscFunctionReturn(0);
+}
+
+/* new values of M (its host arrays already written) from dev on the same pattern: *done false when M's format or
+   state does not allow it (the caller then syncs from the host) */
+static PetscErrorCode ValuesFromDeviceCSR(Mat M, const GPUPCDevCSR *dev, PetscBool *done)
+{
+  GPUPCCSR  d;
+  PetscBool seq;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQSEGCSR, MATSEQHEC, ""));
+  if (!seq) PetscFunctionReturn(0);
+  PetscCall(DeviceCSROf(M, dev, &d));
+  PetscCall(GPUPCMatBlocksUploadDeviceCSR(M, &d, done));
   PetscFunctionReturn(0);
 }
 
@@ -369,8 +396,11 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   for (PetscInt l = 0; l < D->nlevels; l++) {
     GPUPCAMGDeviceLevel *L = &D->levels[l];
 
+    PetscBool done = PETSC_FALSE;
+
     if (L->A != H->A[l]) PetscCall(MatConvert(H->A[l], L->afmt, MAT_REUSE_MATRIX, &L->A));
-    PetscCall(Sync(L->A));
+    if (L->dcsr) PetscCall(ValuesFromDeviceCSR(L->A, L->dcsr, &done)); /* the device setup's values: no upload */
+    if (!done) PetscCall(Sync(L->A));
   }
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
