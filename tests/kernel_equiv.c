@@ -2200,6 +2200,25 @@ static PetscErrorCode AMGGSColour_Ref(PetscInt nr, const PetscInt *rows, const P
   }
   return 0;
 }
+static PetscErrorCode AMGScaling_Ref(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscScalar *dinv, PetscScalar *dl1, PetscReal *gersh, PetscInt *bad)
+{
+  *gersh = 0.0;
+  bad[0] = bad[1] = -1;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar d = 0.0, l1 = 0.0;
+    for (PetscInt e = ai[i]; e < ai[i + 1]; e++) {
+      if (aj[e] == i) d += aa[e];
+      else l1 += PetscAbsScalar(aa[e]);
+    }
+    if (d == 0.0 && bad[0] < 0) bad[0] = i;
+    if ((PetscIsInfOrNanScalar(d) || PetscIsInfOrNanScalar(l1)) && bad[1] < 0) bad[1] = i;
+    if (d == 0.0) d = 1.0;
+    *gersh  = PetscMax(*gersh, 1.0 + PetscRealPart(l1) / PetscAbsScalar(d));
+    dl1[i]  = 1.0 / (PetscAbsScalar(d) + l1);
+    dinv[i] = 1.0 / d;
+  }
+  return 0;
+}
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, RefAMGKernels, GPUPC_AMG_KERNEL_LIST, "reference", _Ref);
 
 /* the element-wise members on n entries: jacobi and chebyshev from a zero and a nonzero iterate (chebyshev also with
@@ -2296,7 +2315,7 @@ static PetscErrorCode AMGVecCases(Ctx *c, PetscInt n)
 }
 
 /* gs_colour on n rows coupled at distances 0, 1 and 3 (odd: the even rows, one colour, are not coupled among
-   themselves), the even rows swept */
+   themselves), the even rows swept; scaling on the same rows, with a zero diagonal in row n/2 */
 static PetscErrorCode AMGGSCases(Ctx *c, PetscInt n)
 {
   const PetscInt off[5] = {-3, -1, 0, 1, 3}, m = PetscMax(n, 1);
@@ -2340,6 +2359,35 @@ static PetscErrorCode AMGGSCases(Ctx *c, PetscInt n)
   }
   PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, "even rows of a distance-1,3 pattern", nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
   Covered(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, nnz);
+  { /* scaling: the same operations per row on both sides, so equal up to rounding; the bound and the bad rows exactly */
+    PetscReal gersh[2];
+    PetscInt  bad[2][2], z = -1;
+    for (PetscInt e = n > 0 ? ai[n / 2] : 0; e < (n > 0 ? ai[n / 2 + 1] : 0); e++)
+      if (aj[e] == n / 2) z = e;
+    if (z >= 0) aa[z] = 0.0;
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      if (z >= 0) PetscCall(TestPut(dev, daa[s], aa, nnz * sizeof(PetscScalar)));
+      PetscCall(c->S[s].amg->scaling(n, dai[s], daj[s], daa[s], ddinv[s], dx[s], &gersh[s], bad[s]));
+      PetscCall(TestGet(dev, out[s], ddinv[s], n * sizeof(PetscScalar)));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      mag[i]   = PetscAbsReal(out[0][i]);
+      terms[i] = 2;
+    }
+    PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_scaling, "dinv, a zero diagonal", n, n, out[0], out[1], mag, terms, DBL_EPSILON));
+    FOR_SIDES(s)
+    PetscCall(TestGet(c->S[s].device, out[s], dx[s], n * sizeof(PetscScalar)));
+    for (PetscInt i = 0; i < n; i++) {
+      mag[i]   = PetscAbsReal(out[0][i]);
+      terms[i] = ai[i + 1] - ai[i] + 1;
+    }
+    PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_scaling, "dl1, a zero diagonal", n, n, out[0], out[1], mag, terms, DBL_EPSILON));
+    PetscCheck(PetscAbsReal(gersh[0] - gersh[1]) <= 8 * DBL_EPSILON * gersh[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg scaling: Gershgorin bound %.17g on one side, %.17g on the other", (double)gersh[0], (double)gersh[1]);
+    PetscCheck(bad[0][0] == bad[1][0] && bad[0][1] == bad[1][1] && bad[0][0] == (z >= 0 ? n / 2 : -1) && bad[0][1] == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg scaling: bad rows (%" PetscInt_FMT ", %" PetscInt_FMT ") and (%" PetscInt_FMT ", %" PetscInt_FMT "), expected (%" PetscInt_FMT ", -1)", bad[0][0], bad[0][1], bad[1][0], bad[1][1], z >= 0 ? n / 2 : -1);
+    Covered(c, T_AMG, GPUPC_AMG_KERNEL_scaling, nnz);
+  }
   FOR_SIDES(s)
   {
     const PetscBool dev = c->S[s].device;

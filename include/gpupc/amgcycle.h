@@ -14,6 +14,7 @@
 
 #include <gpupc/amg.h>
 #include <gpupc/amgkernels.h>
+#include <gpupc/sparsekernels.h> /* GPUPCDevCSR */
 
 /* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
 #define GPUPC_AMG_CHEBYSHEV_LOWER 10.0 /* Chebyshev interval [lambda / 10, 1.1 lambda], GAMG's; lambda / 30 took 1.5-2x the
@@ -44,6 +45,7 @@ typedef struct {
   Vec                   b, x, r;          /* right-hand side, iterate, residual / product */
   MatType               afmt, pfmt, rfmt; /* the device formats of A, P and R (-pc_gpuamg_mat_type; auto's choice) */
   char                  awhy[160];        /* why A's format (-ksp_view) */
+  const GPUPCDevCSR    *dcsr;             /* A as device CSR where the device setup holds it (its scalings are computed there), else NULL */
   PCGPUAMGSmootherLevel sm;               /* the smoother's view of the level (b, x, r, A are the level's, not owned) */
 } GPUPCAMGDeviceLevel;
 

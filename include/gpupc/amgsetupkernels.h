@@ -58,9 +58,9 @@ static inline GPUPC_AMG_HD void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *val
   X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                                                                    \
   /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                                                                   \
   X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                                                                    \
-  /* interpolation, first pass: Bi[i+1] = a bound of the entries of row i before truncation (type GPUPC_AMG_DEV_*); \
-     Bi[0] is not written (rowptr) */                                                                                                                         \
-  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt *Bi))                                                                                                           \
+  /* interpolation, first pass: Bi[i+1] = the buffer entries of row i: a bound of its entries before truncation (type \
+     GPUPC_AMG_DEV_*), at most tmax for a short row formed in scratch (GPUPCAMGDevInterpCapacity); Bi[0] not written */                                                                                                                       \
+  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi))                                                                                            \
   /* second pass: row i of P (fine point columns) in bcols, bvals [Bi[i], Bi[i+1]) truncated to tmax entries and by tfac \
      (0: no truncation) with its sum kept; Pi[i+1] = its length (Pi[0] is not written) */                                                                                                                    \
   X(A, interp_rows, AMGInterpRows, (const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)) \

@@ -73,6 +73,8 @@ PETSC_INTERN PetscErrorCode GPUPCMatComposeProductSetFromOptions(Mat, const char
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassRestore(Mat, const GPUPCMatSubclass *);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassSync(Mat, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassEnsure(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassMarkBuilt(Mat);
+PETSC_INTERN PetscErrorCode GPUPCMatSubclassMarkUploaded(Mat);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassRelayout(Mat);
 PETSC_INTERN PetscErrorCode GPUPCMatAssemblyEnd_Subclass(Mat, MatAssemblyType);
 PETSC_INTERN PetscErrorCode GPUPCMatSubclassSetTypeName(Mat, MatType, VecType);
@@ -231,6 +233,12 @@ struct _n_GPUPCMatBlockOps {
 PETSC_INTERN const GPUPCMatBlockOps GPUPCSegCSRBlockOps, GPUPCHECBlockOps, GPUPCBCSRBlockOps;
 
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBase(Mat, const GPUPCMatBlockOps *);
+/* an assembled SEQAIJ whose host arrays hold the CSR given with its columns and values on the device (csr->device) into
+   the sequential type of ops in place, its device block laid out from that device CSR (no host layout, no upload) */
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBaseDeviceCSR(Mat, const GPUPCMatBlockOps *, const GPUPCCSR *);
+/* new values of a sequential segcsr or hec matrix from device CSR on its pattern (its host arrays already hold them);
+   *done false (nothing done) for another type or a layout that is not current */
+PETSC_INTERN PetscErrorCode GPUPCMatBlocksUploadDeviceCSR(Mat, const GPUPCCSR *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreate(Mat, MatType, const GPUPCMatBlockOps *);
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreateRoot(Mat, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 PETSC_INTERN PetscErrorCode GPUPCMatConvert_Blocks_Base(Mat, MatType, MatReuse, Mat *);

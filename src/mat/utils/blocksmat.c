@@ -194,9 +194,10 @@ static PetscErrorCode MatSetFromOptions_Blocks(Mat A, PetscOptionItems *PetscOpt
 /*
    GPUPCMatBlocksFromBase - turns an (assembled or not) SEQAIJ or MPIAIJ B into the sequential or parallel type of ops,
    in place: the device operations, the shared host ones, the composed functions; builds the device copy when B is
-   assembled (which happens only inside MatConvert, MatDuplicate or MatTranspose).
+   assembled (which happens only inside MatConvert, MatDuplicate or MatTranspose). FromBase does it, building only
+   when sync is true (GPUPCMatBlocksFromBaseDeviceCSR lays the device copy out itself).
 */
-PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
+static PetscErrorCode FromBase(Mat B, const GPUPCMatBlockOps *ops, PetscBool sync)
 {
   GPUPCMatBlocks *g;
   PetscBool       mpi;
@@ -220,7 +221,35 @@ PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
      (GPUPCMatSubclassEnsure) */
   PetscCall(GPUPCMatSubclassSetTypeName(B, mpi ? ops->mpitype : ops->seqtype, VECGPU));
   PetscCall(ComposeFunctions(B, ops, mpi, PETSC_TRUE));
-  if (B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert, MatDuplicate or MatTranspose */
+  if (sync && B->assembled) PetscCall(GPUPCMatSubclassSync(B, 1)); /* reached only inside MatConvert, MatDuplicate or MatTranspose */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCMatBlocksFromBase(Mat B, const GPUPCMatBlockOps *ops)
+{
+  PetscFunctionBegin;
+  PetscCall(FromBase(B, ops, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCMatBlocksFromBaseDeviceCSR - turns an assembled SEQAIJ B into the sequential type of ops in place, its device
+   block laid out from dev, the same matrix as B's host arrays with the columns and values on the device (dev->device,
+   dev->i on the host): a level of a device setup becomes a Mat without its layout being made on the host and uploaded.
+   B's host arrays must hold dev's values (the caller copied them down); the device copy is then current.
+*/
+PetscErrorCode GPUPCMatBlocksFromBaseDeviceCSR(Mat B, const GPUPCMatBlockOps *ops, const GPUPCCSR *dev)
+{
+  PetscBool seq;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJ, &seq));
+  PetscCheck(seq && B->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a %s matrix from device CSR: an assembled SEQAIJ is needed, %s given", ops->name, ((PetscObject)B)->type_name);
+  PetscCheck(dev->device && dev->m == B->rmap->n && dev->n == B->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "a %s matrix from device CSR: the CSR (%" PetscInt_FMT " x %" PetscInt_FMT ", on the %s) does not match the %" PetscInt_FMT " x %" PetscInt_FMT " matrix", ops->name, dev->m, dev->n, dev->device ? "device" : "host", B->rmap->n, B->cmap->n);
+  PetscCall(FromBase(B, ops, PETSC_FALSE));
+  PetscCall(ops->build(B, dev, Blocks(B)->diag));
+  PetscCall(ops->info(B, dev, NULL));
+  PetscCall(GPUPCMatSubclassMarkBuilt(B));
   PetscFunctionReturn(0);
 }
 
@@ -244,5 +273,27 @@ PetscErrorCode GPUPCMatBlocksCreateRoot(Mat A, PetscErrorCode (*seq)(Mat), Petsc
      and MatSetType(A, that type) would see the old type name and do nothing */
   if (size == 1) PetscCall(seq(A));
   else PetscCall(mpi(A));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCMatBlocksUploadDeviceCSR - new values on the same pattern for a sequential matrix of a type over device blocks
+   whose format takes device CSR (segcsr, hec): the block's values from dev (columns and values on the device, row
+   pointers on the host), B's host arrays already holding the same values (the caller wrote them). *done is false and
+   nothing happens for any other matrix or when B's layout is not current; the caller then syncs from the host.
+*/
+PetscErrorCode GPUPCMatBlocksUploadDeviceCSR(Mat B, const GPUPCCSR *dev, PetscBool *done)
+{
+  GPUPCMatBlocks *g;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  if (B->ops->destroy != MatDestroy_Blocks || !B->spptr) PetscFunctionReturn(0);
+  g = Blocks(B);
+  if (g->sc.mpi || !g->sc.built || B->nonzerostate != g->sc.nzstate || !dev->device || (g->ops != &GPUPCSegCSRBlockOps && g->ops != &GPUPCHECBlockOps)) PetscFunctionReturn(0);
+  PetscCheck(dev->m == B->rmap->n && dev->n == B->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: device CSR of %" PetscInt_FMT " x %" PetscInt_FMT " for a %" PetscInt_FMT " x %" PetscInt_FMT " matrix", ((PetscObject)B)->type_name, dev->m, dev->n, B->rmap->n, B->cmap->n);
+  PetscCall(g->ops->upload(dev, g->diag));
+  PetscCall(GPUPCMatSubclassMarkUploaded(B));
+  *done = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

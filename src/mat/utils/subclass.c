@@ -125,6 +125,35 @@ PetscErrorCode GPUPCMatSubclassSync(Mat A, PetscInt bumps)
 }
 
 /*
+   GPUPCMatSubclassMarkBuilt - the device copy was laid out by the caller from data that equals the host values (a
+   level the device setup built from its device CSR): record it as built and current, as GPUPCMatSubclassSync would
+*/
+PetscErrorCode GPUPCMatSubclassMarkBuilt(Mat A)
+{
+  GPUPCMatSubclass *sc = Sub(A);
+
+  PetscFunctionBegin;
+  sc->builds++;
+  sc->built   = PETSC_TRUE;
+  sc->nzstate = A->nonzerostate;
+  PetscCall(ValueVersion(A, &sc->synced));
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCMatSubclassMarkUploaded - the caller refreshed the device values (same pattern) from data equal to the host
+   values: record them as current, as GPUPCMatSubclassSync's upload would */
+PetscErrorCode GPUPCMatSubclassMarkUploaded(Mat A)
+{
+  GPUPCMatSubclass *sc = Sub(A);
+
+  PetscFunctionBegin;
+  PetscCheck(sc->built && A->nonzerostate == sc->nzstate, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: new device values on a layout that is not current", ((PetscObject)A)->type_name);
+  sc->uploads++;
+  PetscCall(ValueVersion(A, &sc->synced));
+  PetscFunctionReturn(0);
+}
+
+/*
    GPUPCMatSubclassEnsure - before any device use: the device copy holds the host values. A value-only
    refresh is local; a pattern change outside assembly is one only a sequential matrix can have (MPIAIJ
    changes its pattern only in collective assembly, where GPUPCMatAssemblyEnd_Subclass rebuilds).

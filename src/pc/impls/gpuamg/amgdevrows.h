@@ -267,6 +267,33 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRow(const PetscInt *Ai, con
   return GPUPCAMGTruncRow(len, cols, vals, tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM); /* signs: the host setup */
 }
 
+/* rows of P whose bound (GPUPCAMGDevInterpBound) is at most this are formed in the thread's own scratch (local memory
+   on the device: interleaved across a warp's threads, so the searches of GPUPCAMGDevRowExtI read it coalesced and from
+   L1) and only their truncated entries go to the interpolation buffer; longer rows are formed in the buffer itself */
+#define GPUPC_AMG_DEV_ROWCAP 64
+
+/* the entries row i keeps in the interpolation buffer, from its bound: the bound for a row formed in the buffer (bound
+   above GPUPC_AMG_DEV_ROWCAP) or without a count truncation (tmax <= 0), else at most tmax (the truncated length) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpCapacity(PetscInt bound, PetscInt tmax)
+{
+  return bound > GPUPC_AMG_DEV_ROWCAP || tmax <= 0 ? bound : PetscMin(bound, tmax);
+}
+
+/* row i of P, truncated, into the buffer cols, vals of GPUPCAMGDevInterpCapacity() entries; returns its length */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRowStored(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals)
+{
+  PetscInt  lc[GPUPC_AMG_DEV_ROWCAP], len;
+  PetscReal lv[GPUPC_AMG_DEV_ROWCAP];
+
+  if (GPUPCAMGDevInterpBound(Ai, Si, Sj, cf, type, i) > GPUPC_AMG_DEV_ROWCAP) return GPUPCAMGDevInterpRow(Ai, Aj, Aa, diag, Si, Sj, cf, type, tmax, tfac, i, cols, vals);
+  len = GPUPCAMGDevInterpRow(Ai, Aj, Aa, diag, Si, Sj, cf, type, tmax, tfac, i, lc, lv);
+  for (PetscInt q = 0; q < len; q++) {
+    cols[q] = lc[q];
+    vals[q] = lv[q];
+  }
+  return len;
+}
+
 /* row i of P from the buffer: coarse columns, sorted (insertion sort: truncated rows are short) */
 static inline GPUPC_AMG_HD void GPUPCAMGDevGatherRow(PetscInt len, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, PetscInt *pj, PetscReal *pa)
 {

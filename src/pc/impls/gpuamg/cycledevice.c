@@ -73,7 +73,7 @@ PetscReal GPUPCAMGCycleWeight(const GPUPCAMGCycleOptions *o)
 
 /* the device format of M for -pc_gpuamg_mat_type opt (auto: the shared layer's choice, the same on every rank); why
    (NULL: not wanted) says what decided it */
-static PetscErrorCode ChooseFormat(Mat M, const char *opt, MatType *type, char *why, size_t len)
+static PetscErrorCode ChooseFormat(Mat M, const char *opt, MatType *type, const GPUPCMatBlockOps **fops, char *why, size_t len)
 {
   const GPUPCMatBlockOps *ops;
   PetscInt                f;
@@ -85,6 +85,7 @@ static PetscErrorCode ChooseFormat(Mat M, const char *opt, MatType *type, char *
   PetscCheck(found, PetscObjectComm((PetscObject)M), PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: device matrix type %s is not available; use -pc_gpuamg_mat_type segcsr, hec, bcsr or auto", opt);
   PetscCall(GPUPCDevMatChooseForMat(M, (GPUPCDevMatFormat)f, &ops, why ? why : buf, why ? len : sizeof(buf)));
   *type = ops->name;
+  if (fops) *fops = ops;
   PetscFunctionReturn(0);
 }
 
@@ -105,10 +106,66 @@ static PetscErrorCode ToDevice(Mat A, const char *type, Mat *B)
   PetscFunctionReturn(0);
 }
 
+/* whether a level's format can be laid out from the device setup's device CSR dev (NULL: none): segcsr and hec lay
+   their columns and values out on the device (gpupc/formatkernels.h); bcsr finds its blocks on the host */
+static PetscBool OnDevice(const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev)
+{
+  return (PetscBool)(dev && ops && (ops == &GPUPCSegCSRBlockOps || ops == &GPUPCHECBlockOps));
+}
+
+/* d = M's CSR with the columns and values of dev, the device setup's copy of M (row pointers: M's host array, valid
+   while M's pattern is) */
+static PetscErrorCode DeviceCSROf(Mat M, const GPUPCDevCSR *dev, GPUPCCSR *d)
+{
+  GPUPCCSR h;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatGetCSR(M, &h));
+  PetscCall(PetscMemzero(d, sizeof(*d)));
+  d->m      = h.m;
+  d->n      = h.n;
+  d->nnz    = h.nnz;
+  d->i      = h.i; /* the row pointers are the host copy's (equal); SEQAIJ's own array, valid after the restore */
+  d->j      = dev->j;
+  d->a      = dev->a;
+  d->device = PETSC_TRUE;
+  PetscCall(GPUPCMatRestoreCSR(&h));
+  PetscCheck(d->m == dev->m && d->n == dev->n && d->nnz == dev->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: a level matrix (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " entries) differs from its device CSR (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT ")", d->m, d->n, d->nnz, dev->m, dev->n, dev->nnz);
+  PetscFunctionReturn(0);
+}
+
+/* M (an assembled SEQAIJ whose host arrays hold dev's entries) into the format of ops in place, its device copy laid
+   out from dev: the device setup's level without a layout on the host or an upload */
+static PetscErrorCode FromDeviceCSR(Mat M, const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev)
+{
+  GPUPCCSR d;
+
+  PetscFunctionBegin;
+  PetscCall(DeviceCSROf(M, dev, &d));
+  PetscCall(GPUPCMatBlocksFromBaseDeviceCSR(M, ops, &d));
+  PetscFunctionReturn(0);
+}
+
+/* new values of M (its host arrays already written) from dev on the same pattern: *done false when M's format or
+   state does not allow it (the caller then syncs from the host) */
+static PetscErrorCode ValuesFromDeviceCSR(Mat M, const GPUPCDevCSR *dev, PetscBool *done)
+{
+  GPUPCCSR  d;
+  PetscBool seq;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQSEGCSR, MATSEQHEC, ""));
+  if (!seq) PetscFunctionReturn(0);
+  PetscCall(DeviceCSROf(M, dev, &d));
+  PetscCall(GPUPCMatBlocksUploadDeviceCSR(M, &d, done));
+  PetscFunctionReturn(0);
+}
+
 /* B = the caller's operator A in the device format, as a copy: a SEQAIJ's arrays are copied by the setup's threads
    (MatDuplicate copies them on one thread, and this copy is the largest one of the upload), anything else by
    MatConvert */
-static PetscErrorCode ToDeviceCopy(Mat A, const char *type, PetscInt threads, Mat *B)
+static PetscErrorCode ToDeviceCopy(Mat A, const char *type, const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev, PetscInt threads, Mat *B)
 {
   PetscBool seqaij;
 
@@ -140,7 +197,8 @@ static PetscErrorCode ToDeviceCopy(Mat A, const char *type, PetscInt threads, Ma
     PetscCall(GPUPCAMGMatOnArrays(A->rmap->n, A->cmap->n, bi, bj, ba, B));
     PetscCall(MatGetBlockSizes(A, &rbs, &cbs));
     PetscCall(MatSetBlockSizes(*B, rbs, cbs));
-    PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
+    if (OnDevice(ops, dev)) PetscCall(FromDeviceCSR(*B, ops, dev));
+    else PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
   } else PetscCall(ToDevice(A, type, B));
   PetscFunctionReturn(0);
 }
@@ -149,8 +207,9 @@ static PetscErrorCode ToDeviceCopy(Mat A, const char *type, PetscInt threads, Ma
    place and B references it, so the hierarchy's host copy is the device matrix's host side and no second host copy is
    made (a Galerkin recompute writes its values and the next Sync uploads them). Copied instead: a PETSc product's
    result or operand (consumer: the Galerkin product of the next level is a PETSc product) since the product's reuse
-   checks the types it was set up with, and MPI matrices (MatPtAP's numeric phase needs MATMPIAIJ operands). */
-static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, Mat *B)
+   checks the types it was set up with, and MPI matrices (MatPtAP's numeric phase needs MATMPIAIJ operands). dev (or
+   NULL): M on the device as the device setup holds it, from which the format is laid out (no host layout, no upload) */
+static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev, Mat *B)
 {
   PetscBool seq;
 
@@ -158,7 +217,8 @@ static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, Mat *
   PetscCall(PetscObjectTypeCompare((PetscObject)M, MATSEQAIJ, &seq));
   if (seq && !M->product && !(consumer && consumer->product)) {
     Mat T = M;
-    PetscCall(MatConvert(M, type, MAT_INPLACE_MATRIX, &T));
+    if (OnDevice(ops, dev)) PetscCall(FromDeviceCSR(M, ops, dev));
+    else PetscCall(MatConvert(M, type, MAT_INPLACE_MATRIX, &T));
     PetscCheck(T == M, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: the in-place conversion to %s replaced the matrix", type);
   }
   PetscCall(ToDevice(M, type, B));
@@ -238,13 +298,17 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Upload, 0, 0, 0, 0));
   for (PetscInt l = 0; l < D->nlevels; l++) {
-    GPUPCAMGDeviceLevel *L = &D->levels[l];
-    MatInfo              info;
+    GPUPCAMGDeviceLevel    *L = &D->levels[l];
+    MatInfo                 info;
+    const GPUPCMatBlockOps *aops = NULL, *pops = NULL, *rops = NULL;
+    const GPUPCDevCSR      *dA, *dP, *dR; /* the device setup's CSR of the level (NULL after the host setup) */
 
     PetscCall(CheckLevelMatrix(H->A[l], l));
-    PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, L->awhy, sizeof(L->awhy)));
-    if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, H->threads, &L->A)); /* the caller's operator */
-    else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, L->afmt, &L->A));
+    PetscCall(GPUPCAMGDevHierarchyGetLevel(H, l, &dA, &dP, &dR));
+    L->dcsr = dA; /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
+    PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
+    if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, aops, dA, H->threads, &L->A)); /* the caller's operator */
+    else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, L->afmt, aops, dA, &L->A));
     PetscCall(MatGetLocalSize(L->A, &L->n, NULL));
     PetscCall(MatGetSize(L->A, &L->N, NULL));
     PetscCall(MatGetInfo(H->A[l], MAT_GLOBAL_SUM, &info));
@@ -258,14 +322,14 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     if (l < D->nlevels - 1) {
       Mat Rh;
 
-      PetscCall(ChooseFormat(H->P[l], o->mattype, &L->pfmt, NULL, 0));
-      PetscCall(ToDeviceOwned(H->P[l], H->A[l + 1], L->pfmt, &L->P));
+      PetscCall(ChooseFormat(H->P[l], o->mattype, &L->pfmt, &pops, NULL, 0));
+      PetscCall(ToDeviceOwned(H->P[l], H->A[l + 1], L->pfmt, pops, dP, &L->P));
       if (H->R && H->R[l]) { /* the setup's P^T (no recompute reads it) */
-        PetscCall(ChooseFormat(H->R[l], o->mattype, &L->rfmt, NULL, 0));
-        PetscCall(ToDeviceOwned(H->R[l], NULL, L->rfmt, &L->R));
+        PetscCall(ChooseFormat(H->R[l], o->mattype, &L->rfmt, &rops, NULL, 0));
+        PetscCall(ToDeviceOwned(H->R[l], NULL, L->rfmt, rops, dR, &L->R));
       } else {
         PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
-        PetscCall(ChooseFormat(Rh, o->mattype, &L->rfmt, NULL, 0));
+        PetscCall(ChooseFormat(Rh, o->mattype, &L->rfmt, NULL, NULL, 0));
         PetscCall(MatConvert(Rh, L->rfmt, MAT_INITIAL_MATRIX, &L->R));
         PetscCall(MatDestroy(&Rh));
       }
@@ -332,8 +396,11 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   for (PetscInt l = 0; l < D->nlevels; l++) {
     GPUPCAMGDeviceLevel *L = &D->levels[l];
 
+    PetscBool done = PETSC_FALSE;
+
     if (L->A != H->A[l]) PetscCall(MatConvert(H->A[l], L->afmt, MAT_REUSE_MATRIX, &L->A));
-    PetscCall(Sync(L->A));
+    if (L->dcsr) PetscCall(ValuesFromDeviceCSR(L->A, L->dcsr, &done)); /* the device setup's values: no upload */
+    if (!done) PetscCall(Sync(L->A));
   }
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));

@@ -15,9 +15,11 @@
    ranks, smoothed aggregation, coarsening other than pmis, aggressive coarsening, truncation rescaled by signs,
    interpolation other than direct and ext+i, block size > 1.
 
-   The level matrices and prolongators the PC needs are host Mats made from the device CSR in one place
-   (LevelToMat), until the levels layer builds the device formats straight from device CSR; the device CSR of every
-   level stays here for SAME_NONZERO_PATTERN (GPUPCAMGHierarchyRecomputeDevice re-runs only the Galerkin products).
+   The level matrices and prolongators the PC needs are host Mats made from the device CSR in one place (LevelToMat:
+   one device-to-host copy per array into the SEQAIJ's own arrays); GPUPCAMGDeviceCreate lays their device formats out
+   from the device CSR kept here (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. The
+   device CSR of every level stays here for SAME_NONZERO_PATTERN (GPUPCAMGHierarchyRecomputeDevice re-runs only the
+   Galerkin products).
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/matgpu.h>
@@ -78,11 +80,61 @@ PetscErrorCode GPUPCAMGSetupWhere(Mat A, const GPUPCAMGSetupOptions *opts, PCGPU
   PetscFunctionReturn(0);
 }
 
-/* the level Mat (host SEQAIJ) of a device CSR: the one place that makes the PC's matrices from the device setup */
+/* the level Mat (host SEQAIJ) of a device CSR: the one place that makes the PC's matrices from the device setup. The
+   arrays come down by one copy each straight into the arrays the SEQAIJ owns (no MatSetValues, no sort);
+   GPUPCAMGDeviceCreate then lays the device format out from the device CSR, which it finds with
+   GPUPCAMGDevHierarchyGetLevel(), so nothing goes up again */
 static PetscErrorCode LevelToMat(const GPUPCDevCSR *A, Mat *B)
 {
+  PetscInt    *i, *j;
+  PetscScalar *a;
+
   PetscFunctionBegin;
-  PetscCall(GPUPCDevCSRToMat(A, B));
+  PetscCall(PetscMalloc1(A->m + 1, &i));
+  PetscCall(PetscMalloc1(A->nnz, &j));
+  PetscCall(PetscMalloc1(A->nnz, &a));
+  PetscCall(GPUPCCopyToHost(i, A->i, A->m + 1));
+  PetscCall(GPUPCCopyToHost(j, A->j, A->nnz));
+  if (A->a) PetscCall(GPUPCCopyToHost(a, A->a, A->nnz));
+  else PetscCall(PetscArrayzero(a, A->nnz));
+  PetscCall(GPUPCAMGMatOnArrays(A->m, A->n, i, j, a, B));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDevHierarchyGetLevel - the device CSR the device setup holds for level l: the level matrix, its prolongator
+   and restriction (the matrices H->A[l], H->P[l], H->R[l] were copied from)
+
+   Not Collective
+
+   Input Parameters:
++  H - the hierarchy
+-  l - the level
+
+   Output Parameters:
++  A - the level matrix (NULL when H was not built by the device setup)
+.  P - the prolongator (NULL on the last level or without the device setup)
+-  R - P^T (likewise)
+
+   Notes:
+   A[0] is the device copy of the operator H->A[0] had when the setup (or its recompute) ran.
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevHierarchyGetLevel(const GPUPCAMGHierarchy *H, PetscInt l, const GPUPCDevCSR **A, const GPUPCDevCSR **P, const GPUPCDevCSR **R)
+{
+  const struct _n_GPUPCAMGDevHierarchy *D = H->dev;
+
+  PetscFunctionBegin;
+  *A = *P = *R = NULL;
+  if (!H->ondevice || !D || l < 0 || l >= D->nlevels) PetscFunctionReturn(0);
+  *A = &D->A[l];
+  if (l + 1 < D->nlevels) {
+    *P = &D->P[l];
+    *R = &D->rap[l].R;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -226,7 +278,7 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
 
   PetscFunctionBegin;
   PetscCall(DevAlloc(n + 1, &Bi));
-  PetscCall(k->interp_bound(A, S, cf, type, Bi));
+  PetscCall(k->interp_bound(A, S, cf, type, tmax, Bi));
   PetscCall(sk->rowptr(n, Bi, &nb, NULL));
   PetscCall(DevAlloc(nb, &bcols));
   PetscCall(DevAlloc(nb, &bvals));

@@ -12,17 +12,18 @@
 /* the most threads of the scaling loop (one rank) */
 #define GPUPC_SMOOTHER_MAX_THREADS 256
 
-/* the entry of dinv of row i (global) and that of dl1 (*dl1) from its diagonal and the sum of the absolute off-diagonal values, and the row's
-   Gershgorin radius of D^-1 A into *gersh; the first row with a zero diagonal goes to *zero, the first with Inf or NaN
-   to *inf (reported by the caller, on every rank) */
+/* the entry of dinv of row i (global) and that of dl1 (*dl1) from its diagonal and the sum of the absolute off-diagonal
+   values (GPUPCAMGRowScaling, which the kernel tables' scaling uses too), and the row's Gershgorin radius of D^-1 A
+   into *gersh; the first row with a zero diagonal goes to *zero, the first with Inf or NaN to *inf (reported by the
+   caller, on every rank) */
 static inline PetscScalar Scaling(PetscScalar dii, PetscScalar l1, PetscInt i, PetscInt *zero, PetscInt *inf, PetscReal *gersh, PetscScalar *dl1)
 {
-  if (dii == 0.0 && *zero < 0) *zero = i;
-  if ((PetscIsInfOrNanScalar(dii) || PetscIsInfOrNanScalar(l1)) && *inf < 0) *inf = i;
-  if (dii == 0.0) dii = 1.0;
-  *gersh = PetscMax(*gersh, 1.0 + PetscRealPart(l1) / PetscAbsScalar(dii));
-  *dl1   = 1.0 / (PetscAbsScalar(dii) + l1);
-  return 1.0 / dii;
+  int         z, f;
+  PetscScalar w = GPUPCAMGRowScaling(dii, l1, gersh, dl1, &z, &f);
+
+  if (z && *zero < 0) *zero = i;
+  if (f && *inf < 0) *inf = i;
+  return w;
 }
 
 /* the smoother of level l: the level's scalings and eigenvalue data, then the smoother's own setup */
@@ -53,59 +54,67 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
   S->bytes        = 0;
   if (!S->dinv) PetscCall(VecDuplicate(L->x, &S->dinv));
   if (!S->dl1) PetscCall(VecDuplicate(L->x, &S->dl1));
-  PetscCall(VecGetArrayWrite(S->dinv, &w));
-  PetscCall(VecGetArrayWrite(S->dl1, &wl1));
-  if (seq) { /* one rank: the rows straight from the CSR arrays, over the host threads (a MatGetRow per row cost more
-                than the rest of the smoother's setup) */
-    GPUPCCSR a;
-    PetscInt nt;
-
-    PetscCall(GPUPCMatGetCSR(L->A, &a));
-    PetscCall(GPUPCDefaultHostThreads(&nt));
-    nt = GPUPCRangeThreads(PetscMin(nt, GPUPC_SMOOTHER_MAX_THREADS), a.m, 65536);
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (PetscInt t = 0; t < nt; t++) {
-      PetscInt lo, hi;
-      GPUPCThreadRange(a.m, t, nt, &lo, &hi);
-      PetscInt  b0 = -1, b1 = -1;
-      PetscReal g = 0.0;
-
-      for (PetscInt i = lo; i < hi; i++) {
-        PetscScalar dii = 0, l1 = 0;
-
-        for (PetscInt k = a.i[i]; k < a.i[i + 1]; k++) {
-          if (a.j[k] == i) dii += a.a[k];
-          else l1 += PetscAbsScalar(a.a[k]);
-        }
-        w[i] = Scaling(dii, l1, i, &b0, &b1, &g, &wl1[i]);
-      }
-      tbad[2 * t]     = b0;
-      tbad[2 * t + 1] = b1;
-      tgersh[t]       = g;
-    }
-    for (PetscInt t = 0; t < nt; t++) gersh = PetscMax(gersh, tgersh[t]);
-    for (PetscInt t = 0; t < nt; t++) /* the first bad row of all: that of the first range that has one */
-      for (PetscInt q = 0; q < 2; q++)
-        if (bad[q] < 0) bad[q] = tbad[2 * t + q];
-    PetscCall(GPUPCMatRestoreCSR(&a));
+  if (L->dcsr) { /* the device setup's CSR of the level (one rank): the scalings on the device, nothing through the host */
+    PetscCall(VecGPUGetDeviceArrayWrite(S->dinv, &w));
+    PetscCall(VecGPUGetDeviceArrayWrite(S->dl1, &wl1));
+    PetscCall(D->k->scaling(L->dcsr->m, L->dcsr->i, L->dcsr->j, L->dcsr->a, w, wl1, &gersh, bad));
+    PetscCall(VecGPURestoreDeviceArrayWrite(S->dl1, &wl1));
+    PetscCall(VecGPURestoreDeviceArrayWrite(S->dinv, &w));
   } else {
-    for (PetscInt i = rstart; i < rend; i++) {
-      const PetscInt    *cols;
-      const PetscScalar *vals;
-      PetscInt           nc;
-      PetscScalar        dii = 0, l1 = 0;
+    PetscCall(VecGetArrayWrite(S->dinv, &w));
+    PetscCall(VecGetArrayWrite(S->dl1, &wl1));
+    if (seq) { /* one rank: the rows straight from the CSR arrays, over the host threads (a MatGetRow per row cost more
+                than the rest of the smoother's setup) */
+      GPUPCCSR a;
+      PetscInt nt;
 
-      PetscCall(MatGetRow(L->A, i, &nc, &cols, &vals));
-      for (PetscInt k = 0; k < nc; k++) {
-        if (cols[k] == i) dii += vals[k];
-        else l1 += PetscAbsScalar(vals[k]);
+      PetscCall(GPUPCMatGetCSR(L->A, &a));
+      PetscCall(GPUPCDefaultHostThreads(&nt));
+      nt = GPUPCRangeThreads(PetscMin(nt, GPUPC_SMOOTHER_MAX_THREADS), a.m, 65536);
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+      for (PetscInt t = 0; t < nt; t++) {
+        PetscInt lo, hi;
+        GPUPCThreadRange(a.m, t, nt, &lo, &hi);
+        PetscInt  b0 = -1, b1 = -1;
+        PetscReal g = 0.0;
+
+        for (PetscInt i = lo; i < hi; i++) {
+          PetscScalar dii = 0, l1 = 0;
+
+          for (PetscInt k = a.i[i]; k < a.i[i + 1]; k++) {
+            if (a.j[k] == i) dii += a.a[k];
+            else l1 += PetscAbsScalar(a.a[k]);
+          }
+          w[i] = Scaling(dii, l1, i, &b0, &b1, &g, &wl1[i]);
+        }
+        tbad[2 * t]     = b0;
+        tbad[2 * t + 1] = b1;
+        tgersh[t]       = g;
       }
-      PetscCall(MatRestoreRow(L->A, i, &nc, &cols, &vals));
-      w[i - rstart] = Scaling(dii, l1, i, &bad[0], &bad[1], &gersh, &wl1[i - rstart]);
+      for (PetscInt t = 0; t < nt; t++) gersh = PetscMax(gersh, tgersh[t]);
+      for (PetscInt t = 0; t < nt; t++) /* the first bad row of all: that of the first range that has one */
+        for (PetscInt q = 0; q < 2; q++)
+          if (bad[q] < 0) bad[q] = tbad[2 * t + q];
+      PetscCall(GPUPCMatRestoreCSR(&a));
+    } else {
+      for (PetscInt i = rstart; i < rend; i++) {
+        const PetscInt    *cols;
+        const PetscScalar *vals;
+        PetscInt           nc;
+        PetscScalar        dii = 0, l1 = 0;
+
+        PetscCall(MatGetRow(L->A, i, &nc, &cols, &vals));
+        for (PetscInt k = 0; k < nc; k++) {
+          if (cols[k] == i) dii += vals[k];
+          else l1 += PetscAbsScalar(vals[k]);
+        }
+        PetscCall(MatRestoreRow(L->A, i, &nc, &cols, &vals));
+        w[i - rstart] = Scaling(dii, l1, i, &bad[0], &bad[1], &gersh, &wl1[i - rstart]);
+      }
     }
+    PetscCall(VecRestoreArrayWrite(S->dl1, &wl1));
+    PetscCall(VecRestoreArrayWrite(S->dinv, &w));
   }
-  PetscCall(VecRestoreArrayWrite(S->dl1, &wl1));
-  PetscCall(VecRestoreArrayWrite(S->dinv, &w));
   PetscCall(MPIU_Allreduce(bad, gbad, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)L->A)));
   PetscCheck(gbad[0] < 0, PetscObjectComm((PetscObject)L->A), PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of level %" PetscInt_FMT " has a zero diagonal entry; the smoothers divide by it (AMG needs a nonzero diagonal, e.g. an SPD matrix)", gbad[0], l);
   PetscCheck(gbad[1] < 0, PetscObjectComm((PetscObject)L->A), PETSC_ERR_FP, "PC gpuamg: row %" PetscInt_FMT " of level %" PetscInt_FMT " holds Inf or NaN", gbad[1], l);

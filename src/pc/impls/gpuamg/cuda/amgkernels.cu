@@ -8,6 +8,8 @@
 */
 #include <gpupc/cuda.h>
 #include <gpupc/amgkernels.h>
+#include <climits>
+#include <cstring>
 
 #define BLOCK 256
 #define WARPS (BLOCK / 32)
@@ -149,6 +151,56 @@ static PetscErrorCode AMGGSColour_CUDA(PetscInt nr, const PetscInt *rows, const 
   if (nr <= 0) PetscFunctionReturn(0);
   AMGLaunch(Blocks(nr), GSColourKernel, nr, rows, ai, aj, aa, dinv, b, x);
   GPUPCCheckLaunch("gpuamg gs_colour");
+  PetscFunctionReturn(0);
+}
+
+/* the smoothers' scalings: a thread per row (GPUPCAMGRowScaling, as the host's), the largest Gershgorin bound by a warp
+   reduction and one atomic per warp on its bits (the bounds are >= 0 and not NaN: their bits order as the values), the
+   first bad rows by atomicMin. A setup kernel: launched plainly on the stream, not inside a recorded cycle. */
+typedef struct {
+  unsigned long long gersh;  /* bits of the largest bound */
+  int                bad[2]; /* first zero diagonal, first Inf or NaN (INT_MAX: none) */
+} ScalingResult;
+
+__global__ void ScalingKernel(PetscInt n, const PetscInt *__restrict__ ai, const PetscInt *__restrict__ aj, const PetscScalar *__restrict__ aa, PetscScalar *__restrict__ dinv, PetscScalar *__restrict__ dl1, ScalingResult *res)
+{
+  const PetscInt i = blockIdx.x * (PetscInt)BLOCK + threadIdx.x;
+  PetscReal      g = 0.0;
+
+  if (i < n) {
+    PetscScalar dii = 0, l1 = 0;
+    int         z, f;
+
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      if (aj[k] == i) dii += aa[k];
+      else l1 += PetscAbsScalar(aa[k]);
+    }
+    dinv[i] = GPUPCAMGRowScaling(dii, l1, &g, &dl1[i], &z, &f);
+    if (z) atomicMin(&res->bad[0], (int)i);
+    if (f) atomicMin(&res->bad[1], (int)i);
+  }
+  for (int o = 16; o > 0; o /= 2) g = fmax(g, __shfl_down_sync(0xffffffffu, g, o)); /* BLOCK is a multiple of 32 */
+  if ((threadIdx.x & 31) == 0 && g > 0.0) atomicMax(&res->gersh, (unsigned long long)__double_as_longlong(g));
+}
+
+static PetscErrorCode AMGScaling_CUDA(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscScalar *dinv, PetscScalar *dl1, PetscReal *gersh, PetscInt *bad)
+{
+  ScalingResult h = {0ULL, {INT_MAX, INT_MAX}}, *d;
+  double        g;
+
+  PetscFunctionBegin;
+  static_assert(sizeof(PetscReal) == sizeof(unsigned long long), "the bound's reduction works on the bits of a double");
+  PetscCall(GPUPCMalloc(sizeof(h), (void **)&d));
+  PetscCall(GPUPCMemcpy(d, &h, sizeof(h), GPUPC_COPY_HOST_TO_DEVICE));
+  if (n > 0) {
+    ScalingKernel<<<Blocks(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, ai, aj, aa, dinv, dl1, d);
+    GPUPCCheckLaunch("gpuamg scaling");
+  }
+  PetscCall(GPUPCMemcpy(&h, d, sizeof(h), GPUPC_COPY_DEVICE_TO_HOST));
+  PetscCall(GPUPCFree(d));
+  memcpy(&g, &h.gersh, sizeof(g));
+  *gersh = g;
+  for (int q = 0; q < 2; q++) bad[q] = h.bad[q] == INT_MAX ? -1 : h.bad[q];
   PetscFunctionReturn(0);
 }
 

@@ -166,17 +166,17 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
   PetscFunctionReturn(0);
 }
 
-__global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt *Bi)
+__global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi)
 {
   ROWS(i, A.m)
-  Bi[i + 1] = GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i);
+  Bi[i + 1] = GPUPCAMGDevInterpCapacity(GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i), tmax);
 }
 
-static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt *Bi)
+static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi)
 {
   PetscFunctionBegin;
   if (A->m == 0) PetscFunctionReturn(0);
-  InterpBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, cf, type, Bi);
+  InterpBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, cf, type, tmax, Bi);
   GPUPCCheckLaunch("InterpBoundKernel");
   PetscFunctionReturn(0);
 }
@@ -184,7 +184,7 @@ static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCS
 __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)
 {
   ROWS(i, A.m)
-  Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i]);
+  Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i]);
 }
 
 static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)

@@ -63,4 +63,23 @@ static PetscErrorCode AMGGSColour_Host(PetscInt nr, const PetscInt *rows, const 
   return 0;
 }
 
+static PetscErrorCode AMGScaling_Host(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscScalar *dinv, PetscScalar *dl1, PetscReal *gersh, PetscInt *bad)
+{
+  *gersh = 0.0;
+  bad[0] = bad[1] = -1;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar dii = 0, l1 = 0;
+    int         z, f;
+
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      if (aj[k] == i) dii += aa[k];
+      else l1 += PetscAbsScalar(aa[k]);
+    }
+    dinv[i] = GPUPCAMGRowScaling(dii, l1, gersh, &dl1[i], &z, &f);
+    if (z && bad[0] < 0) bad[0] = i;
+    if (f && bad[1] < 0) bad[1] = i;
+  }
+  return 0;
+}
+
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, GPUPCAMGKernelsHost, GPUPC_AMG_KERNEL_LIST, "host", _Host);
