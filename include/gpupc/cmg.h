@@ -158,7 +158,6 @@ PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_INTERN PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *, const GPUPCCMGLevel *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
-PETSC_INTERN PetscErrorCode GPUPCCMGReduceCouplings(Mat, PetscInt, GPUPCCMGReduction *);
 
 /* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
    PETSc's function stack and error handling are not thread-safe in every PETSc build. */

@@ -33,6 +33,50 @@ static PetscErrorCode ReduceArraysFree(ReduceArrays *R)
   PetscFunctionReturn(0);
 }
 
+/* the Dirichlet couplings E = A(kept rows, Dirichlet columns) and E^T of the reduction red (cmgreduce.c's
+   DirichletCouplings on the device: a count and fill pair, E^T by the shared transpose, whose rows list E's rows in
+   increasing order as the host's do); both come down into red, where the cycle's upload, its fold and -ksp_view read
+   them (ncoupling entries, a few per boundary row) */
+static PetscErrorCode CouplingsDevice(const GPUPCDevCSR *A, const PetscInt *isdir, GPUPCCMGReduction *red)
+{
+  const GPUPCCMGSetupKernels *k;
+  const GPUPCSparseKernels   *sk;
+  GPUPCDevCSR                 E, T;
+  PetscInt                    ne, *perm = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetCMGSetupKernels(&k));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  red->ncoupling = 0;
+  PetscCall(PetscMemzero(&E, sizeof(E)));
+  PetscCall(PetscMemzero(&T, sizeof(T)));
+  E.m = E.n = A->m;
+  PetscCall(GPUPCMallocArray(A->m + 1, &E.i));
+  PetscCall(k->coupling_count(A, isdir, E.i));
+  PetscCall(sk->rowptr(A->m, E.i, &ne, NULL));
+  if (ne > 0) {
+    E.nnz = ne;
+    PetscCall(GPUPCMallocArray(ne, &E.j));
+    PetscCall(GPUPCMallocArray(ne, &E.a));
+    PetscCall(k->coupling_fill(A, isdir, E.i, E.j, E.a));
+    PetscCall(GPUPCDevCSRTranspose(&E, MAT_INITIAL_MATRIX, &T, &perm, NULL));
+    red->ncoupling = ne;
+    PetscCall(PetscMalloc1(A->m + 1, &red->erow));
+    PetscCall(PetscMalloc1(A->m + 1, &red->trow));
+    PetscCall(PetscMalloc4(ne, &red->ecol, ne, &red->eval, ne, &red->tcol, ne, &red->tval));
+    PetscCall(GPUPCCopyToHost(red->erow, E.i, A->m + 1));
+    PetscCall(GPUPCCopyToHost(red->ecol, E.j, ne));
+    PetscCall(GPUPCCopyToHost(red->eval, E.a, ne));
+    PetscCall(GPUPCCopyToHost(red->trow, T.i, A->m + 1));
+    PetscCall(GPUPCCopyToHost(red->tcol, T.j, ne));
+    PetscCall(GPUPCCopyToHost(red->tval, T.a, ne));
+  }
+  PetscCall(GPUPCFree(perm));
+  PetscCall(GPUPCDevCSRDestroy(&T));
+  PetscCall(GPUPCDevCSRDestroy(&E));
+  PetscFunctionReturn(0);
+}
+
 /* the level-0 Laplacian L0 of the device matrix A (cmgreduce.c on the device); *map (device, n) is kept. A faulty row:
    everything freed, then the host reduction raises the error that names it */
 static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGOptions *opts, GPUPCCMGReduction *red, GPUPCDevCSR *L0, PetscInt **map)
@@ -107,7 +151,7 @@ static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGO
     PetscCall(PetscMalloc1(n, &red->dinv));
     PetscCall(GPUPCCopyToHost(red->map, R.map, n));
     PetscCall(GPUPCCopyToHost(red->dinv, R.dinv, n));
-    PetscCall(GPUPCCMGReduceCouplings(Ah, PetscMax(opts->threads, 1), red));
+    PetscCall(CouplingsDevice(A, R.isdir, red));
   }
   *map  = R.map;
   R.map = NULL;
