@@ -22,7 +22,7 @@ typedef struct {
 typedef struct {
   PetscInt   n, ndir, nbad, npos, nstrict, nk, n0, nnz0, nlight, nweak, done, nc, nsingle, maxsize, ndiffer, ne;
   PetscInt  *isdir, *erow, *ecol, *bad, *strict, *len, *map, *rp, *col, *pheavy, *pcut, *h, *rep, *mark, *cluster, *ci, *cj;
-  PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2, *eval;
+  PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2, *eval, *invd;
 } Result;
 
 static PetscInt runs[GPUPC_CMG_SETUP_NKERNELS];
@@ -78,6 +78,7 @@ static PetscErrorCode ResultFree(Result *r)
   PetscCall(PetscFree(r->erow));
   PetscCall(PetscFree(r->ecol));
   PetscCall(PetscFree(r->eval));
+  PetscCall(PetscFree(r->invd));
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscFunctionReturn(0);
 }
@@ -98,7 +99,7 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
   GPUPCDevCSR        dA, L;
   GPUPCCMGReduceRule rule;
   PetscInt          *isdir, *bad, *strict, *len, *map, *list = NULL, *p, *h, *rep, *mark, *id, *cluster, *ci, *cj, *erow, *ecol, copies, cnt;
-  PetscReal         *excess, *dinv, *wmax, *vol, *v, *eval;
+  PetscReal         *excess, *dinv, *wmax, *vol, *v, *eval, *invd;
   PetscBool          ground;
   size_t             nent;
 
@@ -177,6 +178,12 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
     PetscCall(DOWN(s, L.i, L.m + 1, &r->rp));
     PetscCall(DOWN(s, L.j, L.nnz, &r->col));
     PetscCall(DOWN(s, L.a, L.nnz, &r->val));
+    /* the cycle's Jacobi weights of level 0 */
+    PetscCall(Alloc(s, L.m, sizeof(PetscReal), (void **)&invd));
+    PetscCall(s->k->smoother_weights(&L, invd));
+    Ran(GPUPC_CMG_SETUP_KERNEL_smoother_weights);
+    PetscCall(DOWN(s, invd, L.m, &r->invd));
+    PetscCall(TestFree(s->device, invd));
     /* clustering of level 0 */
     PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&p));
     PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&h));
@@ -305,6 +312,7 @@ static PetscErrorCode Compare(const char *label, const char *pair, const Result 
   EQ("level 0 row pointers", a->rp, b->rp, a->n0 + 1);
   EQ("level 0 columns", a->col, b->col, a->nnz0);
   EQ("level 0 values", a->val, b->val, a->nnz0);
+  EQ("level 0 Jacobi weights", a->invd, b->invd, a->n0);
   EQ("heaviest neighbours", a->pheavy, b->pheavy, a->n0);
   EQ("heaviest weights", a->wmax, b->wmax, a->n0);
   EQ("volumes", a->vol, b->vol, a->n0);

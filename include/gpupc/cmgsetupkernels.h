@@ -75,6 +75,9 @@ typedef struct {
   X(A, galerkin_triples, GalerkinTriples, (const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, PetscInt *ci, PetscInt *cj, PetscReal *v))                                                                         \
   /* the diagonal of every row of the summed coarse level: minus its off-diagonal values, added in column order */                                                                                                        \
   X(A, galerkin_diagonal, GalerkinDiagonal, (GPUPCDevCSR * C))                                                                                                                                                            \
+  /* the Jacobi weights of a level for the cycle (cmgdevice.c UploadValues): invd[i] = 1 / (2 a_ii) when the last stored \
+     diagonal entry a_ii of row i is > 0, else 0 (an isolated vertex) */                                                                                                \
+  X(A, smoother_weights, SmootherWeights, (const GPUPCDevCSR *L, PetscReal *invd))                                                                                                                                        \
   /* *count = the k < n with a[k] != b[k] */                                                                                                                                                                              \
   X(A, differ, Differ, (PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count))
 

@@ -4,6 +4,7 @@
 */
 #include <gpupc/cmg.h>
 #include <gpupc/stage.h>
+#include <gpupc/cmgsetupkernels.h>
 
 /* -L in the level format (segcsr, hec, bcsr or auto's choice: the format's SpMV y = A x + z then gives the residual
    b - L x): built at the first upload, its values replaced on a refresh */
@@ -284,16 +285,32 @@ static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads,
     if (L->dval) PetscCall(GPUPCCMGLevelFromDevice(L, D->prec, PETSC_FALSE, PETSC_TRUE, DL, &fromdev, &D->bytes));
     if (!fromdev) PetscCall(PutReals(S, D->prec, L->nnz, L->val, &DL->val, &D->bytes));
     if (D->mattype != GPUPC_CMG_MAT_CSR) PetscCall(UploadLevelMat(L, D->mattype, DL, &D->bytes));
-    PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+    if (fromdev) { /* double precision values on the device: the weights from them there (no host pass, no copy) */
+      const GPUPCCMGSetupKernels *sk;
+      GPUPCDevCSR                 dL;
+      PetscCall(GPUPCGetCMGSetupKernels(&sk));
+      dL.m = dL.n = L->n;
+      dL.nnz      = L->nnz;
+      dL.i        = (PetscInt *)L->drowptr;
+      dL.j        = (PetscInt *)L->dcol;
+      dL.a        = (PetscScalar *)L->dval;
+      if (!DL->invd) {
+        PetscCall(GPUPCMalloc(PetscMax(L->n, 1) * sizeof(PetscReal), &DL->invd));
+        D->bytes += L->n * sizeof(PetscReal);
+      }
+      PetscCall(sk->smoother_weights(&dL, (PetscReal *)DL->invd));
+    } else {
+      PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (PetscInt i = 0; i < L->n; i++) {
-      PetscReal d = 0.0;
-      for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
-        if (L->col[q] == i) d = L->val[q];
-      invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+      for (PetscInt i = 0; i < L->n; i++) {
+        PetscReal d = 0.0;
+        for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
+          if (L->col[q] == i) d = L->val[q];
+        invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+      }
+      PetscCall(PutReals(S, D->prec, L->n, invd, &DL->invd, &D->bytes));
+      PetscCall(PetscFree(invd));
     }
-    PetscCall(PutReals(S, D->prec, L->n, invd, &DL->invd, &D->bytes));
-    PetscCall(PetscFree(invd));
     if (k + 1 == H->nlevels && H->coarse_direct) {
       PetscGPUPCBackend backend;
       PetscCall(PetscGPUPCGetBackend(&backend));

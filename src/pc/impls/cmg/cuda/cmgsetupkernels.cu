@@ -744,6 +744,26 @@ static PetscErrorCode GalerkinTriples_CUDA(const GPUPCDevCSR *L, const PetscInt 
   PetscFunctionReturn(0);
 }
 
+__global__ static void SmootherWeightsKernel(GPUPCDevCSR L, double *invd)
+{
+  GRID_LOOP(i, L.m)
+  {
+    double d = 0.0;
+    for (int q = L.i[i]; q < L.i[i + 1]; q++)
+      if (L.j[q] == i) d = L.a[q];
+    invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+  }
+}
+
+static PetscErrorCode SmootherWeights_CUDA(const GPUPCDevCSR *L, PetscReal *invd)
+{
+  PetscFunctionBegin;
+  if (L->m <= 0) PetscFunctionReturn(0);
+  SmootherWeightsKernel<<<Grid(L->m), BLOCK, 0, GPUPCCUDAStream()>>>(*L, invd);
+  GPUPCCheckLaunch("SmootherWeightsKernel");
+  PetscFunctionReturn(0);
+}
+
 __global__ static void DifferKernel(int n, const int *a, const int *b, int *cnt)
 {
   int c = 0;

@@ -397,6 +397,17 @@ static PetscErrorCode GalerkinDiagonal_Host(GPUPCDevCSR *C)
   return 0;
 }
 
+static PetscErrorCode SmootherWeights_Host(const GPUPCDevCSR *L, PetscReal *invd)
+{
+  for (PetscInt i = 0; i < L->m; i++) {
+    PetscReal d = 0.0;
+    for (PetscInt q = L->i[i]; q < L->i[i + 1]; q++)
+      if (L->j[q] == i) d = L->a[q];
+    invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+  }
+  return 0;
+}
+
 static PetscErrorCode Differ_Host(PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count)
 {
   PetscInt cnt = 0;
