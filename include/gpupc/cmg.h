@@ -146,10 +146,12 @@ typedef struct {
   PetscInt   **cluster; /* c(v) of every level but the last */
   GPUPCDevCOO *coo;     /* the Galerkin sum of level k + 1 from level k's triples */
   size_t       bytes;   /* device bytes held here */
+  PetscBool    stale;   /* after a reuse: the host levels' values but the last's are older than L's (GPUPCCMGHierarchySyncDevice) */
 } GPUPCCMGDevSetup;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchySyncDevice(GPUPCCMGHierarchy *, GPUPCCMGDevSetup *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
 PETSC_INTERN PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *, const GPUPCCMGDevSetup *);

@@ -509,7 +509,39 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
   PetscCall(GPUPCCMGReductionFree(&H->red));
   H->red = red;
   for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GalerkinDevice(&D->L[l], D->cluster[l], H->levels[l].nc, MAT_REUSE_MATRIX, &D->coo[l], &D->L[l + 1]));
-  for (PetscInt l = 0; l < D->nlevels; l++) PetscCall(LevelDown(&D->L[l], PETSC_TRUE, &H->levels[l]));
+  /* only the last level's values come down now (its components and, on the host backend, its factor); the cycle is
+     refreshed from the device CSR, and a host reader of the other levels syncs first (GPUPCCMGHierarchySyncDevice) */
+  PetscCall(LevelDown(&D->L[D->nlevels - 1], PETSC_TRUE, &H->levels[D->nlevels - 1]));
+  D->stale = (PetscBool)(D->nlevels > 1);
   PetscCall(GPUPCCMGHierarchyFinish(opts, H));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGHierarchySyncDevice - copies the values of the levels that a value-only reuse on the device left on the
+   device (all but the last) into the host hierarchy; nothing when they are current
+
+   Not Collective
+
+   Input Parameters:
++  H - the hierarchy that GPUPCCMGHierarchyRecomputeDevice() updated
+-  D - what the device setup keeps
+
+   Notes:
+   The reuse skips these copies (the levels' values are ~0.45 GB at 7.2M rows) because the cycle is refreshed from the
+   device CSR; the host hierarchy's readers (the upload of single precision or non-csr levels, PCCMGGetHierarchy_Private)
+   call this first.
+
+   Level: developer
+
+.seealso: GPUPCCMGHierarchyRecomputeDevice()
+@*/
+PetscErrorCode GPUPCCMGHierarchySyncDevice(GPUPCCMGHierarchy *H, GPUPCCMGDevSetup *D)
+{
+  PetscFunctionBegin;
+  if (!D->stale) PetscFunctionReturn(0);
+  PetscCheck(D->nlevels == H->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the device setup holds %" PetscInt_FMT " levels, the hierarchy %" PetscInt_FMT, D->nlevels, H->nlevels);
+  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(LevelDown(&D->L[l], PETSC_TRUE, &H->levels[l]));
+  D->stale = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
