@@ -420,8 +420,11 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
     D->nlevels++;
   }
   for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_FALSE, &H->levels[k]));
-  /* what stays on the device for a reuse: the matrix, the map, the levels, the clusters and the kept sorts */
-  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt) + (size_t)D->A.nnz * sizeof(PetscScalar);
+  /* what stays on the device for a reuse: the matrix's structure (its values buffer is allocated again by the reuse,
+     which uploads new ones), the map, the levels, the clusters and the kept sorts */
+  PetscCall(GPUPCFree(D->A.a));
+  D->A.a   = NULL;
+  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt);
   for (PetscInt k = 0; k < D->nlevels; k++) {
     D->bytes += (size_t)(D->L[k].m + 1 + D->L[k].nnz) * sizeof(PetscInt) + (size_t)D->L[k].nnz * sizeof(PetscScalar);
     if (D->cluster[k]) D->bytes += (size_t)D->L[k].m * sizeof(PetscInt) + (size_t)(D->coo[k].nent + D->L[k + 1].nnz + 1) * sizeof(PetscInt);
@@ -485,10 +488,13 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
     PetscCall(GPUPCMatRestoreCSR(&csr));
     PetscFunctionReturn(0);
   }
+  PetscCall(GPUPCMallocArray(csr.nnz, &D->A.a));                                                                                           /* freed again below: the values are read by the reduction only */
   PetscCall(GPUPCStageCopyToDevice(PetscMax(opts->threads, 1), (size_t)csr.nnz, csr.a, sizeof(PetscScalar), D->A.a, sizeof(PetscScalar))); /* the pattern is the caller's promise (SAME_NONZERO_PATTERN) */
   PetscCall(GPUPCMatRestoreCSR(&csr));
   PetscCall(ReduceDevice(A, &D->A, opts, &red, &L0, &map));
-  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == D->L[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
+  PetscCall(GPUPCFree(D->A.a));
+  D->A.a = NULL;
+  *same  = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == D->L[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
   if (*same) {
     PetscInt d;
     PetscCall(k->differ(red.n, map, D->map, &d));
