@@ -81,23 +81,12 @@ static PetscErrorCode UploadInts(const Stage *S, size_t n, const PetscInt *h, Pe
   PetscFunctionReturn(0);
 }
 
-/* n items of es bytes from the device array src into the device buffer *d (allocated and counted when NULL) */
-static PetscErrorCode PutFromDevice(size_t n, const void *src, size_t es, void **d, size_t *bytes)
-{
-  PetscFunctionBegin;
-  if (!*d) {
-    PetscCall(GPUPCMalloc(n * es, d));
-    *bytes += n * es;
-  }
-  if (n) PetscCall(GPUPCMemcpy(*d, src, n * es, GPUPC_COPY_DEVICE_TO_DEVICE));
-  PetscFunctionReturn(0);
-}
-
 /*@C
    GPUPCCMGLevelFromDevice - forms a level of the cycle from the CSR the device setup left on the device (L->drowptr,
    L->dcol, L->dval): the one place where a level is built from device data (the levels layer's device matrices will
    take over here). The structure when asked; the values when asked and the level precision is double (*done true),
-   else the caller converts the host values.
+   else the caller converts the host values. The level borrows the device setup's arrays (no second copy on the device;
+   DL->borrowed, DL->valborrowed): PCSetUp_CMG frees or uploads the cycle again whenever it frees the device setup.
 
    Not Collective
 
@@ -107,12 +96,19 @@ PetscErrorCode GPUPCCMGLevelFromDevice(const GPUPCCMGLevel *L, GPUPCCMGPrecision
 {
   PetscFunctionBegin;
   PetscCheck(L->drowptr && L->dcol && L->dval, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level has no device CSR to form it from");
-  if (structure) {
-    PetscCall(PutFromDevice(L->n + 1, L->drowptr, sizeof(PetscInt), (void **)&DL->rowptr, bytes));
-    PetscCall(PutFromDevice(L->nnz, L->dcol, sizeof(PetscInt), (void **)&DL->col, bytes));
+  (void)bytes;     /* the arrays are borrowed: counted by the device setup */
+  if (structure) { /* the device setup's CSR itself */
+    PetscCheck(!DL->rowptr && !DL->col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level's structure is already on the device");
+    DL->rowptr   = (PetscInt *)L->drowptr;
+    DL->col      = (PetscInt *)L->dcol;
+    DL->borrowed = PETSC_TRUE;
   }
   *done = (PetscBool)(values && prec == GPUPC_CMG_PRECISION_DOUBLE);
-  if (*done) PetscCall(PutFromDevice(L->nnz, L->dval, sizeof(PetscReal), &DL->val, bytes));
+  if (*done) { /* a refresh finds the same array, whose values the reuse has already replaced */
+    PetscCheck(!DL->val || DL->valborrowed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level's values have their own device buffer");
+    DL->val         = (void *)L->dval;
+    DL->valborrowed = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -466,9 +462,11 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < D->nlevels; k++) {
     GPUPCCMGDeviceLevel *DL = &D->levels[k];
-    PetscCall(GPUPCFree(DL->rowptr));
-    PetscCall(GPUPCFree(DL->col));
-    PetscCall(GPUPCFree(DL->val));
+    if (!DL->borrowed) {
+      PetscCall(GPUPCFree(DL->rowptr));
+      PetscCall(GPUPCFree(DL->col));
+    }
+    if (!DL->valborrowed) PetscCall(GPUPCFree(DL->val));
     PetscCall(GPUPCFree(DL->invd));
     PetscCall(GPUPCFree(DL->b));
     PetscCall(GPUPCFree(DL->x));
