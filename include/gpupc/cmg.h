@@ -146,7 +146,7 @@ typedef struct {
   PetscInt   **cluster; /* c(v) of every level but the last */
   GPUPCDevCOO *coo;     /* the Galerkin sum of level k + 1 from level k's triples */
   size_t       bytes;   /* device bytes held here */
-  PetscBool    stale;   /* after a reuse: the host levels' values but the last's are older than L's (GPUPCCMGHierarchySyncDevice) */
+  PetscBool    stale;   /* the host levels but the last lack their current columns and values (GPUPCCMGHierarchySyncDevice) */
 } GPUPCCMGDevSetup;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);

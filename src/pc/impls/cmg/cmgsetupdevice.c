@@ -272,19 +272,23 @@ static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *clust
   PetscFunctionReturn(0);
 }
 
-/* the host copy of a device level (structure and values, or values only) */
-static PetscErrorCode LevelDown(const GPUPCDevCSR *L, PetscBool values_only, GPUPCCMGLevel *hL)
+/* the host copy of a device level: its row pointers (rowptr), its columns (when missing) and values (entries) */
+static PetscErrorCode LevelDown(const GPUPCDevCSR *L, PetscBool rowptr, PetscBool entries, GPUPCCMGLevel *hL)
 {
   PetscFunctionBegin;
-  if (!values_only) {
+  if (rowptr) {
     hL->n   = L->m;
     hL->nnz = L->nnz;
     PetscCall(PetscMalloc1(L->m + 1, &hL->rowptr));
-    PetscCall(PetscMalloc2(L->nnz, &hL->col, L->nnz, &hL->val));
     PetscCall(GPUPCCopyToHost(hL->rowptr, L->i, L->m + 1));
-    PetscCall(GPUPCCopyToHost(hL->col, L->j, L->nnz));
   }
-  PetscCall(GPUPCCopyToHost(hL->val, L->a, L->nnz));
+  if (entries) {
+    if (!hL->col) {
+      PetscCall(PetscMalloc2(L->nnz, &hL->col, L->nnz, &hL->val));
+      PetscCall(GPUPCCopyToHost(hL->col, L->j, L->nnz));
+    }
+    PetscCall(GPUPCCopyToHost(hL->val, L->a, L->nnz));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -419,7 +423,10 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
     H->nlevels++;
     D->nlevels++;
   }
-  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_FALSE, &H->levels[k]));
+  /* down now: every level's row pointers (the upload's long-row lists), the last level whole (its components and
+     factor); the other levels' columns and values when a host reader asks (GPUPCCMGHierarchySyncDevice) */
+  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_TRUE, (PetscBool)(k + 1 == H->nlevels), &H->levels[k]));
+  D->stale = (PetscBool)(H->nlevels > 1);
   /* what stays on the device for a reuse: the matrix's structure (its values buffer is allocated again by the reuse,
      which uploads new ones), the map, the levels, the clusters and the kept sorts */
   PetscCall(GPUPCFree(D->A.a));
@@ -517,25 +524,25 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
   for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GalerkinDevice(&D->L[l], D->cluster[l], H->levels[l].nc, MAT_REUSE_MATRIX, &D->coo[l], &D->L[l + 1]));
   /* only the last level's values come down now (its components and, on the host backend, its factor); the cycle is
      refreshed from the device CSR, and a host reader of the other levels syncs first (GPUPCCMGHierarchySyncDevice) */
-  PetscCall(LevelDown(&D->L[D->nlevels - 1], PETSC_TRUE, &H->levels[D->nlevels - 1]));
+  PetscCall(LevelDown(&D->L[D->nlevels - 1], PETSC_FALSE, PETSC_TRUE, &H->levels[D->nlevels - 1]));
   D->stale = (PetscBool)(D->nlevels > 1);
   PetscCall(GPUPCCMGHierarchyFinish(opts, H));
   PetscFunctionReturn(0);
 }
 
 /*@C
-   GPUPCCMGHierarchySyncDevice - copies the values of the levels that a value-only reuse on the device left on the
-   device (all but the last) into the host hierarchy; nothing when they are current
+   GPUPCCMGHierarchySyncDevice - copies the columns and values of the levels that the device setup or a value-only
+   reuse left on the device (all but the last) into the host hierarchy; nothing when they are current
 
    Not Collective
 
    Input Parameters:
-+  H - the hierarchy that GPUPCCMGHierarchyRecomputeDevice() updated
++  H - the hierarchy that GPUPCCMGHierarchyBuildDevice() built or GPUPCCMGHierarchyRecomputeDevice() updated
 -  D - what the device setup keeps
 
    Notes:
-   The reuse skips these copies (the levels' values are ~0.45 GB at 7.2M rows) because the cycle is refreshed from the
-   device CSR; the host hierarchy's readers (the upload of single precision or non-csr levels, PCCMGGetHierarchy_Private)
+   The setup and the reuse skip these copies (~0.7 GB at 7.2M rows) because the cycle is formed from the device CSR;
+   the host hierarchy's readers (the cluster ordering, the upload of single precision or non-csr levels, PCCMGGetHierarchy_Private)
    call this first.
 
    Level: developer
@@ -547,7 +554,7 @@ PetscErrorCode GPUPCCMGHierarchySyncDevice(GPUPCCMGHierarchy *H, GPUPCCMGDevSetu
   PetscFunctionBegin;
   if (!D->stale) PetscFunctionReturn(0);
   PetscCheck(D->nlevels == H->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the device setup holds %" PetscInt_FMT " levels, the hierarchy %" PetscInt_FMT, D->nlevels, H->nlevels);
-  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(LevelDown(&D->L[l], PETSC_TRUE, &H->levels[l]));
+  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(LevelDown(&D->L[l], PETSC_FALSE, PETSC_TRUE, &H->levels[l]));
   D->stale = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
