@@ -20,9 +20,9 @@ typedef struct {
 
 /* what one side's chain computed, copied to the host */
 typedef struct {
-  PetscInt   n, ndir, nbad, npos, nstrict, nk, n0, nnz0, nlight, nweak, done, nc, nsingle, maxsize, ndiffer;
-  PetscInt  *isdir, *bad, *strict, *len, *map, *rp, *col, *pheavy, *pcut, *h, *rep, *mark, *cluster, *ci, *cj;
-  PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2;
+  PetscInt   n, ndir, nbad, npos, nstrict, nk, n0, nnz0, nlight, nweak, done, nc, nsingle, maxsize, ndiffer, ne;
+  PetscInt  *isdir, *erow, *ecol, *bad, *strict, *len, *map, *rp, *col, *pheavy, *pcut, *h, *rep, *mark, *cluster, *ci, *cj;
+  PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2, *eval, *invd;
 } Result;
 
 static PetscInt runs[GPUPC_CMG_SETUP_NKERNELS];
@@ -75,6 +75,10 @@ static PetscErrorCode ResultFree(Result *r)
   PetscCall(PetscFree(r->vol));
   PetscCall(PetscFree(r->v));
   PetscCall(PetscFree(r->v2));
+  PetscCall(PetscFree(r->erow));
+  PetscCall(PetscFree(r->ecol));
+  PetscCall(PetscFree(r->eval));
+  PetscCall(PetscFree(r->invd));
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscFunctionReturn(0);
 }
@@ -94,8 +98,8 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
   PetscBool          done;
   GPUPCDevCSR        dA, L;
   GPUPCCMGReduceRule rule;
-  PetscInt          *isdir, *bad, *strict, *len, *map, *list = NULL, *p, *h, *rep, *mark, *id, *cluster, *ci, *cj, copies, cnt;
-  PetscReal         *excess, *dinv, *wmax, *vol, *v;
+  PetscInt          *isdir, *bad, *strict, *len, *map, *list = NULL, *p, *h, *rep, *mark, *id, *cluster, *ci, *cj, *erow, *ecol, copies, cnt;
+  PetscReal         *excess, *dinv, *wmax, *vol, *v, *eval, *invd;
   PetscBool          ground;
   size_t             nent;
 
@@ -137,6 +141,21 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
   if (r->nbad == 0) {
     PetscCall(s->sk->compact(r->n, isdir, 0, NULL, map, &r->nk, NULL));
     PetscCall(DOWN(s, map, r->n, &r->map));
+    /* the Dirichlet couplings E */
+    PetscCall(Alloc(s, r->n + 1, sizeof(PetscInt), (void **)&erow));
+    PetscCall(s->k->coupling_count(&dA, isdir, erow));
+    Ran(GPUPC_CMG_SETUP_KERNEL_coupling_count);
+    PetscCall(s->sk->rowptr(r->n, erow, &r->ne, NULL));
+    PetscCall(Alloc(s, r->ne, sizeof(PetscInt), (void **)&ecol));
+    PetscCall(Alloc(s, r->ne, sizeof(PetscReal), (void **)&eval));
+    PetscCall(s->k->coupling_fill(&dA, isdir, erow, ecol, eval));
+    Ran(GPUPC_CMG_SETUP_KERNEL_coupling_fill);
+    PetscCall(DOWN(s, erow, r->n + 1, &r->erow));
+    PetscCall(DOWN(s, ecol, r->ne, &r->ecol));
+    PetscCall(DOWN(s, eval, r->ne, &r->eval));
+    PetscCall(TestFree(s->device, erow));
+    PetscCall(TestFree(s->device, ecol));
+    PetscCall(TestFree(s->device, eval));
     copies = r->npos > 0 ? 2 : 1;
     ground = (PetscBool)(r->nstrict > 0);
     r->n0  = copies * r->nk + (ground ? 1 : 0);
@@ -159,6 +178,12 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
     PetscCall(DOWN(s, L.i, L.m + 1, &r->rp));
     PetscCall(DOWN(s, L.j, L.nnz, &r->col));
     PetscCall(DOWN(s, L.a, L.nnz, &r->val));
+    /* the cycle's Jacobi weights of level 0 */
+    PetscCall(Alloc(s, L.m, sizeof(PetscReal), (void **)&invd));
+    PetscCall(s->k->smoother_weights(&L, invd));
+    Ran(GPUPC_CMG_SETUP_KERNEL_smoother_weights);
+    PetscCall(DOWN(s, invd, L.m, &r->invd));
+    PetscCall(TestFree(s->device, invd));
     /* clustering of level 0 */
     PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&p));
     PetscCall(Alloc(s, L.m, sizeof(PetscInt), (void **)&h));
@@ -280,9 +305,14 @@ static PetscErrorCode Compare(const char *label, const char *pair, const Result 
   EQN("maxsize", a->maxsize, b->maxsize);
   EQN("ndiffer", a->ndiffer, b->ndiffer);
   EQ("map", a->map, b->map, a->n);
+  EQN("Dirichlet couplings", a->ne, b->ne);
+  EQ("coupling row pointers", a->erow, b->erow, a->n + 1);
+  EQ("coupling columns", a->ecol, b->ecol, a->ne);
+  EQ("coupling values", a->eval, b->eval, a->ne);
   EQ("level 0 row pointers", a->rp, b->rp, a->n0 + 1);
   EQ("level 0 columns", a->col, b->col, a->nnz0);
   EQ("level 0 values", a->val, b->val, a->nnz0);
+  EQ("level 0 Jacobi weights", a->invd, b->invd, a->n0);
   EQ("heaviest neighbours", a->pheavy, b->pheavy, a->n0);
   EQ("heaviest weights", a->wmax, b->wmax, a->n0);
   EQ("volumes", a->vol, b->vol, a->n0);
@@ -324,6 +354,12 @@ static PetscErrorCode Reference(const char *label, Mat A, const GPUPCCMGOptions 
   EQ("level 0 values", r->val, L0.val, L0.nnz);
   if (red.map) EQ("the kept-row map", r->map, red.map, red.n);
   if (red.dinv) EQ("the Dirichlet inverse diagonal", r->dinv, red.dinv, red.n);
+  EQN("Dirichlet couplings", r->ne, red.ncoupling);
+  if (red.erow) {
+    EQ("coupling row pointers", r->erow, red.erow, red.n + 1);
+    EQ("coupling columns", r->ecol, red.ecol, red.ncoupling);
+    EQ("coupling values", r->eval, red.eval, red.ncoupling);
+  }
   PetscCall(GPUPCCMGCluster(&L0, 1));
   EQN("clusters", r->nc, L0.nc);
   EQN("weak vertices", r->nlight ? r->nweak : 0, L0.nweak);
@@ -346,7 +382,7 @@ static PetscErrorCode Reference(const char *label, Mat A, const GPUPCCMGOptions 
   EQ("coarse row pointers", Ci, C.rowptr, C.n + 1);
   EQ("coarse columns", Cj, C.col, C.nnz);
   EQ("coarse values", Ca, C.val, C.nnz);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: level 0 (%" PetscInt_FMT " vertices, %" PetscInt_FMT " entries), %" PetscInt_FMT " clusters (%" PetscInt_FMT " weak, %" PetscInt_FMT " singletons, largest %" PetscInt_FMT ") and level 1 (%" PetscInt_FMT " entries) equal the host setup's bit for bit\n", label, L0.n, L0.nnz, L0.nc, L0.nweak, L0.nsingletons, L0.maxsize, C.nnz));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " Dirichlet couplings, level 0 (%" PetscInt_FMT " vertices, %" PetscInt_FMT " entries), %" PetscInt_FMT " clusters (%" PetscInt_FMT " weak, %" PetscInt_FMT " singletons, largest %" PetscInt_FMT ") and level 1 (%" PetscInt_FMT " entries) equal the host setup's bit for bit\n", label, r->ne, L0.n, L0.nnz, L0.nc, L0.nweak, L0.nsingletons, L0.maxsize, C.nnz));
   PetscCall(PetscFree3(Ci, Cj, Ca));
   PetscCall(GPUPCDevCSRDestroy(&dC));
   PetscCall(GPUPCDevCOODestroy(&coo));

@@ -146,10 +146,12 @@ typedef struct {
   PetscInt   **cluster; /* c(v) of every level but the last */
   GPUPCDevCOO *coo;     /* the Galerkin sum of level k + 1 from level k's triples */
   size_t       bytes;   /* device bytes held here */
+  PetscBool    stale;   /* the host levels but the last lack their current columns and values (GPUPCCMGHierarchySyncDevice) */
 } GPUPCCMGDevSetup;
 
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGHierarchy *, GPUPCCMGDevSetup *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGHierarchySyncDevice(GPUPCCMGHierarchy *, GPUPCCMGDevSetup *);
 PETSC_INTERN PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *);
 PETSC_INTERN PetscErrorCode GPUPCCMGClusterDevice(GPUPCCMGLevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *, const GPUPCCMGDevSetup *);
@@ -158,7 +160,6 @@ PETSC_INTERN PetscBool      GPUPCCMGStopBeforeClustering(const GPUPCCMGOptions *
 PETSC_INTERN PetscErrorCode GPUPCCMGHierarchyFinish(const GPUPCCMGOptions *, GPUPCCMGHierarchy *);
 PETSC_INTERN PetscErrorCode GPUPCCMGLevelMonitor(const GPUPCCMGOptions *, const GPUPCCMGLevel *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCCMGMakeForest(PetscInt, PetscInt *);
-PETSC_INTERN PetscErrorCode GPUPCCMGReduceCouplings(Mat, PetscInt, GPUPCCMGReduction *);
 
 /* Threads of the host setup (OpenMP, cmgthreads.c). A loop body that runs in the threads calls no PETSc function:
    PETSc's function stack and error handling are not thread-safe in every PETSc build. */

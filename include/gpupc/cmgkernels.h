@@ -57,6 +57,8 @@ typedef struct {
   PetscInt          n, nnz;
   PetscInt         *rowptr, *col; /* level Laplacian, CSR */
   void             *val;
+  PetscBool         borrowed; /* rowptr, col (and val when set) are the device setup's arrays (GPUPCCMGLevelFromDevice), not freed here */
+  PetscBool         valborrowed;
   void             *invd;      /* 1 / (2 diag) */
   void             *b, *x, *w; /* right-hand side, iterate, second iterate buffer (Jacobi is out of place) */
   /* towards the next level */

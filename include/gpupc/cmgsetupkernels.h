@@ -39,6 +39,12 @@ typedef struct {
      *nbad, *npos (positive off-diagonals), *nstrict on the host */                                                                                      \
   X(A, check_rows, CheckRows,                                                                                                                                                                                             \
     (const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *isdir, PetscReal *excess, PetscReal *dinv, PetscInt *bad, PetscInt *strict, PetscInt *len, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict)) \
+  /* the couplings E = A(kept rows, Dirichlet columns) that the cycle's expansion and fold read (cmgreduce.c \
+     DirichletCouplings), first pass: erow[i+1] = the nonzero entries a_ij of row i with isdir[j] (0 on a Dirichlet \
+     row i); erow[0] is not written (rowptr makes the row pointers) */                                                                                                            \
+  X(A, coupling_count, CouplingCount, (const GPUPCDevCSR *A, const PetscInt *isdir, PetscInt *erow))                                                                                                                      \
+  /* second pass: those entries of row i in A's order into ecol, eval from erow[i] on */                                                                                                                                  \
+  X(A, coupling_fill, CouplingFill, (const GPUPCDevCSR *A, const PetscInt *isdir, const PetscInt *erow, PetscInt *ecol, PetscReal *eval))                                                                                 \
   /* level-0 row lengths: rp[c nk + map[i] + 1] = len[i] for the kept rows i (map[i] >= 0) and copies c; when ground, \
      rp[copies nk + 1] = copies nstrict + 1 */                                                                                                   \
   X(A, level0_count, Level0Count, (PetscInt n, const PetscInt *map, const PetscInt *len, PetscInt nk, PetscInt copies, PetscInt nstrict, PetscBool ground, PetscInt *rp))                                                 \
@@ -69,6 +75,9 @@ typedef struct {
   X(A, galerkin_triples, GalerkinTriples, (const GPUPCDevCSR *L, const PetscInt *cluster, PetscInt nc, PetscInt *ci, PetscInt *cj, PetscReal *v))                                                                         \
   /* the diagonal of every row of the summed coarse level: minus its off-diagonal values, added in column order */                                                                                                        \
   X(A, galerkin_diagonal, GalerkinDiagonal, (GPUPCDevCSR * C))                                                                                                                                                            \
+  /* the Jacobi weights of a level for the cycle (cmgdevice.c UploadValues): invd[i] = 1 / (2 a_ii) when the last stored \
+     diagonal entry a_ii of row i is > 0, else 0 (an isolated vertex) */                                                                                                \
+  X(A, smoother_weights, SmootherWeights, (const GPUPCDevCSR *L, PetscReal *invd))                                                                                                                                        \
   /* *count = the k < n with a[k] != b[k] */                                                                                                                                                                              \
   X(A, differ, Differ, (PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count))
 

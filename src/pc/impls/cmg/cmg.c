@@ -85,6 +85,7 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
     if (cmg->opts.setup == PC_CMG_SETUP_DEVICE) {
       PetscCall(GPUPCCMGHierarchyBuildDevice(pc->pmat, &cmg->opts, &cmg->hier, &cmg->dsetup, &built));
       if (built && cmg->opts.cluster_order) { /* the host levels are renumbered: a reuse recomputes them on the host */
+        PetscCall(GPUPCCMGHierarchySyncDevice(&cmg->hier, &cmg->dsetup));
         PetscCall(GPUPCCMGHierarchyOrder(&cmg->hier, cmg->opts.threads));
         PetscCall(GPUPCCMGDevSetupFree(&cmg->dsetup));
       }
@@ -97,6 +98,9 @@ static PetscErrorCode PCSetUp_CMG(PC pc)
   { /* same structure: new values into the device buffers, the recorded cycle kept; else a fresh upload */
     PetscBool refreshed = PETSC_FALSE, avail;
 
+    /* the upload and the refresh read the host levels of single precision or non-csr formats; double csr ones are
+       formed from the device setup's CSR */
+    if (cmg->prec != PC_CMG_PRECISION_DOUBLE || cmg->mattype != PC_CMG_MAT_CSR) PetscCall(GPUPCCMGHierarchySyncDevice(&cmg->hier, &cmg->dsetup));
     if (same) PetscCall(GPUPCCMGDeviceRefresh(&cmg->hier, cmg->prec, cmg->mattype, &cmg->opts, &cmg->dev, &refreshed));
     if (!refreshed) {
       PetscCall(GPUPCCMGDeviceFree(&cmg->dev));
@@ -315,7 +319,11 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCMG, &is));
   PetscCheck(is, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PC is not of type cmg");
   PetscCheck(((PC_CMG *)pc->data)->built, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PC cmg is not set up");
-  *H = &((PC_CMG *)pc->data)->hier;
+  { /* after a value-only reuse on the device the host levels' values come down now (the reuse skips that copy) */
+    PC_CMG *cmg = (PC_CMG *)pc->data;
+    PetscCall(GPUPCCMGHierarchySyncDevice(&cmg->hier, &cmg->dsetup));
+    *H = &cmg->hier;
+  }
   PetscFunctionReturn(0);
 }
 

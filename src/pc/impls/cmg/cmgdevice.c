@@ -4,6 +4,7 @@
 */
 #include <gpupc/cmg.h>
 #include <gpupc/stage.h>
+#include <gpupc/cmgsetupkernels.h>
 
 /* -L in the level format (segcsr, hec, bcsr or auto's choice: the format's SpMV y = A x + z then gives the residual
    b - L x): built at the first upload, its values replaced on a refresh */
@@ -80,23 +81,12 @@ static PetscErrorCode UploadInts(const Stage *S, size_t n, const PetscInt *h, Pe
   PetscFunctionReturn(0);
 }
 
-/* n items of es bytes from the device array src into the device buffer *d (allocated and counted when NULL) */
-static PetscErrorCode PutFromDevice(size_t n, const void *src, size_t es, void **d, size_t *bytes)
-{
-  PetscFunctionBegin;
-  if (!*d) {
-    PetscCall(GPUPCMalloc(n * es, d));
-    *bytes += n * es;
-  }
-  if (n) PetscCall(GPUPCMemcpy(*d, src, n * es, GPUPC_COPY_DEVICE_TO_DEVICE));
-  PetscFunctionReturn(0);
-}
-
 /*@C
    GPUPCCMGLevelFromDevice - forms a level of the cycle from the CSR the device setup left on the device (L->drowptr,
    L->dcol, L->dval): the one place where a level is built from device data (the levels layer's device matrices will
    take over here). The structure when asked; the values when asked and the level precision is double (*done true),
-   else the caller converts the host values.
+   else the caller converts the host values. The level borrows the device setup's arrays (no second copy on the device;
+   DL->borrowed, DL->valborrowed): PCSetUp_CMG frees or uploads the cycle again whenever it frees the device setup.
 
    Not Collective
 
@@ -106,12 +96,19 @@ PetscErrorCode GPUPCCMGLevelFromDevice(const GPUPCCMGLevel *L, GPUPCCMGPrecision
 {
   PetscFunctionBegin;
   PetscCheck(L->drowptr && L->dcol && L->dval, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level has no device CSR to form it from");
-  if (structure) {
-    PetscCall(PutFromDevice(L->n + 1, L->drowptr, sizeof(PetscInt), (void **)&DL->rowptr, bytes));
-    PetscCall(PutFromDevice(L->nnz, L->dcol, sizeof(PetscInt), (void **)&DL->col, bytes));
+  (void)bytes;     /* the arrays are borrowed: counted by the device setup */
+  if (structure) { /* the device setup's CSR itself */
+    PetscCheck(!DL->rowptr && !DL->col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level's structure is already on the device");
+    DL->rowptr   = (PetscInt *)L->drowptr;
+    DL->col      = (PetscInt *)L->dcol;
+    DL->borrowed = PETSC_TRUE;
   }
   *done = (PetscBool)(values && prec == GPUPC_CMG_PRECISION_DOUBLE);
-  if (*done) PetscCall(PutFromDevice(L->nnz, L->dval, sizeof(PetscReal), &DL->val, bytes));
+  if (*done) { /* a refresh finds the same array, whose values the reuse has already replaced */
+    PetscCheck(!DL->val || DL->valborrowed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the level's values have their own device buffer");
+    DL->val         = (void *)L->dval;
+    DL->valborrowed = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -284,16 +281,32 @@ static PetscErrorCode UploadValues(const GPUPCCMGHierarchy *H, PetscInt threads,
     if (L->dval) PetscCall(GPUPCCMGLevelFromDevice(L, D->prec, PETSC_FALSE, PETSC_TRUE, DL, &fromdev, &D->bytes));
     if (!fromdev) PetscCall(PutReals(S, D->prec, L->nnz, L->val, &DL->val, &D->bytes));
     if (D->mattype != GPUPC_CMG_MAT_CSR) PetscCall(UploadLevelMat(L, D->mattype, DL, &D->bytes));
-    PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
+    if (fromdev) { /* double precision values on the device: the weights from them there (no host pass, no copy) */
+      const GPUPCCMGSetupKernels *sk;
+      GPUPCDevCSR                 dL;
+      PetscCall(GPUPCGetCMGSetupKernels(&sk));
+      dL.m = dL.n = L->n;
+      dL.nnz      = L->nnz;
+      dL.i        = (PetscInt *)L->drowptr;
+      dL.j        = (PetscInt *)L->dcol;
+      dL.a        = (PetscScalar *)L->dval;
+      if (!DL->invd) {
+        PetscCall(GPUPCMalloc(PetscMax(L->n, 1) * sizeof(PetscReal), &DL->invd));
+        D->bytes += L->n * sizeof(PetscReal);
+      }
+      PetscCall(sk->smoother_weights(&dL, (PetscReal *)DL->invd));
+    } else {
+      PetscCall(PetscMalloc1(PetscMax(L->n, 1), &invd));
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (PetscInt i = 0; i < L->n; i++) {
-      PetscReal d = 0.0;
-      for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
-        if (L->col[q] == i) d = L->val[q];
-      invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+      for (PetscInt i = 0; i < L->n; i++) {
+        PetscReal d = 0.0;
+        for (PetscInt q = L->rowptr[i]; q < L->rowptr[i + 1]; q++)
+          if (L->col[q] == i) d = L->val[q];
+        invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+      }
+      PetscCall(PutReals(S, D->prec, L->n, invd, &DL->invd, &D->bytes));
+      PetscCall(PetscFree(invd));
     }
-    PetscCall(PutReals(S, D->prec, L->n, invd, &DL->invd, &D->bytes));
-    PetscCall(PetscFree(invd));
     if (k + 1 == H->nlevels && H->coarse_direct) {
       PetscGPUPCBackend backend;
       PetscCall(PetscGPUPCGetBackend(&backend));
@@ -449,9 +462,11 @@ PetscErrorCode GPUPCCMGDeviceFree(GPUPCCMGDevice *D)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < D->nlevels; k++) {
     GPUPCCMGDeviceLevel *DL = &D->levels[k];
-    PetscCall(GPUPCFree(DL->rowptr));
-    PetscCall(GPUPCFree(DL->col));
-    PetscCall(GPUPCFree(DL->val));
+    if (!DL->borrowed) {
+      PetscCall(GPUPCFree(DL->rowptr));
+      PetscCall(GPUPCFree(DL->col));
+    }
+    if (!DL->valborrowed) PetscCall(GPUPCFree(DL->val));
     PetscCall(GPUPCFree(DL->invd));
     PetscCall(GPUPCFree(DL->b));
     PetscCall(GPUPCFree(DL->x));

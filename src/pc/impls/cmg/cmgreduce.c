@@ -313,27 +313,6 @@ static PetscErrorCode DirichletCouplings(const HostCSR *C, const PetscBool *isdi
   PetscFunctionReturn(0);
 }
 
-/* the Dirichlet couplings E of a reduction whose map the device setup computed (map[i] < 0: Dirichlet row), from the
-   user's matrix on the host (E is what the cycle's expansion and fold read there) */
-PetscErrorCode GPUPCCMGReduceCouplings(Mat A, PetscInt nt, GPUPCCMGReduction *red)
-{
-  HostCSR    C;
-  PetscBool *isdir;
-
-  PetscFunctionBegin;
-  red->ncoupling = 0;
-  if (!red->map) PetscFunctionReturn(0);
-  PetscCall(PetscMemzero(&C, sizeof(C)));
-  C.n = red->n;
-  PetscCall(ReadCSR(A, nt, &C));
-  PetscCall(PetscMalloc1(red->n, &isdir));
-  for (PetscInt i = 0; i < red->n; i++) isdir[i] = red->map[i] < 0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(DirichletCouplings(&C, isdir, nt, red));
-  PetscCall(PetscFree(isdir));
-  PetscCall(HostCSRFree(&C));
-  PetscFunctionReturn(0);
-}
-
 /*@C
    GPUPCCMGReduce - reduces a symmetric diagonally dominant matrix to the level-0 Laplacian of CMG
 

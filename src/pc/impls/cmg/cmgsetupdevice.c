@@ -33,6 +33,50 @@ static PetscErrorCode ReduceArraysFree(ReduceArrays *R)
   PetscFunctionReturn(0);
 }
 
+/* the Dirichlet couplings E = A(kept rows, Dirichlet columns) and E^T of the reduction red (cmgreduce.c's
+   DirichletCouplings on the device: a count and fill pair, E^T by the shared transpose, whose rows list E's rows in
+   increasing order as the host's do); both come down into red, where the cycle's upload, its fold and -ksp_view read
+   them (ncoupling entries, a few per boundary row) */
+static PetscErrorCode CouplingsDevice(const GPUPCDevCSR *A, const PetscInt *isdir, GPUPCCMGReduction *red)
+{
+  const GPUPCCMGSetupKernels *k;
+  const GPUPCSparseKernels   *sk;
+  GPUPCDevCSR                 E, T;
+  PetscInt                    ne, *perm = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetCMGSetupKernels(&k));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  red->ncoupling = 0;
+  PetscCall(PetscMemzero(&E, sizeof(E)));
+  PetscCall(PetscMemzero(&T, sizeof(T)));
+  E.m = E.n = A->m;
+  PetscCall(GPUPCMallocArray(A->m + 1, &E.i));
+  PetscCall(k->coupling_count(A, isdir, E.i));
+  PetscCall(sk->rowptr(A->m, E.i, &ne, NULL));
+  if (ne > 0) {
+    E.nnz = ne;
+    PetscCall(GPUPCMallocArray(ne, &E.j));
+    PetscCall(GPUPCMallocArray(ne, &E.a));
+    PetscCall(k->coupling_fill(A, isdir, E.i, E.j, E.a));
+    PetscCall(GPUPCDevCSRTranspose(&E, MAT_INITIAL_MATRIX, &T, &perm, NULL));
+    red->ncoupling = ne;
+    PetscCall(PetscMalloc1(A->m + 1, &red->erow));
+    PetscCall(PetscMalloc1(A->m + 1, &red->trow));
+    PetscCall(PetscMalloc4(ne, &red->ecol, ne, &red->eval, ne, &red->tcol, ne, &red->tval));
+    PetscCall(GPUPCCopyToHost(red->erow, E.i, A->m + 1));
+    PetscCall(GPUPCCopyToHost(red->ecol, E.j, ne));
+    PetscCall(GPUPCCopyToHost(red->eval, E.a, ne));
+    PetscCall(GPUPCCopyToHost(red->trow, T.i, A->m + 1));
+    PetscCall(GPUPCCopyToHost(red->tcol, T.j, ne));
+    PetscCall(GPUPCCopyToHost(red->tval, T.a, ne));
+  }
+  PetscCall(GPUPCFree(perm));
+  PetscCall(GPUPCDevCSRDestroy(&T));
+  PetscCall(GPUPCDevCSRDestroy(&E));
+  PetscFunctionReturn(0);
+}
+
 /* the level-0 Laplacian L0 of the device matrix A (cmgreduce.c on the device); *map (device, n) is kept. A faulty row:
    everything freed, then the host reduction raises the error that names it */
 static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGOptions *opts, GPUPCCMGReduction *red, GPUPCDevCSR *L0, PetscInt **map)
@@ -107,7 +151,7 @@ static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGO
     PetscCall(PetscMalloc1(n, &red->dinv));
     PetscCall(GPUPCCopyToHost(red->map, R.map, n));
     PetscCall(GPUPCCopyToHost(red->dinv, R.dinv, n));
-    PetscCall(GPUPCCMGReduceCouplings(Ah, PetscMax(opts->threads, 1), red));
+    PetscCall(CouplingsDevice(A, R.isdir, red));
   }
   *map  = R.map;
   R.map = NULL;
@@ -228,19 +272,23 @@ static PetscErrorCode GalerkinDevice(const GPUPCDevCSR *L, const PetscInt *clust
   PetscFunctionReturn(0);
 }
 
-/* the host copy of a device level (structure and values, or values only) */
-static PetscErrorCode LevelDown(const GPUPCDevCSR *L, PetscBool values_only, GPUPCCMGLevel *hL)
+/* the host copy of a device level: its row pointers (rowptr), its columns (when missing) and values (entries) */
+static PetscErrorCode LevelDown(const GPUPCDevCSR *L, PetscBool rowptr, PetscBool entries, GPUPCCMGLevel *hL)
 {
   PetscFunctionBegin;
-  if (!values_only) {
+  if (rowptr) {
     hL->n   = L->m;
     hL->nnz = L->nnz;
     PetscCall(PetscMalloc1(L->m + 1, &hL->rowptr));
-    PetscCall(PetscMalloc2(L->nnz, &hL->col, L->nnz, &hL->val));
     PetscCall(GPUPCCopyToHost(hL->rowptr, L->i, L->m + 1));
-    PetscCall(GPUPCCopyToHost(hL->col, L->j, L->nnz));
   }
-  PetscCall(GPUPCCopyToHost(hL->val, L->a, L->nnz));
+  if (entries) {
+    if (!hL->col) {
+      PetscCall(PetscMalloc2(L->nnz, &hL->col, L->nnz, &hL->val));
+      PetscCall(GPUPCCopyToHost(hL->col, L->j, L->nnz));
+    }
+    PetscCall(GPUPCCopyToHost(hL->val, L->a, L->nnz));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -375,9 +423,15 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
     H->nlevels++;
     D->nlevels++;
   }
-  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_FALSE, &H->levels[k]));
-  /* what stays on the device for a reuse: the matrix, the map, the levels, the clusters and the kept sorts */
-  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt) + (size_t)D->A.nnz * sizeof(PetscScalar);
+  /* down now: every level's row pointers (the upload's long-row lists), the last level whole (its components and
+     factor); the other levels' columns and values when a host reader asks (GPUPCCMGHierarchySyncDevice) */
+  for (PetscInt k = 0; k < H->nlevels; k++) PetscCall(LevelDown(&D->L[k], PETSC_TRUE, (PetscBool)(k + 1 == H->nlevels), &H->levels[k]));
+  D->stale = (PetscBool)(H->nlevels > 1);
+  /* what stays on the device for a reuse: the matrix's structure (its values buffer is allocated again by the reuse,
+     which uploads new ones), the map, the levels, the clusters and the kept sorts */
+  PetscCall(GPUPCFree(D->A.a));
+  D->A.a   = NULL;
+  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt);
   for (PetscInt k = 0; k < D->nlevels; k++) {
     D->bytes += (size_t)(D->L[k].m + 1 + D->L[k].nnz) * sizeof(PetscInt) + (size_t)D->L[k].nnz * sizeof(PetscScalar);
     if (D->cluster[k]) D->bytes += (size_t)D->L[k].m * sizeof(PetscInt) + (size_t)(D->coo[k].nent + D->L[k + 1].nnz + 1) * sizeof(PetscInt);
@@ -441,10 +495,13 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
     PetscCall(GPUPCMatRestoreCSR(&csr));
     PetscFunctionReturn(0);
   }
+  PetscCall(GPUPCMallocArray(csr.nnz, &D->A.a));                                                                                           /* freed again below: the values are read by the reduction only */
   PetscCall(GPUPCStageCopyToDevice(PetscMax(opts->threads, 1), (size_t)csr.nnz, csr.a, sizeof(PetscScalar), D->A.a, sizeof(PetscScalar))); /* the pattern is the caller's promise (SAME_NONZERO_PATTERN) */
   PetscCall(GPUPCMatRestoreCSR(&csr));
   PetscCall(ReduceDevice(A, &D->A, opts, &red, &L0, &map));
-  *same = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == D->L[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
+  PetscCall(GPUPCFree(D->A.a));
+  D->A.a = NULL;
+  *same  = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == D->L[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
   if (*same) {
     PetscInt d;
     PetscCall(k->differ(red.n, map, D->map, &d));
@@ -465,7 +522,39 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
   PetscCall(GPUPCCMGReductionFree(&H->red));
   H->red = red;
   for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GalerkinDevice(&D->L[l], D->cluster[l], H->levels[l].nc, MAT_REUSE_MATRIX, &D->coo[l], &D->L[l + 1]));
-  for (PetscInt l = 0; l < D->nlevels; l++) PetscCall(LevelDown(&D->L[l], PETSC_TRUE, &H->levels[l]));
+  /* only the last level's values come down now (its components and, on the host backend, its factor); the cycle is
+     refreshed from the device CSR, and a host reader of the other levels syncs first (GPUPCCMGHierarchySyncDevice) */
+  PetscCall(LevelDown(&D->L[D->nlevels - 1], PETSC_FALSE, PETSC_TRUE, &H->levels[D->nlevels - 1]));
+  D->stale = (PetscBool)(D->nlevels > 1);
   PetscCall(GPUPCCMGHierarchyFinish(opts, H));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCCMGHierarchySyncDevice - copies the columns and values of the levels that the device setup or a value-only
+   reuse left on the device (all but the last) into the host hierarchy; nothing when they are current
+
+   Not Collective
+
+   Input Parameters:
++  H - the hierarchy that GPUPCCMGHierarchyBuildDevice() built or GPUPCCMGHierarchyRecomputeDevice() updated
+-  D - what the device setup keeps
+
+   Notes:
+   The setup and the reuse skip these copies (~0.7 GB at 7.2M rows) because the cycle is formed from the device CSR;
+   the host hierarchy's readers (the cluster ordering, the upload of single precision or non-csr levels, PCCMGGetHierarchy_Private)
+   call this first.
+
+   Level: developer
+
+.seealso: GPUPCCMGHierarchyRecomputeDevice()
+@*/
+PetscErrorCode GPUPCCMGHierarchySyncDevice(GPUPCCMGHierarchy *H, GPUPCCMGDevSetup *D)
+{
+  PetscFunctionBegin;
+  if (!D->stale) PetscFunctionReturn(0);
+  PetscCheck(D->nlevels == H->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG: the device setup holds %" PetscInt_FMT " levels, the hierarchy %" PetscInt_FMT, D->nlevels, H->nlevels);
+  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(LevelDown(&D->L[l], PETSC_FALSE, PETSC_TRUE, &H->levels[l]));
+  D->stale = PETSC_FALSE;
   PetscFunctionReturn(0);
 }

@@ -180,6 +180,50 @@ static PetscErrorCode CheckRows_CUDA(const GPUPCDevCSR *A, const GPUPCCMGReduceR
   PetscFunctionReturn(0);
 }
 
+/* E = A(kept rows, Dirichlet columns): one thread per row, its entries in A's order */
+__global__ static void CouplingCountKernel(GPUPCDevCSR A, const int *isdir, int *erow)
+{
+  GRID_LOOP(i, A.m)
+  {
+    int e = 0;
+    if (!isdir[i])
+      for (int k = A.i[i]; k < A.i[i + 1]; k++) e += isdir[A.j[k]] && A.a[k] != 0.0;
+    erow[i + 1] = e;
+  }
+}
+
+static PetscErrorCode CouplingCount_CUDA(const GPUPCDevCSR *A, const PetscInt *isdir, PetscInt *erow)
+{
+  PetscFunctionBegin;
+  if (A->m <= 0) PetscFunctionReturn(0);
+  CouplingCountKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, isdir, erow);
+  GPUPCCheckLaunch("CouplingCountKernel");
+  PetscFunctionReturn(0);
+}
+
+__global__ static void CouplingFillKernel(GPUPCDevCSR A, const int *isdir, const int *erow, int *ecol, double *eval)
+{
+  GRID_LOOP(i, A.m)
+  {
+    int q = erow[i];
+    if (isdir[i]) continue;
+    for (int k = A.i[i]; k < A.i[i + 1]; k++)
+      if (isdir[A.j[k]] && A.a[k] != 0.0) {
+        ecol[q]   = A.j[k];
+        eval[q++] = A.a[k];
+      }
+  }
+}
+
+static PetscErrorCode CouplingFill_CUDA(const GPUPCDevCSR *A, const PetscInt *isdir, const PetscInt *erow, PetscInt *ecol, PetscReal *eval)
+{
+  PetscFunctionBegin;
+  if (A->m <= 0) PetscFunctionReturn(0);
+  CouplingFillKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, isdir, erow, ecol, eval);
+  GPUPCCheckLaunch("CouplingFillKernel");
+  PetscFunctionReturn(0);
+}
+
 __global__ static void Level0CountKernel(int n, const int *map, const int *len, int nk, int copies, int nstrict, int ground, int *rp)
 {
   GRID_LOOP(i, n)
@@ -697,6 +741,26 @@ static PetscErrorCode GalerkinTriples_CUDA(const GPUPCDevCSR *L, const PetscInt 
     GalerkinTriplesKernel<<<Grid(L->m), BLOCK, 0, st>>>(*L, cluster, nc, ci, cj, v);
     GPUPCCheckLaunch("GalerkinTriplesKernel");
   }
+  PetscFunctionReturn(0);
+}
+
+__global__ static void SmootherWeightsKernel(GPUPCDevCSR L, double *invd)
+{
+  GRID_LOOP(i, L.m)
+  {
+    double d = 0.0;
+    for (int q = L.i[i]; q < L.i[i + 1]; q++)
+      if (L.j[q] == i) d = L.a[q];
+    invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+  }
+}
+
+static PetscErrorCode SmootherWeights_CUDA(const GPUPCDevCSR *L, PetscReal *invd)
+{
+  PetscFunctionBegin;
+  if (L->m <= 0) PetscFunctionReturn(0);
+  SmootherWeightsKernel<<<Grid(L->m), BLOCK, 0, GPUPCCUDAStream()>>>(*L, invd);
+  GPUPCCheckLaunch("SmootherWeightsKernel");
   PetscFunctionReturn(0);
 }
 

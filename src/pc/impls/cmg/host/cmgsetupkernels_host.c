@@ -96,6 +96,32 @@ static PetscErrorCode CheckRows_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceR
   return 0;
 }
 
+/* E's entries: the nonzero a_ij of a kept row i in a Dirichlet column j, in A's order */
+static PetscErrorCode CouplingCount_Host(const GPUPCDevCSR *A, const PetscInt *isdir, PetscInt *erow)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    PetscInt e = 0;
+    if (!isdir[i])
+      for (PetscInt k = A->i[i]; k < A->i[i + 1]; k++) e += isdir[A->j[k]] && A->a[k] != 0.0;
+    erow[i + 1] = e;
+  }
+  return 0;
+}
+
+static PetscErrorCode CouplingFill_Host(const GPUPCDevCSR *A, const PetscInt *isdir, const PetscInt *erow, PetscInt *ecol, PetscReal *eval)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    PetscInt q = erow[i];
+    if (isdir[i]) continue;
+    for (PetscInt k = A->i[i]; k < A->i[i + 1]; k++)
+      if (isdir[A->j[k]] && A->a[k] != 0.0) {
+        ecol[q]   = A->j[k];
+        eval[q++] = A->a[k];
+      }
+  }
+  return 0;
+}
+
 static PetscErrorCode Level0Count_Host(PetscInt n, const PetscInt *map, const PetscInt *len, PetscInt nk, PetscInt copies, PetscInt nstrict, PetscBool ground, PetscInt *rp)
 {
   for (PetscInt i = 0; i < n; i++)
@@ -367,6 +393,17 @@ static PetscErrorCode GalerkinDiagonal_Host(GPUPCDevCSR *C)
       else d -= C->a[q];
     }
     if (at >= 0) C->a[at] = d;
+  }
+  return 0;
+}
+
+static PetscErrorCode SmootherWeights_Host(const GPUPCDevCSR *L, PetscReal *invd)
+{
+  for (PetscInt i = 0; i < L->m; i++) {
+    PetscReal d = 0.0;
+    for (PetscInt q = L->i[i]; q < L->i[i + 1]; q++)
+      if (L->j[q] == i) d = L->a[q];
+    invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
   }
   return 0;
 }
