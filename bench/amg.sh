@@ -19,8 +19,9 @@
 #   BENCH_BACKEND="-gpupc_backend host" runs gpuamg on the host backend (a check of the script without a GPU)
 #   BENCH_AMG_FORMATS="segcsr hec bcsr auto": gpuamg once per level format (-pc_gpuamg_mat_type), for the issue-35
 #     comparison of the cycle time by format (the iterations must not change); default: the PC's default only
-#   BENCH_SMOOTHERS="l1jacobi jacobi chebyshev mcgs" also runs gpuamg once per smoother (summary line and the cycle's
-#     -log_view lines): iterations and time per cycle of each (issue 35)
+#   BENCH_SMOOTHERS="l1jacobi jacobi chebyshev mcgs bjacobi" also runs gpuamg once per smoother (summary line and the
+#     cycle's -log_view lines): iterations and time per cycle of each (issue 35); bjacobi is point-block Jacobi over each
+#     level's block size (3 then 6 on elasticity3d agg; 1, i.e. jacobi, on the scalar problems), its GPUBJacApply line too
 set -u
 problems=${1:-"poisson3d randcoef3d elasticity3d"}; sizes=${2:-"1000000 7200000"}; all=${3:-}
 np=${BENCH_NP:-$(nproc)}
@@ -52,7 +53,7 @@ for p in $problems; do
     for sm in ${BENCH_SMOOTHERS:-}; do
       echo "--- smoother $sm"
       $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gpuamg $extra -pc_gpuamg_smoother "$sm" \
-        ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -log_view 2>&1 | grep -E "^gpupc-solve:|^GPUAMGCycle|^GPUAMGSmooth |^KSPSolve"
+        ${BENCH_BACKEND:--gpupc_backend cuda -gpupc_require_device} -log_view 2>&1 | grep -E "^gpupc-solve:|^GPUAMGCycle|^GPUAMGSmooth |^GPUBJacApply|^KSPSolve"
     done
     if [ "$all" = all ]; then
       $MPIEXEC -n "$np" $bin/bin/gpupc-solve -problem "$p" -n "$n" -ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8 -pc_type gamg

@@ -478,6 +478,7 @@ $  PCGPUAMGSMOOTHERL1JACOBI   - l1-Jacobi, D replaced by the l1 norms of the row
 $  PCGPUAMGSMOOTHERCHEBYSHEV  - Chebyshev polynomial in D^-1 A on [lambda_l/10, lambda_l]
 $  PCGPUAMGSMOOTHERPOLYNOMIAL - truncated Neumann series in I - omega D^-1 A
 $  PCGPUAMGSMOOTHERMCGS       - symmetric multicolour Gauss-Seidel (one rank, no transpose)
+$  PCGPUAMGSMOOTHERBJACOBI    - damped point-block Jacobi over each level's block size, omega_l = w 4 / (3 lambda_l(D_B^-1 A))
 
    Options Database Key:
 .  -pc_gpuamg_smoother <name> - the smoother (-help lists the registry)
@@ -492,6 +493,7 @@ typedef const char *PCGPUAMGSmootherType;
 #define PCGPUAMGSMOOTHERCHEBYSHEV  "chebyshev"
 #define PCGPUAMGSMOOTHERPOLYNOMIAL "polynomial"
 #define PCGPUAMGSMOOTHERMCGS       "mcgs"
+#define PCGPUAMGSMOOTHERBJACOBI    "bjacobi"
 
 /*S
    PCGPUAMGSmootherLevel - what a smoother of PC gpuamg sees of one level (all vectors are gpu Vecs of the level)

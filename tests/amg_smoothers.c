@@ -1,9 +1,12 @@
 static const char help[] = "PC gpuamg's smoother registry (issue 35 item 3): every registered smoother, and one registered by this\n"
                            "test through the public PCGPUAMGSmootherRegister(), preconditions CG to rtol 1e-8 within -maxits on a\n"
                            "built-in problem; an unknown name, mcgs on several ranks and mcgs's transpose are refused with errors.\n"
-                           "Options: -problem <poisson3d> -n <20000> -type <classical,agg> -smoothers <list> -maxits <30>\n";
+                           "bjacobi: -ksp_view lists -bjacobi_bs (its block size per level, e.g. 3,6), its PCApplyTranspose equals\n"
+                           "PCApply (symmetric A and blocks), and on a matrix of block size 1 CG takes as many iterations as with jacobi.\n"
+                           "Options: -problem <poisson3d> -n <20000> -type <classical,agg> -smoothers <list> -maxits <30> -bjacobi_bs <bs,bs,...>\n";
 
 #include <petscksp.h>
+#include <unistd.h>
 #include <gpupc/problems.h>
 
 /* the test's own smoother, through the public interface only: x += (w / g) D^-1 (b - A x), g the Gershgorin bound of
@@ -52,6 +55,59 @@ static PetscErrorCode UserDestroy(PCGPUAMGSmootherLevel *S)
   PetscFunctionReturn(0);
 }
 
+/* the set-up bjacobi smoother of pc: -ksp_view lists the block sizes bs (when given) and PCApplyTranspose equals PCApply
+   (A and its diagonal blocks are symmetric) */
+static PetscErrorCode CheckBJacobi(PC pc, Vec b, const char *bs)
+{
+  PetscViewer viewer;
+  char       *text, want[128], *hit;
+  size_t      len = 1 << 16;
+  Vec         y, yt;
+  PetscReal   ny, nd;
+
+  PetscFunctionBegin;
+  if (bs[0]) { /* the ASCII view (PC gpuamg views only to ASCII viewers) into a file of rank 0's process id, read back */
+    int         pid = (int)getpid();
+    char        name[PETSC_MAX_PATH_LEN];
+    FILE       *f;
+    PetscMPIInt rank;
+
+    PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "/tmp/amg_smoothers_view_%d.txt", pid));
+    PetscCall(PetscViewerASCIIOpen(PETSC_COMM_WORLD, name, &viewer));
+    PetscCall(PCView(pc, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    if (rank == 0) {
+      size_t got;
+      PetscCall(PetscCalloc1(len, &text));
+      f = fopen(name, "r");
+      PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot read back the view in %s", name);
+      got = fread(text, 1, len - 1, f);
+      fclose(f);
+      remove(name);
+      text[got] = 0;
+      PetscCall(PetscSNPrintf(want, sizeof(want), "gpubjacobi kernels): %s\n", bs));
+      PetscCall(PetscStrstr(text, want, &hit));
+      PetscCheck(hit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the view of the bjacobi smoother does not list the block sizes per level \"%s\":\n%s", bs, text);
+      PetscCall(PetscFree(text));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bjacobi block size per level: %s (as expected)\n", bs));
+  }
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VecDuplicate(b, &yt));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(PCApplyTranspose(pc, b, yt));
+  PetscCall(VecNorm(y, NORM_2, &ny));
+  PetscCall(VecAXPY(yt, -1.0, y));
+  PetscCall(VecNorm(yt, NORM_2, &nd));
+  PetscCheck(nd <= 1e-10 * ny, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "bjacobi: |PCApplyTranspose b - PCApply b| = %g, |PCApply b| = %g; they should agree on a symmetric matrix", (double)nd, (double)ny);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bjacobi: PCApplyTranspose agrees with PCApply (relative difference %.1e)\n", (double)(nd / ny)));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&yt));
+  PetscFunctionReturn(0);
+}
+
 /* KSPSetUp (and with transpose a PCApplyTranspose) of gpuamg with the smoother must fail with error code expect */
 static PetscErrorCode ExpectFailure(Mat A, Vec b, const char *smoother, PetscBool transpose, PetscErrorCode expect)
 {
@@ -80,9 +136,9 @@ static PetscErrorCode ExpectFailure(Mat A, Vec b, const char *smoother, PetscBoo
 
 int main(int argc, char **argv)
 {
-  char                problem[64] = "poisson3d", *smoothers[16];
-  const char         *all[]       = {"jacobi", "l1jacobi", "chebyshev", "polynomial", "mcgs", "user"};
-  PetscInt            n = 20000, maxits = 30, ns = 16;
+  char                problem[64] = "poisson3d", *smoothers[16], bjbs[64] = "";
+  const char         *all[] = {"jacobi", "l1jacobi", "chebyshev", "polynomial", "mcgs", "bjacobi", "user"};
+  PetscInt            n = 20000, maxits = 30, ns = 16, its_jacobi = -1, its_bjacobi = -1, Abs;
   PCGPUAMGType        type = PC_GPUAMG_CLASSICAL;
   PetscBool           set;
   PetscMPIInt         size;
@@ -97,11 +153,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-maxits", &maxits, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bjacobi_bs", bjbs, sizeof(bjbs), NULL));
+  for (char *c = bjbs; *c; c++)
+    if (*c == ',') *c = ' '; /* "3,6" (one word in tests/TESTS): the view's "3 6" */
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-type", PCGPUAMGTypes, (PetscEnum *)&type, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-smoothers", smoothers, &ns, &set));
   if (!set) {
     ns = 0; /* every smoother; mcgs on one rank only */
-    for (PetscInt k = 0; k < 6; k++)
+    for (PetscInt k = 0; k < 7; k++)
       if (size == 1 || strcmp(all[k], "mcgs")) PetscCall(PetscStrallocpy(all[k], &smoothers[ns++]));
   }
   PetscCall(PCGPUAMGSmootherRegister("user", &ops));
@@ -135,7 +194,17 @@ int main(int argc, char **argv)
     PetscCall(KSPGetIterationNumber(ksp, &its));
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "smoother %s: CG did not converge in %" PetscInt_FMT " iterations (%s)", smoothers[s], maxits, KSPConvergedReasons[reason]);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s, smoother %-10s (sweeps %" PetscInt_FMT "+%" PetscInt_FMT "): CG %" PetscInt_FMT " iterations\n", problem, PCGPUAMGTypes[type], smoothers[s], pre, post, its));
+    if (!strcmp(got, "jacobi")) its_jacobi = its;
+    if (!strcmp(got, "bjacobi")) {
+      its_bjacobi = its;
+      PetscCall(CheckBJacobi(pc, b, bjbs));
+    }
     PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(MatGetBlockSize(A, &Abs));
+  if (Abs == 1 && its_jacobi >= 0 && its_bjacobi >= 0) {
+    PetscCheck(its_jacobi == its_bjacobi, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "block size 1: bjacobi took %" PetscInt_FMT " CG iterations, jacobi %" PetscInt_FMT "; they are the same smoother there", its_bjacobi, its_jacobi);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "block size 1: bjacobi and jacobi take the same CG iterations\n"));
   }
   PetscCall(ExpectFailure(A, b, "no-such-smoother", PETSC_FALSE, PETSC_ERR_ARG_UNKNOWN_TYPE));
   PetscCall(ExpectFailure(A, b, "mcgs", (PetscBool)(size == 1), PETSC_ERR_SUP)); /* one rank: its transpose; several: setup */

@@ -15,6 +15,7 @@
 #include <gpupc/amg.h>
 #include <gpupc/amgkernels.h>
 #include <gpupc/sparsekernels.h> /* GPUPCDevCSR */
+#include <gpupc/gpubjacobikernels.h>
 
 /* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
 #define GPUPC_AMG_CHEBYSHEV_LOWER 10.0 /* Chebyshev interval [lambda / 10, 1.1 lambda], GAMG's; lambda / 30 took 1.5-2x the
@@ -86,6 +87,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscView
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherDestroy(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambdaBlock(Mat, const GPUPCPBJBlocks *, Vec, PetscInt, PetscReal *, PetscReal *);
 /* the registry (smootherregistry.c) and the built-in smoothers' pieces (smootherjacobi.c, smootherchebyshev.c) */
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherFind(const char[], PCGPUAMGSmootherOps *, PetscBool *);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherNames(PetscInt *, const char *const **);
@@ -95,7 +97,7 @@ PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherDestroyScaled(PCGPUAMGSmo
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherJacobiStep(PCGPUAMGSmootherLevel *, Vec, PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherCountBytes(PCGPUAMGSmootherLevel *, PetscReal);
 PETSC_INTERN const GPUPCAMGKernels    *GPUPCAMGSmootherKernels(PCGPUAMGSmootherLevel *);
-PETSC_INTERN const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi, GPUPCAMGSmootherOpsL1Jacobi, GPUPCAMGSmootherOpsChebyshev, GPUPCAMGSmootherOpsPolynomial, GPUPCAMGSmootherOpsMCGS;
+PETSC_INTERN const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi, GPUPCAMGSmootherOpsL1Jacobi, GPUPCAMGSmootherOpsChebyshev, GPUPCAMGSmootherOpsPolynomial, GPUPCAMGSmootherOpsMCGS, GPUPCAMGSmootherOpsBJacobi;
 PETSC_EXTERN PetscErrorCode            GPUPCAMGSmooth(GPUPCAMGDevice *, PetscInt, PetscBool, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseSetUp(GPUPCAMGDevice *, Mat);
 PETSC_INTERN PetscErrorCode            GPUPCAMGCoarseSolve(GPUPCAMGDevice *, PetscBool);

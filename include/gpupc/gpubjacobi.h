@@ -27,4 +27,10 @@ PETSC_INTERN PetscLogEvent  PC_GPUBJacobi_Invert, PC_GPUBJacobi_Upload, PC_GPUBJ
 /* inverses of the diagonal blocks of a rank's local rows (host memory, the device layout of gpupc/gpubjacobikernels.h) */
 PETSC_INTERN PetscErrorCode GPUPCPBJInvertBlocks(Mat, PetscInt, PetscInt, PetscInt, PetscScalar *);
 
+/* the inverses on the device: setup, y = D_B^-1 x (or D_B^-T x), release (gpubjacobiblocks.c; used by PC gpubjacobi
+   and PC gpuamg's bjacobi smoother) */
+PETSC_INTERN PetscErrorCode GPUPCPBJBlocksSetUp(Mat, PetscInt, PetscObject, GPUPCPBJBlocks *, PetscInt *);
+PETSC_INTERN PetscErrorCode GPUPCPBJBlocksApply(const GPUPCPBJBlocks *, PetscBool, PetscObject, Vec, Vec);
+PETSC_INTERN PetscErrorCode GPUPCPBJBlocksDestroy(GPUPCPBJBlocks *);
+
 #endif

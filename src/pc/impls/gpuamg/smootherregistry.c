@@ -64,7 +64,8 @@ PetscErrorCode PCGPUAMGSmootherRegister(const char name[], const PCGPUAMGSmoothe
   PetscFunctionReturn(0);
 }
 
-/* jacobi, l1jacobi (smootherjacobi.c), chebyshev, polynomial (smootherchebyshev.c), mcgs (smoothermcgs.c) */
+/* jacobi, l1jacobi (smootherjacobi.c), chebyshev, polynomial (smootherchebyshev.c), mcgs (smoothermcgs.c), bjacobi
+   (smootherbjacobi.c) */
 PetscErrorCode GPUPCAMGSmootherRegisterBuiltin(void)
 {
   PetscFunctionBegin;
@@ -73,6 +74,7 @@ PetscErrorCode GPUPCAMGSmootherRegisterBuiltin(void)
   PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERCHEBYSHEV, &GPUPCAMGSmootherOpsChebyshev));
   PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERPOLYNOMIAL, &GPUPCAMGSmootherOpsPolynomial));
   PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERMCGS, &GPUPCAMGSmootherOpsMCGS));
+  PetscCall(PCGPUAMGSmootherRegister(PCGPUAMGSMOOTHERBJACOBI, &GPUPCAMGSmootherOpsBJacobi));
   PetscFunctionReturn(0);
 }
 

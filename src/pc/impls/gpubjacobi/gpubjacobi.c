@@ -1,10 +1,10 @@
 /*
    PC gpubjacobi: block Jacobi with dense inverses of the diagonal blocks of bs consecutive rows. The inverses are
    computed on the host at every setup (gpubjacobiinvert.c), uploaded once per setup, and each application is one
-   kernel of batched small dense products on the device (gpupc/gpubjacobikernels.h; host/ and cuda/).
+   kernel of batched small dense products on the device (gpupc/gpubjacobikernels.h; host/ and cuda/). The setup and
+   the application of the blocks are gpubjacobiblocks.c's, shared with PC gpuamg's bjacobi smoother.
 */
 #include <gpupc/gpubjacobi.h>
-#include <gpupc/stage.h>
 
 PetscLogEvent PC_GPUBJacobi_Invert, PC_GPUBJacobi_Upload, PC_GPUBJacobi_Apply;
 
@@ -22,10 +22,8 @@ static PetscErrorCode PCReset_GPUBJacobi(PC pc)
   PC_GPUBJacobi *pbj = (PC_GPUBJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCFree(pbj->dev.inv));
-  pbj->dev.inv = NULL;
-  pbj->dev.n = pbj->dev.bs = pbj->dev.ld = 0;
-  pbj->built                             = PETSC_FALSE;
+  PetscCall(GPUPCPBJBlocksDestroy(&pbj->dev));
+  pbj->built = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -66,8 +64,7 @@ static PetscErrorCode PCSetUp_GPUBJacobi(PC pc)
 {
   PC_GPUBJacobi *pbj = (PC_GPUBJacobi *)pc->data;
   Mat            A   = pc->pmat;
-  PetscInt       m, n, M, N, bs, ld;
-  PetscScalar   *h;
+  PetscInt       m, n, M, N, bs;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &M, &N));
@@ -78,77 +75,27 @@ static PetscErrorCode PCSetUp_GPUBJacobi(PC pc)
     PetscCall(MatGetBlockSize(A, &bs));
     PetscCheck(bs <= GPUPC_PBJ_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PC gpubjacobi inverts blocks of at most %d rows; the matrix has block size %" PetscInt_FMT ". Set -pc_gpubjacobi_block_size (1..%d) or use -pc_type pbjacobi", GPUPC_PBJ_MAX_BS, bs, GPUPC_PBJ_MAX_BS);
   }
-  ld = ((m + 31) / 32) * 32;
-  if (pbj->dev.inv && (pbj->dev.ld != ld || pbj->dev.bs != bs)) PetscCall(PCReset_GPUBJacobi(pc));
-  if (!pbj->dev.inv && ld > 0) PetscCall(GPUPCMallocArray((size_t)ld * bs, &pbj->dev.inv));
-  pbj->dev.n   = m;
-  pbj->dev.bs  = bs;
-  pbj->dev.ld  = ld;
+  pbj->built = PETSC_FALSE;
+  PetscCall(GPUPCPBJBlocksSetUp(A, bs, (PetscObject)pc, &pbj->dev, &pbj->threads));
   pbj->bs      = bs;
   pbj->nblocks = (m + bs - 1) / bs;
   PetscCall(MatGetOwnershipRange(A, &pbj->rstart, NULL));
-  /* threads only when the inversion is worth a parallel region: ~3 bs^3 flops per block; below ~4 Mflop (a few ms on
-     one core) one thread (starting and joining the threads would cost more than it saves) */
-  PetscCall(GPUPCDefaultHostThreads(&pbj->threads));
-  if ((double)pbj->nblocks * bs * bs * bs < 4.0e6 / 3.0) pbj->threads = 1;
-  /* the inverses on the host, in the device layout (zeros where a partial last block has no entries) */
-  PetscCall(PetscCalloc1((size_t)ld * bs, &h));
-  PetscCall(PetscLogEventBegin(PC_GPUBJacobi_Invert, pc, 0, 0, 0));
-  {
-    PetscErrorCode ierr = GPUPCPBJInvertBlocks(A, bs, ld, pbj->threads, h);
-    if (ierr) { /* a singular block: the PC holds nothing usable */
-      PetscCall(PetscFree(h));
-      PetscCall(PCReset_GPUBJacobi(pc));
-      PetscCall(PetscLogEventEnd(PC_GPUBJacobi_Invert, pc, 0, 0, 0));
-      PetscCall(ierr);
-    }
-  }
-  PetscCall(PetscLogEventEnd(PC_GPUBJacobi_Invert, pc, 0, 0, 0));
-  PetscCall(PetscLogFlops(2.0 * (PetscLogDouble)m * bs * bs));
-  PetscCall(PetscLogEventBegin(PC_GPUBJacobi_Upload, pc, 0, 0, 0));
-  if (ld > 0) PetscCall(GPUPCStageCopyToDevice(0, (size_t)ld * bs, h, sizeof(PetscScalar), pbj->dev.inv, sizeof(PetscScalar)));
-  PetscCall(PetscLogEventEnd(PC_GPUBJacobi_Upload, pc, 0, 0, 0));
-  PetscCall(PetscFree(h));
   pbj->built = PETSC_TRUE;
   pbj->nsetups++;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode PCApply_GPUBJacobi_Private(PC pc, PetscBool transpose, Vec x, Vec y)
-{
-  PC_GPUBJacobi         *pbj = (PC_GPUBJacobi *)pc->data;
-  const GPUPCPBJKernels *K;
-  const PetscScalar     *dx;
-  PetscScalar           *dy;
-  PetscInt               n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCheck(n == pbj->dev.n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC gpubjacobi: vector of local length %" PetscInt_FMT ", the preconditioner was set up for %" PetscInt_FMT " local rows", n, pbj->dev.n);
-  PetscCall(GPUPCGetPBJKernels(&K));
-  PetscCall(PetscLogEventBegin(PC_GPUBJacobi_Apply, pc, x, y, 0));
-  PetscCall(VecGPUGetDeviceArrayRead(x, &dx));
-  PetscCall(VecGPUGetDeviceArrayWrite(y, &dy));
-  if (transpose) PetscCall(K->apply_transpose(&pbj->dev, dx, dy));
-  else PetscCall(K->apply(&pbj->dev, dx, dy));
-  PetscCall(VecGPURestoreDeviceArrayWrite(y, &dy));
-  PetscCall(VecGPURestoreDeviceArrayRead(x, &dx));
-  PetscCall(PetscLogEventEnd(PC_GPUBJacobi_Apply, pc, x, y, 0));
-  PetscCall(PetscLogFlops(2.0 * (PetscLogDouble)n * pbj->dev.bs));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PCApply_GPUBJacobi(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(PCApply_GPUBJacobi_Private(pc, PETSC_FALSE, x, y));
+  PetscCall(GPUPCPBJBlocksApply(&((PC_GPUBJacobi *)pc->data)->dev, PETSC_FALSE, (PetscObject)pc, x, y));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode PCApplyTranspose_GPUBJacobi(PC pc, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(PCApply_GPUBJacobi_Private(pc, PETSC_TRUE, x, y));
+  PetscCall(GPUPCPBJBlocksApply(&((PC_GPUBJacobi *)pc->data)->dev, PETSC_TRUE, (PetscObject)pc, x, y));
   PetscFunctionReturn(0);
 }
 
