@@ -5,7 +5,7 @@ static const char help[] = "PC gpuamg's device cycle on a hierarchy built here (
                            "  the cycle is symmetric for a symmetric operator ((x, M y) = (M x, y)) and PCApplyTranspose is its\n"
                            "  transpose ((M^T x, y) = (x, M y), also for a nonsymmetric one: -conv);\n"
                            "  CG (GMRES with -conv) preconditioned by the cycle converges in at most -maxits iterations.\n"
-                           "Options: -n (2^k - 1), -conv, -levels, -maxits, -pcmg, and the cycle options -pc_gpuamg_cycle, -pc_gpuamg_smoother,\n"
+                           "Options: -n (2^k - 1), -conv, -levels, -maxits, -pcmg, -block_size, and the cycle options -pc_gpuamg_cycle, -pc_gpuamg_smoother,\n"
                            "-pc_gpuamg_pre_sweeps, -pc_gpuamg_post_sweeps, -pc_gpuamg_jacobi_weight, -pc_gpuamg_chebyshev_degree,\n"
                            "-pc_gpuamg_polynomial_degree.\n";
 
@@ -297,7 +297,7 @@ static PetscErrorCode CheckKrylov(GPUPCAMGDevice *D, PetscBool symmetric, PetscI
 
 int main(int argc, char **argv)
 {
-  PetscInt             n = 63, levels = 10, maxits = 20;
+  PetscInt             n = 63, levels = 10, maxits = 20, bs = 1;
   PetscReal            conv = 0;
   PetscBool            pcmg = PETSC_FALSE;
   GPUPCAMGCycleOptions o;
@@ -314,6 +314,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-maxits", "at most this many Krylov iterations", NULL, maxits, &maxits, NULL));
   PetscCall(PetscOptionsReal("-conv", "convection (nonsymmetric operator)", NULL, conv, &conv, NULL));
   PetscCall(PetscOptionsBool("-pcmg", "compare with PCMG", NULL, pcmg, &pcmg, NULL));
+  PetscCall(PetscOptionsInt("-block_size", "block size of the finest matrix (the bjacobi smoother's blocks; must divide the local rows)", NULL, bs, &bs, NULL));
   PetscCall(PetscOptionsEnum("-pc_gpuamg_cycle", "cycle", NULL, PCGPUAMGCycleTypes, (PetscEnum)o.cycle, (PetscEnum *)&o.cycle, NULL));
   PetscCall(PetscOptionsString("-pc_gpuamg_smoother", "smoother (a registered name)", NULL, o.smoother, o.smoother, sizeof(o.smoother), NULL));
   PetscCall(PetscOptionsInt("-pc_gpuamg_pre_sweeps", "pre-smoothing sweeps", NULL, o.pre, &o.pre, NULL));
@@ -324,6 +325,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
 
   PetscCall(TestGridOperator(2, n, conv, MATAIJ, &A));
+  if (bs > 1) PetscCall(MatSetBlockSize(A, bs));
   PetscCall(BuildHierarchy(A, n, levels, &H));
   PetscCall(GPUPCAMGDeviceCreate(&H, &o, &D));
   {

@@ -185,8 +185,8 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 
    Options Database Keys (cycle):
 +  -pc_gpuamg_cycle <v,w,f> - the cycle (default v)
-.  -pc_gpuamg_smoother <name> - the smoother from the registry: jacobi, l1jacobi, chebyshev, polynomial or one added
-                                 with PCGPUAMGSmootherRegister() (default l1jacobi for classical,
+.  -pc_gpuamg_smoother <name> - the smoother from the registry: jacobi, l1jacobi, chebyshev, polynomial, mcgs,
+                                 bjacobi or one added with PCGPUAMGSmootherRegister() (default l1jacobi for classical,
                                                                chebyshev for agg)
 .  -pc_gpuamg_pre_sweeps <1> - sweeps before the coarse correction
 .  -pc_gpuamg_post_sweeps <1> - sweeps after
@@ -212,7 +212,10 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
    polynomial use per level lambda_l = min(1.1 * largest Ritz value of 20 Lanczos steps on |D|^-1/2 sgn(D) A |D|^-1/2,
    Gershgorin bound of D^-1 A) >= lambda_max(D^-1 A_l); -ksp_view prints it with the Ritz value, the Gershgorin bound
    and the damping of each level. A fixed Jacobi weight (2/3) is no smoother on coarse levels where lambda_max reaches
-   3-4 (CG broke down, Richardson diverged: issue 34).
+   3-4 (CG broke down, Richardson diverged: issue 34). bjacobi is point-block Jacobi over each level's block size
+   (MatGetBlockSize of the level: 3 then 6 for 3D elasticity with aggregation; block size 1 is jacobi), with PC
+   gpubjacobi's dense block inverses and lambda_l of D_B^-1 A from Lanczos in the D_B inner product; -ksp_view lists
+   the block size per level.
 
    Level: intermediate
 
