@@ -218,6 +218,7 @@ static PetscErrorCode GatherSequential(GPUPCCMGMPI M, const GPUPCCMGOptions *opt
     GPUPCCMGDevSetup D;
     PetscBool        built;
     PetscCall(GPUPCCMGHierarchyBuildDevice(sub[0], &so, &M->seq, &D, &built));
+    if (built) PetscCall(GPUPCCMGHierarchySyncDevice(&M->seq, &D)); /* the host levels whole before D goes */
     PetscCall(GPUPCCMGDevSetupFree(&D));
     if (built && so.cluster_order) PetscCall(GPUPCCMGHierarchyOrder(&M->seq, so.threads));
     if (!built) PetscCall(GPUPCCMGHierarchyBuild(sub[0], &so, &M->seq));
