@@ -68,7 +68,5 @@ PETSC_INTERN PetscErrorCode GPUPCAMGDevHierarchyFree(GPUPCAMGHierarchy *);
 /* collective checks (setupagree.c): every rank reaches the same verdict, so no rank leaves while the others wait */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCheckCoordinates(Mat, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCAMGAgree(MPI_Comm, PetscErrorCode, const char *, PetscInt);
-/* log events of the setup phases (registered by the setup files, called from the PC's registration) */
-PETSC_EXTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
 
 #endif

@@ -16,6 +16,7 @@
 #include <gpupc/amgkernels.h>
 #include <gpupc/sparsekernels.h> /* GPUPCDevCSR */
 #include <gpupc/gpubjacobikernels.h>
+#include <gpupc/amgevents.h> /* the device half's -log_view events */
 
 /* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
 #define GPUPC_AMG_CHEBYSHEV_LOWER 10.0 /* Chebyshev interval [lambda / 10, 1.1 lambda], GAMG's; lambda / 30 took 1.5-2x the
@@ -107,9 +108,6 @@ PETSC_INTERN PetscErrorCode            GPUPCAMGCountProduct(GPUPCAMGDevice *, Ma
   do {                                                    \
     if ((D)->counting) (D)->cyclebytes += (PetscReal)(b); \
   } while (0)
-
-PETSC_INTERN PetscLogEvent  PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
-PETSC_EXTERN PetscErrorCode PCGPUAMGRegisterEvents(void);
 
 /* the PC's data (gpuamg.c, gpuamgoptions.c) */
 typedef struct {

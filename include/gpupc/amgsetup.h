@@ -13,6 +13,8 @@
 
 #include <gpupc/amg.h>
 #include <gpupc/amgsetupkernels.h>
+#include <gpupc/amgcsr.h>    /* the CSR helpers: pair sort, transpose, SEQAIJ on arrays */
+#include <gpupc/amgevents.h> /* the setup's -log_view events */
 
 typedef struct {
   PetscInt        n;         /* owned rows */
@@ -67,14 +69,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, P
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 /* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, PetscInt, Mat *);
-/* a SEQAIJ matrix on CSR arrays (PetscMalloc'd, sorted columns) that it frees when destroyed */
-PETSC_INTERN PetscErrorCode GPUPCAMGMatOnArrays(PetscInt, PetscInt, PetscInt *, PetscInt *, PetscScalar *, Mat *);
-/* sorts n (column, value) pairs by column */
-PETSC_INTERN void GPUPCAMGSortPairs(PetscInt, PetscInt *, PetscReal *);
 /* P^T A P on one rank (SEQAIJ or derived), threaded over the coarse rows; the same values as MatPtAP */
 PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Mat *, Mat *);
-/* the transpose of a CSR matrix or pattern (rows of the transpose sorted), threaded */
-PETSC_EXTERN PetscErrorCode GPUPCAMGTransposeCSR(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscReal *, PetscInt, PetscInt **, PetscInt **, PetscReal **);
 
 /* aggregation: node graph (blocks of bs rows) with |A_IJ| >= eps sqrt(|A_II| |A_JJ|) (Frobenius norms of blocks) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *, PetscInt, PetscReal, PetscInt, GPUPCAMGStrength *);
@@ -95,8 +91,6 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, co
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, const PetscInt *, const PetscInt *, PetscInt, PCGPUAMGInterpType, PetscInt, PetscReal, GPUPCDevCSR *);
 
-/* -log_view events of the setup (GPUPCAMGRegisterSetupEvents) */
-PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
 /* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */
 PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);

@@ -8,6 +8,7 @@
 #include "impls/tasslilu/tassliluimpl.h"
 #include <gpupc/gpubjacobi.h>
 #include <gpupc/amgcycle.h>
+#include <gpupc/amgevents.h> /* the events registered below */
 
 PetscErrorCode GPUPCRegisterPC(void)
 {

@@ -174,39 +174,6 @@ static int CachedRowAP(const GPUPCCSR *A, const GPUPCCSR *P, PetscInt i, Work *w
   return 0;
 }
 
-/* sorts cols[0..n) ascending, vals along */
-void GPUPCAMGSortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
-{
-  while (n > 16) { /* quicksort on the larger part's loop, recursion on the smaller */
-    PetscInt p = cols[n / 2], lo = 0, hi = n - 1;
-    while (lo <= hi) {
-      while (cols[lo] < p) lo++;
-      while (cols[hi] > p) hi--;
-      if (lo <= hi) GPUPCAMGSwapPairs(cols, vals, lo++, hi--);
-    }
-    if (hi + 1 < n - lo) {
-      GPUPCAMGSortPairs(hi + 1, cols, vals);
-      cols += lo;
-      vals += lo;
-      n -= lo;
-    } else {
-      GPUPCAMGSortPairs(n - lo, cols + lo, vals + lo);
-      n = hi + 1;
-    }
-  }
-  for (PetscInt q = 1; q < n; q++) {
-    PetscInt  c = cols[q], p = q;
-    PetscReal v = vals[q];
-    while (p > 0 && cols[p - 1] > c) {
-      cols[p] = cols[p - 1];
-      vals[p] = vals[p - 1];
-      p--;
-    }
-    cols[p] = c;
-    vals[p] = v;
-  }
-}
-
 /* C's rows [r0, r1) appended to the work's buffer (cols sorted), their lengths in len[]; returns nonzero on failure */
 static int Chunk(const GPUPCCSR *A, const GPUPCCSR *P, const Transposed *R, PetscInt r0, PetscInt r1, PetscInt *len, Work *w)
 {
@@ -288,38 +255,6 @@ static PetscErrorCode Chunks(const GPUPCCSR *A, const Transposed *R, PetscInt nc
     while (c < nchunks && acc >= total * (PetscLogDouble)c / (PetscLogDouble)nchunks) bound[c++] = cr + 1;
   }
   while (c <= nchunks) bound[c++] = R->n;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode FreeArrays(void *ctx)
-{
-  void **p = (void **)ctx;
-
-  PetscFunctionBegin;
-  PetscCall(PetscFree(p[0]));
-  PetscCall(PetscFree(p[1]));
-  PetscCall(PetscFree(p[2]));
-  PetscCall(PetscFree(p));
-  PetscFunctionReturn(0);
-}
-
-/* a SEQAIJ matrix on the arrays, which it frees when destroyed (a container composed with it holds them) */
-PetscErrorCode GPUPCAMGMatOnArrays(PetscInt m, PetscInt n, PetscInt *i, PetscInt *j, PetscScalar *a, Mat *C)
-{
-  PetscContainer c;
-  void         **p;
-
-  PetscFunctionBegin;
-  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, m, n, i, j, a, C));
-  PetscCall(PetscMalloc1(3, &p));
-  p[0] = i;
-  p[1] = j;
-  p[2] = a;
-  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
-  PetscCall(PetscContainerSetPointer(c, p));
-  PetscCall(PetscContainerSetUserDestroy(c, FreeArrays));
-  PetscCall(PetscObjectCompose((PetscObject)*C, "GPUPCAMGArrays", (PetscObject)c));
-  PetscCall(PetscContainerDestroy(&c));
   PetscFunctionReturn(0);
 }
 

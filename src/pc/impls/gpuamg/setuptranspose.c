@@ -3,8 +3,77 @@
    S^T and the restriction R = P^T of the Galerkin product. Each row of the transpose lists the original rows in
    ascending order, whatever the thread count: one thread counts and places the entries in row order; several count
    with atomic increments, place the entries in atomically taken slots and then sort each row of the transpose.
+   Also the setup's other CSR helpers (gpupc/amgcsr.h): the (column, value) pair sort and the SEQAIJ matrix that
+   owns its arrays. They live here, below the Galerkin product and the interpolation that use them, so that no two
+   setup files need each other.
 */
-#include <gpupc/amgsetup.h>
+#include <gpupc/amgcsr.h>
+#include <gpupc/amgsetupkernels.h> /* GPUPCAMGSwapPairs */
+
+/* sorts cols[0..n) ascending, vals along */
+void GPUPCAMGSortPairs(PetscInt n, PetscInt *cols, PetscReal *vals)
+{
+  while (n > 16) { /* quicksort on the larger part's loop, recursion on the smaller */
+    PetscInt p = cols[n / 2], lo = 0, hi = n - 1;
+    while (lo <= hi) {
+      while (cols[lo] < p) lo++;
+      while (cols[hi] > p) hi--;
+      if (lo <= hi) GPUPCAMGSwapPairs(cols, vals, lo++, hi--);
+    }
+    if (hi + 1 < n - lo) {
+      GPUPCAMGSortPairs(hi + 1, cols, vals);
+      cols += lo;
+      vals += lo;
+      n -= lo;
+    } else {
+      GPUPCAMGSortPairs(n - lo, cols + lo, vals + lo);
+      n = hi + 1;
+    }
+  }
+  for (PetscInt q = 1; q < n; q++) {
+    PetscInt  c = cols[q], p = q;
+    PetscReal v = vals[q];
+    while (p > 0 && cols[p - 1] > c) {
+      cols[p] = cols[p - 1];
+      vals[p] = vals[p - 1];
+      p--;
+    }
+    cols[p] = c;
+    vals[p] = v;
+  }
+}
+
+static PetscErrorCode FreeArrays(void *ctx)
+{
+  void **p = (void **)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p[0]));
+  PetscCall(PetscFree(p[1]));
+  PetscCall(PetscFree(p[2]));
+  PetscCall(PetscFree(p));
+  PetscFunctionReturn(0);
+}
+
+/* a SEQAIJ matrix on the arrays, which it frees when destroyed (a container composed with it holds them) */
+PetscErrorCode GPUPCAMGMatOnArrays(PetscInt m, PetscInt n, PetscInt *i, PetscInt *j, PetscScalar *a, Mat *C)
+{
+  PetscContainer c;
+  void         **p;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, m, n, i, j, a, C));
+  PetscCall(PetscMalloc1(3, &p));
+  p[0] = i;
+  p[1] = j;
+  p[2] = a;
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+  PetscCall(PetscContainerSetPointer(c, p));
+  PetscCall(PetscContainerSetUserDestroy(c, FreeArrays));
+  PetscCall(PetscObjectCompose((PetscObject)*C, "GPUPCAMGArrays", (PetscObject)c));
+  PetscCall(PetscContainerDestroy(&c));
+  PetscFunctionReturn(0);
+}
 
 /*@C
    GPUPCAMGTransposeCSR - the transpose of an m x n CSR matrix (or pattern)
