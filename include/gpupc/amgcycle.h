@@ -125,6 +125,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PCSetFromOptions_GPUAMG(PC, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC, PetscBool);
+PETSC_INTERN PetscErrorCode GPUPCAMGReset(PC, PetscBool);
 PETSC_INTERN PetscErrorCode PCCreate_GPUAMG(PC);
 
 #endif

@@ -6,7 +6,19 @@
 */
 #include <gpupc/amgcycle.h>
 
-static PetscErrorCode PCReset_GPUAMG(PC pc)
+/*
+   GPUPCAMGReset - frees what a PCSetUp of gpuamg built: the device levels with their smoothers and coarse solver
+   (GPUPCAMGDeviceDestroy) and the hierarchy, host or device built (GPUPCAMGHierarchyDestroy); the one place that
+   does, for PCReset, PCDestroy, a new nonzero pattern, new coordinates and a changed option.
+
+   Input Parameters:
++  pc      - the PC
+-  rebuild - PETSC_TRUE: also mark the PC not set up, so that the next PCSetUp builds again even on
+             SAME_NONZERO_PATTERN (an option or the coordinates changed what the hierarchy would be)
+
+   The options, the coordinates and the operator's AIJ copy stay (PCReset_GPUAMG frees the copy).
+*/
+PetscErrorCode GPUPCAMGReset(PC pc, PetscBool rebuild)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
@@ -16,6 +28,16 @@ static PetscErrorCode PCReset_GPUAMG(PC pc)
     PetscCall(GPUPCAMGHierarchyDestroy(&g->hier));
     g->built = PETSC_FALSE;
   }
+  if (rebuild) pc->setupcalled = 0;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCReset_GPUAMG(PC pc)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGReset(pc, PETSC_FALSE));
   PetscCall(MatDestroy(&g->aij));
   PetscFunctionReturn(0);
 }
@@ -66,10 +88,10 @@ static PetscErrorCode PCSetUp_GPUAMG(PC pc)
   } else {
     PetscErrorCode ierr;
 
-    PetscCall(PCReset_GPUAMG(pc));
+    PetscCall(GPUPCAMGReset(pc, PETSC_FALSE)); /* OperatorAIJ replaces the AIJ copy */
     PetscCall(OperatorAIJ(pc, &A));
     ierr = GPUPCAMGHierarchyBuild(A, &g->setup, &g->hier);
-    if (ierr) { /* bad input: what the build had made goes, the error stays */
+    if (ierr) { /* bad input: what the build had made goes, the error stays (not yet built, so not GPUPCAMGReset's) */
       (void)GPUPCAMGHierarchyDestroy(&g->hier);
       PetscCall(ierr);
     }
@@ -141,10 +163,7 @@ static PetscErrorCode PCSetCoordinates_GPUAMG(PC pc, PetscInt dim, PetscInt nloc
   g->setup.cdim    = dim;
   g->setup.ncoords = nloc;
   g->setup.coords  = g->coords;
-  if (g->built) {
-    PetscCall(PCReset_GPUAMG(pc));
-    pc->setupcalled = 0;
-  }
+  if (g->built) PetscCall(GPUPCAMGReset(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 

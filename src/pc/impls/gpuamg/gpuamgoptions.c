@@ -7,15 +7,8 @@
 /* the next PCSetUp builds the hierarchy (and the device levels) again */
 static PetscErrorCode Invalidate(PC pc)
 {
-  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
-
   PetscFunctionBegin;
-  if (g->built) {
-    PetscCall(GPUPCAMGDeviceDestroy(&g->dev));
-    PetscCall(GPUPCAMGHierarchyDestroy(&g->hier));
-    g->built = PETSC_FALSE;
-  }
-  pc->setupcalled = 0;
+  PetscCall(GPUPCAMGReset(pc, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
