@@ -6,46 +6,6 @@
 
 const char *const GPUPCAMGSetupKernelNames[] = {GPUPC_AMG_SETUP_KERNEL_LIST(GPUPC_KERNEL_NAME, ) NULL};
 
-/*@C
-   GPUPCGetAMGSetupKernelsFor - the gpuamg device-setup kernel table of a given backend
-
-   Not Collective
-
-   Input Parameter:
-.  backend - PETSC_GPUPC_BACKEND_HOST or PETSC_GPUPC_BACKEND_CUDA
-
-   Output Parameter:
-.  k - the table
-
-   Level: developer
-
-   Note:
-   The CUDA table is only usable when the active backend is CUDA (its pointers are device pointers).
-
-.seealso: GPUPCGetAMGSetupKernels()
-@*/
-PetscErrorCode GPUPCGetAMGSetupKernelsFor(PetscGPUPCBackend backend, const GPUPCAMGSetupKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelect(backend, &GPUPCAMGSetupKernelsHost, GPUPC_CUDA_TABLE(GPUPCAMGSetupKernelsCUDA), "gpuamg setup", (const void **)k));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-   GPUPCGetAMGSetupKernels - the gpuamg device-setup kernel table of the active backend
-
-   Not Collective
-
-   Output Parameter:
-.  k - the table (host reference or CUDA)
-
-   Level: developer
-
-.seealso: GPUPCGetAMGSetupKernelsFor()
-@*/
-PetscErrorCode GPUPCGetAMGSetupKernels(const GPUPCAMGSetupKernels **k)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCKernelTableSelectActive(&GPUPCAMGSetupKernelsHost, GPUPC_CUDA_TABLE(GPUPCAMGSetupKernelsCUDA), "gpuamg setup", (const void **)k));
-  PetscFunctionReturn(0);
-}
+/* GPUPCGetAMGSetupKernelsFor(backend, &k): the table of a backend (the CUDA table is usable only when the active
+   backend is CUDA); GPUPCGetAMGSetupKernels(&k): the table of the active backend (gpupc/kerneltable.h) */
+GPUPC_KERNEL_TABLE_GETTERS(GPUPCAMGSetupKernels, AMGSetup, "gpuamg setup")
