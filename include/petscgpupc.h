@@ -536,6 +536,7 @@ typedef struct {
   PetscBool needs_lambda;                                                                                 /* lambda, ritz are computed before setup */
   PetscBool needs_graph;                                                                                  /* reads the host graph of A at setup: one rank only */
   PetscBool transpose;                                                                                    /* apply supports transpose (PCApplyTranspose) */
+  PetscBool needs_host;                                                                                   /* reads the host matrix of A at setup (the device setup then keeps host levels) */
 } PCGPUAMGSmootherOps;
 
 PETSC_EXTERN PetscErrorCode PCGPUAMGSmootherRegister(const char[], const PCGPUAMGSmootherOps *);
@@ -586,5 +587,7 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGGetUseGraph(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetNumberOfLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetSetupLocation(PC, PCGPUAMGSetupLocation);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetSetupLocation(PC, PCGPUAMGSetupLocation *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetKeepHostLevels(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetKeepHostLevels(PC, PetscBool *);
 
 #endif

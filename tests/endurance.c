@@ -8,7 +8,9 @@ static const char help[] = "Endurance (issue 34 item 7): set up and solve -cycle
                            "  -fresh_ksp          a new KSP every cycle (default: one KSP, new values each cycle)\n"
                            "  -once_tolerance <bytes>  tolerate this much between cycle 1 and cycle 2 and between the start and the end\n"
                            "                     (one-time allocations; several ranks: see bench/NOTES.md); cycles 3.. must still equal cycle 2\n"
-                           "  -inject_leak <host,device>  leak 1 kB in cycle 3: the check must catch it (self-check of the test)\n";
+                           "  -inject_leak <host,device>  leak 1 kB in cycle 3: the check must catch it (self-check of the test)\n"
+                           "  -dump_cycles <prefix>  the host allocations after cycles 1 and 2 (PetscMallocDump) into <prefix>1.txt and\n"
+                           "                     <prefix>2.txt: what a growth report is made of\n";
 
 #include <petscksp.h>
 #include <petscgpupc.h>
@@ -65,8 +67,8 @@ int main(int argc, char **argv)
 {
   PetscInt       n = 40, cycles = 5, nleaks = 0;
   PetscReal      once     = 0.0;
-  PetscBool      fresh    = PETSC_FALSE, inject;
-  char           leak[16] = "";
+  PetscBool      fresh    = PETSC_FALSE, inject, dumps;
+  char           leak[16] = "", dump[PETSC_MAX_PATH_LEN] = "";
   Mat            A;
   Vec            x, b;
   KSP            ksp = NULL;
@@ -82,6 +84,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-fresh_ksp", &fresh, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-once_tolerance", &once, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-inject_leak", leak, sizeof(leak), &inject));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-dump_cycles", dump, sizeof(dump), &dumps));
   PetscCheck(n >= 2 && cycles >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n and -cycles must be at least 2");
   PetscCheck(!inject || cycles >= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-inject_leak needs -cycles 3 or more (the leak is made in cycle 3)");
   PetscCall(MatCreate(PETSC_COMM_WORLD, &A));
@@ -121,6 +124,16 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscMallocGetCurrentUsage(&h));
     PetscCall(PetscGPUPCDeviceMemoryInUse(&d));
+    if (dumps && k <= 2) {
+      char        name[PETSC_MAX_PATH_LEN + 32];
+      FILE       *fp;
+      PetscMPIInt rank;
+      PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s%" PetscInt_FMT "_rank%d.txt", dump, k, (int)rank));
+      PetscCall(PetscFOpen(PETSC_COMM_SELF, name, "w", &fp));
+      PetscCall(PetscMallocDump(fp));
+      PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+    }
     if (k == 1) {
       h1 = h;
       d1 = d;

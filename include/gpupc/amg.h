@@ -29,6 +29,8 @@ typedef struct {
   PetscInt              threads;           /* host threads of the setup */
   PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
   PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
+  PetscBool             host_levels;       /* the device setup also makes host AIJ copies of the coarse levels, P and R
+                                              (GPUPCAMGSetupOptionsDefault: true; the PC: -pc_gpuamg_keep_host_levels) */
   PetscInt              cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
   PetscInt              ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
   const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
@@ -41,16 +43,18 @@ typedef struct {
 /* the hierarchy: host AIJ matrices (SEQAIJ on one rank, MPIAIJ on several, on the operator's communicator) */
 typedef struct {
   PetscInt                        nlevels;
-  Mat                            *A;        /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
-  Mat                            *P;        /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
-  Mat                            *R;        /* R[l] = P[l]^T where the setup formed it (one rank), else NULL (or R itself NULL): the
+  Mat                            *A;          /* A[0]: the operator (a reference); A[l+1] = P[l]^T A[l] P[l] */
+  Mat                            *P;          /* P[l], l < nlevels-1: rows of level l, columns of level l+1 */
+  Mat                            *R;          /* R[l] = P[l]^T where the setup formed it (one rank), else NULL (or R itself NULL): the
                               device transposes P */
-  PetscInt                        threads;  /* host threads of the setup (and of a recomputation) */
-  PetscLogDouble                  times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
-  PetscBool                       ondevice; /* built by the device setup (setupdevice.c); else by the host setup */
-  const char                     *hostwhy;  /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
-  size_t                          devpeak;  /* device setup: the most device bytes it held at once above what was held before */
-  struct _n_GPUPCAMGDevHierarchy *dev;      /* device setup: the level matrices and P as device CSR, for a numeric re-run */
+  PetscInt                        threads;    /* host threads of the setup (and of a recomputation) */
+  PetscLogDouble                  times[4];   /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
+  PetscBool                       ondevice;   /* built by the device setup (setupdevice.c); else by the host setup */
+  PetscBool                       hostlevels; /* the device setup made host copies of the coarse levels, P and R (else
+                                                 only the last level has one; the cycle holds the others on the device) */
+  const char                     *hostwhy;    /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
+  size_t                          devpeak;    /* device setup: the most device bytes it held at once above what was held before */
+  struct _n_GPUPCAMGDevHierarchy *dev;        /* device setup: the level matrices and P as device CSR, for a numeric re-run */
 } GPUPCAMGHierarchy;
 
 PETSC_EXTERN PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *);

@@ -61,5 +61,8 @@ PETSC_EXTERN PetscErrorCode GPUPCDevMatGetBlock(GPUPCDevMat, const GPUPCMatBlock
 PETSC_EXTERN PetscErrorCode GPUPCDevMatView(GPUPCDevMat, const char *, PetscViewer);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatViewFormat(GPUPCDevMat, const char *, PetscViewer);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatDestroy(GPUPCDevMat *);
+/* a sequential Mat (MATSHELL) applying the matrix on gpu Vecs, owning it (devmatshell.c) */
+PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateMat(GPUPCDevMat, Mat *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatFromMat(Mat, GPUPCDevMat *);
 
 #endif

@@ -4,8 +4,8 @@
    alike. Each function works on one row of plain CSR arrays (one rank: the level matrix is the whole matrix) and gives
    what the host setup's row gives (setupstrength.c StrongRow, setupcoarsen.c PMIS, setupinterp.c RowDirect, RowExtI,
    TruncRow), with the same operations in the same order. The host setup looks points up in per-thread arrays of n
-   entries; a device thread has none, so membership is a binary search in a sorted row (S, A) or a linear search in the
-   row being built (at most interp_bound entries).
+   entries; a device thread has none, so membership is a binary search in a sorted row (S, A) or in an index of the
+   row being built ordered by column (at most interp_bound entries).
 */
 #ifndef GPUPC_AMGDEVROWS_H
 #define GPUPC_AMGDEVROWS_H
@@ -24,12 +24,38 @@ static inline GPUPC_AMG_HD int GPUPCAMGDevHas(const PetscInt *j, PetscInt lo, Pe
   return 0;
 }
 
-/* the place of l in cols[0 .. len), or -1 */
-static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevFind(const PetscInt *cols, PetscInt len, PetscInt l)
+/* the place of column c among cols[0 .. len), or -1; idx[0 .. len) holds the places ordered by column (a binary
+   search: the interpolatory sets of coarse levels reach hundreds of points, and a linear search per lookup made the
+   interpolation quadratic in them) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevFind(const PetscInt *cols, const PetscInt *idx, PetscInt len, PetscInt c)
 {
-  for (PetscInt q = 0; q < len; q++)
-    if (cols[q] == l) return q;
+  PetscInt lo = 0, hi = len;
+
+  while (lo < hi) {
+    PetscInt mid = lo + (hi - lo) / 2, m = cols[idx[mid]];
+    if (m == c) return idx[mid];
+    if (m < c) lo = mid + 1;
+    else hi = mid;
+  }
   return -1;
+}
+
+/* column c into place len of cols (value 0) unless present, idx kept ordered; returns the new length */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevAddPoint(PetscInt *cols, PetscReal *vals, PetscInt *idx, PetscInt len, PetscInt c)
+{
+  PetscInt lo = 0, hi = len;
+
+  while (lo < hi) {
+    PetscInt mid = lo + (hi - lo) / 2, m = cols[idx[mid]];
+    if (m == c) return len;
+    if (m < c) lo = mid + 1;
+    else hi = mid;
+  }
+  for (PetscInt q = len; q > lo; q--) idx[q] = idx[q - 1];
+  idx[lo]   = len;
+  cols[len] = c;
+  vals[len] = 0.0;
+  return len + 1;
 }
 
 /* classical strength of row r (diagonal value dr): the strong points in out (NULL: counted only) */
@@ -150,8 +176,9 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowDirect(const PetscInt *Ai, con
   return k;
 }
 
-/* extended+i interpolation of the F point i (the host's RowExtI on one rank) into cols, vals; diag: A's diagonal */
-static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt i, PetscInt *cols, PetscReal *vals)
+/* extended+i interpolation of the F point i (the host's RowExtI on one rank) into cols, vals (in the order the host
+   finds the points); diag: A's diagonal; idx: scratch of the capacity of cols (the places ordered by column) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt i, PetscInt *cols, PetscReal *vals, PetscInt *idx)
 {
   PetscReal d   = diag[i];
   PetscInt  len = 0;
@@ -159,22 +186,15 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const
   /* the interpolatory set: strong C of i and of its strong F neighbours (values start at 0) */
   for (PetscInt e = Si[i]; e < Si[i + 1]; e++) {
     PetscInt k = Sj[e];
-    if (cf[k] == GPUPC_AMG_C) {
-      if (GPUPCAMGDevFind(cols, len, k) < 0) {
-        cols[len]   = k;
-        vals[len++] = 0.0;
-      }
-    } else
+    if (cf[k] == GPUPC_AMG_C) len = GPUPCAMGDevAddPoint(cols, vals, idx, len, k);
+    else
       for (PetscInt f = Si[k]; f < Si[k + 1]; f++)
-        if (cf[Sj[f]] == GPUPC_AMG_C && GPUPCAMGDevFind(cols, len, Sj[f]) < 0) {
-          cols[len]   = Sj[f];
-          vals[len++] = 0.0;
-        }
+        if (cf[Sj[f]] == GPUPC_AMG_C) len = GPUPCAMGDevAddPoint(cols, vals, idx, len, Sj[f]);
   }
   for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++) {
     PetscInt n = Aj[e], p;
     if (n == i) continue;
-    p = GPUPCAMGDevFind(cols, len, n);
+    p = GPUPCAMGDevFind(cols, idx, len, n);
     if (p >= 0) vals[p] += Aa[e];
     else if (!(cf[n] == GPUPC_AMG_F && GPUPCAMGDevHas(Sj, Si[i], Si[i + 1], n))) d += Aa[e]; /* weak, not interpolatory: lumped */
   }
@@ -186,7 +206,7 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const
     /* D: k's negative couplings to i and to the interpolatory set; the same entries are distributed below */
     for (PetscInt g = Ai[k]; g < Ai[k + 1]; g++) {
       PetscInt l = Aj[g];
-      if ((l == i || GPUPCAMGDevFind(cols, len, l) >= 0) && Aa[g] * sk < 0.0) D += Aa[g];
+      if ((l == i || GPUPCAMGDevFind(cols, idx, len, l) >= 0) && Aa[g] * sk < 0.0) D += Aa[g];
     }
     if (D == 0.0) {
       d += aik;
@@ -196,7 +216,7 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const
       PetscInt l = Aj[g], p;
       if (Aa[g] * sk >= 0.0) continue;
       if (l == i) d += aik * Aa[g] / D;
-      else if ((p = GPUPCAMGDevFind(cols, len, l)) >= 0) vals[p] += aik * Aa[g] / D;
+      else if ((p = GPUPCAMGDevFind(cols, idx, len, l)) >= 0) vals[p] += aik * Aa[g] / D;
     }
   }
   for (PetscInt q = 0; q < len; q++) vals[q] = d != 0.0 ? -vals[q] / d : 0.0;
@@ -252,8 +272,8 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGTruncRow(PetscInt n, PetscInt *cols,
   return k;
 }
 
-/* row i of P into cols, vals (capacity: interp_bound's), truncated; returns its length */
-static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRow(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals)
+/* row i of P into cols, vals (capacity: interp_bound's; idx scratch of the same), truncated; returns its length */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRow(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals, PetscInt *idx)
 {
   PetscInt len;
 
@@ -263,7 +283,7 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRow(const PetscInt *Ai, con
     return 1;
   }
   if (type == GPUPC_AMG_DEV_DIRECT) len = GPUPCAMGDevRowDirect(Ai, Aj, Aa, diag[i], Si, Sj, cf, i, cols, vals);
-  else len = GPUPCAMGDevRowExtI(Ai, Aj, Aa, diag, Si, Sj, cf, i, cols, vals);
+  else len = GPUPCAMGDevRowExtI(Ai, Aj, Aa, diag, Si, Sj, cf, i, cols, vals, idx);
   return GPUPCAMGTruncRow(len, cols, vals, tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM); /* signs: the host setup */
 }
 
@@ -279,14 +299,15 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpCapacity(PetscInt bound, Pe
   return bound > GPUPC_AMG_DEV_ROWCAP || tmax <= 0 ? bound : PetscMin(bound, tmax);
 }
 
-/* row i of P, truncated, into the buffer cols, vals of GPUPCAMGDevInterpCapacity() entries; returns its length */
-static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRowStored(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals)
+/* row i of P, truncated, into the buffer cols, vals of GPUPCAMGDevInterpCapacity() entries (idx: scratch of as
+   many); returns its length */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRowStored(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals, PetscInt *idx)
 {
-  PetscInt  lc[GPUPC_AMG_DEV_ROWCAP], len;
+  PetscInt  lc[GPUPC_AMG_DEV_ROWCAP], li[GPUPC_AMG_DEV_ROWCAP], len;
   PetscReal lv[GPUPC_AMG_DEV_ROWCAP];
 
-  if (GPUPCAMGDevInterpBound(Ai, Si, Sj, cf, type, i) > GPUPC_AMG_DEV_ROWCAP) return GPUPCAMGDevInterpRow(Ai, Aj, Aa, diag, Si, Sj, cf, type, tmax, tfac, i, cols, vals);
-  len = GPUPCAMGDevInterpRow(Ai, Aj, Aa, diag, Si, Sj, cf, type, tmax, tfac, i, lc, lv);
+  if (GPUPCAMGDevInterpBound(Ai, Si, Sj, cf, type, i) > GPUPC_AMG_DEV_ROWCAP) return GPUPCAMGDevInterpRow(Ai, Aj, Aa, diag, Si, Sj, cf, type, tmax, tfac, i, cols, vals, idx);
+  len = GPUPCAMGDevInterpRow(Ai, Aj, Aa, diag, Si, Sj, cf, type, tmax, tfac, i, lc, lv, li);
   for (PetscInt q = 0; q < len; q++) {
     cols[q] = lc[q];
     vals[q] = lv[q];

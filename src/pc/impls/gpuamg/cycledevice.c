@@ -226,11 +226,34 @@ static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, const
   PetscFunctionReturn(0);
 }
 
-/* the device copy of M holds its current values (so no product inside a recorded cycle uploads) */
+/* B = the device setup's CSR dev as a device-only Mat (GPUPCDevMatCreateMat) in the format of -pc_gpuamg_mat_type opt
+   (segcsr, hec or auto; bcsr makes host levels, see PCSetUp_GPUAMG): no host copy of the entries exists */
+static PetscErrorCode DeviceOnly(const GPUPCDevCSR *dev, const char *opt, MatType *type, char *why, size_t len, Mat *B)
+{
+  PetscInt    f;
+  PetscBool   found;
+  GPUPCDevMat dm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscEListFind(4, GPUPCDevMatFormats, opt, &f, &found));
+  PetscCheck(found && f != GPUPC_DEVMAT_BCSR, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: the device setup's levels are laid out as segcsr, hec or auto, not %s (bcsr levels come from host copies: -pc_gpuamg_keep_host_levels)", opt);
+  PetscCall(GPUPCDevMatCreateFromDeviceCSR(dev->m, dev->n, dev->nnz, dev->i, dev->j, dev->a, (GPUPCDevMatFormat)f, &dm));
+  *type = dm->ops->name;
+  if (why) PetscCall(PetscStrncpy(why, dm->reason, len));
+  PetscCall(GPUPCDevMatCreateMat(dm, B));
+  PetscFunctionReturn(0);
+}
+
+/* the device copy of M holds its current values (so no product inside a recorded cycle uploads); a device-only Mat
+   has no host copy */
 static PetscErrorCode Sync(Mat M)
 {
+  GPUPCDevMat dm;
+
   PetscFunctionBegin;
-  if (M) PetscCall(GPUPCMatSubclassEnsure(M));
+  if (!M) PetscFunctionReturn(0);
+  PetscCall(GPUPCDevMatFromMat(M, &dm));
+  if (!dm) PetscCall(GPUPCMatSubclassEnsure(M));
   PetscFunctionReturn(0);
 }
 
@@ -304,15 +327,21 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     const GPUPCMatBlockOps *aops = NULL, *pops = NULL, *rops = NULL;
     const GPUPCDevCSR      *dA, *dP, *dR; /* the device setup's CSR of the level (NULL after the host setup) */
 
-    PetscCall(CheckLevelMatrix(H->A[l], l));
+    PetscBool devonly; /* the device setup's level without host copies: device-only Mats (DeviceOnly) */
+
     PetscCall(GPUPCAMGDevHierarchyGetLevel(H, l, &dA, &dP, &dR));
+    devonly = (PetscBool)(dA && !H->hostlevels);
     L->dcsr = dA; /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
-    PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
-    if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, aops, dA, H->threads, &L->A)); /* the caller's operator */
-    else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, L->afmt, aops, dA, &L->A));
+    if (devonly) PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
+    else {
+      PetscCall(CheckLevelMatrix(H->A[l], l));
+      PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
+      if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, aops, dA, H->threads, &L->A)); /* the caller's operator */
+      else PetscCall(ToDeviceOwned(H->A[l], l + 1 < D->nlevels ? H->A[l + 1] : NULL, L->afmt, aops, dA, &L->A));
+    }
     PetscCall(MatGetLocalSize(L->A, &L->n, NULL));
     PetscCall(MatGetSize(L->A, &L->N, NULL));
-    PetscCall(MatGetInfo(H->A[l], MAT_GLOBAL_SUM, &info));
+    PetscCall(MatGetInfo(L->A, MAT_GLOBAL_SUM, &info));
     L->nnz = (PetscInt)info.nz_used;
     if (l == 0) {
       nnz0 = info.nz_used;
@@ -320,7 +349,10 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     }
     D->opcomplexity += nnz0 > 0 ? info.nz_used / nnz0 : 0;
     D->gridcomplexity += N0 > 0 ? L->N / N0 : 0;
-    if (l < D->nlevels - 1) {
+    if (l < D->nlevels - 1 && devonly) {
+      PetscCall(DeviceOnly(dP, o->mattype, &L->pfmt, NULL, 0, &L->P));
+      PetscCall(DeviceOnly(dR, o->mattype, &L->rfmt, NULL, 0, &L->R));
+    } else if (l < D->nlevels - 1) {
       Mat Rh;
 
       PetscCall(ChooseFormat(H->P[l], o->mattype, &L->pfmt, &pops, NULL, 0));
@@ -397,8 +429,15 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   for (PetscInt l = 0; l < D->nlevels; l++) {
     GPUPCAMGDeviceLevel *L = &D->levels[l];
 
-    PetscBool done = PETSC_FALSE;
+    PetscBool   done = PETSC_FALSE;
+    GPUPCDevMat dm;
 
+    PetscCall(GPUPCDevMatFromMat(L->A, &dm));
+    if (dm) { /* a device-only level: the device setup's new values (level 0: the operator's new device copy) */
+      PetscCheck(L->dcsr && L->dcsr->nnz == dm->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: level %" PetscInt_FMT " is held on the device only, but the recomputed hierarchy has no device CSR of it", l);
+      PetscCall(GPUPCDevMatUpdateValues(dm, L->dcsr->a, PETSC_TRUE));
+      continue;
+    }
     if (L->A != H->A[l]) PetscCall(MatConvert(H->A[l], L->afmt, MAT_REUSE_MATRIX, &L->A));
     if (L->dcsr) PetscCall(ValuesFromDeviceCSR(L->A, L->dcsr, &done)); /* the device setup's values: no upload */
     if (!done) PetscCall(Sync(L->A));

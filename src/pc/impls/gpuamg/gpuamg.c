@@ -90,7 +90,16 @@ static PetscErrorCode PCSetUp_GPUAMG(PC pc)
 
     PetscCall(GPUPCAMGReset(pc, PETSC_FALSE)); /* OperatorAIJ replaces the AIJ copy */
     PetscCall(OperatorAIJ(pc, &A));
-    ierr = GPUPCAMGHierarchyBuild(A, &g->setup, &g->hier);
+    { /* host copies of the device setup's levels only where the cycle reads them: a smoother that reads the host
+         matrix, or bcsr levels (laid out from a host matrix) */
+      GPUPCAMGSetupOptions so = g->setup;
+      PCGPUAMGSmootherOps  sm;
+      PetscBool            found;
+
+      PetscCall(GPUPCAMGSmootherFind(g->cyc.smoother, &sm, &found));
+      if ((found && (sm.needs_host || sm.needs_graph)) || !strcmp(g->cyc.mattype, "bcsr")) so.host_levels = PETSC_TRUE;
+      ierr = GPUPCAMGHierarchyBuild(A, &so, &g->hier);
+    }
     if (ierr) { /* bad input: what the build had made goes, the error stays (not yet built, so not GPUPCAMGReset's) */
       (void)GPUPCAMGHierarchyDestroy(&g->hier);
       PetscCall(ierr);
@@ -249,6 +258,7 @@ PetscErrorCode PCCreate_GPUAMG(PC pc)
   PetscCall(PetscNew(&g));
   pc->data = g;
   PetscCall(GPUPCAMGSetupOptionsDefault(&g->setup));
+  g->setup.host_levels = PETSC_FALSE; /* the device setup's levels stay on the device (-pc_gpuamg_keep_host_levels) */
   PetscCall(GPUPCAMGCycleOptionsDefault(&g->cyc));
   pc->ops->setup          = PCSetUp_GPUAMG;
   pc->ops->apply          = PCApply_GPUAMG;

@@ -1571,6 +1571,82 @@ PetscErrorCode PCGPUAMGSetSetupLocation(PC pc, PCGPUAMGSetupLocation v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetKeepHostLevels_GPUAMG(PC pc, PetscBool v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (g->setup.host_levels != v) PetscCall(Invalidate(pc));
+  g->setup.host_levels = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetKeepHostLevels_GPUAMG(PC pc, PetscBool *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.host_levels;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetKeepHostLevels - whether PC gpuamg's device setup also keeps host (AIJ) copies of the coarse levels, the
+   prolongators and the restrictions
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v  - PETSC_TRUE to keep them
+
+   Options Database Key:
+.  -pc_gpuamg_keep_host_levels <bool> - keep them (default false)
+
+   Notes:
+   Without them (the default) the device setup's levels exist on the device only: the cycle applies them as device
+   matrices in the format of -pc_gpuamg_mat_type, and only the last level (a few hundred rows, inverted densely) comes
+   to the host. Copying the levels down and assembling them as AIJ took most of the device setup's time (about 2.5 s of
+   3.2 s on a 7.2M-row Poisson problem). Smoothers that read the host matrix of a level (mcgs, bjacobi) and
+   -pc_gpuamg_mat_type bcsr make the copies whatever this says. The host setup always has its levels on the host.
+
+   Level: advanced
+
+.seealso: PCGPUAMG, PCGPUAMGGetKeepHostLevels(), PCGPUAMGSetSetupLocation()
+@*/
+PetscErrorCode PCGPUAMGSetKeepHostLevels(PC pc, PetscBool v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetKeepHostLevels_C", (PC, PetscBool), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetKeepHostLevels - whether PC gpuamg's device setup keeps host copies of its levels
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the setting
+
+   Level: advanced
+
+.seealso: PCGPUAMG, PCGPUAMGSetKeepHostLevels()
+@*/
+PetscErrorCode PCGPUAMGGetKeepHostLevels(PC pc, PetscBool *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidBoolPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetKeepHostLevels_C", (PC, PetscBool *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 /*@
    PCGPUAMGGetSetupLocation - where PC gpuamg builds its hierarchy (the value set, or the backend's default)
 
@@ -1610,6 +1686,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggThreshold_C", set ? PCGPUAMGGetAggThreshold_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSetupLocation_C", set ? PCGPUAMGSetSetupLocation_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupLocation_C", set ? PCGPUAMGGetSetupLocation_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetKeepHostLevels_C", set ? PCGPUAMGSetKeepHostLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetKeepHostLevels_C", set ? PCGPUAMGGetKeepHostLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggressiveLevels_C", set ? PCGPUAMGSetAggressiveLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggressiveLevels_C", set ? PCGPUAMGGetAggressiveLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncMax_C", set ? PCGPUAMGSetTruncMax_GPUAMG : NULL));
@@ -1664,6 +1742,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscCall(PCGPUAMGGetSetupLocation(pc, &v));
     PetscCall(PetscOptionsEnum("-pc_gpuamg_setup", "where the hierarchy is built (default: device on the cuda backend, host on the host backend)", "PCGPUAMGSetSetupLocation", PCGPUAMGSetupLocations, (PetscEnum)v, (PetscEnum *)&v, &set));
     if (set) PetscCall(PCGPUAMGSetSetupLocation(pc, v));
+  }
+  {
+    PetscBool v = g->setup.host_levels;
+    PetscCall(PetscOptionsBool("-pc_gpuamg_keep_host_levels", "the device setup also keeps host (AIJ) copies of the coarse levels, P and R (default: on the device only)", "PCGPUAMGSetKeepHostLevels", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetKeepHostLevels(pc, v));
   }
   {
     PCGPUAMGCoarsenType v = g->setup.coarsen;

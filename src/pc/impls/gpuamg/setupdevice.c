@@ -15,11 +15,12 @@
    ranks, smoothed aggregation, coarsening other than pmis, aggressive coarsening, truncation rescaled by signs,
    interpolation other than direct and ext+i, block size > 1.
 
-   The level matrices and prolongators the PC needs are host Mats made from the device CSR in one place (LevelToMat:
-   one device-to-host copy per array into the SEQAIJ's own arrays); GPUPCAMGDeviceCreate lays their device formats out
-   from the device CSR kept here (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. The
-   device CSR of every level stays here for SAME_NONZERO_PATTERN (GPUPCAMGHierarchyRecomputeDevice re-runs only the
-   Galerkin products).
+   The levels stay on the device: GPUPCAMGDeviceCreate lays their device formats out from the device CSR kept here
+   (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. Only the last level (inverted
+   densely on the host) becomes a host Mat, unless opts->host_levels asks for host copies of every coarse level, P and R
+   (-pc_gpuamg_keep_host_levels, or a smoother that reads the host matrix): then they are made in one place (LevelToMat:
+   one device-to-host copy per array into the SEQAIJ's own arrays). The device CSR of every level stays here for
+   SAME_NONZERO_PATTERN (GPUPCAMGHierarchyRecomputeDevice re-runs only the Galerkin products).
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/matgpu.h>
@@ -273,7 +274,7 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, GPUPCDevCSR *P)
 {
   PetscInt   n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
-  PetscInt  *Bi, *Pi, *bcols;
+  PetscInt  *Bi, *Pi, *bcols, *bidx;
   PetscReal *bvals;
 
   PetscFunctionBegin;
@@ -282,9 +283,10 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
   PetscCall(sk->rowptr(n, Bi, &nb, NULL));
   PetscCall(DevAlloc(nb, &bcols));
   PetscCall(DevAlloc(nb, &bvals));
+  PetscCall(DevAlloc(nb, &bidx));
   PetscCall(DevAlloc(n + 1, &Pi));
   PetscCheck(interp == PC_GPUAMG_INTERP_DIRECT || interp == PC_GPUAMG_INTERP_EXTENDED_I, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup interpolates direct or ext+i, not %s", PCGPUAMGInterpTypes[interp]);
-  PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, Bi, bcols, bvals, Pi));
+  PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, Bi, bcols, bvals, bidx, Pi));
   PetscCall(sk->rowptr(n, Pi, &np, NULL));
   PetscCall(GPUPCDevCSRCreate(n, nc, np, PETSC_TRUE, P));
   PetscCall(GPUPCCopyOnDevice(P->i, Pi, n + 1));
@@ -293,6 +295,7 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
   PetscCall(GPUPCFree(Pi));
   PetscCall(GPUPCFree(bcols));
   PetscCall(GPUPCFree(bvals));
+  PetscCall(GPUPCFree(bidx));
   PetscFunctionReturn(0);
 }
 
@@ -402,11 +405,12 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
   PetscCall(PetscCalloc3(opts->max_levels, &D->A, opts->max_levels, &D->P, opts->max_levels, &D->rap));
   D->cap = opts->max_levels;
   PetscCall(PetscObjectReference((PetscObject)A));
-  H->A[0]     = A;
-  H->nlevels  = 1;
-  H->threads  = opts->threads;
-  H->ondevice = PETSC_TRUE;
-  D->nlevels  = 1;
+  H->A[0]       = A;
+  H->nlevels    = 1;
+  H->threads    = opts->threads;
+  H->ondevice   = PETSC_TRUE;
+  H->hostlevels = opts->host_levels;
+  D->nlevels    = 1;
   PetscCall(OperatorToDevice(A, &D->A[0]));
   for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
     GPUPCDevCSR    P;
@@ -423,12 +427,16 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
     PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
     PetscCall(Now(&t2));
     H->times[2] += t2 - t1;
-    PetscCall(LevelToMat(&D->A[l + 1], &H->A[l + 1]));
-    PetscCall(LevelToMat(&D->P[l], &H->P[l]));
-    PetscCall(LevelToMat(&D->rap[l].R, &H->R[l]));
+    if (opts->host_levels) {
+      PetscCall(LevelToMat(&D->A[l + 1], &H->A[l + 1]));
+      PetscCall(LevelToMat(&D->P[l], &H->P[l]));
+      PetscCall(LevelToMat(&D->rap[l].R, &H->R[l]));
+    }
     H->nlevels = l + 2;
     PetscCall(PetscInfo(A, "device setup, level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; P %" PetscInt_FMT " columns, %" PetscInt_FMT " nonzeros; strength+coarsening %.4g s, interpolation %.4g s, Galerkin %.4g s\n", l, D->A[l].m, D->A[l].nnz, P.n, P.nnz, H->times[0] - t00, H->times[1] - t01, t2 - t1));
   }
+  /* the last level comes to the host in any case: it is inverted densely there (a few hundred rows) */
+  if (!H->A[H->nlevels - 1]) PetscCall(LevelToMat(&D->A[H->nlevels - 1], &H->A[H->nlevels - 1]));
   PetscCall(Now(&t1));
   H->times[3] = t1 - t0;
   PetscCall(PetscGPUPCDeviceMemoryPeak(&peak));
@@ -472,7 +480,8 @@ PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
   PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
   for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GPUPCDevCSRRAP(&D->A[l], &D->P[l], MAT_REUSE_MATRIX, PETSC_TRUE, &D->rap[l], &D->A[l + 1]));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
-  for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(LevelValuesToMat(&D->A[l + 1], H->A[l + 1]));
+  for (PetscInt l = 0; l + 1 < D->nlevels; l++)
+    if (H->A[l + 1]) PetscCall(LevelValuesToMat(&D->A[l + 1], H->A[l + 1])); /* the host copies that exist */
   PetscCall(Now(&t1));
   H->times[0] = H->times[1] = 0.0;
   H->times[2] = H->times[3] = t1 - t0;

@@ -77,9 +77,10 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->max_coarse        = 100;
   opts->max_ratio         = 0.9;
   PetscCall(GPUPCDefaultHostThreads(&opts->threads));
-  opts->cdim    = 0;
-  opts->ncoords = 0;
-  opts->coords  = NULL;
+  opts->cdim        = 0;
+  opts->ncoords     = 0;
+  opts->coords      = NULL;
+  opts->host_levels = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 

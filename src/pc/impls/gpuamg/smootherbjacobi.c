@@ -92,4 +92,4 @@ static PetscErrorCode ViewBJacobi(PCGPUAMGSmootherLevel *S, PetscViewer v)
   PetscFunctionReturn(0);
 }
 
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsBJacobi = {SetUpBJacobi, ApplyBJacobi, ViewBJacobi, DestroyBJacobi, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsBJacobi = {SetUpBJacobi, ApplyBJacobi, ViewBJacobi, DestroyBJacobi, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_TRUE};

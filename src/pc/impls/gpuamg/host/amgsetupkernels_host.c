@@ -62,9 +62,9 @@ static PetscErrorCode AMGInterpBound_Host(const GPUPCDevCSR *A, const GPUPCDevCS
   return 0;
 }
 
-static PetscErrorCode AMGInterpRows_Host(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *Pi)
+static PetscErrorCode AMGInterpRows_Host(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
-  for (PetscInt i = 0; i < A->m; i++) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A->i, A->j, A->a, d, S->i, S->j, cf, type, tmax, tfac, i, bcols + Bi[i], bvals + Bi[i]);
+  for (PetscInt i = 0; i < A->m; i++) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A->i, A->j, A->a, d, S->i, S->j, cf, type, tmax, tfac, i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
   return 0;
 }
 
