@@ -198,6 +198,7 @@ int main(int argc, char **argv)
           PetscCall(PCSetType(pc, PCGPUAMG));
           PetscCall(KSPSetFromOptions(ksp));
           PetscCall(PCGPUAMGSetType(pc, type));
+          PetscCall(PCGPUAMGSetKeepHostLevels(pc, PETSC_TRUE)); /* RowSumError reads the host prolongators */
           PetscCall(PetscSNPrintf(what, sizeof(what), "%s", PCGPUAMGTypes[type]));
           if (nc) {
             PetscEnum v;
