@@ -27,6 +27,17 @@
 #include <gpupc/cmg.h>
 #include <gpupc/matgpu.h>
 
+/* what a level keeps of its Galerkin product by sort-and-reduce (cmgmpigalerkin.c) for new values on the same pattern;
+   device arrays (the active backend's) */
+typedef struct {
+  GPUPCDevCSR Ad;           /* the level's diagonal block (a reuse uploads new values) */
+  PetscInt   *cluster;      /* c(v) of the local rows */
+  PetscInt    nghost, onnz; /* the level's ghost columns, entries of its off-diagonal block */
+  GPUPCDevCOO dcoo, ocoo;   /* the sorts of the diagonal block's and the off-diagonal block's triples */
+  GPUPCDevCSR Cd, Co;       /* their sums: the next level's blocks (Co's columns: positions in the next level's garray) */
+  size_t      bytes;        /* device bytes held here */
+} GPUPCCMGMPISort;
+
 /* one level of the distributed hierarchy */
 typedef struct {
   Mat        A;          /* MPIAIJ: L_k + diag(e_k) */
@@ -36,10 +47,11 @@ typedef struct {
   PetscInt   nmin, nmax; /* local rows, smallest and largest over the ranks */
   PetscReal *e;          /* local excess diagonal (length n) */
   /* towards the next level (unused on the last level) */
-  PetscInt  nc, NC;  /* local and global clusters */
-  PetscInt *cluster; /* local c(v) in [0, nc) */
-  PetscInt  t;
-  PetscInt  nweak, nsingletons, maxsize; /* global: sums and largest cluster */
+  PetscInt         nc, NC;  /* local and global clusters */
+  PetscInt        *cluster; /* local c(v) in [0, nc) */
+  PetscInt         t;
+  PetscInt         nweak, nsingletons, maxsize; /* global: sums and largest cluster */
+  GPUPCCMGMPISort *sort;                        /* how the next level was summed (NULL: by MatPtAP, -pc_cmg_mpi_galerkin_ptap) */
 } GPUPCCMGMPILevel;
 
 /* device side of one level */
@@ -62,6 +74,8 @@ struct _n_GPUPCCMGMPI {
   /* hierarchy */
   PetscInt           nlevels;
   GPUPCCMGMPILevel  *levels;
+  PetscBool          ptap;    /* the coarse levels were formed by MatPtAP (the reference, -pc_cmg_mpi_galerkin_ptap) */
+  PetscInt           nreuses; /* value-only setups (SAME_NONZERO_PATTERN) since the last full build */
   GPUPCCMGStopReason stop;
   PetscBool          gathered; /* the last level is gathered to every rank and solved by the one-rank CMG there */
   GPUPCCMGHierarchy  seq;      /* that one-rank hierarchy (of the gathered last level) */
@@ -85,6 +99,12 @@ struct _n_GPUPCCMGMPI {
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm, GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, PetscBool *);
+/* for tests: the distributed hierarchy a set-up PC cmg holds on more than one rank (NULL on one rank) */
+PETSC_EXTERN PetscErrorCode PCCMGGetMPIHierarchy_Private(PC, GPUPCCMGMPI *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceApply(GPUPCCMGMPI, PetscBool, const PetscScalar *, PetscScalar *);
