@@ -168,8 +168,8 @@ static PetscErrorCode NewValues(Mat A)
     for (PetscInt k = 0; k < nz; k++) {
       c[nn] = cols[k];
       if (cols[k] == i) {
-        d  = PetscRealPart(vals[k]);
-        dk = nn;
+        d       = PetscRealPart(vals[k]);
+        dk      = nn;
         v[nn++] = 0.0;
         continue;
       }

@@ -9,9 +9,12 @@
      GPUPCCMGMPIHierarchyBuild
                            per level: rank-local clustering of the off-diagonal graph
                            (GPUPCCMGCluster on the rank's diagonal block, volume = all the row's
-                           off-diagonal weight and e), P = R^T (MPIAIJ, block diagonal by rank),
-                           A_{k+1} = MatPtAP(A_k, P) with its diagonal reset to the off-diagonal
-                           row sum plus the cluster sums of e; global stopping rules; the last
+                           off-diagonal weight and e), R block diagonal by rank,
+                           A_{k+1} = R A_k R^T by per-rank sort-and-reduce sums
+                           (GPUPCCMGMPIGalerkin; MatPtAP with -pc_cmg_mpi_galerkin_ptap) with
+                           its diagonal reset to the off-diagonal row sum plus the cluster sums
+                           of e; value-only setups on the kept sorts
+                           (GPUPCCMGMPIHierarchyRecompute); global stopping rules; the last
                            level gathered to every rank and factored densely
                            (GPUPCCMGCoarseFactor, with a ground vertex for e).
    Cycle (device, GPUPCCMGMPIDeviceApply): the shape of docs/algorithms.md 2.3 with the level

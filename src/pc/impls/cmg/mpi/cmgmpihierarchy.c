@@ -4,7 +4,8 @@
        GPUPCCMGLevel made of its diagonal block (heaviest neighbour among the rank's vertices), whose
        diagonal holds the volume = all the row's off-diagonal weight, on and off rank (a vertex
        mostly coupled to other ranks becomes weak, a singleton); clusters never cross ranks;
-     - Galerkin: P = R^T (MPIAIJ, one 1 per row, block diagonal by rank), A_{k+1} = MatPtAP(A_k, P);
+     - Galerkin: R is block diagonal by rank, A_{k+1} = R A_k R^T by per-rank sort-and-reduce sums (cmgmpigalerkin.c;
+       the reference: P = R^T as MPIAIJ and MatPtAP(A_k, P), -pc_cmg_mpi_galerkin_ptap);
        the coarse excess is the cluster sum of e (R diag(e) R^T) and the coarse diagonal is reset to
        the off-diagonal weight plus that excess (no cancellation in the diagonal);
      - stopping rules of the one-rank hierarchy on global sizes;
