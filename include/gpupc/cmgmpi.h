@@ -5,7 +5,9 @@
    Setup (host):
      GPUPCCMGMPIReduce     level 0 = the user's matrix with the Dirichlet rows eliminated, as an
                            MPIAIJ SDDM matrix L + diag(e) (no ground vertex: the excess e_i >= 0
-                           stays a diagonal term), errors naming the global row;
+                           stays a diagonal term), errors naming the global row; on the device
+                           setup kernels where it applies (GPUPCCMGMPIReduceDevice: no Dirichlet
+                           rows on any rank, no faults);
      GPUPCCMGMPIHierarchyBuild
                            per level: rank-local clustering of the off-diagonal graph
                            (GPUPCCMGCluster on the rank's diagonal block, volume = all the row's
@@ -70,6 +72,7 @@ struct _n_GPUPCCMGMPI {
   /* reduction (local): map, dinv (length n + nghostdir), E with columns in [0, n + nghostdir) */
   GPUPCCMGReduction red;
   PetscInt          Nuser, Nkept;                   /* global */
+  PetscBool         reduced_on_device;              /* level 0 by GPUPCCMGMPIReduceDevice (else the host reduction) */
   PetscInt          gstrict, gdirichlet, gcoupling; /* global counts */
   PetscBool         offrank_coupling;               /* some E couplings cross ranks (PCApplyTranspose refused) */
   PetscInt          nghostdir;                      /* off-rank Dirichlet columns of E on this rank */
@@ -105,6 +108,9 @@ PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm, GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm, PetscInt, const GPUPCDevCSR *, const GPUPCDevCSR *, const PetscInt *, const PetscReal *, Mat *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduceDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIFirstAsymmetric(const GPUPCCMGOptions *, Mat, PetscInt *, PetscInt *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, PetscBool *);
 /* for tests: the distributed hierarchy a set-up PC cmg holds on more than one rank (NULL on one rank) */
 PETSC_EXTERN PetscErrorCode PCCMGGetMPIHierarchy_Private(PC, GPUPCCMGMPI *);

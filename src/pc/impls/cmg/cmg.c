@@ -187,7 +187,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(GPUPCGetCMGSetupKernels(&S));
     if (cmg->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the device (setup kernels: %s; reuse %s, %.3g MB kept there for it)\n", S->name, cmg->dsetup.nlevels ? "on the device" : "on the host: levels in cluster order", (double)cmg->dsetup.bytes / 1048576.0));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the host%s\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? " (-pc_cmg_setup device, but the device cannot read this matrix: -info says why)" : ""));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed setup: rank-local clustering and the gathered last levels on the %s, Galerkin products of the distributed levels by per-rank sort-and-reduce (MatPtAP with -pc_cmg_mpi_galerkin_ptap)\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? "device" : "host"));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed setup: level-0 reduction (where it applies), rank-local clustering and the gathered last levels on the %s, Galerkin products of the distributed levels by per-rank sort-and-reduce (MatPtAP with -pc_cmg_mpi_galerkin_ptap)\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? "device" : "host"));
   if (cmg->mpi) {
     PetscCall(PCView_CMG_MPI(pc, viewer));
     PetscFunctionReturn(0);

@@ -111,8 +111,8 @@ PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(&sb, &gsb, 1, MPI_DOUBLE, MPI_MAX, M->comm));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  coarse levels: per rank, two sort-and-reduce sums of (cluster, cluster) triples (diagonal and off-diagonal block; ghost clusters from their owners) on the %s kernel table, blocks made into MPIAIJ directly; sorts kept for value-only setups (%.3g MB on the largest rank)\n", PetscGPUPCBackends[backend], gsb));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 of %" PetscInt_FMT " rows (%" PetscInt_FMT " Dirichlet rows eliminated%s, %" PetscInt_FMT " strictly dominant rows keep their excess on the diagonal: levels are L + diag(e))\n", M->Nuser, M->Nkept, M->gdirichlet,
-                                   M->offrank_coupling ? ", some couplings to them cross ranks" : "", M->gstrict));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction (%s): %" PetscInt_FMT " rows -> level 0 of %" PetscInt_FMT " rows (%" PetscInt_FMT " Dirichlet rows eliminated%s, %" PetscInt_FMT " strictly dominant rows keep their excess on the diagonal: levels are L + diag(e))\n",
+                                   M->reduced_on_device ? "per rank by the setup kernels" : "on the host", M->Nuser, M->Nkept, M->gdirichlet, M->offrank_coupling ? ", some couplings to them cross ranks" : "", M->gstrict));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of them value-only on the kept clusters and sorts %" PetscInt_FMT "\n", M->nlevels, GPUPCCMGStopReasons[M->stop], cmg->nsetups, cmg->nreuses));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  level       rows        nnz   clusters  ratio   rows/rank min..max  largest  singletons   weak  t_k\n"));
   for (PetscInt k = 0; k < M->nlevels; k++) {

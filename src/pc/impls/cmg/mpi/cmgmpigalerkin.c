@@ -92,13 +92,14 @@ static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, MatReuse reuse, Pets
   PetscFunctionReturn(0);
 }
 
-/* the coarse blocks' values down into the host arrays, each diagonal = the row's off-diagonal weight + e */
-static PetscErrorCode ValuesDown(const GPUPCCMGMPISort *S, const PetscReal *e, const PetscInt *di, const PetscInt *dj, PetscScalar *da, const PetscInt *oi, PetscScalar *oa)
+/* the values of the device blocks Cd, Co down into the host arrays; with e, each diagonal = the row's off-diagonal
+   weight + e */
+static PetscErrorCode ValuesDown(const GPUPCDevCSR *Cd, const GPUPCDevCSR *Co, const PetscReal *e, const PetscInt *di, const PetscInt *dj, PetscScalar *da, const PetscInt *oi, PetscScalar *oa)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCCopyToHost(da, S->Cd.a, S->Cd.nnz));
-  PetscCall(GPUPCCopyToHost(oa, S->Co.a, S->Co.nnz));
-  for (PetscInt r = 0; r < S->Cd.m; r++) {
+  PetscCall(GPUPCCopyToHost(da, Cd->a, Cd->nnz));
+  PetscCall(GPUPCCopyToHost(oa, Co->a, Co->nnz));
+  for (PetscInt r = 0; r < Cd->m && e; r++) {
     PetscReal s  = 0.0;
     PetscInt  at = -1;
     for (PetscInt q = di[r]; q < di[r + 1]; q++) {
@@ -109,6 +110,38 @@ static PetscErrorCode ValuesDown(const GPUPCCMGMPISort *S, const PetscReal *e, c
     PetscCheck(at >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): coarse row %" PetscInt_FMT " has no diagonal entry", r);
     da[at] = s + e[r];
   }
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGMPIMatFromBlocks - an MPIAIJ matrix of N global rows from this rank's blocks on the device: Cd (its rows and
+   local columns), Co (columns cg[c] in global numbering, cg ascending); with e, each diagonal is reset to the row's
+   off-diagonal weight + e. The host arrays belong to the matrix (a composed container frees them).
+
+   Collective
+*/
+PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm comm, PetscInt N, const GPUPCDevCSR *Cd, const GPUPCDevCSR *Co, const PetscInt *cg, const PetscReal *e, Mat *A)
+{
+  SplitArrays   *s;
+  PetscContainer container;
+  const PetscInt m = Cd->m;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  PetscCall(PetscMalloc3(m + 1, &s->di, Cd->nnz, &s->dj, Cd->nnz, &s->da));
+  PetscCall(PetscMalloc3(m + 1, &s->oi, Co->nnz, &s->oj, Co->nnz, &s->oa));
+  PetscCall(GPUPCCopyToHost(s->di, Cd->i, m + 1));
+  PetscCall(GPUPCCopyToHost(s->dj, Cd->j, Cd->nnz));
+  PetscCall(GPUPCCopyToHost(s->oi, Co->i, m + 1));
+  PetscCall(GPUPCCopyToHost(s->oj, Co->j, Co->nnz));
+  PetscCall(ValuesDown(Cd, Co, e, s->di, s->dj, s->da, s->oi, s->oa));
+  for (PetscInt q = 0; q < Co->nnz; q++) s->oj[q] = cg[s->oj[q]]; /* global columns, still ascending in each row */
+  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, m, m, N, N, s->di, s->dj, s->da, s->oi, s->oj, s->oa, A));
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
+  PetscCall(PetscContainerSetPointer(container, s));
+  PetscCall(PetscContainerSetUserDestroy(container, SplitArraysDestroy));
+  PetscCall(PetscObjectCompose((PetscObject)*A, "GPUPCCMGMPIArrays", (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
   PetscFunctionReturn(0);
 }
 
@@ -157,8 +190,6 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   GPUPCCSR                  cd, co;
   GPUPCDevCSR               dAo;
   PetscInt                  cstart, scan, nghost, ncg, *cg, *gcol, *dgcol, *ci, *cj, *oci, *ocj;
-  SplitArrays              *s;
-  PetscContainer            container;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
@@ -209,22 +240,8 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(PetscMemzero(C, sizeof(*C)));
   PetscCall(PetscCalloc1(F->nc, &C->e));
   for (PetscInt v = 0; v < F->n; v++) C->e[F->cluster[v]] += F->e[v];
-  PetscCall(PetscNew(&s));
-  PetscCall(PetscMalloc3(F->nc + 1, &s->di, S->Cd.nnz, &s->dj, S->Cd.nnz, &s->da));
-  PetscCall(PetscMalloc3(F->nc + 1, &s->oi, S->Co.nnz, &s->oj, S->Co.nnz, &s->oa));
-  PetscCall(GPUPCCopyToHost(s->di, S->Cd.i, F->nc + 1));
-  PetscCall(GPUPCCopyToHost(s->dj, S->Cd.j, S->Cd.nnz));
-  PetscCall(GPUPCCopyToHost(s->oi, S->Co.i, F->nc + 1));
-  PetscCall(GPUPCCopyToHost(s->oj, S->Co.j, S->Co.nnz));
-  PetscCall(ValuesDown(S, C->e, s->di, s->dj, s->da, s->oi, s->oa));
-  for (PetscInt q = 0; q < S->Co.nnz; q++) s->oj[q] = cg[s->oj[q]]; /* global columns, still ascending in each row */
+  PetscCall(GPUPCCMGMPIMatFromBlocks(comm, F->NC, &S->Cd, &S->Co, cg, C->e, &C->A));
   PetscCall(PetscFree(cg));
-  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, F->nc, F->nc, F->NC, F->NC, s->di, s->dj, s->da, s->oi, s->oj, s->oa, &C->A));
-  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
-  PetscCall(PetscContainerSetPointer(container, s));
-  PetscCall(PetscContainerSetUserDestroy(container, SplitArraysDestroy));
-  PetscCall(PetscObjectCompose((PetscObject)C->A, "GPUPCCMGMPIArrays", (PetscObject)container));
-  PetscCall(PetscContainerDestroy(&container));
   PetscCall(PetscLogEventEnd(PC_CMG_Galerkin, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -254,7 +271,7 @@ PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *
   PetscCheck(cd.nnz == S->Cd.nnz && co.nnz == S->Co.nnz && cd.m == F->nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): the coarse level's blocks do not match its kept sorts");
   PetscCall(MatSeqAIJGetArrayWrite(Cd, &da));
   PetscCall(MatSeqAIJGetArrayWrite(Co, &oa));
-  PetscCall(ValuesDown(S, C->e, cd.i, cd.j, da, co.i, oa));
+  PetscCall(ValuesDown(&S->Cd, &S->Co, C->e, cd.i, cd.j, da, co.i, oa));
   PetscCall(MatSeqAIJRestoreArrayWrite(Co, &oa));
   PetscCall(MatSeqAIJRestoreArrayWrite(Cd, &da));
   PetscCall(GPUPCMatRestoreCSR(&co));
