@@ -60,6 +60,7 @@ typedef struct {
   PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
   PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
   PCCMGSetupLocation   setup;         /* where the hierarchy is built (-pc_cmg_setup; the distributed one: its rank-local clustering) */
+  PetscBool            mpi_ptap;      /* developer: the distributed levels by MatPtAP (the reference of the sorted sums) */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:

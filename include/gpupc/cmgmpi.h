@@ -5,13 +5,18 @@
    Setup (host):
      GPUPCCMGMPIReduce     level 0 = the user's matrix with the Dirichlet rows eliminated, as an
                            MPIAIJ SDDM matrix L + diag(e) (no ground vertex: the excess e_i >= 0
-                           stays a diagonal term), errors naming the global row;
+                           stays a diagonal term), errors naming the global row; on the device
+                           setup kernels where it applies (GPUPCCMGMPIReduceDevice: no Dirichlet
+                           rows on any rank, no faults);
      GPUPCCMGMPIHierarchyBuild
                            per level: rank-local clustering of the off-diagonal graph
                            (GPUPCCMGCluster on the rank's diagonal block, volume = all the row's
-                           off-diagonal weight and e), P = R^T (MPIAIJ, block diagonal by rank),
-                           A_{k+1} = MatPtAP(A_k, P) with its diagonal reset to the off-diagonal
-                           row sum plus the cluster sums of e; global stopping rules; the last
+                           off-diagonal weight and e), R block diagonal by rank,
+                           A_{k+1} = R A_k R^T by per-rank sort-and-reduce sums
+                           (GPUPCCMGMPIGalerkin; MatPtAP with -pc_cmg_mpi_galerkin_ptap) with
+                           its diagonal reset to the off-diagonal row sum plus the cluster sums
+                           of e; value-only setups on the kept sorts
+                           (GPUPCCMGMPIHierarchyRecompute); global stopping rules; the last
                            level gathered to every rank and factored densely
                            (GPUPCCMGCoarseFactor, with a ground vertex for e).
    Cycle (device, GPUPCCMGMPIDeviceApply): the shape of docs/algorithms.md 2.3 with the level
@@ -27,6 +32,17 @@
 #include <gpupc/cmg.h>
 #include <gpupc/matgpu.h>
 
+/* what a level keeps of its Galerkin product by sort-and-reduce (cmgmpigalerkin.c) for new values on the same pattern;
+   device arrays (the active backend's) */
+typedef struct {
+  GPUPCDevCSR Ad;           /* the level's diagonal block (a reuse uploads new values) */
+  PetscInt   *cluster;      /* c(v) of the local rows */
+  PetscInt    nghost, onnz; /* the level's ghost columns, entries of its off-diagonal block */
+  GPUPCDevCOO dcoo, ocoo;   /* the sorts of the diagonal block's and the off-diagonal block's triples */
+  GPUPCDevCSR Cd, Co;       /* their sums: the next level's blocks (Co's columns: positions in the next level's garray) */
+  size_t      bytes;        /* device bytes held here */
+} GPUPCCMGMPISort;
+
 /* one level of the distributed hierarchy */
 typedef struct {
   Mat        A;          /* MPIAIJ: L_k + diag(e_k) */
@@ -36,10 +52,11 @@ typedef struct {
   PetscInt   nmin, nmax; /* local rows, smallest and largest over the ranks */
   PetscReal *e;          /* local excess diagonal (length n) */
   /* towards the next level (unused on the last level) */
-  PetscInt  nc, NC;  /* local and global clusters */
-  PetscInt *cluster; /* local c(v) in [0, nc) */
-  PetscInt  t;
-  PetscInt  nweak, nsingletons, maxsize; /* global: sums and largest cluster */
+  PetscInt         nc, NC;  /* local and global clusters */
+  PetscInt        *cluster; /* local c(v) in [0, nc) */
+  PetscInt         t;
+  PetscInt         nweak, nsingletons, maxsize; /* global: sums and largest cluster */
+  GPUPCCMGMPISort *sort;                        /* how the next level was summed (NULL: by MatPtAP, -pc_cmg_mpi_galerkin_ptap) */
 } GPUPCCMGMPILevel;
 
 /* device side of one level */
@@ -55,6 +72,7 @@ struct _n_GPUPCCMGMPI {
   /* reduction (local): map, dinv (length n + nghostdir), E with columns in [0, n + nghostdir) */
   GPUPCCMGReduction red;
   PetscInt          Nuser, Nkept;                   /* global */
+  PetscBool         reduced_on_device;              /* level 0 by GPUPCCMGMPIReduceDevice (else the host reduction) */
   PetscInt          gstrict, gdirichlet, gcoupling; /* global counts */
   PetscBool         offrank_coupling;               /* some E couplings cross ranks (PCApplyTranspose refused) */
   PetscInt          nghostdir;                      /* off-rank Dirichlet columns of E on this rank */
@@ -62,6 +80,8 @@ struct _n_GPUPCCMGMPI {
   /* hierarchy */
   PetscInt           nlevels;
   GPUPCCMGMPILevel  *levels;
+  PetscBool          ptap;    /* the coarse levels were formed by MatPtAP (the reference, -pc_cmg_mpi_galerkin_ptap) */
+  PetscInt           nreuses; /* value-only setups (SAME_NONZERO_PATTERN) since the last full build */
   GPUPCCMGStopReason stop;
   PetscBool          gathered; /* the last level is gathered to every rank and solved by the one-rank CMG there */
   GPUPCCMGHierarchy  seq;      /* that one-rank hierarchy (of the gathered last level) */
@@ -85,6 +105,15 @@ struct _n_GPUPCCMGMPI {
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm, GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm, PetscInt, const GPUPCDevCSR *, const GPUPCDevCSR *, const PetscInt *, const PetscReal *, Mat *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduceDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIFirstAsymmetric(const GPUPCCMGOptions *, Mat, PetscInt *, PetscInt *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, PetscBool *);
+/* for tests: the distributed hierarchy a set-up PC cmg holds on more than one rank (NULL on one rank) */
+PETSC_EXTERN PetscErrorCode PCCMGGetMPIHierarchy_Private(PC, GPUPCCMGMPI *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIDeviceApply(GPUPCCMGMPI, PetscBool, const PetscScalar *, PetscScalar *);

@@ -187,7 +187,7 @@ static PetscErrorCode PCView_CMG(PC pc, PetscViewer viewer)
     PetscCall(GPUPCGetCMGSetupKernels(&S));
     if (cmg->ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the device (setup kernels: %s; reuse %s, %.3g MB kept there for it)\n", S->name, cmg->dsetup.nlevels ? "on the device" : "on the host: levels in cluster order", (double)cmg->dsetup.bytes / 1048576.0));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  setup on the host%s\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? " (-pc_cmg_setup device, but the device cannot read this matrix: -info says why)" : ""));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed setup: rank-local clustering and the gathered last levels on the %s, Galerkin products of the distributed levels by MatPtAP on the host\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? "device" : "host"));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed setup: level-0 reduction (where it applies), rank-local clustering and the gathered last levels on the %s, Galerkin products of the distributed levels by per-rank sort-and-reduce (MatPtAP with -pc_cmg_mpi_galerkin_ptap)\n", cmg->opts.setup == PC_CMG_SETUP_DEVICE ? "device" : "host"));
   if (cmg->mpi) {
     PetscCall(PCView_CMG_MPI(pc, viewer));
     PetscFunctionReturn(0);
@@ -380,9 +380,10 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    a fresh setup with the same clusters.
 
    On more than one MPI rank the hierarchy is distributed (docs/algorithms.md 2.4, docs/cmg.md): clusters never
-   cross ranks, coarse levels are MatPtAP products, strictly dominant rows keep their excess on the diagonal
-   (no ground vertex), and the last level is gathered to every rank and solved there by the one-rank cmg.
-   In parallel the hierarchy is rebuilt at every setup, kept in double precision, and positive off-diagonals
+   cross ranks, coarse levels are per-rank sort-and-reduce sums of the rank's rows, strictly dominant rows keep
+   their excess on the diagonal (no ground vertex), and the last level is gathered to every rank and solved there
+   by the one-rank cmg. New values on the same pattern keep the clusters and the sorts (the reduction and the sums
+   run again). In parallel the hierarchy is kept in double precision, and positive off-diagonals
    are refused (the double cover is one-rank only): run on one rank or use -pc_type bjacobi -sub_pc_type cmg.
 
    Level: intermediate

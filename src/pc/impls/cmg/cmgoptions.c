@@ -399,6 +399,14 @@ PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
     PetscCall(PetscOptionsEnum("-pc_cmg_setup", "Where the hierarchy is built: device (the setup kernels; on the host backend through the host kernel table) or host (OpenMP threads); default device on the cuda backend, host on the host backend", "PCCMGSetSetupLocation", PCCMGSetupLocations, (PetscEnum)where, (PetscEnum *)&where, &flg));
     if (flg) PetscCall(PCCMGSetSetupLocation(pc, where));
   }
+  { /* developer: no setter; the reference that tests/kernel_equiv_cmgmpi compares the sorted sums against */
+    PetscBool ptap = cmg->opts.mpi_ptap;
+    PetscCall(PetscOptionsBool("-pc_cmg_mpi_galerkin_ptap", "(developer) On more than one rank form the coarse levels by MatPtAP on MPIAIJ, the old host path kept as the reference of the per-rank sort-and-reduce sums (slow; no value-only reuse)", "None", ptap, &ptap, &flg));
+    if (flg && ptap != cmg->opts.mpi_ptap) {
+      PetscCall(PCCMGDiscardSetUp(pc));
+      cmg->opts.mpi_ptap = ptap;
+    }
+  }
   PetscCall(PetscOptionsEnum("-pc_cmg_precision", "Precision of the hierarchy and the cycle vectors", "PCCMGSetPrecision", PCCMGPrecisions, (PetscEnum)prec, (PetscEnum *)&prec, &flg));
   if (flg) PetscCall(PCCMGSetPrecision(pc, prec));
   PetscCall(PetscOptionsBool("-pc_cmg_graph", "Record the cycle once as a CUDA graph and replay it (cuda backend)", "PCCMGSetUseGraph", graph, &graph, &flg));

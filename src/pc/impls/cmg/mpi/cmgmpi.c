@@ -32,16 +32,29 @@ PetscErrorCode PCReset_CMG_MPI(PC pc)
   PetscFunctionReturn(0);
 }
 
-/* the whole hierarchy is rebuilt at every setup, SAME_NONZERO_PATTERN included (documented) */
+/* a value-only setup (SAME_NONZERO_PATTERN) keeps the clusters and the Galerkin sorts (GPUPCCMGMPIHierarchyRecompute);
+   otherwise the hierarchy is rebuilt */
 PetscErrorCode PCSetUp_CMG_MPI(PC pc)
 {
   PC_CMG     *cmg  = (PC_CMG *)pc->data;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   GPUPCCMGMPI M;
+  PetscBool   same = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCheck(cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, comm, PETSC_ERR_SUP, "PC cmg on more than one MPI rank keeps the hierarchy in double precision; -pc_cmg_precision single works on one rank (or with -pc_type bjacobi -sub_pc_type cmg)");
-  if (cmg->mpi && pc->flag == SAME_NONZERO_PATTERN) PetscCall(PetscInfo(pc, "CMG (parallel): same nonzero pattern, the hierarchy is rebuilt (value-only reuse is a one-rank feature)\n"));
+  if (cmg->mpi && cmg->built && pc->flag == SAME_NONZERO_PATTERN) {
+    cmg->built = PETSC_FALSE;
+    PetscCall(GPUPCCMGMPIHierarchyRecompute(pc->pmat, &cmg->opts, cmg->mpi, &same));
+    if (same) {
+      PetscCall(GPUPCCMGMPIDeviceUpload(pc->pmat, &cmg->opts, cmg->mpi));
+      cmg->built = PETSC_TRUE;
+      cmg->nsetups++;
+      cmg->nreuses++;
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscInfo(pc, "CMG (parallel): same nonzero pattern, but %s; the hierarchy is rebuilt\n", cmg->mpi->ptap ? "its levels were formed by MatPtAP (-pc_cmg_mpi_galerkin_ptap)" : "the reduced level 0 changed structure (signs or Dirichlet rows changed)"));
+  }
   PetscCall(GPUPCCMGMPIDestroy(&cmg->mpi));
   cmg->built = PETSC_FALSE;
   PetscCall(PetscNew(&M));
@@ -87,10 +100,20 @@ PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
   double      mb, lb = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed CMG on %d MPI ranks: clusters never cross ranks, Galerkin levels by MatPtAP, last level gathered and solved redundantly on every rank\n", (int)M->size));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction: %" PetscInt_FMT " rows -> level 0 of %" PetscInt_FMT " rows (%" PetscInt_FMT " Dirichlet rows eliminated%s, %" PetscInt_FMT " strictly dominant rows keep their excess on the diagonal: levels are L + diag(e))\n", M->Nuser, M->Nkept, M->gdirichlet,
-                                   M->offrank_coupling ? ", some couplings to them cross ranks" : "", M->gstrict));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT " (the parallel hierarchy is rebuilt at every setup)\n", M->nlevels, GPUPCCMGStopReasons[M->stop], cmg->nsetups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed CMG on %d MPI ranks: clusters never cross ranks, last level gathered and solved redundantly on every rank\n", (int)M->size));
+  if (M->ptap) PetscCall(PetscViewerASCIIPrintf(viewer, "  coarse levels: MatPtAP on MPIAIJ (the reference, -pc_cmg_mpi_galerkin_ptap); a value-only setup rebuilds them\n"));
+  else {
+    double            sb = 0.0, gsb = 0.0;
+    PetscGPUPCBackend backend;
+    PetscCall(PetscGPUPCGetBackend(&backend));
+    for (PetscInt k = 0; k + 1 < M->nlevels; k++)
+      if (M->levels[k].sort) sb += (double)M->levels[k].sort->bytes / 1048576.0;
+    PetscCall(MPIU_Allreduce(&sb, &gsb, 1, MPI_DOUBLE, MPI_MAX, M->comm));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  coarse levels: per rank, two sort-and-reduce sums of (cluster, cluster) triples (diagonal and off-diagonal block; ghost clusters from their owners) on the %s kernel table, blocks made into MPIAIJ directly; sorts kept for value-only setups (%.3g MB on the largest rank)\n", PetscGPUPCBackends[backend], gsb));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  reduction (%s): %" PetscInt_FMT " rows -> level 0 of %" PetscInt_FMT " rows (%" PetscInt_FMT " Dirichlet rows eliminated%s, %" PetscInt_FMT " strictly dominant rows keep their excess on the diagonal: levels are L + diag(e))\n",
+                                   M->reduced_on_device ? "per rank by the setup kernels" : "on the host", M->Nuser, M->Nkept, M->gdirichlet, M->offrank_coupling ? ", some couplings to them cross ranks" : "", M->gstrict));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " levels (stopped: %s); setups %" PetscInt_FMT ", of them value-only on the kept clusters and sorts %" PetscInt_FMT "\n", M->nlevels, GPUPCCMGStopReasons[M->stop], cmg->nsetups, cmg->nreuses));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  level       rows        nnz   clusters  ratio   rows/rank min..max  largest  singletons   weak  t_k\n"));
   for (PetscInt k = 0; k < M->nlevels; k++) {
     const GPUPCCMGMPILevel *L = &M->levels[k];
@@ -137,5 +160,29 @@ PetscErrorCode GPUPCCMGMPIGetNumberOfLevels(GPUPCCMGMPI M, PetscInt *nlevels)
 {
   PetscFunctionBegin;
   *nlevels = M->nlevels;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   PCCMGGetMPIHierarchy_Private - for tests: the distributed hierarchy of a set-up PC cmg on more than one rank
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC (type cmg, set up)
+
+   Output Parameter:
+.  M - the hierarchy (gpupc/cmgmpi.h), NULL on one rank or before setup
+
+   Level: developer
+@*/
+PetscErrorCode PCCMGGetMPIHierarchy_Private(PC pc, GPUPCCMGMPI *M)
+{
+  PetscBool iscmg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCMG, &iscmg));
+  PetscCheck(iscmg, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PC is not of type cmg");
+  *M = ((PC_CMG *)pc->data)->mpi;
   PetscFunctionReturn(0);
 }

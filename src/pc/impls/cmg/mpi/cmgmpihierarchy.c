@@ -4,7 +4,8 @@
        GPUPCCMGLevel made of its diagonal block (heaviest neighbour among the rank's vertices), whose
        diagonal holds the volume = all the row's off-diagonal weight, on and off rank (a vertex
        mostly coupled to other ranks becomes weak, a singleton); clusters never cross ranks;
-     - Galerkin: P = R^T (MPIAIJ, one 1 per row, block diagonal by rank), A_{k+1} = MatPtAP(A_k, P);
+     - Galerkin: R is block diagonal by rank, A_{k+1} = R A_k R^T by per-rank sort-and-reduce sums (cmgmpigalerkin.c;
+       the reference: P = R^T as MPIAIJ and MatPtAP(A_k, P), -pc_cmg_mpi_galerkin_ptap);
        the coarse excess is the cluster sum of e (R diag(e) R^T) and the coarse diagonal is reset to
        the off-diagonal weight plus that excess (no cancellation in the diagonal);
      - stopping rules of the one-rank hierarchy on global sizes;
@@ -19,6 +20,7 @@ PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *L)
 {
   PetscFunctionBegin;
   PetscCall(MatDestroy(&L->A));
+  PetscCall(GPUPCCMGMPISortFree(&L->sort));
   PetscCall(PetscFree(L->e));
   PetscCall(PetscFree(L->cluster));
   PetscCall(PetscMemzero(L, sizeof(*L)));
@@ -136,8 +138,9 @@ static PetscErrorCode ClusterLevel(MPI_Comm comm, const GPUPCCMGOptions *opts, G
   PetscFunctionReturn(0);
 }
 
-/* A_c = R A R^T through MatPtAP with P = R^T; coarse e = R e; coarse diagonal = off-diagonal weight + coarse e */
-static PetscErrorCode Galerkin(MPI_Comm comm, const GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *C)
+/* the reference (-pc_cmg_mpi_galerkin_ptap): A_c = R A R^T through MatPtAP with P = R^T; coarse e = R e; coarse
+   diagonal = off-diagonal weight + coarse e */
+static PetscErrorCode GalerkinPtAP(MPI_Comm comm, const GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *C)
 {
   Mat          P;
   PetscInt     cstart, scan, lo, hi;
@@ -251,6 +254,7 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(maxl, &M->levels));
+  M->ptap = opts->mpi_ptap;
   PetscCall(GPUPCCMGMPIReduce(A, opts, M, &M->levels[0]));
   M->nlevels = 1;
   PetscCall(LevelSizes(M->comm, &M->levels[0]));
@@ -279,7 +283,11 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
       stagnated = PETSC_TRUE;
       PetscCall(PetscInfo(A, "CMG (parallel): coarsening slowed at the rank boundaries at level %" PetscInt_FMT ": %" PetscInt_FMT " vertices gave %" PetscInt_FMT " clusters; the level is gathered\n", M->nlevels - 1, L->N, L->NC));
     } else {
-      PetscCall(Galerkin(M->comm, L, &C));
+      if (opts->mpi_ptap) PetscCall(GalerkinPtAP(M->comm, L, &C));
+      else {
+        PetscCall(GPUPCCMGMPIGalerkin(M->comm, L, &C));
+        PetscCall(LevelSizes(M->comm, &C));
+      }
       if (nnztotal + C.nnz > 5 * M->levels[0].nnz) {
         M->stop   = GPUPC_CMG_STOP_STAGNATION_NNZ;
         stagnated = PETSC_TRUE;
@@ -288,6 +296,7 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
       }
     }
     if (stagnated) {
+      PetscCall(GPUPCCMGMPISortFree(&L->sort));
       PetscCall(PetscFree(L->cluster));
       L->nc = L->NC = 0;
       break;
@@ -310,5 +319,75 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
   }
   M->levels[M->nlevels - 1].t = 0;
   if (opts->monitor) PetscCall(PetscPrintf(M->comm, "CMG hierarchy: %" PetscInt_FMT " levels, stopped: %s; last level: %s\n", M->nlevels, GPUPCCMGStopReasons[M->stop], M->gathered ? "gathered to every rank, one-rank CMG hierarchy there" : "one Jacobi step (stagnation warning)"));
+  PetscFunctionReturn(0);
+}
+
+/* whether two MPIAIJ matrices have the same rows, blocks and garray on this rank */
+static PetscErrorCode SamePattern(Mat A, Mat B, PetscBool *same)
+{
+  Mat             Ad, Ao, Bd, Bo;
+  const PetscInt *ga, *gb;
+  PetscInt        na, nb;
+  GPUPCCSR        a, b;
+
+  PetscFunctionBegin;
+  *same = PETSC_FALSE;
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &ga));
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(B, &Bd, &Bo, &gb));
+  PetscCall(MatGetLocalSize(Ao, NULL, &na));
+  PetscCall(MatGetLocalSize(Bo, NULL, &nb));
+  if (na != nb) PetscFunctionReturn(0);
+  PetscCall(PetscArraycmp(ga, gb, na, same));
+  for (PetscInt blk = 0; blk < 2 && *same; blk++) {
+    PetscCall(GPUPCMatGetCSR(blk ? Ao : Ad, &a));
+    PetscCall(GPUPCMatGetCSR(blk ? Bo : Bd, &b));
+    *same = (PetscBool)(a.m == b.m && a.nnz == b.nnz);
+    if (*same) PetscCall(PetscArraycmp(a.i, b.i, a.m + 1, same));
+    if (*same) PetscCall(PetscArraycmp(a.j, b.j, a.nnz, same));
+    PetscCall(GPUPCMatRestoreCSR(&b));
+    PetscCall(GPUPCMatRestoreCSR(&a));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGMPIHierarchyRecompute - new values of a matrix with the same nonzero pattern: the reduction again, the kept
+   clusters, the Galerkin sums on the kept sorts written into the coarse MPIAIJ matrices in place (no new structure),
+   the gathered last level's one-rank hierarchy afresh (it is small); the caller uploads the levels again
+
+   Collective on A
+
+   Output Parameter:
+.  same - PETSC_FALSE when level 0's pattern changed (signs or Dirichlet rows moved) or the levels were formed by
+          MatPtAP: then M keeps its old levels and must be rebuilt
+*/
+PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI M, PetscBool *same)
+{
+  GPUPCCMGMPILevel L0;
+  PetscBool        mine;
+
+  PetscFunctionBegin;
+  *same = PETSC_FALSE;
+  if (M->ptap || opts->mpi_ptap || M->nlevels < 1) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k + 1 < M->nlevels; k++)
+    if (!M->levels[k].sort) PetscFunctionReturn(0); /* the same on every rank: the levels are global */
+  PetscCall(GPUPCCMGMPIDeviceFree(M));
+  PetscCall(GPUPCCMGReductionFree(&M->red));
+  PetscCall(PetscFree(M->ghostdir));
+  M->nghostdir        = 0;
+  M->offrank_coupling = PETSC_FALSE;
+  PetscCall(GPUPCCMGMPIReduce(A, opts, M, &L0));
+  PetscCall(SamePattern(L0.A, M->levels[0].A, &mine));
+  PetscCall(MPIU_Allreduce(&mine, same, 1, MPIU_BOOL, MPI_LAND, M->comm));
+  if (*same) {
+    PetscCall(MatCopy(L0.A, M->levels[0].A, SAME_NONZERO_PATTERN));
+    PetscCall(PetscArraycpy(M->levels[0].e, L0.e, L0.n));
+  }
+  PetscCall(GPUPCCMGMPILevelFree(&L0));
+  if (!*same) PetscFunctionReturn(0);
+  for (PetscInt k = 0; k + 1 < M->nlevels; k++) PetscCall(GPUPCCMGMPIGalerkinValues(&M->levels[k], &M->levels[k + 1]));
+  PetscCall(GPUPCCMGHierarchyDestroy(&M->seq));
+  if (M->gathered) PetscCall(GatherSequential(M, opts));
+  M->nreuses++;
   PetscFunctionReturn(0);
 }

@@ -268,44 +268,73 @@ static PetscErrorCode AssembleLevel0(MPI_Comm comm, const Rows *R, PetscInt nk, 
   PetscFunctionReturn(0);
 }
 
-/* compare each stored off-diagonal of A_0 with the transposed entry (as on one rank: rows of A_0 against A_0^T) */
-static PetscErrorCode CheckSymmetry(const GPUPCCMGOptions *opts, Mat A0, const Rows *R, PetscInt *badrow, char *msg, size_t len)
+/*
+   GPUPCCMGMPIFirstAsymmetric - the first local row of A_0 with a stored off-diagonal a_ij whose transposed entry
+   differs beyond -pc_cmg_symmetry_tol (as on one rank: rows of A_0 against A_0^T)
+
+   Collective on A0
+
+   Output Parameters:
++  row  - its local row (-1: none)
+.  col  - the global column of that entry
+-  a, at - a_ij and a_ji
+*/
+PetscErrorCode GPUPCCMGMPIFirstAsymmetric(const GPUPCCMGOptions *opts, Mat A0, PetscInt *row, PetscInt *col, PetscReal *a, PetscReal *at)
 {
   Mat      At;
   PetscInt lo, hi;
 
   PetscFunctionBegin;
+  *row = *col = -1;
+  *a = *at = 0.0;
   PetscCall(MatTranspose(A0, MAT_INITIAL_MATRIX, &At));
   PetscCall(MatGetOwnershipRange(A0, &lo, &hi));
-  for (PetscInt i = 0; i < R->n; i++) {
+  for (PetscInt r = lo; r < hi && *row < 0; r++) {
     const PetscInt    *ca, *ct;
     const PetscScalar *va, *vt;
-    PetscInt           na, nt, row = R->newidx[i], q = 0, badj = -1;
-    PetscReal          a = 0.0, at = 0.0;
+    PetscInt           na, nt, q = 0;
 
-    if (row < 0) continue;
-    if (*badrow >= 0 && *badrow <= R->rstart + i) break;
-    PetscCall(MatGetRow(A0, row, &na, &ca, &va));
-    PetscCall(MatGetRow(At, row, &nt, &ct, &vt));
-    for (PetscInt k = 0; k < na && badj < 0; k++) {
-      if (ca[k] == row || va[k] == 0.0) continue;
+    PetscCall(MatGetRow(A0, r, &na, &ca, &va));
+    PetscCall(MatGetRow(At, r, &nt, &ct, &vt));
+    for (PetscInt k = 0; k < na && *row < 0; k++) {
+      PetscReal x, xt;
+      if (ca[k] == r || va[k] == 0.0) continue;
       while (q < nt && ct[q] < ca[k]) q++;
-      a  = PetscRealPart(va[k]);
-      at = (q < nt && ct[q] == ca[k]) ? PetscRealPart(vt[q]) : 0.0;
-      if (PetscAbsReal(a - at) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at))) badj = ca[k];
+      x  = PetscRealPart(va[k]);
+      xt = (q < nt && ct[q] == ca[k]) ? PetscRealPart(vt[q]) : 0.0;
+      if (PetscAbsReal(x - xt) > opts->symmetry_tol * PetscMax(PetscAbsReal(x), PetscAbsReal(xt))) {
+        *row = r - lo;
+        *col = ca[k];
+        *a   = x;
+        *at  = xt;
+      }
     }
-    PetscCall(MatRestoreRow(At, row, &nt, &ct, &vt));
-    PetscCall(MatRestoreRow(A0, row, &na, &ca, &va));
-    if (badj >= 0) { /* name the user's column: the column of row i whose kept number is badj */
-      PetscInt gi = R->rstart + i, uj = -1;
-      for (PetscInt k = R->rowptr[i]; k < R->rowptr[i + 1]; k++)
-        if (R->col[k] != gi && NewIndex(R, R->col[k], NULL) == badj) uj = R->col[k];
-      *badrow = gi;
-      PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g (relative tolerance %g, set with -pc_cmg_symmetry_tol; -pc_cmg_check_symmetry 0 skips the check)", gi, gi, uj, (double)a, uj, gi, (double)at, (double)opts->symmetry_tol));
-      break;
-    }
+    PetscCall(MatRestoreRow(At, r, &nt, &ct, &vt));
+    PetscCall(MatRestoreRow(A0, r, &na, &ca, &va));
   }
   PetscCall(MatDestroy(&At));
+  PetscFunctionReturn(0);
+}
+
+/* the first asymmetric entry of A_0, named by the user's row and column */
+static PetscErrorCode CheckSymmetry(const GPUPCCMGOptions *opts, Mat A0, const Rows *R, PetscInt *badrow, char *msg, size_t len)
+{
+  PetscInt  r, badj, lo;
+  PetscReal a, at;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCMGMPIFirstAsymmetric(opts, A0, &r, &badj, &a, &at));
+  if (r < 0) PetscFunctionReturn(0);
+  PetscCall(MatGetOwnershipRange(A0, &lo, NULL));
+  for (PetscInt i = 0; i < R->n; i++) { /* name the user's row and column: the kept numbers increase with the user's */
+    PetscInt gi = R->rstart + i, uj = -1;
+    if (R->newidx[i] != lo + r) continue;
+    for (PetscInt k = R->rowptr[i]; k < R->rowptr[i + 1]; k++)
+      if (R->col[k] != gi && NewIndex(R, R->col[k], NULL) == badj) uj = R->col[k];
+    *badrow = gi;
+    PetscCall(PetscSNPrintf(msg, len, "PC cmg needs a symmetric matrix: row %" PetscInt_FMT " has A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g but A(%" PetscInt_FMT ",%" PetscInt_FMT ") = %g (relative tolerance %g, set with -pc_cmg_symmetry_tol; -pc_cmg_check_symmetry 0 skips the check)", gi, gi, uj, (double)a, uj, gi, (double)at, (double)opts->symmetry_tol));
+    break;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -399,6 +428,12 @@ PetscErrorCode GPUPCCMGMPIReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI
   PetscFunctionBegin;
   PetscCall(MatGetSize(A, &Nr, &Nc));
   PetscCheck(Nr == Nc, comm, PETSC_ERR_ARG_SIZ, "PC cmg needs a square matrix; it has %" PetscInt_FMT " rows and %" PetscInt_FMT " columns", Nr, Nc);
+  if (opts->setup == PC_CMG_SETUP_DEVICE && !opts->mpi_ptap) { /* the MatPtAP reference keeps the host reduction */
+    PetscBool done;
+    PetscCall(GPUPCCMGMPIReduceDevice(A, opts, M, L0, &done));
+    if (done) PetscFunctionReturn(0);
+  }
+  M->reduced_on_device = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
   PetscCall(PetscMemzero(&R, sizeof(R)));
   PetscCall(ReadLocalRows(A, &R, &badrow, msg, sizeof(msg)));

@@ -1,0 +1,243 @@
+/*
+   Distributed CMG, level 0 on the device (-pc_cmg_setup device; on the host backend through the host tables): the
+   rank's rows go up once as one CSR of n rows whose columns are the local ones (0 .. n-1) followed by the ghosts
+   (n + position in the garray), so every row stays sorted; the one-rank setup kernels of gpupc/cmgsetupkernels.h run
+   on it row by row (dirichlet_rows, check_rows without the symmetry test, which needs the ghosts' rows, level0_count
+   and level0_fill with the kept map extended to the ghosts), the extract member of gpupc/sparsekernels.h splits the
+   level-0 rows into the diagonal and off-diagonal blocks, and the blocks become the MPIAIJ level 0 directly
+   (GPUPCCMGMPIMatFromBlocks). The symmetry test runs on that MPIAIJ (GPUPCCMGMPIFirstAsymmetric).
+   It applies to a matrix read as MPIAIJ (mpiaij and derived types, mpisegcsr) without Dirichlet rows on any rank and
+   without faults: a matrix with Dirichlet rows (their elimination renumbers the rows across the ranks), a fault
+   (the host reduction then raises the error that names the row) or another type is reduced on the host
+   (cmgmpireduce.c). The level is the host reduction's up to the order of the additions in each row's diagonal and
+   excess (local columns first, then the ghosts, instead of the global column order).
+*/
+#include <gpupc/cmgmpi.h>
+#include <gpupc/cmgsetupkernels.h>
+
+/* device arrays of the reduction */
+typedef struct {
+  GPUPCDevCSR X, L0, Bd, Bo;
+  PetscInt   *isdir, *bad, *strict, *len, *map, *cmap;
+  PetscReal  *excess, *dinv;
+} Arrays;
+
+static PetscErrorCode ArraysFree(Arrays *D)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevCSRDestroy(&D->X));
+  PetscCall(GPUPCDevCSRDestroy(&D->L0));
+  PetscCall(GPUPCDevCSRDestroy(&D->Bd));
+  PetscCall(GPUPCDevCSRDestroy(&D->Bo));
+  PetscCall(GPUPCFree(D->isdir));
+  PetscCall(GPUPCFree(D->bad));
+  PetscCall(GPUPCFree(D->strict));
+  PetscCall(GPUPCFree(D->len));
+  PetscCall(GPUPCFree(D->map));
+  PetscCall(GPUPCFree(D->cmap));
+  PetscCall(GPUPCFree(D->excess));
+  PetscCall(GPUPCFree(D->dinv));
+  PetscCall(PetscMemzero(D, sizeof(*D)));
+  PetscFunctionReturn(0);
+}
+
+/* the rank's rows as one CSR on the device: local columns, then the ghosts at n + g; *ok false when not sorted */
+static PetscErrorCode RowsUp(Mat Ad, Mat Ao, PetscInt nghost, GPUPCDevCSR *X, PetscBool *ok)
+{
+  const GPUPCSparseKernels *sk;
+  GPUPCCSR                  cd, co;
+  PetscInt                 *xi, *xj, row, fault;
+  PetscScalar              *xa;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatGetCSR(Ad, &cd));
+  PetscCall(GPUPCMatGetCSR(Ao, &co));
+  PetscCall(PetscMalloc3(cd.m + 1, &xi, cd.nnz + co.nnz, &xj, cd.nnz + co.nnz, &xa));
+  xi[0] = 0;
+  for (PetscInt i = 0; i < cd.m; i++) {
+    PetscInt q = xi[i];
+    for (PetscInt k = cd.i[i]; k < cd.i[i + 1]; k++, q++) {
+      xj[q] = cd.j[k];
+      xa[q] = cd.a[k];
+    }
+    for (PetscInt k = co.i[i]; k < co.i[i + 1]; k++, q++) {
+      xj[q] = cd.m + co.j[k];
+      xa[q] = co.a[k];
+    }
+    xi[i + 1] = q;
+  }
+  PetscCall(GPUPCDevCSRCreate(cd.m, cd.m + nghost, cd.nnz + co.nnz, PETSC_TRUE, X));
+  PetscCall(GPUPCCopyToDevice(X->i, xi, cd.m + 1));
+  PetscCall(GPUPCCopyToDevice(X->j, xj, X->nnz));
+  PetscCall(GPUPCCopyToDevice(X->a, xa, X->nnz));
+  PetscCall(PetscFree3(xi, xj, xa));
+  PetscCall(GPUPCMatRestoreCSR(&co));
+  PetscCall(GPUPCMatRestoreCSR(&cd));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(sk->check(X, &row, &fault));
+  *ok = (PetscBool)(row < 0);
+  PetscFunctionReturn(0);
+}
+
+/* the rows of L (n rows, columns: kept local 0 .. n-1, the ground n, ghosts n + 1 + g) whose columns cmap keeps,
+   renumbered by cmap (increasing on the kept columns, so B's rows stay sorted) */
+static PetscErrorCode Extract(const GPUPCDevCSR *L, const PetscInt *cmap, PetscInt ncol, GPUPCDevCSR *B)
+{
+  const GPUPCSparseKernels *sk;
+  PetscInt                  nnz;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(PetscMemzero(B, sizeof(*B)));
+  B->m = L->m;
+  B->n = ncol;
+  PetscCall(GPUPCMallocArray(L->m + 1, &B->i));
+  PetscCall(sk->extract_count(L, L->m, NULL, NULL, cmap, B->i));
+  PetscCall(sk->rowptr(L->m, B->i, &nnz, NULL));
+  B->nnz = nnz;
+  PetscCall(GPUPCMallocArray(nnz, &B->j));
+  PetscCall(GPUPCMallocArray(nnz, &B->a));
+  PetscCall(sk->extract_fill(L, L->m, NULL, NULL, cmap, B));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGMPIReduceDevice - GPUPCCMGMPIReduce on the device kernels where it applies (the file's comment)
+
+   Collective on A
+
+   Output Parameter:
+.  done - PETSC_FALSE: nothing built (M and L0 untouched), the caller reduces on the host
+*/
+PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI M, GPUPCCMGMPILevel *L0, PetscBool *done)
+{
+  MPI_Comm                    comm = PetscObjectComm((PetscObject)A);
+  const GPUPCCMGSetupKernels *k;
+  const GPUPCSparseKernels   *sk;
+  GPUPCCMGReduceRule          rule;
+  Arrays                      D;
+  Mat                         Ad, Ao, A0 = NULL;
+  const PetscInt             *garray;
+  PetscBool                   aij, ok = PETSC_FALSE, allok;
+  PetscInt                    n, nghost, rstart, N, ndir, nbad, npos, nstrict, nnz0, counts[3], gcounts[3], *h;
+  PetscReal                  *e = NULL;
+
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &aij));
+  if (!aij) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPISEGCSR, &aij));
+  PetscCall(MPIU_Allreduce(&aij, &allok, 1, MPIU_BOOL, MPI_LAND, comm));
+  if (!allok) {
+    PetscCall(PetscInfo(A, "CMG (parallel): the device reduction reads MPIAIJ or mpisegcsr matrices; this one (%s) is reduced on the host\n", ((PetscObject)A)->type_name));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
+  PetscCall(GPUPCGetCMGSetupKernels(&k));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(PetscMemzero(&D, sizeof(D)));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+  PetscCall(RowsUp(Ad, Ao, nghost, &D.X, &ok));
+  rule.check_symmetry = PETSC_FALSE; /* tested on level 0 below: it needs the ghosts' rows */
+  rule.doublecover    = PETSC_FALSE; /* refused in parallel: a positive off-diagonal is a fault here */
+  rule.dirichlet_rows = opts->dirichlet_rows;
+  rule.symmetry_tol   = opts->symmetry_tol;
+  rule.dominance_tol  = opts->dominance_tol;
+  PetscCall(GPUPCMallocArray(n + nghost, &D.isdir));
+  PetscCall(GPUPCMallocArray(n, &D.bad));
+  PetscCall(GPUPCMallocArray(n, &D.strict));
+  PetscCall(GPUPCMallocArray(n, &D.len));
+  PetscCall(GPUPCMallocArray(n, &D.excess));
+  PetscCall(GPUPCMallocArray(n, &D.dinv));
+  ndir = nbad = npos = nstrict = 0;
+  if (ok) PetscCall(k->dirichlet_rows(&D.X, &rule, D.isdir, &ndir));
+  counts[0] = ok ? 0 : 1;
+  counts[1] = ndir;
+  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
+  if (gcounts[0] == 0 && gcounts[1] == 0) { /* no Dirichlet row anywhere: no ghost is one */
+    PetscCall(PetscCalloc1(PetscMax(nghost, 1), &h));
+    PetscCall(GPUPCCopyToDevice(D.isdir + n, h, nghost));
+    PetscCall(PetscFree(h));
+    PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict));
+  }
+  counts[2] = nbad;
+  PetscCall(MPIU_Allreduce(&counts[2], &gcounts[2], 1, MPIU_INT, MPI_SUM, comm));
+  if (gcounts[0] || gcounts[1] || gcounts[2]) {
+    PetscCall(PetscInfo(A, "CMG (parallel): level 0 is reduced on the host (%s)\n", gcounts[0] ? "rows not sorted" : (gcounts[1] ? "Dirichlet rows are eliminated there" : "a faulty row: the host reduction names it")));
+    PetscCall(ArraysFree(&D));
+    PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
+  { /* level-0 rows: the kept map is the identity, the ghosts after the ground column n */
+    PetscInt *hmap, *hcmap;
+    PetscCall(PetscMalloc2(n + nghost, &hmap, n + 1 + nghost, &hcmap));
+    for (PetscInt i = 0; i < n + nghost; i++) hmap[i] = i < n ? i : i + 1;
+    PetscCall(GPUPCMallocArray(n + nghost, &D.map));
+    PetscCall(GPUPCCopyToDevice(D.map, hmap, n + nghost));
+    PetscCall(PetscMemzero(&D.L0, sizeof(D.L0)));
+    D.L0.m = n;
+    D.L0.n = n + 1 + nghost;
+    PetscCall(GPUPCMallocArray(n + 1, &D.L0.i));
+    PetscCall(k->level0_count(n, D.map, D.len, n, 1, nstrict, PETSC_FALSE, D.L0.i));
+    PetscCall(sk->rowptr(n, D.L0.i, &nnz0, NULL));
+    D.L0.nnz = nnz0;
+    PetscCall(GPUPCMallocArray(nnz0, &D.L0.j));
+    PetscCall(GPUPCMallocArray(nnz0, &D.L0.a));
+    PetscCall(k->level0_fill(&D.X, D.isdir, D.excess, D.map, n, 1, D.L0.i, D.L0.j, D.L0.a));
+    /* the blocks: local columns as they are; the ghosts renumbered from 0; the ground entries (column n) dropped */
+    PetscCall(GPUPCMallocArray(n + 1 + nghost, &D.cmap));
+    for (PetscInt c = 0; c < n + 1 + nghost; c++) hcmap[c] = c < n ? c : -1;
+    PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, n + 1 + nghost));
+    PetscCall(Extract(&D.L0, D.cmap, n, &D.Bd));
+    for (PetscInt c = 0; c < n + 1 + nghost; c++) hcmap[c] = c > n ? c - n - 1 : -1;
+    PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, n + 1 + nghost));
+    PetscCall(Extract(&D.L0, D.cmap, nghost, &D.Bo));
+    PetscCall(PetscFree2(hmap, hcmap));
+  }
+  PetscCall(GPUPCCMGMPIMatFromBlocks(comm, N, &D.Bd, &D.Bo, garray, NULL, &A0));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &e));
+  PetscCall(GPUPCCopyToHost(e, D.excess, n));
+  PetscCall(ArraysFree(&D));
+  if (opts->check_symmetry) {
+    PetscInt  r, c, bad;
+    PetscReal a, at;
+    PetscCall(GPUPCCMGMPIFirstAsymmetric(opts, A0, &r, &c, &a, &at));
+    PetscCall(MPIU_Allreduce(&r, &bad, 1, MPIU_INT, MPI_MAX, comm));
+    if (bad >= 0) { /* the host reduction names the first asymmetric pair */
+      PetscCall(MatDestroy(&A0));
+      PetscCall(PetscFree(e));
+      PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+      PetscFunctionReturn(0);
+    }
+  }
+  PetscCall(PetscMemzero(&M->red, sizeof(M->red)));
+  M->red.n          = n;
+  M->red.copies     = 1;
+  M->red.ground     = PETSC_FALSE;
+  M->red.n0         = n;
+  M->red.nkept      = n;
+  M->red.nstrict    = nstrict;
+  M->red.ndirichlet = 0;
+  counts[0]         = nstrict;
+  PetscCall(MPIU_Allreduce(counts, gcounts, 1, MPIU_INT, MPI_SUM, comm));
+  M->gstrict          = gcounts[0];
+  M->gdirichlet       = 0;
+  M->gcoupling        = 0;
+  M->offrank_coupling = PETSC_FALSE;
+  M->Nuser            = N;
+  M->Nkept            = N;
+  PetscCall(PetscMemzero(L0, sizeof(*L0)));
+  L0->A                = A0;
+  L0->n                = n;
+  L0->N                = N;
+  L0->rstart           = rstart;
+  L0->e                = e;
+  *done                = PETSC_TRUE;
+  M->reduced_on_device = PETSC_TRUE;
+  PetscCall(PetscInfo(A, "CMG (parallel) reduction on the device: %" PetscInt_FMT " rows, %" PetscInt_FMT " strictly dominant rows (excess kept on the diagonal)\n", N, M->gstrict));
+  PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
