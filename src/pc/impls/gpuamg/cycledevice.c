@@ -331,8 +331,20 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
 
     PetscCall(GPUPCAMGDevHierarchyGetLevel(H, l, &dA, &dP, &dR));
     devonly = (PetscBool)(dA && !H->hostlevels);
-    L->dcsr = dA; /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
-    if (devonly) PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
+    L->dcsr = dA;            /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
+    if (devonly && l == 0) { /* the operator itself when it already is a matrix of the format (no second layout) */
+      PetscBool same;
+      char      seq[64];
+
+      PetscCall(ChooseFormat(H->A[0], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
+      PetscCall(PetscSNPrintf(seq, sizeof(seq), "seq%s", L->afmt));
+      PetscCall(PetscObjectTypeCompare((PetscObject)H->A[0], seq, &same));
+      if (same) {
+        PetscCall(PetscObjectReference((PetscObject)H->A[0]));
+        L->A = H->A[0];
+        PetscCall(PetscStrlcat(L->awhy, "; the operator itself", sizeof(L->awhy)));
+      } else PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
+    } else if (devonly) PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
     else {
       PetscCall(CheckLevelMatrix(H->A[l], l));
       PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
@@ -432,6 +444,10 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
     PetscBool   done = PETSC_FALSE;
     GPUPCDevMat dm;
 
+    if (L->A == H->A[l]) { /* the operator itself (level 0): its device copy follows its values */
+      PetscCall(Sync(L->A));
+      continue;
+    }
     PetscCall(GPUPCDevMatFromMat(L->A, &dm));
     if (dm) { /* a device-only level: the device setup's new values (level 0: the operator's new device copy) */
       PetscCheck(L->dcsr && L->dcsr->nnz == dm->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: level %" PetscInt_FMT " is held on the device only, but the recomputed hierarchy has no device CSR of it", l);
