@@ -40,22 +40,57 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevFind(const PetscInt *cols, const 
   return -1;
 }
 
-/* column c into place len of cols (value 0) unless present, idx kept ordered; returns the new length */
-static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevAddPoint(PetscInt *cols, PetscReal *vals, PetscInt *idx, PetscInt len, PetscInt c)
+/* a before b: by column, then by place (bycol), or by place only */
+static inline GPUPC_AMG_HD int GPUPCAMGDevBefore(const PetscInt *cols, PetscInt a, PetscInt b, int bycol)
 {
-  PetscInt lo = 0, hi = len;
+  if (bycol && cols[a] != cols[b]) return cols[a] < cols[b];
+  return a < b;
+}
 
-  while (lo < hi) {
-    PetscInt mid = lo + (hi - lo) / 2, m = cols[idx[mid]];
-    if (m == c) return len;
-    if (m < c) lo = mid + 1;
-    else hi = mid;
+/* heap sort of the places idx[0 .. n) (GPUPCAMGDevBefore's order): O(n log n) in place, no recursion, no scratch */
+static inline GPUPC_AMG_HD void GPUPCAMGDevSortPlaces(const PetscInt *cols, PetscInt *idx, PetscInt n, int bycol)
+{
+  for (PetscInt end = n, start = n / 2; end > 1;) {
+    PetscInt root, t;
+    if (start > 0) start--;
+    else {
+      end--;
+      t        = idx[0];
+      idx[0]   = idx[end];
+      idx[end] = t;
+    }
+    root = start;
+    while (2 * root + 1 < end) { /* sift down: the larger child up */
+      PetscInt child = 2 * root + 1;
+      if (child + 1 < end && GPUPCAMGDevBefore(cols, idx[child], idx[child + 1], bycol)) child++;
+      if (!GPUPCAMGDevBefore(cols, idx[root], idx[child], bycol)) break;
+      t          = idx[root];
+      idx[root]  = idx[child];
+      idx[child] = t;
+      root       = child;
+    }
   }
-  for (PetscInt q = len; q > lo; q--) idx[q] = idx[q - 1];
-  idx[lo]   = len;
-  cols[len] = c;
-  vals[len] = 0.0;
-  return len + 1;
+}
+
+/* the n candidate points cols[0 .. n) (repeats allowed) reduced to their first occurrences, in the order found; idx[0
+   .. len) then holds the places ordered by column (GPUPCAMGDevFind) and vals[0 .. len) is 0; returns len. Sorting once
+   (O(n log n)) replaced an insertion per candidate into the ordered index, whose shifts were quadratic in the set */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevUniquePoints(PetscInt *cols, PetscReal *vals, PetscInt *idx, PetscInt n)
+{
+  PetscInt len = 0;
+
+  for (PetscInt q = 0; q < n; q++) idx[q] = q;
+  GPUPCAMGDevSortPlaces(cols, idx, n, 1); /* by column, the first occurrence first */
+  for (PetscInt q = 0; q < n; q++)
+    if (q == 0 || cols[idx[q]] != cols[idx[q - 1]]) idx[len++] = idx[q];
+  GPUPCAMGDevSortPlaces(cols, idx, len, 0); /* the first occurrences in the order found */
+  for (PetscInt r = 0; r < len; r++) {      /* idx[r] >= r and increasing: no place is read after it is written */
+    cols[r] = cols[idx[r]];
+    vals[r] = 0.0;
+  }
+  for (PetscInt r = 0; r < len; r++) idx[r] = r;
+  GPUPCAMGDevSortPlaces(cols, idx, len, 1);
+  return len;
 }
 
 /* classical strength of row r (diagonal value dr): the strong points in out (NULL: counted only) */
@@ -183,14 +218,16 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const
   PetscReal d   = diag[i];
   PetscInt  len = 0;
 
-  /* the interpolatory set: strong C of i and of its strong F neighbours (values start at 0) */
+  /* the interpolatory set: strong C of i and of its strong F neighbours (values start at 0); the candidates fit in
+     the row's capacity, GPUPCAMGDevInterpBound(), which counts them with repeats */
   for (PetscInt e = Si[i]; e < Si[i + 1]; e++) {
     PetscInt k = Sj[e];
-    if (cf[k] == GPUPC_AMG_C) len = GPUPCAMGDevAddPoint(cols, vals, idx, len, k);
+    if (cf[k] == GPUPC_AMG_C) cols[len++] = k;
     else
       for (PetscInt f = Si[k]; f < Si[k + 1]; f++)
-        if (cf[Sj[f]] == GPUPC_AMG_C) len = GPUPCAMGDevAddPoint(cols, vals, idx, len, Sj[f]);
+        if (cf[Sj[f]] == GPUPC_AMG_C) cols[len++] = Sj[f];
   }
+  len = GPUPCAMGDevUniquePoints(cols, vals, idx, len);
   for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++) {
     PetscInt n = Aj[e], p;
     if (n == i) continue;
