@@ -1,6 +1,8 @@
 /*
    CUDA implementation of the gpuamg device-setup kernels (gpupc/amgsetupkernels.h): one thread per row (grid-stride)
-   around the per-row code shared with the host reference (../amgdevrows.h), so both tables compute every row alike.
+   around the per-row code shared with the host reference (../amgdevrows.h), so both tables compute every row alike;
+   the ext+i rows with more candidates than one thread's scratch take a warp each (InterpLongRowsKernel), which sums
+   in the one-thread code's order.
    Counts and the first zero diagonal come back through one device integer (atomics), copied to the host.
 */
 #include <gpupc/cuda.h>
@@ -181,10 +183,189 @@ static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCS
   PetscFunctionReturn(0);
 }
 
+/* an ext+i F row whose candidates do not fit one thread's scratch (capacity above GPUPC_AMG_DEV_ROWCAP): the warp
+   kernel below builds it */
+__device__ static inline int LongExtIRow(const PetscInt *Bi, const PetscInt *cf, PetscInt type, long long i)
+{
+  return type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && Bi[i + 1] - Bi[i] > GPUPC_AMG_DEV_ROWCAP;
+}
+
 __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
   ROWS(i, A.m)
-  Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
+  if (!LongExtIRow(Bi, cf, type, i)) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
+}
+
+/* The long ext+i rows, one warp each. A row's interpolatory set lives in a hash table in shared memory (point, its
+   first place in the candidate order, its value); the lanes share the candidates of a strong neighbour and the
+   entries of a row of A. Each point appears once in a row of A, so within one neighbour's row the lanes add into
+   distinct values, and the neighbours are taken in order: every value gets its terms in the order of the one-thread
+   code (GPUPCAMGDevRowExtI). The sums that many entries feed (the lumped diagonal d, each neighbour's D) are added by
+   lane 0 in the entries' order (the terms gathered by shuffles), so they are the one-thread code's too. The points
+   are written out in the order first found (ranked by their first place), then lane 0 truncates the row as the
+   one-thread code does. A row with more distinct points than the table takes is built by lane 0 with the one-thread
+   code. */
+#define LONG_WARPS 2    /* warps (rows) per block */
+#define LONG_HS    1024 /* hash slots per warp: 16 kB of shared memory */
+#define FULL_MASK  0xffffffffu
+
+__device__ static inline unsigned LongSlot(PetscInt key, unsigned mask)
+{
+  return ((unsigned)key * 2654435761u) & mask;
+}
+
+/* point key at candidate place q into the table (count: its distinct points); *full when the table reached limit */
+__device__ static inline void LongInsert(PetscInt *keys, PetscInt *first, unsigned mask, PetscInt key, PetscInt q, int *count, int limit, int *full)
+{
+  unsigned h = LongSlot(key, mask);
+
+  if (*(volatile int *)count >= limit) {
+    *full = 1;
+    return;
+  }
+  while (1) {
+    const PetscInt old = atomicCAS(&keys[h], -1, key);
+    if (old == -1) atomicAdd(count, 1);
+    if (old == -1 || old == key) {
+      atomicMin(&first[h], q);
+      return;
+    }
+    h = (h + 1) & mask;
+  }
+}
+
+/* the slot of point key, or -1 */
+__device__ static inline int LongFind(const PetscInt *keys, unsigned mask, PetscInt key)
+{
+  unsigned h = LongSlot(key, mask);
+
+  while (1) {
+    const PetscInt k = keys[h];
+    if (k == key) return (int)h;
+    if (k == -1) return -1;
+    h = (h + 1) & mask;
+  }
+}
+
+/* lane 0's sum += the 32 lanes' terms t in lane order (lanes at or past n add nothing) */
+__device__ static inline void OrderedAdd(PetscReal t, int lane, int n, PetscReal *sum)
+{
+  for (int j = 0; j < 32; j++) {
+    const PetscReal tj = __shfl_sync(FULL_MASK, t, j);
+    if (lane == 0 && j < n) *sum += tj;
+  }
+}
+
+__global__ void __launch_bounds__(32 * LONG_WARPS) InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPUPCDevCSR S, const PetscInt *cf, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+{
+  __shared__ PetscInt  skeys[LONG_WARPS][LONG_HS], sfirst[LONG_WARPS][LONG_HS];
+  __shared__ PetscReal svals[LONG_WARPS][LONG_HS];
+  __shared__ int       scount[LONG_WARPS], sfull[LONG_WARPS];
+  const int            w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  PetscInt            *keys = skeys[w], *first = sfirst[w];
+  PetscReal           *vals = svals[w];
+
+  for (long long i = (long long)blockIdx.x * LONG_WARPS + w; i < (long long)A.m; i += (long long)gridDim.x * LONG_WARPS) {
+    const PetscInt cap = Bi[i + 1] - Bi[i];
+    unsigned       hs  = 128, mask;
+    int            limit, n;
+    PetscReal      d = 0.0;
+
+    if (!LongExtIRow(Bi, cf, GPUPC_AMG_DEV_EXTI, i)) continue; /* the same for the whole warp */
+    while (hs < 2 * (unsigned)cap && hs < LONG_HS) hs *= 2;
+    mask  = hs - 1;
+    limit = (int)(hs - hs / 4) - 33; /* at most 32 lanes claim past it: a probe always finds a free slot */
+    for (unsigned s = lane; s < hs; s += 32) {
+      keys[s]  = -1;
+      first[s] = INT_MAX;
+      vals[s]  = 0.0;
+    }
+    if (lane == 0) {
+      scount[w] = 0;
+      sfull[w]  = 0;
+    }
+    __syncwarp();
+    { /* the candidates: strong C of i, and of each strong F neighbour, at their places in the one-thread order */
+      PetscInt base = 0;
+      for (PetscInt e = S.i[i]; e < S.i[i + 1]; e++) {
+        const PetscInt k = S.j[e];
+        if (cf[k] == GPUPC_AMG_C) {
+          if (lane == 0) LongInsert(keys, first, mask, k, base, &scount[w], limit, &sfull[w]);
+          base++;
+        } else {
+          const PetscInt lo = S.i[k], len = S.i[k + 1] - lo;
+          for (PetscInt q = lane; q < len; q += 32)
+            if (cf[S.j[lo + q]] == GPUPC_AMG_C) LongInsert(keys, first, mask, S.j[lo + q], base + q, &scount[w], limit, &sfull[w]);
+          base += len;
+        }
+        __syncwarp();
+        if (*(volatile int *)&sfull[w]) break;
+      }
+    }
+    if (*(volatile int *)&sfull[w]) { /* more points than the table takes: the one-thread code */
+      if (lane == 0) Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, diag, S.i, S.j, cf, GPUPC_AMG_DEV_EXTI, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
+      __syncwarp();
+      continue;
+    }
+    n = scount[w];
+    if (lane == 0) d = diag[i];
+    /* the couplings of i: to interpolatory points into their values, weak ones not interpolatory lumped into d */
+    for (PetscInt c0 = A.i[i]; c0 < A.i[i + 1]; c0 += 32) {
+      const PetscInt e = c0 + lane;
+      PetscReal      t = 0.0;
+      if (e < A.i[i + 1] && A.j[e] != i) {
+        const PetscInt nb = A.j[e];
+        const int      p  = LongFind(keys, mask, nb);
+        if (p >= 0) vals[p] += A.a[e];
+        else if (!(cf[nb] == GPUPC_AMG_F && GPUPCAMGDevHas(S.j, S.i[i], S.i[i + 1], nb))) t = A.a[e];
+      }
+      OrderedAdd(t, lane, (int)PetscMin(32, A.i[i + 1] - c0), &d);
+    }
+    __syncwarp();
+    /* each strong F neighbour k in order: its negative couplings to i and to the set, distributed */
+    for (PetscInt e = A.i[i]; e < A.i[i + 1]; e++) {
+      const PetscInt  k = A.j[e], kb = A.i[k], ke = A.i[k + 1];
+      const PetscReal aik = A.a[e];
+      PetscReal       sk, D = 0.0;
+      if (k == i || cf[k] != GPUPC_AMG_F || !GPUPCAMGDevHas(S.j, S.i[i], S.i[i + 1], k)) continue;
+      sk = diag[k] < 0.0 ? -1.0 : 1.0;
+      for (PetscInt c0 = kb; c0 < ke; c0 += 32) {
+        const PetscInt g = c0 + lane;
+        PetscReal      t = 0.0;
+        if (g < ke && A.a[g] * sk < 0.0 && (A.j[g] == i || LongFind(keys, mask, A.j[g]) >= 0)) t = A.a[g];
+        OrderedAdd(t, lane, (int)PetscMin(32, ke - c0), &D);
+      }
+      D = __shfl_sync(FULL_MASK, D, 0);
+      if (D == 0.0) {
+        if (lane == 0) d += aik;
+        continue;
+      }
+      for (PetscInt c0 = kb; c0 < ke; c0 += 32) {
+        const PetscInt g = c0 + lane;
+        PetscReal      t = 0.0;
+        if (g < ke && A.a[g] * sk < 0.0) {
+          const PetscInt l = A.j[g];
+          int            p;
+          if (l == i) t = aik * A.a[g] / D;
+          else if ((p = LongFind(keys, mask, l)) >= 0) vals[p] += aik * A.a[g] / D;
+        }
+        OrderedAdd(t, lane, (int)PetscMin(32, ke - c0), &d); /* one term at most is not 0: the entry of i */
+      }
+      __syncwarp();
+    }
+    d = __shfl_sync(FULL_MASK, d, 0);
+    /* out in the order found: a point's rank is the count of points found before it */
+    for (unsigned s = lane; s < hs; s += 32) {
+      if (keys[s] < 0) continue;
+      PetscInt r = 0;
+      for (unsigned t = 0; t < hs; t++) r += keys[t] >= 0 && first[t] < first[s];
+      bcols[Bi[i] + r] = keys[s];
+      bvals[Bi[i] + r] = d != 0.0 ? -vals[s] / d : 0.0;
+    }
+    __syncwarp();
+    if (lane == 0) Pi[i + 1] = GPUPCAMGTruncRow(n, bcols + Bi[i], bvals + Bi[i], tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM);
+    __syncwarp();
+  }
 }
 
 static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
@@ -193,6 +374,11 @@ static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar
   if (A->m == 0) PetscFunctionReturn(0);
   InterpRowsKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, type, tmax, tfac, Bi, bcols, bvals, bidx, Pi);
   GPUPCCheckLaunch("InterpRowsKernel");
+  if (type == GPUPC_AMG_DEV_EXTI) {
+    const long long need = ((long long)A->m + LONG_WARPS - 1) / LONG_WARPS, fill = GPUPCCUDAGridSize(1 << 28, 32 * LONG_WARPS);
+    InterpLongRowsKernel<<<(int)(need < fill ? need : fill), 32 * LONG_WARPS, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, Bi, bcols, bvals, bidx, Pi);
+    GPUPCCheckLaunch("InterpLongRowsKernel");
+  }
   PetscFunctionReturn(0);
 }
 
