@@ -7,7 +7,9 @@ static const char help[] = "The distributed PC cmg's coarse levels by the per-ra
                            "     equal R A_k R^T again;\n"
                            "  3. a fresh build, the matrix doubled: a value-only setup equal to a fresh build of the doubled matrix\n"
                            "     (the same clusters).\n"
-                           "Cases: cmgtest.h problems (-problem, -dim, -n, -ground, -dirichlet, -spread); -min_levels <k> (default 2).\n";
+                           "Cases: cmgtest.h problems (-problem, -dim, -n, -ground, -dirichlet, -spread); -min_levels <k> (default 2).\n"
+                           "  -asym local|across: instead, one entry of rank 0 halved (its transposed entry kept) whose column is on rank 0\n"
+                           "     or on rank 1: the setup must refuse the matrix.\n";
 
 #include <petscksp.h>
 #include <gpupc/cmgmpi.h>
@@ -206,6 +208,56 @@ static PetscErrorCode ReuseSetUp(PC pc, GPUPCCMGMPI *M)
   PetscFunctionReturn(0);
 }
 
+/* -asym local|across: one entry a_ij of rank 0 halved, its a_ji kept, with j on rank 0 (local) or on rank 1 (across):
+   the setup must refuse the matrix (the device reduction detects the pair, then the host reduction names it) */
+static PetscErrorCode RunAsymmetric(const char *where)
+{
+  CMGTestProblem p;
+  Mat            A;
+  PC             pc;
+  PetscMPIInt    rank;
+  PetscInt       lo, hi;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(CMGTestGetProblem(&p));
+  PetscCall(CMGTestMatrix(&p, &A));
+  PetscCall(MatGetOwnershipRange(A, &lo, &hi));
+  if (rank == 0) {
+    const PetscBool    across = (PetscBool)!strcmp(where, "across");
+    const PetscInt     i      = across ? hi - 1 : lo;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nz, j = -1;
+    PetscScalar        a = 0.0;
+    PetscCall(MatGetRow(A, i, &nz, &cols, &vals));
+    for (PetscInt k = 0; k < nz && j < 0; k++)
+      if (cols[k] != i && (across ? cols[k] >= hi : cols[k] < hi) && vals[k] != 0.0) {
+        j = cols[k];
+        a = 0.5 * vals[k];
+      }
+    PetscCall(MatRestoreRow(A, i, &nz, &cols, &vals));
+    PetscCheck(j >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "row %" PetscInt_FMT " has no %s neighbour", i, where);
+    PetscCall(MatSetValue(A, i, j, a, INSERT_VALUES));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  A(%" PetscInt_FMT ",%" PetscInt_FMT ") halved (%s)\n", i, j, where));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCCMG));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = PCSetUp(pc);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_WRONG, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a matrix with an asymmetric pair (%s) was not refused (error %d)", where, (int)ierr);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused as expected\n"));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode RunCase(void)
 {
   CMGTestProblem p;
@@ -215,6 +267,15 @@ static PetscErrorCode RunCase(void)
   PetscInt       minlevels = 2;
 
   PetscFunctionBegin;
+  {
+    char      where[16];
+    PetscBool asym;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-asym", where, sizeof(where), &asym));
+    if (asym) {
+      PetscCall(RunAsymmetric(where));
+      PetscFunctionReturn(0);
+    }
+  }
   PetscCall(CMGTestGetProblem(&p));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-min_levels", &minlevels, NULL));
   PetscCall(CMGTestMatrix(&p, &A));

@@ -5,7 +5,9 @@
    on it row by row (dirichlet_rows, check_rows without the symmetry test, which needs the ghosts' rows, level0_count
    and level0_fill with the kept map extended to the ghosts), the extract member of gpupc/sparsekernels.h splits the
    level-0 rows into the diagonal and off-diagonal blocks, and the blocks become the MPIAIJ level 0 directly
-   (GPUPCCMGMPIMatFromBlocks). The symmetry test runs on that MPIAIJ (GPUPCCMGMPIFirstAsymmetric).
+   (GPUPCCMGMPIMatFromBlocks). The symmetry test: the pairs inside the rank by check_rows' own test on the device
+   (the ghost columns flagged so that it reads local rows only), the pairs across ranks against the transpose of the
+   off-diagonal blocks alone (SymmetricAcross), without transposing the level.
    It applies to a matrix read as MPIAIJ (mpiaij and derived types, mpisegcsr) without Dirichlet rows on any rank and
    without faults: a matrix with Dirichlet rows (their elimination renumbers the rows across the ranks), a fault
    (the host reduction then raises the error that names the row) or another type is reduced on the host
@@ -98,6 +100,54 @@ static PetscErrorCode Extract(const GPUPCDevCSR *L, const PetscInt *cmap, PetscI
   PetscCall(GPUPCMallocArray(nnz, &B->j));
   PetscCall(GPUPCMallocArray(nnz, &B->a));
   PetscCall(sk->extract_fill(L, L->m, NULL, NULL, cmap, B));
+  PetscFunctionReturn(0);
+}
+
+/* the pairs across ranks: each stored off-diagonal block entry a_iJ against a_Ji, read from the transpose of an MPIAIJ
+   made of the off-diagonal blocks alone (the ghost couplings: a few boundary rows' worth, not the whole level);
+   *sym on this rank */
+static PetscErrorCode SymmetricAcross(MPI_Comm comm, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, PetscInt n, PetscInt N, PetscBool *sym)
+{
+  GPUPCCSR     co;
+  Mat          B, T;
+  PetscInt    *di, *dj, *oi, *oj, rstart;
+  PetscScalar *da, *oa;
+
+  PetscFunctionBegin;
+  *sym = PETSC_TRUE;
+  PetscCall(GPUPCMatGetCSR(Ao, &co));
+  PetscCall(PetscCalloc3(n + 1, &di, 1, &dj, 1, &da));
+  PetscCall(PetscMalloc3(n + 1, &oi, PetscMax(co.nnz, 1), &oj, PetscMax(co.nnz, 1), &oa));
+  PetscCall(PetscArraycpy(oi, co.i, n + 1));
+  for (PetscInt q = 0; q < co.nnz; q++) {
+    oj[q] = garray[co.j[q]];
+    oa[q] = co.a[q];
+  }
+  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, n, n, N, N, di, dj, da, oi, oj, oa, &B));
+  PetscCall(MatTranspose(B, MAT_INITIAL_MATRIX, &T));
+  PetscCall(MatDestroy(&B));
+  PetscCall(PetscFree3(di, dj, da));
+  PetscCall(PetscFree3(oi, oj, oa));
+  PetscCall(MatGetOwnershipRange(T, &rstart, NULL));
+  for (PetscInt i = 0; i < n && *sym; i++) {
+    const PetscInt    *ct;
+    const PetscScalar *vt;
+    PetscInt           nt;
+    if (co.i[i] == co.i[i + 1]) continue;
+    PetscCall(MatGetRow(T, rstart + i, &nt, &ct, &vt));
+    for (PetscInt k = co.i[i]; k < co.i[i + 1] && *sym; k++) {
+      const PetscReal a = PetscRealPart(co.a[k]);
+      PetscInt        at;
+      PetscReal       x;
+      if (a == 0.0) continue;
+      PetscCall(PetscFindInt(garray[co.j[k]], nt, ct, &at));
+      x = at >= 0 ? PetscRealPart(vt[at]) : 0.0;
+      if (PetscAbsReal(a - x) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(x))) *sym = PETSC_FALSE;
+    }
+    PetscCall(MatRestoreRow(T, rstart + i, &nt, &ct, &vt));
+  }
+  PetscCall(MatDestroy(&T));
+  PetscCall(GPUPCMatRestoreCSR(&co));
   PetscFunctionReturn(0);
 }
 
@@ -200,19 +250,28 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, N, &D.Bd, &D.Bo, garray, NULL, &A0));
   PetscCall(PetscMalloc1(PetscMax(n, 1), &e));
   PetscCall(GPUPCCopyToHost(e, D.excess, n));
-  PetscCall(ArraysFree(&D));
-  if (opts->check_symmetry) {
-    PetscInt  r, c, bad;
-    PetscReal a, at;
-    PetscCall(GPUPCCMGMPIFirstAsymmetric(opts, A0, &r, &c, &a, &at));
-    PetscCall(MPIU_Allreduce(&r, &bad, 1, MPIU_INT, MPI_MAX, comm));
-    if (bad >= 0) { /* the host reduction names the first asymmetric pair */
+  if (opts->check_symmetry) { /* inside the rank: check_rows' test with the ghosts flagged (it reads local rows only) */
+    PetscBool sym;
+    PetscInt  nstrict2;
+    PetscCall(PetscMalloc1(n + nghost, &h));
+    for (PetscInt c = 0; c < n + nghost; c++) h[c] = c < n ? 0 : 1;
+    PetscCall(GPUPCCopyToDevice(D.isdir, h, n + nghost));
+    PetscCall(PetscFree(h));
+    rule.check_symmetry = PETSC_TRUE;
+    PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict2));
+    PetscCall(SymmetricAcross(comm, opts, Ao, garray, n, N, &sym));
+    sym = (PetscBool)(sym && nbad == 0);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sym, 1, MPIU_BOOL, MPI_LAND, comm));
+    if (!sym) { /* the host reduction names the first asymmetric pair */
+      PetscCall(PetscInfo(A, "CMG (parallel): an asymmetric pair; level 0 is reduced on the host, which names it\n"));
+      PetscCall(ArraysFree(&D));
       PetscCall(MatDestroy(&A0));
       PetscCall(PetscFree(e));
       PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
       PetscFunctionReturn(0);
     }
   }
+  PetscCall(ArraysFree(&D));
   PetscCall(PetscMemzero(&M->red, sizeof(M->red)));
   M->red.n          = n;
   M->red.copies     = 1;
