@@ -498,7 +498,8 @@ PetscErrorCode GPUPCCMGMPIReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI
 /*
    GPUPCCMGMPICouplingsFromBlocks - the Dirichlet couplings E (and E^T, the off-rank Dirichlet columns, dinv) of the
    device reduction, made as the host reduction makes them (BuildCoupling) from the rank's rows read from the MPIAIJ
-   blocks of A in global column order
+   blocks of A in global column order; only the rows with a coupling are merged (BuildCoupling sees the others empty,
+   which is all it reads of them)
 
    Not Collective
 
@@ -536,7 +537,14 @@ PetscErrorCode GPUPCCMGMPICouplingsFromBlocks(Mat A, const PetscInt *newidx, con
   PetscCall(PetscArraycpy(R.newidx, newidx, R.n));
   R.rowptr[0] = 0;
   for (PetscInt i = 0; i < R.n; i++) { /* merge: ghosts below the rank's columns, its own, ghosts above */
-    PetscInt q = R.rowptr[i], ko = co.i[i];
+    PetscInt  q = R.rowptr[i], ko = co.i[i];
+    PetscBool coupled = PETSC_FALSE;
+    for (PetscInt kd = cd.i[i]; kd < cd.i[i + 1] && !coupled && newidx[i] >= 0; kd++) coupled = (PetscBool)(cd.j[kd] != i && cd.a[kd] != 0.0 && newidx[cd.j[kd]] < 0);
+    for (PetscInt k = co.i[i]; k < co.i[i + 1] && !coupled && newidx[i] >= 0; k++) coupled = (PetscBool)(co.a[k] != 0.0 && gnew[co.j[k]] < 0);
+    if (!coupled) {
+      R.rowptr[i + 1] = q;
+      continue;
+    }
     for (; ko < co.i[i + 1] && garray[co.j[ko]] < R.rstart; ko++, q++) {
       R.col[q] = garray[co.j[ko]];
       R.val[q] = co.a[ko];
