@@ -132,6 +132,43 @@ static PetscErrorCode CompareHierarchies(GPUPCCMGMPI X, GPUPCCMGMPI Y, PetscReal
   PetscFunctionReturn(0);
 }
 
+/* the maps between the user's rows and level 0 (Dirichlet rows, couplings E and E^T, off-rank Dirichlet columns) of two
+   hierarchies: equal exactly (the device reduction takes the same entries as the host reduction) */
+static PetscErrorCode CompareReductions(GPUPCCMGMPI X, GPUPCCMGMPI Y)
+{
+  const GPUPCCMGReduction *a = &X->red, *b = &Y->red;
+  PetscBool                same = PETSC_TRUE, all, t;
+
+  PetscFunctionBegin;
+  same = (PetscBool)(a->n == b->n && a->nkept == b->nkept && a->ndirichlet == b->ndirichlet && a->nstrict == b->nstrict && a->ncoupling == b->ncoupling && X->nghostdir == Y->nghostdir && X->offrank_coupling == Y->offrank_coupling && !a->map == !b->map && !a->erow == !b->erow);
+  if (same && a->map) {
+    PetscCall(PetscArraycmp(a->map, b->map, a->n, &t));
+    same = (PetscBool)(same && t);
+    PetscCall(PetscArraycmp(a->dinv, b->dinv, a->n + X->nghostdir, &t));
+    same = (PetscBool)(same && t);
+    PetscCall(PetscArraycmp(X->ghostdir, Y->ghostdir, X->nghostdir, &t));
+    same = (PetscBool)(same && t);
+  }
+  if (same && a->erow) {
+    PetscCall(PetscArraycmp(a->erow, b->erow, a->n + 1, &t));
+    same = (PetscBool)(same && t);
+    PetscCall(PetscArraycmp(a->ecol, b->ecol, a->ncoupling, &t));
+    same = (PetscBool)(same && t);
+    PetscCall(PetscArraycmp(a->eval, b->eval, a->ncoupling, &t));
+    same = (PetscBool)(same && t);
+    PetscCall(PetscArraycmp(a->trow, b->trow, a->n + 1, &t));
+    same = (PetscBool)(same && t);
+    if (same) PetscCall(PetscArraycmp(a->tcol, b->tcol, a->trow[a->n], &t));
+    same = (PetscBool)(same && t);
+    if (same) PetscCall(PetscArraycmp(a->tval, b->tval, a->trow[a->n], &t));
+    same = (PetscBool)(same && t);
+  }
+  PetscCall(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, X->comm));
+  PetscCheck(all && X->gdirichlet == Y->gdirichlet && X->gcoupling == Y->gcoupling && X->gstrict == Y->gstrict && X->Nkept == Y->Nkept, X->comm, PETSC_ERR_PLIB, "the reductions differ (Dirichlet rows, couplings or their maps)");
+  PetscCall(PetscPrintf(X->comm, "  reduction (%s against %s): %" PetscInt_FMT " Dirichlet rows, %" PetscInt_FMT " couplings, %" PetscInt_FMT " strictly dominant rows: the same\n", X->reduced_on_device ? "device" : "host", Y->reduced_on_device ? "device" : "host", X->gdirichlet, X->gcoupling, X->gstrict));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SetUpPC(Mat A, PetscBool ptap, PC *pc, GPUPCCMGMPI *M)
 {
   PetscFunctionBegin;
@@ -283,6 +320,7 @@ static PetscErrorCode RunCase(void)
   PetscCall(SetUpPC(A, PETSC_TRUE, &ref, &Mr));
   PetscCall(SetUpPC(A, PETSC_FALSE, &pc, &M));
   PetscCheck(M->nlevels >= minlevels, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the hierarchy has %" PetscInt_FMT " levels, the case asks for at least %" PetscInt_FMT, M->nlevels, minlevels);
+  PetscCall(CompareReductions(M, Mr));
   PetscCall(CompareHierarchies(M, Mr, TOL, "sorted against MatPtAP"));
   PetscCall(CheckAgainstReference(M, "fresh"));
   PetscCall(PCDestroy(&ref));

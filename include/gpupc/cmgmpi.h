@@ -6,8 +6,8 @@
      GPUPCCMGMPIReduce     level 0 = the user's matrix with the Dirichlet rows eliminated, as an
                            MPIAIJ SDDM matrix L + diag(e) (no ground vertex: the excess e_i >= 0
                            stays a diagonal term), errors naming the global row; on the device
-                           setup kernels where it applies (GPUPCCMGMPIReduceDevice: no Dirichlet
-                           rows on any rank, no faults);
+                           setup kernels with -pc_cmg_setup device (GPUPCCMGMPIReduceDevice;
+                           faults go to the host reduction, which names them);
      GPUPCCMGMPIHierarchyBuild
                            per level: rank-local clustering of the off-diagonal graph
                            (GPUPCCMGCluster on the rank's diagonal block, volume = all the row's
@@ -110,6 +110,7 @@ PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCC
 PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm, PetscInt, const GPUPCDevCSR *, const GPUPCDevCSR *, const PetscInt *, const PetscReal *, Mat *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduceDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPICouplingsFromBlocks(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscReal *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIFirstAsymmetric(const GPUPCCMGOptions *, Mat, PetscInt *, PetscInt *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, PetscBool *);
 /* for tests: the distributed hierarchy a set-up PC cmg holds on more than one rank (NULL on one rank) */

@@ -494,3 +494,74 @@ PetscErrorCode GPUPCCMGMPIReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
   PetscFunctionReturn(0);
 }
+
+/*
+   GPUPCCMGMPICouplingsFromBlocks - the Dirichlet couplings E (and E^T, the off-rank Dirichlet columns, dinv) of the
+   device reduction, made as the host reduction makes them (BuildCoupling) from the rank's rows read from the MPIAIJ
+   blocks of A in global column order; only the rows with a coupling are merged (BuildCoupling sees the others empty,
+   which is all it reads of them)
+
+   Not Collective
+
+   Input Parameters:
++  A      - the user's MPIAIJ matrix
+.  newidx - the kept global number of each local row (-1: a Dirichlet row)
+.  gnew   - the kept global number of each ghost column (garray order; -1: a Dirichlet row of another rank)
+.  gdiag  - the diagonal of each ghost column's row
+-  dinv   - 1/a_ii of the local Dirichlet rows (0 elsewhere)
+*/
+PetscErrorCode GPUPCCMGMPICouplingsFromBlocks(Mat A, const PetscInt *newidx, const PetscInt *gnew, const PetscScalar *gdiag, const PetscReal *dinv, GPUPCCMGMPI M)
+{
+  Rows            R;
+  Mat             Ad, Ao;
+  const PetscInt *garray;
+  GPUPCCSR        cd, co;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&R, sizeof(R)));
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(MatGetOwnershipRange(A, &R.rstart, NULL));
+  PetscCall(GPUPCMatGetCSR(Ad, &cd));
+  PetscCall(GPUPCMatGetCSR(Ao, &co));
+  R.n      = cd.m;
+  R.nnz    = cd.nnz + co.nnz;
+  R.nghost = co.n;
+  PetscCall(PetscMalloc1(R.n + 1, &R.rowptr));
+  PetscCall(PetscMalloc2(R.nnz, &R.col, R.nnz, &R.val));
+  PetscCall(PetscMalloc1(R.nghost, &R.ghost));
+  PetscCall(PetscMalloc2(R.nghost, &R.gnew, R.nghost, &R.gdiag));
+  PetscCall(PetscMalloc1(R.n, &R.newidx));
+  PetscCall(PetscArraycpy(R.ghost, garray, R.nghost));
+  PetscCall(PetscArraycpy(R.gnew, gnew, R.nghost));
+  PetscCall(PetscArraycpy(R.gdiag, gdiag, R.nghost));
+  PetscCall(PetscArraycpy(R.newidx, newidx, R.n));
+  R.rowptr[0] = 0;
+  for (PetscInt i = 0; i < R.n; i++) { /* merge: ghosts below the rank's columns, its own, ghosts above */
+    PetscInt  q = R.rowptr[i], ko = co.i[i];
+    PetscBool coupled = PETSC_FALSE;
+    for (PetscInt kd = cd.i[i]; kd < cd.i[i + 1] && !coupled && newidx[i] >= 0; kd++) coupled = (PetscBool)(cd.j[kd] != i && cd.a[kd] != 0.0 && newidx[cd.j[kd]] < 0);
+    for (PetscInt k = co.i[i]; k < co.i[i + 1] && !coupled && newidx[i] >= 0; k++) coupled = (PetscBool)(co.a[k] != 0.0 && gnew[co.j[k]] < 0);
+    if (!coupled) {
+      R.rowptr[i + 1] = q;
+      continue;
+    }
+    for (; ko < co.i[i + 1] && garray[co.j[ko]] < R.rstart; ko++, q++) {
+      R.col[q] = garray[co.j[ko]];
+      R.val[q] = co.a[ko];
+    }
+    for (PetscInt kd = cd.i[i]; kd < cd.i[i + 1]; kd++, q++) {
+      R.col[q] = R.rstart + cd.j[kd];
+      R.val[q] = cd.a[kd];
+    }
+    for (; ko < co.i[i + 1]; ko++, q++) {
+      R.col[q] = garray[co.j[ko]];
+      R.val[q] = co.a[ko];
+    }
+    R.rowptr[i + 1] = q;
+  }
+  PetscCall(GPUPCMatRestoreCSR(&co));
+  PetscCall(GPUPCMatRestoreCSR(&cd));
+  PetscCall(BuildCoupling(&R, dinv, M));
+  PetscCall(RowsFree(&R));
+  PetscFunctionReturn(0);
+}

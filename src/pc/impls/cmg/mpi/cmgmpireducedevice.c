@@ -8,10 +8,12 @@
    (GPUPCCMGMPIMatFromBlocks). The symmetry test: the pairs inside the rank by check_rows' own test on the device
    (the ghost columns flagged so that it reads local rows only), the pairs across ranks against the transpose of the
    off-diagonal blocks alone (SymmetricAcross), without transposing the level.
-   It applies to a matrix read as MPIAIJ (mpiaij and derived types, mpisegcsr) without Dirichlet rows on any rank and
-   without faults: a matrix with Dirichlet rows (their elimination renumbers the rows across the ranks), a fault
-   (the host reduction then raises the error that names the row) or another type is reduced on the host
-   (cmgmpireduce.c). The level is the host reduction's up to the order of the additions in each row's diagonal and
+   Dirichlet rows: the ghosts' flags and diagonals come from their owners (PetscSF), the kept rows are numbered by
+   rank with the shared compaction as the host numbers them, the ghosts' kept numbers come from their owners, and
+   the couplings E are made on the host from the rank's blocks by the host reduction's code
+   (GPUPCCMGMPICouplingsFromBlocks). It applies to a matrix read as MPIAIJ (mpiaij and derived types, mpisegcsr)
+   with sorted rows; a fault (the host reduction then raises the error that names the row) or another type is
+   reduced on the host (cmgmpireduce.c). The level is the host reduction's up to the order of the additions in each row's diagonal and
    excess (local columns first, then the ghosts, instead of the global column order).
 */
 #include <gpupc/cmgmpi.h>
@@ -103,10 +105,26 @@ static PetscErrorCode Extract(const GPUPCDevCSR *L, const PetscInt *cmap, PetscI
   PetscFunctionReturn(0);
 }
 
+/* leaf[g] = root[garray[g] - owner's first row] of the owner of ghost column garray[g] */
+static PetscErrorCode GhostBcast(Mat A, PetscInt nghost, const PetscInt *garray, MPI_Datatype type, const void *root, void *leaf)
+{
+  PetscLayout rmap;
+  PetscSF     sf;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLayouts(A, &rmap, NULL));
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf));
+  PetscCall(PetscSFSetGraphLayout(sf, rmap, nghost, NULL, PETSC_COPY_VALUES, garray));
+  PetscCall(PetscSFBcastBegin(sf, type, root, leaf, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, type, root, leaf, MPI_REPLACE));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscFunctionReturn(0);
+}
+
 /* the pairs across ranks: each stored off-diagonal block entry a_iJ against a_Ji, read from the transpose of an MPIAIJ
    made of the off-diagonal blocks alone (the ghost couplings: a few boundary rows' worth, not the whole level);
    *sym on this rank */
-static PetscErrorCode SymmetricAcross(MPI_Comm comm, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, PetscInt n, PetscInt N, PetscBool *sym)
+static PetscErrorCode SymmetricAcross(MPI_Comm comm, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, const PetscInt *gisdir, PetscInt n, PetscInt N, PetscBool *sym)
 {
   GPUPCCSR     co;
   Mat          B, T;
@@ -139,7 +157,7 @@ static PetscErrorCode SymmetricAcross(MPI_Comm comm, const GPUPCCMGOptions *opts
       const PetscReal a = PetscRealPart(co.a[k]);
       PetscInt        at;
       PetscReal       x;
-      if (a == 0.0) continue;
+      if (a == 0.0 || gisdir[co.j[k]]) continue; /* a coupling into a Dirichlet row is not in level 0 */
       PetscCall(PetscFindInt(garray[co.j[k]], nt, ct, &at));
       x = at >= 0 ? PetscRealPart(vt[at]) : 0.0;
       if (PetscAbsReal(a - x) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(x))) *sym = PETSC_FALSE;
@@ -169,8 +187,10 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   Mat                         Ad, Ao, A0 = NULL;
   const PetscInt             *garray;
   PetscBool                   aij, ok = PETSC_FALSE, allok;
-  PetscInt                    n, nghost, rstart, N, ndir, nbad, npos, nstrict, nnz0, counts[3], gcounts[3], *h;
-  PetscReal                  *e = NULL;
+  PetscInt                    n, nghost, rstart, N, ndir, nbad, npos, nstrict, nnz0, nk, kstart, Nk, ngk, counts[3], gcounts[3];
+  PetscInt                   *hisdir, *gisdir, *hkmap, *newidx, *gnew, *gpos, *garray0, *hmap, *hcmap;
+  PetscScalar                *ldiag, *gdiag;
+  PetscReal                  *e = NULL, *hex, *hdinv;
 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
@@ -202,64 +222,94 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(GPUPCMallocArray(n, &D.len));
   PetscCall(GPUPCMallocArray(n, &D.excess));
   PetscCall(GPUPCMallocArray(n, &D.dinv));
+  PetscCall(PetscMalloc5(PetscMax(n, 1), &hisdir, PetscMax(nghost, 1), &gisdir, PetscMax(n, 1), &ldiag, PetscMax(nghost, 1), &gdiag, PetscMax(n, 1), &newidx));
+  PetscCall(PetscMalloc5(PetscMax(n, 1), &hkmap, PetscMax(nghost, 1), &gnew, PetscMax(nghost, 1), &gpos, PetscMax(nghost, 1), &garray0, PetscMax(n, 1), &hex));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &hdinv));
   ndir = nbad = npos = nstrict = 0;
   if (ok) PetscCall(k->dirichlet_rows(&D.X, &rule, D.isdir, &ndir));
   counts[0] = ok ? 0 : 1;
   counts[1] = ndir;
   PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
-  if (gcounts[0] == 0 && gcounts[1] == 0) { /* no Dirichlet row anywhere: no ghost is one */
-    PetscCall(PetscCalloc1(PetscMax(nghost, 1), &h));
-    PetscCall(GPUPCCopyToDevice(D.isdir + n, h, nghost));
-    PetscCall(PetscFree(h));
+  if (!gcounts[0]) { /* the ghosts' Dirichlet flags and diagonals from their owners; then the row checks */
+    GPUPCCSR cd;
+    PetscCall(GPUPCCopyToHost(hisdir, D.isdir, n));
+    PetscCall(GPUPCMatGetCSR(Ad, &cd));
+    for (PetscInt i = 0; i < n; i++) {
+      ldiag[i] = 0.0;
+      for (PetscInt q = cd.i[i]; q < cd.i[i + 1]; q++)
+        if (cd.j[q] == i) ldiag[i] += cd.a[q];
+    }
+    PetscCall(GPUPCMatRestoreCSR(&cd));
+    PetscCall(GhostBcast(A, nghost, garray, MPIU_INT, hisdir, gisdir));
+    PetscCall(GhostBcast(A, nghost, garray, MPIU_SCALAR, ldiag, gdiag));
+    PetscCall(GPUPCCopyToDevice(D.isdir + n, gisdir, nghost));
     PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict));
   }
   counts[2] = nbad;
   PetscCall(MPIU_Allreduce(&counts[2], &gcounts[2], 1, MPIU_INT, MPI_SUM, comm));
-  if (gcounts[0] || gcounts[1] || gcounts[2]) {
-    PetscCall(PetscInfo(A, "CMG (parallel): level 0 is reduced on the host (%s)\n", gcounts[0] ? "rows not sorted" : (gcounts[1] ? "Dirichlet rows are eliminated there" : "a faulty row: the host reduction names it")));
+  if (gcounts[0] || gcounts[2]) {
+    PetscCall(PetscInfo(A, "CMG (parallel): level 0 is reduced on the host (%s)\n", gcounts[0] ? "rows not sorted" : "a faulty row: the host reduction names it"));
     PetscCall(ArraysFree(&D));
+    PetscCall(PetscFree5(hisdir, gisdir, ldiag, gdiag, newidx));
+    PetscCall(PetscFree5(hkmap, gnew, gpos, garray0, hex));
+    PetscCall(PetscFree(hdinv));
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     PetscFunctionReturn(0);
   }
-  { /* level-0 rows: the kept map is the identity, the ghosts after the ground column n */
-    PetscInt *hmap, *hcmap;
-    PetscCall(PetscMalloc2(n + nghost, &hmap, n + 1 + nghost, &hcmap));
-    for (PetscInt i = 0; i < n + nghost; i++) hmap[i] = i < n ? i : i + 1;
-    PetscCall(GPUPCMallocArray(n + nghost, &D.map));
+  /* the kept rows numbered by rank (as the host reduction numbers them), the ghosts' kept numbers from their owners */
+  PetscCall(GPUPCMallocArray(n + nghost, &D.map));
+  PetscCall(sk->compact(n, D.isdir, 0, NULL, D.map, &nk, NULL));
+  PetscCallMPI(MPI_Scan(&nk, &kstart, 1, MPIU_INT, MPI_SUM, comm));
+  kstart -= nk;
+  PetscCall(MPIU_Allreduce(&nk, &Nk, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCall(GPUPCCopyToHost(hkmap, D.map, n));
+  for (PetscInt i = 0; i < n; i++) newidx[i] = hkmap[i] >= 0 ? kstart + hkmap[i] : -1;
+  PetscCall(GhostBcast(A, nghost, garray, MPIU_INT, newidx, gnew));
+  ngk = 0;
+  for (PetscInt g = 0; g < nghost; g++) {
+    gpos[g] = gnew[g] >= 0 ? ngk : -1;
+    if (gnew[g] >= 0) garray0[ngk++] = gnew[g]; /* ascending: the kept numbers increase with the user's */
+  }
+  { /* level-0 rows: columns are the kept local rows, the (unused) ground nk, then the kept ghosts */
+    PetscCall(PetscMalloc2(n + nghost, &hmap, nk + 1 + ngk, &hcmap));
+    for (PetscInt c = 0; c < n + nghost; c++) hmap[c] = c < n ? hkmap[c] : (gpos[c - n] >= 0 ? nk + 1 + gpos[c - n] : -1);
     PetscCall(GPUPCCopyToDevice(D.map, hmap, n + nghost));
     PetscCall(PetscMemzero(&D.L0, sizeof(D.L0)));
-    D.L0.m = n;
-    D.L0.n = n + 1 + nghost;
-    PetscCall(GPUPCMallocArray(n + 1, &D.L0.i));
-    PetscCall(k->level0_count(n, D.map, D.len, n, 1, nstrict, PETSC_FALSE, D.L0.i));
-    PetscCall(sk->rowptr(n, D.L0.i, &nnz0, NULL));
+    D.L0.m = nk;
+    D.L0.n = nk + 1 + ngk;
+    PetscCall(GPUPCMallocArray(nk + 1, &D.L0.i));
+    PetscCall(k->level0_count(n, D.map, D.len, nk, 1, nstrict, PETSC_FALSE, D.L0.i));
+    PetscCall(sk->rowptr(nk, D.L0.i, &nnz0, NULL));
     D.L0.nnz = nnz0;
     PetscCall(GPUPCMallocArray(nnz0, &D.L0.j));
     PetscCall(GPUPCMallocArray(nnz0, &D.L0.a));
-    PetscCall(k->level0_fill(&D.X, D.isdir, D.excess, D.map, n, 1, D.L0.i, D.L0.j, D.L0.a));
-    /* the blocks: local columns as they are; the ghosts renumbered from 0; the ground entries (column n) dropped */
-    PetscCall(GPUPCMallocArray(n + 1 + nghost, &D.cmap));
-    for (PetscInt c = 0; c < n + 1 + nghost; c++) hcmap[c] = c < n ? c : -1;
-    PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, n + 1 + nghost));
-    PetscCall(Extract(&D.L0, D.cmap, n, &D.Bd));
-    for (PetscInt c = 0; c < n + 1 + nghost; c++) hcmap[c] = c > n ? c - n - 1 : -1;
-    PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, n + 1 + nghost));
-    PetscCall(Extract(&D.L0, D.cmap, nghost, &D.Bo));
+    PetscCall(k->level0_fill(&D.X, D.isdir, D.excess, D.map, nk, 1, D.L0.i, D.L0.j, D.L0.a));
+    /* the blocks: local columns as they are; the ghosts renumbered from 0; the ground entries (column nk) dropped */
+    PetscCall(GPUPCMallocArray(nk + 1 + ngk, &D.cmap));
+    for (PetscInt c = 0; c < nk + 1 + ngk; c++) hcmap[c] = c < nk ? c : -1;
+    PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, nk + 1 + ngk));
+    PetscCall(Extract(&D.L0, D.cmap, nk, &D.Bd));
+    for (PetscInt c = 0; c < nk + 1 + ngk; c++) hcmap[c] = c > nk ? c - nk - 1 : -1;
+    PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, nk + 1 + ngk));
+    PetscCall(Extract(&D.L0, D.cmap, ngk, &D.Bo));
     PetscCall(PetscFree2(hmap, hcmap));
   }
-  PetscCall(GPUPCCMGMPIMatFromBlocks(comm, N, &D.Bd, &D.Bo, garray, NULL, &A0));
-  PetscCall(PetscMalloc1(PetscMax(n, 1), &e));
-  PetscCall(GPUPCCopyToHost(e, D.excess, n));
+  PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nk, &D.Bd, &D.Bo, garray0, NULL, &A0));
+  PetscCall(PetscMalloc1(PetscMax(nk, 1), &e));
+  PetscCall(GPUPCCopyToHost(hex, D.excess, n));
+  PetscCall(GPUPCCopyToHost(hdinv, D.dinv, n));
+  for (PetscInt i = 0, c = 0; i < n; i++)
+    if (hkmap[i] >= 0) e[c++] = hex[i];
   if (opts->check_symmetry) { /* inside the rank: check_rows' test with the ghosts flagged (it reads local rows only) */
     PetscBool sym;
-    PetscInt  nstrict2;
+    PetscInt  nstrict2, *h;
     PetscCall(PetscMalloc1(n + nghost, &h));
-    for (PetscInt c = 0; c < n + nghost; c++) h[c] = c < n ? 0 : 1;
+    for (PetscInt c = 0; c < n + nghost; c++) h[c] = c < n ? hisdir[c] : 1;
     PetscCall(GPUPCCopyToDevice(D.isdir, h, n + nghost));
     PetscCall(PetscFree(h));
     rule.check_symmetry = PETSC_TRUE;
     PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict2));
-    PetscCall(SymmetricAcross(comm, opts, Ao, garray, n, N, &sym));
+    PetscCall(SymmetricAcross(comm, opts, Ao, garray, gisdir, n, N, &sym));
     sym = (PetscBool)(sym && nbad == 0);
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sym, 1, MPIU_BOOL, MPI_LAND, comm));
     if (!sym) { /* the host reduction names the first asymmetric pair */
@@ -267,6 +317,9 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
       PetscCall(ArraysFree(&D));
       PetscCall(MatDestroy(&A0));
       PetscCall(PetscFree(e));
+      PetscCall(PetscFree5(hisdir, gisdir, ldiag, gdiag, newidx));
+      PetscCall(PetscFree5(hkmap, gnew, gpos, garray0, hex));
+      PetscCall(PetscFree(hdinv));
       PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
       PetscFunctionReturn(0);
     }
@@ -276,27 +329,39 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   M->red.n          = n;
   M->red.copies     = 1;
   M->red.ground     = PETSC_FALSE;
-  M->red.n0         = n;
-  M->red.nkept      = n;
+  M->red.n0         = nk;
+  M->red.nkept      = nk;
   M->red.nstrict    = nstrict;
-  M->red.ndirichlet = 0;
+  M->red.ndirichlet = ndir;
   counts[0]         = nstrict;
-  PetscCall(MPIU_Allreduce(counts, gcounts, 1, MPIU_INT, MPI_SUM, comm));
-  M->gstrict          = gcounts[0];
-  M->gdirichlet       = 0;
-  M->gcoupling        = 0;
-  M->offrank_coupling = PETSC_FALSE;
-  M->Nuser            = N;
-  M->Nkept            = N;
+  counts[1]         = ndir;
+  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
+  M->gstrict    = gcounts[0];
+  M->gdirichlet = gcounts[1];
+  M->Nuser      = N;
+  M->Nkept      = Nk;
+  if (M->gdirichlet > 0) { /* the map and the couplings E, as the host reduction makes them */
+    PetscCall(PetscMalloc1(n, &M->red.map));
+    PetscCall(PetscArraycpy(M->red.map, hkmap, n));
+    PetscCall(GPUPCCMGMPICouplingsFromBlocks(A, newidx, gnew, gdiag, hdinv, M));
+  }
+  counts[0] = M->red.ncoupling;
+  counts[1] = M->offrank_coupling ? 1 : 0;
+  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
+  M->gcoupling        = gcounts[0];
+  M->offrank_coupling = gcounts[1] > 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
   L0->A                = A0;
-  L0->n                = n;
-  L0->N                = N;
-  L0->rstart           = rstart;
+  L0->n                = nk;
+  L0->N                = Nk;
+  L0->rstart           = kstart;
   L0->e                = e;
   *done                = PETSC_TRUE;
   M->reduced_on_device = PETSC_TRUE;
-  PetscCall(PetscInfo(A, "CMG (parallel) reduction on the device: %" PetscInt_FMT " rows, %" PetscInt_FMT " strictly dominant rows (excess kept on the diagonal)\n", N, M->gstrict));
+  PetscCall(PetscFree5(hisdir, gisdir, ldiag, gdiag, newidx));
+  PetscCall(PetscFree5(hkmap, gnew, gpos, garray0, hex));
+  PetscCall(PetscFree(hdinv));
+  PetscCall(PetscInfo(A, "CMG (parallel) reduction on the device: %" PetscInt_FMT " rows, %" PetscInt_FMT " Dirichlet rows eliminated, %" PetscInt_FMT " strictly dominant rows (excess kept on the diagonal); level 0 has %" PetscInt_FMT " rows\n", N, M->gdirichlet, M->gstrict, Nk));
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
   PetscFunctionReturn(0);
 }
