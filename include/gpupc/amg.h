@@ -27,6 +27,8 @@ typedef struct {
   PetscInt              max_coarse;        /* stop when the global size is at most this (rows) */
   PetscReal             max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
   PetscInt              threads;           /* host threads of the setup */
+  PetscInt              across;            /* classical pmis/hmis: coarsen across ranks (1), each rank its own rows
+                                            (0), or across on several ranks only (-1, the default) */
   PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
   PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
   PetscInt              cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
@@ -49,6 +51,8 @@ typedef struct {
   PetscLogDouble                  times[4]; /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
   PetscBool                       ondevice; /* built by the device setup (setupdevice.c); else by the host setup */
   const char                     *hostwhy;  /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
+  PetscInt                        nacross;  /* host setup: levels coarsened across ranks (the others: each rank its own rows) */
+  const char                     *localwhy; /* host setup on several ranks: why a level was coarsened rank by rank (else NULL) */
   size_t                          devpeak;  /* device setup: the most device bytes it held at once above what was held before */
   struct _n_GPUPCAMGDevHierarchy *dev;      /* device setup: the level matrices and P as device CSR, for a numeric re-run */
 } GPUPCAMGHierarchy;
