@@ -44,8 +44,9 @@ static PetscErrorCode PMISRounds(const GPUPCAMGLocal *L, const GPUPCAMGStrength 
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(nx, &w, nx, &cnt, nx, &beaten, n, &newc));
-  if (n < 16384) threads = 1; /* a small level: the sweeps' forks and joins would cost more than they save */
-    /* strong dependences on each point from the owned rows (S^T lists are ascending: the owned rows come first) */
+  /* a small level: the sweeps' forks and joins would cost more than they save */
+  if (n < 16384) threads = 1;
+    /* cnt: the strong dependences on each point from the owned rows (S^T lists are ascending: owned rows first) */
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (PetscInt p = 0; p < nx; p++) {
     PetscInt c = 0;
