@@ -2,9 +2,11 @@
    The local part of a level matrix with ghost points, for PC gpuamg's coarsening across ranks (gpupc/amgsetup.h).
 
    Points: the n owned rows (local numbers 0..n-1), the ghosts of the off-diagonal block (n + position in garray),
-   then the points that only the ghosts' rows reach (sorted by global number). Rows: the owned rows (diagonal block
-   entries, then off-diagonal block entries) and the rows of the garray ghosts, fetched once from their owners by two
-   PetscSF broadcasts (row lengths and offsets, then the entries). Explicit zeros are dropped (the diagonal kept), as
+   then the points that only the ghosts' rows reach (sorted by global number). Rows: the owned rows and the rows of
+   the garray ghosts, fetched once from their owners by two PetscSF broadcasts (row lengths and offsets, then the
+   entries); every row lists its entries in the order of their global columns, as the rows of the whole matrix on one
+   rank, so the strength, splitting and interpolation rows are computed in the same order (the same rounding) on any
+   number of ranks. Explicit zeros are dropped (the diagonal kept), as
    in the rank-local part, and nothing is lumped: offneg, offpos, offmaxneg, offmaxabs and offcnt are zero, so the
    strength and interpolation rows of setupstrength.c and setupinterp.c see every coupling.
    On one rank the part equals GPUPCAMGLocalGet()'s (same entries in the same order), with no ghosts.
@@ -39,7 +41,7 @@ static PetscInt LocalPoint(PetscInt g, PetscInt rstart, PetscInt n, PetscInt ng,
   return lo < ng2 && g2[lo] == g ? n + ng + lo : -1;
 }
 
-/* the owned rows with global columns (diagonal block first), as the ghosts' owners send them */
+/* the owned rows with global columns, sorted, as the ghosts' owners send them */
 static PetscErrorCode OwnedRows(const GPUPCCSR *d, const GPUPCCSR *o, const PetscInt *garray, PetscInt rstart, PetscInt threads, PetscInt **oi, PetscInt **gcol, PetscReal **val)
 {
   PetscInt m = d->m, *ri;
@@ -71,6 +73,7 @@ static PetscErrorCode OwnedRows(const GPUPCCSR *d, const GPUPCCSR *o, const Pets
           (*gcol)[k]  = garray[o->j[e]];
           (*val)[k++] = PetscRealPart(o->a[e]);
         }
+    GPUPCAMGSortPairs(ri[r + 1] - ri[r], *gcol + ri[r], *val + ri[r]); /* in global order, as on one rank */
   }
   *oi = ri;
   PetscFunctionReturn(0);
@@ -197,15 +200,11 @@ PetscErrorCode GPUPCAMGLocalGetGhost(Mat A, PetscInt threads, GPUPCAMGLocal *L)
   PetscCall(PetscMalloc2(L->i[ne], &L->j, L->i[ne], &L->a));
   PetscCall(PetscMalloc6(ne, &L->diag, ne, &L->offneg, ne, &L->offpos, ne, &L->offmaxneg, ne, &L->offmaxabs, ne, &L->offcnt));
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (PetscInt r = 0; r < m; r++) {
-    PetscInt k = L->i[r];
-    for (PetscInt e = dcsr.i[r]; e < dcsr.i[r + 1]; e++)
-      if (GPUPC_GHOST_KEEP(dcsr.a[e], dcsr.j[e], r)) L->j[k++] = dcsr.j[e];
-    if (Ao)
-      for (PetscInt e = ocsr.i[r]; e < ocsr.i[r + 1]; e++)
-        if (PetscRealPart(ocsr.a[e]) != 0.0) L->j[k++] = m + ocsr.j[e];
-    for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++) L->a[e] = oval[e];
-  }
+  for (PetscInt r = 0; r < m; r++)
+    for (PetscInt e = L->i[r]; e < L->i[r + 1]; e++) {
+      L->j[e] = LocalPoint(ogc[e], L->rstart, m, ng, garray, ng2, g2);
+      L->a[e] = oval[e];
+    }
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (PetscInt k = 0; k < ng; k++)
     for (PetscInt q = gi[k]; q < gi[k + 1]; q++) {
