@@ -134,7 +134,8 @@ static PetscErrorCode ViewAcross(PC pc, PetscViewer viewer)
   if (size == 1 || nc < 1) PetscFunctionReturn(0);
   if (g->setup.type == PC_GPUAMG_AGG) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening rank by rank: each rank aggregates its own rows (aggregation across ranks is not implemented)\n"));
   else if (na == nc) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on all %" PetscInt_FMT " coarsened levels (%s with the ghosts' states and measures, interpolation from other ranks' C points)\n", nc, PCGPUAMGCoarsenTypes[g->setup.coarsen]));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on %" PetscInt_FMT " of %" PetscInt_FMT " coarsened levels; rank by rank on the others (%s: couplings to other ranks lumped into the diagonal)\n", na, nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
+  else if (na == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening rank by rank on all %" PetscInt_FMT " coarsened levels (%s; couplings to other ranks lumped into the diagonal)\n", nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on %" PetscInt_FMT " of %" PetscInt_FMT " coarsened levels; rank by rank on the others (%s; couplings to other ranks lumped into the diagonal)\n", na, nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
   PetscFunctionReturn(0);
 }
 

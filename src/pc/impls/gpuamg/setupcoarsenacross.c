@@ -38,18 +38,16 @@ static PetscErrorCode ToGhosts(const GPUPCAMGLocal *L, MPI_Datatype type, void *
 static PetscErrorCode PMISRounds(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, PetscInt threads, PetscInt *cf)
 {
   MPI_Comm   comm = PetscObjectComm((PetscObject)L->sf);
-  PetscInt   n = L->n, nx = L->nx, left = 0, *cnt, *beaten;
+  PetscInt   n = L->n, nx = L->nx, left = 0, *cnt, *beaten, rounds = 0;
   PetscReal *w;
   char      *newc;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(nx, &w, nx, &cnt, nx, &beaten, n, &newc));
-  /* a small level: the sweeps' forks and joins would cost more than they save */
-  if (n < 16384) threads = 1;
-    /* cnt: the strong dependences on each point from the owned rows (S^T lists are ascending: owned rows first) */
+  if (n < 16384) threads = 1; /* a small level: the sweeps' forks and joins would cost more than they save */
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (PetscInt p = 0; p < nx; p++) {
-    PetscInt c = 0;
+    PetscInt c = 0; /* the strong dependences on p from the owned rows (S^T lists are ascending: owned rows first) */
     for (PetscInt e = S->ti[p]; e < S->ti[p + 1] && S->tj[e] < n; e++) c++;
     cnt[p] = c;
   }
@@ -114,7 +112,9 @@ static PetscErrorCode PMISRounds(const GPUPCAMGLocal *L, const GPUPCAMGStrength 
       if (cf[i] == GPUPC_AMG_U) left++;
     }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &left, 1, MPIU_INT, MPI_SUM, comm));
+    rounds++;
   }
+  PetscCall(PetscInfo(NULL, "PMIS across ranks: %" PetscInt_FMT " rounds on %" PetscInt_FMT " global rows\n", rounds, L->N));
   PetscCall(PetscFree4(w, cnt, beaten, newc));
   PetscFunctionReturn(0);
 }

@@ -17,28 +17,27 @@
 /* entries of row r kept: the nonzero couplings and the diagonal */
 #define GPUPC_GHOST_KEEP(a, c, r) (PetscRealPart(a) != 0.0 || (c) == (r))
 
-/* local number of global point g: owned, garray ghost or second ghost (g2, sorted) */
+/* position of g in the sorted array a[0..n-1], or -1 */
+static PetscInt Find(PetscInt g, const PetscInt *a, PetscInt n)
+{
+  PetscInt lo = 0, hi = n;
+
+  while (lo < hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (a[mid] < g) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && a[lo] == g ? lo : -1;
+}
+
+/* local number of global point g: owned, garray ghost or second ghost (g2, sorted); -1 if none */
 static PetscInt LocalPoint(PetscInt g, PetscInt rstart, PetscInt n, PetscInt ng, const PetscInt *garray, PetscInt ng2, const PetscInt *g2)
 {
-  PetscInt lo, hi;
+  PetscInt k;
 
   if (g >= rstart && g < rstart + n) return g - rstart;
-  lo = 0;
-  hi = ng;
-  while (lo < hi) {
-    PetscInt mid = (lo + hi) / 2;
-    if (garray[mid] < g) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < ng && garray[lo] == g) return n + lo;
-  lo = 0;
-  hi = ng2;
-  while (lo < hi) {
-    PetscInt mid = (lo + hi) / 2;
-    if (g2[mid] < g) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < ng2 && g2[lo] == g ? n + ng + lo : -1;
+  if ((k = Find(g, garray, ng)) >= 0) return n + k;
+  return (k = Find(g, g2, ng2)) >= 0 ? n + ng + k : -1;
 }
 
 /* the owned rows with global columns, sorted, as the ghosts' owners send them */

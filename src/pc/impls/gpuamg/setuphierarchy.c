@@ -136,7 +136,7 @@ static PetscErrorCode AcrossRanks(Mat A, const GPUPCAMGSetupOptions *opts, Petsc
   *across = PETSC_FALSE;
   *why    = NULL;
   if (opts->across == 0 || (opts->across < 0 && size == 1)) {
-    if (size > 1) *why = "asked for (rank-local coarsening)";
+    if (size > 1) *why = "-pc_gpuamg_coarsen_across false";
     PetscFunctionReturn(0);
   }
   if (opts->coarsen != PC_GPUAMG_COARSEN_PMIS && opts->coarsen != PC_GPUAMG_COARSEN_HMIS) *why = "rs and cljp coarsen each rank's rows";
