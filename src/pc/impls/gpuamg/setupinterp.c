@@ -1,6 +1,8 @@
 /*
-   Interpolation of classical PC gpuamg (gpupc/amgsetup.h), row by row on the local rows; couplings to other ranks
-   are lumped into the diagonal (their sums by sign), so a row with zero row sum interpolates constants exactly.
+   Interpolation of classical PC gpuamg (gpupc/amgsetup.h), row by row on the local rows; on the rank-local part,
+   couplings to other ranks are lumped into the diagonal (their sums by sign), so a row with zero row sum interpolates
+   constants exactly; on the local part with ghosts (GPUPCAMGInterpolateAcross()) the rows are whole and reach the
+   C points of the ghosts' rows, with global coarse numbers.
    Signs are taken relative to the diagonal ("negative" below: opposite to a_ii).
 
    direct:     P_ij = -alpha_i a_ij / a_ii over the strong C neighbours, alpha (beta for positive couplings) the ratio
