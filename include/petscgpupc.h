@@ -554,6 +554,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggThreshold(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggThreshold(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggressiveLevels(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggressiveLevels(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetCoarsenAcross(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetCoarsenAcross(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncMax(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncMax(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncFactor(PC, PetscReal);

@@ -27,6 +27,8 @@ typedef struct {
   PetscInt              max_coarse;        /* stop when the global size is at most this (rows) */
   PetscReal             max_ratio;         /* stop when n_coarse / n_fine exceeds this (default 0.9) */
   PetscInt              threads;           /* host threads of the setup */
+  PetscInt              across;            /* classical pmis/hmis: coarsen across ranks (1), each rank its own rows
+                                            (0), or across on several ranks only (-1, the default) */
   PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
   PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
   PetscBool             host_levels;       /* the device setup also makes host AIJ copies of the coarse levels, P and R
@@ -53,6 +55,8 @@ typedef struct {
   PetscBool                       hostlevels; /* the device setup made host copies of the coarse levels, P and R (else
                                                  only the last level has one; the cycle holds the others on the device) */
   const char                     *hostwhy;    /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
+  PetscInt                        nacross;    /* host setup: levels coarsened across ranks (the others: each rank its own rows) */
+  const char                     *localwhy;   /* host setup on several ranks: why a level was coarsened rank by rank (else NULL) */
   size_t                          devpeak;    /* device setup: the most device bytes it held at once above what was held before */
   struct _n_GPUPCAMGDevHierarchy *dev;        /* device setup: the level matrices and P as device CSR, for a numeric re-run */
 } GPUPCAMGHierarchy;

@@ -7,6 +7,12 @@
    summed by sign (they are lumped into the diagonal by the interpolations, so row sums are kept) and their largest
    negative (and absolute) value (for the strength threshold); with nf > 1 functions (systems), only the couplings
    within a function count. On one rank the local part is the whole matrix.
+
+   Coarsening across ranks (setupghost.c, setupcoarsenacross.c): the local part with ghosts (GPUPCAMGLocalGetGhost)
+   numbers its points 0..nx-1: the owned rows first, then the ghosts of the off-diagonal block (in garray order),
+   then the points that only the ghosts' rows reach; it holds the rows of the owned points and of the first ghosts
+   (ne rows) with every coupling (nothing lumped), the global number of each point and a PetscSF whose leaves are the
+   points n..nx-1, so states and numbers of ghosts come from their owners.
 */
 #ifndef GPUPC_AMGSETUP_H
 #define GPUPC_AMGSETUP_H
@@ -15,6 +21,7 @@
 #include <gpupc/amgsetupkernels.h>
 #include <gpupc/amgcsr.h>    /* the CSR helpers: pair sort, transpose, SEQAIJ on arrays */
 #include <gpupc/amgevents.h> /* the setup's -log_view events */
+#include <petscsf.h>
 
 typedef struct {
   PetscInt        n;         /* owned rows */
@@ -31,6 +38,10 @@ typedef struct {
   PetscReal      *offmaxneg; /* max over other ranks' columns of -a_ij * sign(a_ii) (0 if none) */
   PetscReal      *offmaxabs; /* max over other ranks' columns of |a_ij| */
   PetscInt       *offcnt;    /* couplings to other ranks (nonzero values) */
+  PetscInt        ne;        /* rows held: n (rank-local part), or n + the ghosts of the off-diagonal block */
+  PetscInt        nx;        /* points (columns) of the held rows: n (rank-local part), or n + every ghost */
+  PetscInt       *gidx;      /* global number of each of the nx points (NULL: the rank-local part) */
+  PetscSF         sf;        /* roots: the owned points; leaves: the points n..nx-1 (contiguous); NULL: rank-local */
 } GPUPCAMGLocal;
 
 /* rows i and j (local) belong to the same function */
@@ -38,7 +49,8 @@ typedef struct {
 
 /* strength graph: row i lists the points j (local) that strongly influence i; the transpose lists who depends on j */
 typedef struct {
-  PetscInt  n;
+  PetscInt  n;       /* rows (points with a strength list) */
+  PetscInt  nx;      /* columns: the points the lists reach (0: n) */
   PetscInt *i, *j;   /* S */
   PetscInt *ti, *tj; /* S^T */
   char     *ext;     /* per point: strongly coupled to another rank's points (NULL: none); such a point without
@@ -53,10 +65,19 @@ typedef struct {
   PetscInt   n, nc;
   PetscInt  *i, *j;
   PetscReal *a;
+  PetscBool  global; /* j holds global coarse numbers (coarsening across ranks), not local ones */
 } GPUPCAMGLocalP;
 
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGet(Mat, PetscInt, const PetscInt *, PetscInt, GPUPCAMGLocal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalFree(GPUPCAMGLocal *);
+/* coarsening across ranks: the local part with ghost points and the ghosts' rows (collective) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGLocalGetGhost(Mat, PetscInt, GPUPCAMGLocal *);
+/* C/F splitting across ranks (pmis or hmis) of the owned points of a local part with ghosts; cf has nx entries, those
+   of the ghosts are the owners' on return (collective) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsenAcross(const GPUPCAMGLocal *, const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt *);
+/* interpolation across ranks: P's columns are global coarse numbers (owned C points numbered after the C points of
+   the ranks before); collective */
+PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolateAcross(const GPUPCAMGLocal *, const GPUPCAMGStrength *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, PCGPUAMGTruncRescale, PetscInt, GPUPCAMGLocalP *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *, PetscReal, PetscInt, GPUPCAMGStrength *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *);

@@ -131,6 +131,23 @@ static PetscErrorCode PCApplyTranspose_GPUAMG(PC pc, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
+/* several ranks: which levels were coarsened across ranks, and why the others were not */
+static PetscErrorCode ViewAcross(PC pc, PetscViewer viewer)
+{
+  PC_GPUAMG  *g = (PC_GPUAMG *)pc->data;
+  PetscMPIInt size;
+  PetscInt    nc = g->hier.nlevels - 1, na = g->hier.nacross;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size == 1 || nc < 1) PetscFunctionReturn(0);
+  if (g->setup.type == PC_GPUAMG_AGG) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening rank by rank: each rank aggregates its own rows (aggregation across ranks is not implemented)\n"));
+  else if (na == nc) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on all %" PetscInt_FMT " coarsened levels (%s with the ghosts' states and measures, interpolation from other ranks' C points)\n", nc, PCGPUAMGCoarsenTypes[g->setup.coarsen]));
+  else if (na == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening rank by rank on all %" PetscInt_FMT " coarsened levels (%s; couplings to other ranks lumped into the diagonal)\n", nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on %" PetscInt_FMT " of %" PetscInt_FMT " coarsened levels; rank by rank on the others (%s; couplings to other ranks lumped into the diagonal)\n", na, nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
 {
   PC_GPUAMG                  *g = (PC_GPUAMG *)pc->data;
@@ -153,6 +170,7 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
     if (g->hier.hostwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host (the device setup does not cover %s)\n", g->hier.hostwhy));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "host setup %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s); setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], g->nsetups, g->nreuses));
+    PetscCall(ViewAcross(pc, viewer));
   }
   PetscCall(GPUPCAMGDeviceView(&g->dev, viewer));
   PetscFunctionReturn(0);
@@ -202,6 +220,7 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_strong_threshold <0.25> - classical strength threshold
 .  -pc_gpuamg_agg_threshold <0.05> - aggregation strength threshold
 .  -pc_gpuamg_aggressive_levels <0> - aggressive coarsening on the first levels (agg: on the squared graph)
+.  -pc_gpuamg_coarsen_across <true> - classical pmis/hmis on several ranks: coarsen across ranks (false: rank by rank)
 .  -pc_gpuamg_trunc_max <4> - at most this many interpolation entries per row
 .  -pc_gpuamg_trunc_factor <0> - drop interpolation entries below this times the row's largest
 .  -pc_gpuamg_trunc_rescale <sum,signs> - a truncated row keeps its sum by one factor (sum, default) or one factor per

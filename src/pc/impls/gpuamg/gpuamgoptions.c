@@ -361,6 +361,83 @@ PetscErrorCode PCGPUAMGGetAggThreshold(PC pc, PetscReal *v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetCoarsenAcross_GPUAMG(PC pc, PetscBool v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+  PetscInt   a = v ? -1 : 0;
+
+  PetscFunctionBegin;
+  if (g->setup.across != a) PetscCall(Invalidate(pc));
+  g->setup.across = a;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetCoarsenAcross_GPUAMG(PC pc, PetscBool *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = (PetscBool)(g->setup.across != 0);
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetCoarsenAcross - whether classical PC gpuamg coarsens across ranks on several ranks
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - PETSC_TRUE (the default): pmis and hmis with direct, standard, ext+i or simple interpolation coarsen across
+       ranks (the strength graph and the PMIS rounds include the couplings to other ranks, interpolation reaches other
+       ranks' C points); PETSC_FALSE: each rank coarsens its own rows, couplings to other ranks lumped into the diagonal
+
+   Options Database Key:
+.  -pc_gpuamg_coarsen_across - the value
+
+   Notes:
+   Across ranks, pmis gives the same splitting on any number of ranks, so the iterations do not grow with the ranks
+   (bench/NOTES.md, section "amgmpi"). rs, cljp, multipass interpolation, aggressive levels, systems AMG (block size
+   > 1) and aggregation stay rank-local; -ksp_view says which levels were coarsened across ranks. The host setup
+   only (the device setup is for one rank).
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetCoarsenAcross(), PCGPUAMGSetCoarsenType()
+@*/
+PetscErrorCode PCGPUAMGSetCoarsenAcross(PC pc, PetscBool v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetCoarsenAcross_C", (PC, PetscBool), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetCoarsenAcross - the value set by PCGPUAMGSetCoarsenAcross() (-pc_gpuamg_coarsen_across)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetCoarsenAcross()
+@*/
+PetscErrorCode PCGPUAMGGetCoarsenAcross(PC pc, PetscBool *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidBoolPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetCoarsenAcross_C", (PC, PetscBool *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCGPUAMGSetAggressiveLevels_GPUAMG(PC pc, PetscInt v)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
@@ -1688,6 +1765,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupLocation_C", set ? PCGPUAMGGetSetupLocation_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetKeepHostLevels_C", set ? PCGPUAMGSetKeepHostLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetKeepHostLevels_C", set ? PCGPUAMGGetKeepHostLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCoarsenAcross_C", set ? PCGPUAMGSetCoarsenAcross_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetCoarsenAcross_C", set ? PCGPUAMGGetCoarsenAcross_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggressiveLevels_C", set ? PCGPUAMGSetAggressiveLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetAggressiveLevels_C", set ? PCGPUAMGGetAggressiveLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetTruncMax_C", set ? PCGPUAMGSetTruncMax_GPUAMG : NULL));
@@ -1767,6 +1846,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscReal v = g->setup.agg_threshold;
     PetscCall(PetscOptionsReal("-pc_gpuamg_agg_threshold", "aggregation strength: |a_ij| >= eps sqrt(|a_ii a_jj|)", "PCGPUAMGSetAggThreshold", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetAggThreshold(pc, v));
+  }
+  {
+    PetscBool v = (PetscBool)(g->setup.across != 0);
+    PetscCall(PetscOptionsBool("-pc_gpuamg_coarsen_across", "classical pmis/hmis on several ranks: coarsen across ranks (false: each rank its own rows)", "PCGPUAMGSetCoarsenAcross", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetCoarsenAcross(pc, v));
   }
   {
     PetscInt v = g->setup.aggressive_levels;

@@ -3,8 +3,12 @@
    strength, C/F splitting, interpolation; aggregation: setupagg.c), then the Galerkin product A_{l+1} = P^T A_l P
    (MatPtAP, SEQAIJ or MPIAIJ, a GPUPC type derived from them included), until a stopping rule holds.
 
-   Parallel: each rank coarsens its own rows (the diagonal block), couplings to other ranks lumped into the diagonal
-   so interpolation keeps row sums; P has entries in its diagonal block only (classical); MatPtAP couples the ranks.
+   Parallel, classical pmis/hmis with direct, standard, ext+i or simple interpolation: coarsening across ranks
+   (setupghost.c, setupcoarsenacross.c, GPUPCAMGInterpolateAcross()): the strength graph and the PMIS rounds include
+   the couplings to other ranks, P reaches other ranks' C points (an off-diagonal block), and pmis splits alike on any
+   number of ranks. Otherwise (rs, cljp, multipass, aggressive levels, systems, aggregation) each rank coarsens its
+   own rows (the diagonal block), couplings to other ranks lumped into the diagonal so interpolation keeps row sums;
+   P has entries in its diagonal block only (classical). MatPtAP couples the ranks.
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/stage.h>
@@ -53,7 +57,8 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
    Output Parameter:
 .  opts - classical, pmis, ext+i, theta 0.25, agg eps 0.05, no aggressive levels, at most 4 entries per interpolation
           row, no relative truncation, one prolongator smoothing step, 25 levels, coarsest at most 100 rows, ratio 0.9,
-          threads from GPUPCDefaultHostThreads(), no coordinates
+          threads from GPUPCDefaultHostThreads(), coarsening across ranks where several ranks share the matrix (pmis,
+          hmis), no coordinates
 
    Level: developer
 
@@ -77,6 +82,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->max_coarse        = 100;
   opts->max_ratio         = 0.9;
   PetscCall(GPUPCDefaultHostThreads(&opts->threads));
+  opts->across      = -1;
   opts->cdim        = 0;
   opts->ncoords     = 0;
   opts->coords      = NULL;
@@ -121,20 +127,84 @@ static PetscErrorCode ClassicalLocal(Mat A, const GPUPCAMGSetupOptions *opts, Pe
   PetscFunctionReturn(0);
 }
 
+/* whether level's classical coarsening goes across ranks (else: why not, for the view, or NULL on one rank) */
+static PetscErrorCode AcrossRanks(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt nf, PetscBool *across, const char **why)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  *across = PETSC_FALSE;
+  *why    = NULL;
+  if (opts->across == 0 || (opts->across < 0 && size == 1)) {
+    if (size > 1) *why = "-pc_gpuamg_coarsen_across false";
+    PetscFunctionReturn(0);
+  }
+  if (opts->coarsen != PC_GPUAMG_COARSEN_PMIS && opts->coarsen != PC_GPUAMG_COARSEN_HMIS) *why = "rs and cljp coarsen each rank's rows";
+  else if (opts->interp == PC_GPUAMG_INTERP_MULTIPASS) *why = "multipass interpolation is rank-local";
+  else if (level < opts->aggressive_levels) *why = "aggressive coarsening is rank-local";
+  else if (nf > 1) *why = "systems AMG (block size > 1) is rank-local";
+  else *across = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* the classical prolongator across ranks: the local part with ghosts, its strength graph, PMIS/HMIS with ghost
+   states, interpolation from every rank's C points (collective throughout) */
+static PetscErrorCode ClassicalAcross(Mat A, const GPUPCAMGSetupOptions *opts, GPUPCAMGLocalP *Pl, PetscLogDouble *t)
+{
+  GPUPCAMGLocal    L;
+  GPUPCAMGStrength S;
+  PetscInt        *cf;
+  PetscLogDouble   t0, t1, t2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Local, A, 0, 0, 0));
+  PetscCall(GPUPCAMGLocalGetGhost(A, opts->threads, &L));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Local, A, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, A, 0, 0, 0));
+  PetscCall(GPUPCAMGStrengthClassical(&L, opts->strong_threshold, opts->threads, &S));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, A, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, A, 0, 0, 0));
+  PetscCall(PetscMalloc1(L.nx, &cf));
+  PetscCall(GPUPCAMGCoarsenAcross(&L, &S, opts->coarsen, opts->threads, cf));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, A, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, A, 0, 0, 0));
+  PetscCall(GPUPCAMGInterpolateAcross(&L, &S, cf, opts->interp, opts->trunc_max, opts->trunc_factor, opts->trunc_rescale, opts->threads, Pl));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, A, 0, 0, 0));
+  PetscCall(PetscFree(cf));
+  PetscCall(GPUPCAMGStrengthFree(&S));
+  PetscCall(GPUPCAMGLocalFree(&L));
+  PetscCall(PetscTime(&t2));
+  t[0] += t1 - t0;
+  t[1] += t2 - t1;
+  PetscFunctionReturn(0);
+}
+
 /* classical prolongator of one level; *func (systems: the function of each local row, NULL on the finest level and
    on a rank without rows) is replaced by the coarse level's */
-static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nf, PetscInt **func, Mat *P, PetscLogDouble *t)
+static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *opts, PetscInt level, PetscInt *nf, PetscInt **func, Mat *P, PetscLogDouble *t, GPUPCAMGHierarchy *H)
 {
   GPUPCAMGLocalP Pl;
   PetscInt      *cf = NULL, n;
   PetscLogDouble t0, t1;
   PetscErrorCode ierr;
+  PetscBool      across = PETSC_FALSE;
+  const char    *why    = NULL;
 
   PetscFunctionBegin;
   if (level == 0) PetscCall(MatGetBlockSize(A, nf)); /* systems (block size > 1): the unknown approach, functions kept apart */
   PetscCall(PetscMemzero(&Pl, sizeof(Pl)));
-  ierr = ClassicalLocal(A, opts, level, *nf, *func, &Pl, &cf, t);
-  PetscCall(GPUPCAMGAgree(PetscObjectComm((PetscObject)A), ierr, "the classical coarsening and interpolation", level));
+  PetscCall(AcrossRanks(A, opts, level, *nf, &across, &why));
+  if (across) {
+    PetscCall(ClassicalAcross(A, opts, &Pl, t));
+    H->nacross++;
+  } else {
+    if (why && !H->localwhy) H->localwhy = why;
+    ierr = ClassicalLocal(A, opts, level, *nf, *func, &Pl, &cf, t);
+    PetscCall(GPUPCAMGAgree(PetscObjectComm((PetscObject)A), ierr, "the classical coarsening and interpolation", level));
+  }
   PetscCall(PetscTime(&t0));
   PetscCall(GPUPCAMGLocalPToMat(PetscObjectComm((PetscObject)A), &Pl, 1, 1, opts->threads, P));
   PetscCall(PetscTime(&t1));
@@ -295,7 +365,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     }
     PetscCall(CheckDiagonal(H->A[l], l));
     if (opts->type == PC_GPUAMG_AGG) PetscCall(GPUPCAMGProlongatorAgg(H->A[l], opts, l, &nv, &B, &P, H->times));
-    else PetscCall(ProlongatorClassical(H->A[l], opts, l, &nf, &func, &P, H->times));
+    else PetscCall(ProlongatorClassical(H->A[l], opts, l, &nf, &func, &P, H->times, H));
     PetscCall(MatGetSize(P, NULL, &Nc));
     if (Nc == 0 || Nc >= N || (PetscReal)Nc > opts->max_ratio * (PetscReal)N) {
       PetscMPIInt size;
@@ -303,7 +373,9 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
       if (Nc == 0) PetscCall(PetscSNPrintf(stop, sizeof(stop), "level %" PetscInt_FMT " selected no coarse points", l));
       else
         PetscCall(PetscSNPrintf(stop, sizeof(stop), "coarsening stalled on level %" PetscInt_FMT ": %" PetscInt_FMT " of its %" PetscInt_FMT " rows would remain (more than -pc_gpuamg_max_ratio %g)%s", l, Nc, N, (double)opts->max_ratio,
-                                size > 1 ? "; each rank coarsens its own rows, so coarsening stalls at rank boundaries when few rows remain per rank: use fewer ranks or -pc_gpuamg_aggressive_levels" : ""));
+                                size > 1 && opts->type == PC_GPUAMG_AGG ? "; each rank aggregates its own rows, so coarsening stalls at rank boundaries when few rows remain per rank: use fewer ranks or -pc_gpuamg_aggressive_levels"
+                                : size > 1 && H->localwhy               ? "; levels coarsened rank by rank stall at rank boundaries when few rows remain per rank: use fewer ranks, or pmis or hmis with direct, standard or ext+i interpolation (coarsening across ranks)"
+                                                                        : ""));
       PetscCall(MatDestroy(&P));
       break;
     }

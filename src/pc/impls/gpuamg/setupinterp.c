@@ -1,6 +1,8 @@
 /*
-   Interpolation of classical PC gpuamg (gpupc/amgsetup.h), row by row on the local rows; couplings to other ranks
-   are lumped into the diagonal (their sums by sign), so a row with zero row sum interpolates constants exactly.
+   Interpolation of classical PC gpuamg (gpupc/amgsetup.h), row by row on the local rows; on the rank-local part,
+   couplings to other ranks are lumped into the diagonal (their sums by sign), so a row with zero row sum interpolates
+   constants exactly; on the local part with ghosts (GPUPCAMGInterpolateAcross()) the rows are whole and reach the
+   C points of the ghosts' rows, with global coarse numbers.
    Signs are taken relative to the diagonal ("negative" below: opposite to a_ii).
 
    direct:     P_ij = -alpha_i a_ij / a_ii over the strong C neighbours, alpha (beta for positive couplings) the ratio
@@ -254,7 +256,7 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
     hi = (PetscInt)(((long long)n * (tid + 1)) / nth);
     oc = (PetscInt *)malloc(sizeof(PetscInt) * (size_t)cap);
     ov = (PetscReal *)malloc(sizeof(PetscReal) * (size_t)cap);
-    if (ScratchInit(&sc, n) || !oc || !ov) sc.fail = 1;
+    if (ScratchInit(&sc, PetscMax(L->nx, n)) || !oc || !ov) sc.fail = 1;
     for (PetscInt i = lo; i < hi && !sc.fail; i++) {
       PetscInt len;
       if (cf[i] == GPUPC_AMG_C) Add(&sc, i, 1.0);
@@ -273,7 +275,14 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
           RowExtI(L, S, cf, i, &sc);
           break;
         }
-        for (PetscInt q = 0; q < sc.len; q++) sc.pos[sc.cols[q]] = 0;
+      }
+      /* the interpolatory points are C points: their coarse numbers from here on (increasing with the global number
+         of the point, so truncation breaks ties alike on any number of ranks) */
+      for (PetscInt q = 0; q < sc.len; q++) {
+        sc.pos[sc.cols[q]] = 0;
+        sc.cols[q]         = cidx[sc.cols[q]];
+      }
+      if (cf[i] != GPUPC_AMG_C) {
         len    = sc.len;
         len    = GPUPCAMGTruncRow(len, sc.cols, sc.vals, tmax, tfac, rescale);
         sc.len = len;
@@ -290,9 +299,8 @@ static PetscErrorCode InterpThreaded(const GPUPCAMGLocal *L, const GPUPCAMGStren
         }
       }
       for (PetscInt q = 0; q < sc.len; q++) {
-        oc[cnt]            = cidx[sc.cols[q]];
-        ov[cnt++]          = sc.vals[q];
-        sc.pos[sc.cols[q]] = 0;
+        oc[cnt]   = sc.cols[q];
+        ov[cnt++] = sc.vals[q];
       }
       P->i[i + 1] = sc.len;
       sc.len      = 0;
@@ -425,6 +433,34 @@ static PetscErrorCode InterpMultipass(const GPUPCAMGLocal *L, const GPUPCAMGStre
   PetscFunctionReturn(0);
 }
 
+/* the coarse numbering of n points: C points in order, cidx[i] = -1 for the others; each of nt ranges counts its C
+   points, then numbers them from the count of the ranges before it */
+static PetscErrorCode CoarseNumbers(PetscInt n, const PetscInt *cf, PetscInt threads, PetscInt *cidx, PetscInt *nc)
+{
+  PetscInt nt = GPUPCRangeThreads(PetscMin(threads, GPUPC_INTERP_MAX_THREADS), n, 65536), off[GPUPC_INTERP_MAX_THREADS + 1];
+
+  PetscFunctionBegin;
+  off[0] = 0;
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscInt lo, hi;
+    GPUPCThreadRange(n, t, nt, &lo, &hi);
+    PetscInt c = 0;
+    for (PetscInt i = lo; i < hi; i++) c += cf[i] == GPUPC_AMG_C;
+    off[t + 1] = c;
+  }
+  for (PetscInt t = 0; t < nt; t++) off[t + 1] += off[t];
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+  for (PetscInt t = 0; t < nt; t++) {
+    PetscInt lo, hi;
+    GPUPCThreadRange(n, t, nt, &lo, &hi);
+    PetscInt c = off[t];
+    for (PetscInt i = lo; i < hi; i++) cidx[i] = cf[i] == GPUPC_AMG_C ? c++ : -1;
+  }
+  *nc = off[nt];
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCAMGInterpolate - the interpolation of the local rows from their C points
 
@@ -456,31 +492,58 @@ PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *L, const GPUPCAMGStrengt
   PetscCall(PetscMemzero(P, sizeof(*P)));
   P->n = L->n;
   PetscCall(PetscMalloc1(L->n, &cidx));
-  { /* the coarse numbering: C points in order; each of nt ranges counts its C points, then numbers them from the
-       count of the ranges before it */
-    PetscInt nt = GPUPCRangeThreads(PetscMin(threads, GPUPC_INTERP_MAX_THREADS), L->n, 65536), off[GPUPC_INTERP_MAX_THREADS + 1];
-
-    off[0] = 0;
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (PetscInt t = 0; t < nt; t++) {
-      PetscInt lo, hi;
-      GPUPCThreadRange(L->n, t, nt, &lo, &hi);
-      PetscInt c = 0;
-      for (PetscInt i = lo; i < hi; i++) c += cf[i] == GPUPC_AMG_C;
-      off[t + 1] = c;
-    }
-    for (PetscInt t = 0; t < nt; t++) off[t + 1] += off[t];
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
-    for (PetscInt t = 0; t < nt; t++) {
-      PetscInt lo, hi;
-      GPUPCThreadRange(L->n, t, nt, &lo, &hi);
-      PetscInt c = off[t];
-      for (PetscInt i = lo; i < hi; i++) cidx[i] = cf[i] == GPUPC_AMG_C ? c++ : -1;
-    }
-    P->nc = off[nt];
-  }
+  PetscCall(CoarseNumbers(L->n, cf, threads, cidx, &P->nc));
   if (type == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(InterpMultipass(L, S, cf, cidx, tmax, tfac, rescale, P));
   else PetscCall(InterpThreaded(L, S, cf, cidx, type, tmax, tfac, rescale, threads, P));
+  PetscCall(PetscFree(cidx));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGInterpolateAcross - the interpolation of the owned rows from C points on any rank
+
+   Collective on the local part's PetscSF
+
+   Input Parameters:
++  L       - the local part with ghosts (GPUPCAMGLocalGetGhost())
+.  S       - its strength graph (rows of the owned points and of the garray ghosts)
+.  cf      - the states of all L->nx points (GPUPCAMGCoarsenAcross())
+.  type    - direct, standard, ext+i or simple (multipass is rank-local)
+.  tmax, tfac, rescale - truncation, as in GPUPCAMGInterpolate()
+-  threads - host threads
+
+   Output Parameter:
+.  P - n x nc (nc: the owned C points) with global coarse column numbers (P->global): the owned C points in order,
+       after the C points of the ranks before; the ghosts' numbers come from their owners
+
+   Notes:
+   The rows are those of GPUPCAMGInterpolate() on the whole row (nothing lumped): ext+i and standard reach the C points
+   of the ghosts' rows. On one rank P equals GPUPCAMGInterpolate()'s.
+
+   Level: developer
+
+.seealso: GPUPCAMGCoarsenAcross(), GPUPCAMGLocalPToMat()
+@*/
+PetscErrorCode GPUPCAMGInterpolateAcross(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, const PetscInt *cf, PCGPUAMGInterpType type, PetscInt tmax, PetscReal tfac, PCGPUAMGTruncRescale rescale, PetscInt threads, GPUPCAMGLocalP *P)
+{
+  PetscInt *cidx, cstart = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(L->sf && L->gidx, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the interpolation across ranks needs the local part with ghosts (GPUPCAMGLocalGetGhost())");
+  PetscCheck(type != PC_GPUAMG_INTERP_MULTIPASS, PETSC_COMM_SELF, PETSC_ERR_SUP, "multipass interpolation is rank-local (it is built pass by pass on the local rows)");
+  PetscCheck(tmax >= 0 && tfac >= 0.0 && tfac < 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "truncation: max entries %" PetscInt_FMT " must be >= 0 and the factor %g in [0, 1) (-pc_gpuamg_trunc_max, -pc_gpuamg_trunc_factor)", tmax, (double)tfac);
+  PetscCall(PetscMemzero(P, sizeof(*P)));
+  P->n      = L->n;
+  P->global = PETSC_TRUE;
+  PetscCall(PetscMalloc1(L->nx, &cidx));
+  PetscCall(CoarseNumbers(L->n, cf, threads, cidx, &P->nc));
+  PetscCallMPI(MPI_Scan(&P->nc, &cstart, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)L->sf)));
+  cstart -= P->nc;
+  for (PetscInt i = 0; i < L->n; i++)
+    if (cidx[i] >= 0) cidx[i] += cstart;
+  PetscCall(PetscSFBcastBegin(L->sf, MPIU_INT, cidx, cidx + L->n, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(L->sf, MPIU_INT, cidx, cidx + L->n, MPI_REPLACE));
+  PetscCall(InterpThreaded(L, S, cf, cidx, type, tmax, tfac, rescale, threads, P));
   PetscCall(PetscFree(cidx));
   PetscFunctionReturn(0);
 }
@@ -538,13 +601,14 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 
    Input Parameters:
 +  comm - the level's communicator
-.  P    - local rows; columns are local coarse points
+.  P    - local rows; columns are local coarse points (global coarse numbers where P->global)
 .  rbs  - row block size
 .  cbs  - column block size
 -  threads - host threads (one rank: rows sorted in parallel)
 
    Output Parameter:
-.  Pm - SEQAIJ on one rank, MPIAIJ on several (local rows n, local columns nc; entries only in the diagonal block)
+.  Pm - SEQAIJ on one rank, MPIAIJ on several (local rows n, local columns nc; entries only in the diagonal block
+         unless P->global)
 
    Level: developer
 
@@ -552,7 +616,7 @@ PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *P)
 @*/
 PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, PetscInt rbs, PetscInt cbs, PetscInt threads, Mat *Pm)
 {
-  PetscInt   *nnz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
+  PetscInt   *nnz, *onz, *cols, rstart, cstart = 0, nc = P->nc, maxlen = 0;
   PetscMPIInt size;
 
   PetscFunctionBegin;
@@ -599,30 +663,34 @@ PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm comm, const GPUPCAMGLocalP *P, Petsc
     PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
     PetscFunctionReturn(0);
   }
-  PetscCall(PetscMalloc1(P->n, &nnz));
-  for (PetscInt i = 0; i < P->n; i++) {
-    nnz[i] = P->i[i + 1] - P->i[i];
-    maxlen = PetscMax(maxlen, nnz[i]);
-  }
-  PetscCall(PetscMalloc1(maxlen, &cols));
   PetscCallMPI(MPI_Scan(&nc, &cstart, 1, MPIU_INT, MPI_SUM, comm));
   cstart -= nc;
+  PetscCall(PetscMalloc2(P->n, &nnz, P->n, &onz));
+  for (PetscInt i = 0; i < P->n; i++) { /* global columns: those of other ranks' coarse points go to the off-diagonal block */
+    nnz[i] = onz[i] = 0;
+    for (PetscInt e = P->i[i]; e < P->i[i + 1]; e++) {
+      if (!P->global || (P->j[e] >= cstart && P->j[e] < cstart + nc)) nnz[i]++;
+      else onz[i]++;
+    }
+    maxlen = PetscMax(maxlen, nnz[i] + onz[i]);
+  }
+  PetscCall(PetscMalloc1(maxlen, &cols));
   PetscCall(MatCreate(comm, Pm));
   PetscCall(MatSetSizes(*Pm, P->n, nc, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetBlockSizes(*Pm, rbs, cbs));
   PetscCall(MatSetType(*Pm, MATAIJ));
   PetscCall(MatSeqAIJSetPreallocation(*Pm, 0, nnz));
-  PetscCall(MatMPIAIJSetPreallocation(*Pm, 0, nnz, 0, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*Pm, 0, nnz, 0, onz));
   PetscCall(MatGetOwnershipRange(*Pm, &rstart, NULL));
   for (PetscInt i = 0; i < P->n; i++) {
-    PetscInt row = rstart + i;
-    for (PetscInt q = 0; q < nnz[i]; q++) cols[q] = P->j[P->i[i] + q] + cstart;
-    PetscCall(MatSetValues(*Pm, 1, &row, nnz[i], cols, P->a + P->i[i], INSERT_VALUES));
+    PetscInt row = rstart + i, len = P->i[i + 1] - P->i[i];
+    for (PetscInt q = 0; q < len; q++) cols[q] = P->j[P->i[i] + q] + (P->global ? 0 : cstart);
+    PetscCall(MatSetValues(*Pm, 1, &row, len, cols, P->a + P->i[i], INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*Pm, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*Pm, MAT_FINAL_ASSEMBLY));
   PetscCall(PetscFree(cols));
-  PetscCall(PetscFree(nnz));
+  PetscCall(PetscFree2(nnz, onz));
   PetscCall(PetscLogEventEnd(GPUPCAMG_PMat, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

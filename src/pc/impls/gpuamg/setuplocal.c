@@ -73,8 +73,10 @@ PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, PetscI
   PetscCheck(M == N && m == n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "PC gpuamg needs a square matrix with the same row and column layout; got %" PetscInt_FMT " x %" PetscInt_FMT " (local %" PetscInt_FMT " x %" PetscInt_FMT ")", M, N, m, n);
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &f));
   if (f) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
-  L->n = m;
-  L->N = M;
+  L->n  = m;
+  L->ne = m;
+  L->nx = m;
+  L->N  = M;
   PetscCall(MatGetOwnershipRange(A, &L->rstart, NULL));
   PetscCall(MatGetBlockSize(A, &L->bs));
   PetscCheck(nf >= 1 && (func || m == 0 || (m % nf == 0 && L->rstart % nf == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%" PetscInt_FMT " functions do not divide the local rows %" PetscInt_FMT " (first %" PetscInt_FMT "): give the matrix a block size that divides every rank's rows", nf, m, L->rstart);
@@ -110,7 +112,7 @@ PetscErrorCode GPUPCAMGLocalGet(Mat A, PetscInt nf, const PetscInt *func, PetscI
 }
 
 /*@C
-   GPUPCAMGLocalFree - frees what GPUPCAMGLocalGet() allocated
+   GPUPCAMGLocalFree - frees what GPUPCAMGLocalGet() or GPUPCAMGLocalGetGhost() allocated
 
    Not Collective
 
@@ -124,6 +126,8 @@ PetscErrorCode GPUPCAMGLocalFree(GPUPCAMGLocal *L)
   PetscCall(PetscFree(L->i));
   PetscCall(PetscFree2(L->j, L->a));
   PetscCall(PetscFree6(L->diag, L->offneg, L->offpos, L->offmaxneg, L->offmaxabs, L->offcnt));
+  PetscCall(PetscFree(L->gidx));
+  PetscCall(PetscSFDestroy(&L->sf));
   PetscCall(PetscMemzero(L, sizeof(*L)));
   PetscFunctionReturn(0);
 }

@@ -59,19 +59,20 @@ static PetscInt StrongRow(const GPUPCAMGLocal *L, PetscReal theta, PetscInt r, P
 @*/
 PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *L, PetscReal theta, PetscInt threads, GPUPCAMGStrength *S)
 {
-  PetscInt n = L->n;
+  PetscInt n = L->ne ? L->ne : L->n; /* the held rows: with ghosts (coarsening across ranks), the ghosts' rows too */
 
   PetscFunctionBegin;
   PetscCheck(theta >= 0.0 && theta <= 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the strength threshold must be in [0, 1], got %g (-pc_gpuamg_strong_threshold)", (double)theta);
   PetscCall(PetscMemzero(S, sizeof(*S)));
-  S->n = n;
+  S->n  = n;
+  S->nx = PetscMax(L->nx, n);
   PetscCall(PetscMalloc1(n + 1, &S->i));
   S->i[0] = 0;
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (PetscInt r = 0; r < n; r++) S->i[r + 1] = StrongRow(L, theta, r, NULL, NULL);
   for (PetscInt r = 0; r < n; r++) S->i[r + 1] += S->i[r];
   PetscCall(PetscMalloc1(S->i[n], &S->j));
-  if (L->N > L->n) PetscCall(PetscMalloc1(n, &S->ext));
+  if (L->N > L->n && !L->sf) PetscCall(PetscMalloc1(n, &S->ext)); /* with ghosts every coupling is in the graph */
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (PetscInt r = 0; r < n; r++) (void)StrongRow(L, theta, r, S->j + S->i[r], S->ext ? S->ext + r : NULL);
   PetscCall(GPUPCAMGStrengthTranspose(S, threads));
@@ -79,7 +80,8 @@ PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *L, PetscReal theta
 }
 
 /*@C
-   GPUPCAMGStrengthTranspose - fills S->ti, S->tj (who depends on each point, in ascending order) from S->i, S->j
+   GPUPCAMGStrengthTranspose - fills S->ti, S->tj (who depends on each of the max(nx, n) points, in ascending order)
+   from S->i, S->j
 
    Not Collective
 
@@ -94,7 +96,7 @@ PetscErrorCode GPUPCAMGStrengthClassical(const GPUPCAMGLocal *L, PetscReal theta
 PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *S, PetscInt threads)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGTransposeCSR(S->n, S->n, S->i, S->j, NULL, threads, &S->ti, &S->tj, NULL));
+  PetscCall(GPUPCAMGTransposeCSR(S->n, PetscMax(S->nx, S->n), S->i, S->j, NULL, threads, &S->ti, &S->tj, NULL));
   PetscFunctionReturn(0);
 }
 
@@ -115,7 +117,8 @@ PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *S)
   PetscCall(PetscFree(S->ti));
   PetscCall(PetscFree(S->tj));
   PetscCall(PetscFree(S->ext));
-  S->n = 0;
+  S->n  = 0;
+  S->nx = 0;
   PetscFunctionReturn(0);
 }
 
