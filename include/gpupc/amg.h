@@ -51,7 +51,7 @@ typedef struct {
                               device transposes P */
   PetscInt                        threads;    /* host threads of the setup (and of a recomputation) */
   PetscLogDouble                  times[4];   /* seconds: strength+coarsening (or aggregation), interpolation (or P), Galerkin, total */
-  PetscBool                       ondevice;   /* built by the device setup (setupdevice.c); else by the host setup */
+  PetscBool                       ondevice;   /* built by the device setup (amgsetupdevice.c); else by the host setup */
   PetscBool                       hostlevels; /* the device setup made host copies of the coarse levels, P and R (else
                                                  only the last level has one; the cycle holds the others on the device) */
   const char                     *hostwhy;    /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
@@ -67,13 +67,13 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyBuild(Mat, const GPUPCAMGSetupOptio
 /* new values on the same nonzero pattern of A: keeps the coarsening and every P, recomputes the Galerkin products */
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyRecompute(Mat, GPUPCAMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *);
-/* the device setup (one rank; setupdevice.c): where opts sends the setup of A (PC_GPUAMG_SETUP_HOST with *why set
+/* the device setup (one rank; amgsetupdevice.c): where opts sends the setup of A (PC_GPUAMG_SETUP_HOST with *why set
    when the device setup was asked for but does not cover A or opts), the build, the numeric re-run, the free */
 PETSC_EXTERN PetscErrorCode GPUPCAMGSetupWhere(Mat, const GPUPCAMGSetupOptions *, PCGPUAMGSetupLocation *, const char **);
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat, const GPUPCAMGSetupOptions *, GPUPCAMGHierarchy *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat, GPUPCAMGHierarchy *);
 PETSC_INTERN PetscErrorCode GPUPCAMGDevHierarchyFree(GPUPCAMGHierarchy *);
-/* collective checks (setupagree.c): every rank reaches the same verdict, so no rank leaves while the others wait */
+/* collective checks (amgsetupagree.c): every rank reaches the same verdict, so no rank leaves while the others wait */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCheckCoordinates(Mat, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode GPUPCAMGAgree(MPI_Comm, PetscErrorCode, const char *, PetscInt);
 

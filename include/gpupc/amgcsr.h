@@ -1,6 +1,6 @@
 /*
-   gpupc/amgcsr.h - the CSR helpers of PC gpuamg's setup (src/pc/impls/gpuamg/setuptranspose.c), used by the setup's
-   Galerkin product, interpolation and strength graph, and by the device half (cycledevice.c) for its host copies.
+   gpupc/amgcsr.h - the CSR helpers of PC gpuamg's setup (src/pc/impls/gpuamg/amgsetuptranspose.c), used by the setup's
+   Galerkin product, interpolation and strength graph, and by the device half (amgcycledevice.c) for its host copies.
    They depend on nothing else of the setup, so the files that use them need not include each other's headers.
 */
 #ifndef GPUPC_AMGCSR_H

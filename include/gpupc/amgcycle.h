@@ -5,7 +5,7 @@
    GPUPCAMGDeviceCreate puts it on the device: every A[l], P[l] and R[l] = P[l]^T as a GPU Mat (segcsr; mpisegcsr on
    several ranks, whose product does the device halo exchange), gpu Vecs for each level's b, x and work vectors, the
    smoother's data (scaled inverse diagonal, eigenvalue estimate) and the dense inverse of the last level (redundant
-   on every rank). GPUPCAMGDeviceApply runs a V, W or F cycle on it (src/pc/impls/gpuamg/cycle.c), on one rank and the
+   on every rank). GPUPCAMGDeviceApply runs a V, W or F cycle on it (src/pc/impls/gpuamg/amgcycle.c), on one rank and the
    cuda backend recorded once as a CUDA graph and replayed. Tests call these directly with a hierarchy they build
    themselves, so the cycle is tested apart from the setup.
 */
@@ -21,7 +21,7 @@
 /* defaults (the man page of PCGPUAMG says that they are to be confirmed by measurement on the GPU) */
 #define GPUPC_AMG_CHEBYSHEV_LOWER 10.0 /* Chebyshev interval [lambda / 10, 1.1 lambda], GAMG's; lambda / 30 took 1.5-2x the
                                           CG iterations (bench/NOTES.md, branch amgconv) */
-#define GPUPC_AMG_LANCZOS_STEPS   20   /* Lanczos steps of the estimate of lambda_max(D^-1 A) (smootherlambda.c) */
+#define GPUPC_AMG_LANCZOS_STEPS   20   /* Lanczos steps of the estimate of lambda_max(D^-1 A) (amgsmootherlambda.c) */
 
 /* what the cycle does (-pc_gpuamg_cycle, -pc_gpuamg_smoother, ...) */
 typedef struct {
@@ -84,12 +84,12 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceApply(GPUPCAMGDevice *, PetscBool, Vec
 PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscViewer);
 
-/* the pieces (smoother.c, coarse.c) */
+/* the pieces (amgsmoother.c, amgcoarse.c) */
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherDestroy(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambdaBlock(Mat, const GPUPCPBJBlocks *, Vec, PetscInt, PetscReal *, PetscReal *);
-/* the registry (smootherregistry.c) and the built-in smoothers' pieces (smootherjacobi.c, smootherchebyshev.c) */
+/* the registry (amgsmootherregistry.c) and the built-in smoothers' pieces (amgsmootherjacobi.c, amgsmootherchebyshev.c) */
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherFind(const char[], PCGPUAMGSmootherOps *, PetscBool *);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherNames(PetscInt *, const char *const **);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherRegisterBuiltin(void);

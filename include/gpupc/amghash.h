@@ -1,7 +1,7 @@
 /*
    gpupc/amghash.h - the random part of PC gpuamg's coarsening measures: a hash of the global row index.
 
-   One function for the host setup (setupcoarsen.c) and the device setup's kernels (gpupc/amgsetupkernels.h, host
+   One function for the host setup (amgsetupcoarsen.c) and the device setup's kernels (gpupc/amgsetupkernels.h, host
    reference and CUDA), so both give the same measures and the same C/F splitting for any thread count or launch
    shape. It is the splitmix64 finaliser of g + the golden-ratio increment, scaled to [0, 1) by its top 53 bits
    (exact in double precision on both sides).

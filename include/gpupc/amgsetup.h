@@ -8,7 +8,7 @@
    negative (and absolute) value (for the strength threshold); with nf > 1 functions (systems), only the couplings
    within a function count. On one rank the local part is the whole matrix.
 
-   Coarsening across ranks (setupghost.c, setupcoarsenacross.c): the local part with ghosts (GPUPCAMGLocalGetGhost)
+   Coarsening across ranks (amgsetupghost.c, amgsetupcoarsenacross.c): the local part with ghosts (GPUPCAMGLocalGetGhost)
    numbers its points 0..nx-1: the owned rows first, then the ghosts of the off-diagonal block (in garray order),
    then the points that only the ghosts' rows reach; it holds the rows of the owned points and of the first ghosts
    (ne rows) with every coupling (nothing lumped), the global number of each point and a PetscSF whose leaves are the
@@ -105,14 +105,14 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGEstimateRho(Mat, PetscInt, PetscReal *);
    modes from coordinates) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOptions *, PetscInt *, PetscReal **);
 
-/* the device setup's steps (setupdevice.c), for tests/kernel_equiv_amgsetup.c: strength, PMIS, interpolation */
+/* the device setup's steps (amgsetupdevice.c), for tests/kernel_equiv_amgsetup.c: strength, PMIS, interpolation */
 /* the device CSR of a level of a device-built hierarchy (NULL otherwise): A, P, R = P^T */
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevHierarchyGetLevel(const GPUPCAMGHierarchy *, PetscInt, const GPUPCDevCSR **, const GPUPCDevCSR **, const GPUPCDevCSR **);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, PetscReal, GPUPCDevCSR *, GPUPCDevCSR *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, const PetscInt *, const PetscInt *, PetscInt, PCGPUAMGInterpType, PetscInt, PetscReal, GPUPCDevCSR *);
 
-/* the aggregation prolongator of one level (setupagg.c); B: the level's near-null space (nv vectors) on entry
+/* the aggregation prolongator of one level (amgsetupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */
 PETSC_INTERN PetscErrorCode GPUPCAMGProlongatorAgg(Mat, const GPUPCAMGSetupOptions *, PetscInt, PetscInt *, PetscReal **, Mat *, PetscLogDouble *);
 

@@ -6,7 +6,7 @@
    (src/pc/impls/gpuamg/cuda) the CUDA version; GPUPCGetAMGSetupKernels() picks by backend. All arrays are device
    arrays of the table's world (on the host backend: host arrays); outputs are allocated by the caller. The per-row
    arithmetic of both tables is one code, src/pc/impls/gpuamg/amgdevrows.h, written to give the host setup's rows
-   (setupstrength.c, setupcoarsen.c, setupinterp.c) on one rank: the same strength graph, the same PMIS splitting
+   (amgsetupstrength.c, amgsetupcoarsen.c, amgsetupinterp.c) on one rank: the same strength graph, the same PMIS splitting
    (the measures' random part is GPUPCAMGRandom of gpupc/amghash.h on both sides) and the same interpolation rows,
    summed in the same order (on the CUDA table up to the rounding of fused multiply-adds).
 

@@ -2,7 +2,7 @@
    amgdevrows.h - the per-row arithmetic of PC gpuamg's device setup, one code for the host reference
    (host/amgsetupkernels_host.c) and the CUDA kernels (cuda/amgsetupkernels.cu), so both tables compute every row
    alike. Each function works on one row of plain CSR arrays (one rank: the level matrix is the whole matrix) and gives
-   what the host setup's row gives (setupstrength.c StrongRow, setupcoarsen.c PMIS, setupinterp.c RowDirect, RowExtI,
+   what the host setup's row gives (amgsetupstrength.c StrongRow, amgsetupcoarsen.c PMIS, amgsetupinterp.c RowDirect, RowExtI,
    TruncRow), with the same operations in the same order. The host setup looks points up in per-thread arrays of n
    entries; a device thread has none, so membership is a binary search in a sorted row (S, A) or in an index of the
    row being built ordered by column (at most interp_bound entries).
@@ -264,7 +264,7 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const
    largest |v| (tmax > 0; ties: the smaller column) first, then rescales the kept ones so that the row sum is unchanged:
    rescale PC_GPUAMG_TRUNC_RESCALE_SUM one factor for the row (sum of all / sum of the kept, BoomerAMG's), SIGNS the
    positive and the negative entries each by their own factor (Stueben; a part with nothing kept falls back to sum).
-   Returns the kept length. The host setup's rows go through it too (setupinterp.c). */
+   Returns the kept length. The host setup's rows go through it too (amgsetupinterp.c). */
 static inline GPUPC_AMG_HD PetscInt GPUPCAMGTruncRow(PetscInt n, PetscInt *cols, PetscReal *vals, PetscInt tmax, PetscReal tfac, PetscInt rescale)
 {
   PetscReal sum = 0.0, kept = 0.0, mx = 0.0, sp = 0.0, kp = 0.0;

@@ -1,6 +1,6 @@
 /*
    PC gpuamg: classical and smoothed-aggregation algebraic multigrid, setup on the host (setup*.c, gpupc/amg.h), cycles
-   on the device (cycle*.c, smoother.c, coarse.c, gpupc/amgcycle.h). This file is the PC: setup (build, or keep the
+   on the device (cycle*.c, amgsmoother.c, amgcoarse.c, gpupc/amgcycle.h). This file is the PC: setup (build, or keep the
    coarsening and P and recompute the Galerkin products on SAME_NONZERO_PATTERN), apply, apply transpose, view,
    coordinates, reset and destroy.
 */

@@ -1,10 +1,10 @@
 /*
    The AMG hierarchy of PC gpuamg (gpupc/amg.h): level by level, a prolongator from the level matrix (classical:
-   strength, C/F splitting, interpolation; aggregation: setupagg.c), then the Galerkin product A_{l+1} = P^T A_l P
+   strength, C/F splitting, interpolation; aggregation: amgsetupagg.c), then the Galerkin product A_{l+1} = P^T A_l P
    (MatPtAP, SEQAIJ or MPIAIJ, a GPUPC type derived from them included), until a stopping rule holds.
 
    Parallel, classical pmis/hmis with direct, standard, ext+i or simple interpolation: coarsening across ranks
-   (setupghost.c, setupcoarsenacross.c, GPUPCAMGInterpolateAcross()): the strength graph and the PMIS rounds include
+   (amgsetupghost.c, amgsetupcoarsenacross.c, GPUPCAMGInterpolateAcross()): the strength graph and the PMIS rounds include
    the couplings to other ranks, P reaches other ranks' C points (an off-diagonal block), and pmis splits alike on any
    number of ranks. Otherwise (rs, cljp, multipass, aggressive levels, systems, aggregation) each rank coarsens its
    own rows (the diagonal block), couplings to other ranks lumped into the diagonal so interpolation keeps row sums;

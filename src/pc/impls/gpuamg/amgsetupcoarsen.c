@@ -12,7 +12,7 @@
      Promise: every F point that depends on some point depends on a C point, or influences no point and depends
      only on F points that depend on C points (ext+i and standard interpolation reach those at distance two).
    hmis: the first pass of Ruge-Stueben on the local rows (the hybrid's PMIS stage only acts across ranks: see
-     setupcoarsenacross.c; here the ranks are coarsened on their own rows), same promise.
+     amgsetupcoarsenacross.c; here the ranks are coarsened on their own rows), same promise.
    rs: Ruge-Stueben's first pass (largest measure first; measures updated as points become C and F) and second
      pass (an F point i with a strong F neighbour j that shares no strong C point with i makes j a C point, or i when
      that happens twice). Promise: every strong F-F pair shares a strong C point.

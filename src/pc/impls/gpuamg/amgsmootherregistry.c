@@ -64,8 +64,8 @@ PetscErrorCode PCGPUAMGSmootherRegister(const char name[], const PCGPUAMGSmoothe
   PetscFunctionReturn(0);
 }
 
-/* jacobi, l1jacobi (smootherjacobi.c), chebyshev, polynomial (smootherchebyshev.c), mcgs (smoothermcgs.c), bjacobi
-   (smootherbjacobi.c) */
+/* jacobi, l1jacobi (amgsmootherjacobi.c), chebyshev, polynomial (amgsmootherchebyshev.c), mcgs (amgsmoothermcgs.c), bjacobi
+   (amgsmootherbjacobi.c) */
 PetscErrorCode GPUPCAMGSmootherRegisterBuiltin(void)
 {
   PetscFunctionBegin;

@@ -1,9 +1,9 @@
 /*
-   PC gpuamg's smoothers, the common part (docs/algorithms.md 4.2): each registered smoother (smootherregistry.c;
-   built-in: smootherjacobi.c, smootherchebyshev.c) gets per level a PCGPUAMGSmootherLevel with the level's A, b, x,
+   PC gpuamg's smoothers, the common part (docs/algorithms.md 4.2): each registered smoother (amgsmootherregistry.c;
+   built-in: amgsmootherjacobi.c, amgsmootherchebyshev.c) gets per level a PCGPUAMGSmootherLevel with the level's A, b, x,
    r and, computed here at every setup, dinv = 1/a_ii, dl1 = 1/(|a_ii| + sum_{j != i} |a_ij|), the Gershgorin bound
    of D^-1 A and, for those that ask (needs_lambda), lambda_l = min(1.1 x the largest Lanczos Ritz value on
-   S sgn(D) A S, Gershgorin bound) >= lambda_max(D^-1 A_l) (smootherlambda.c).
+   S sgn(D) A S, Gershgorin bound) >= lambda_max(D^-1 A_l) (amgsmootherlambda.c).
 */
 #include <gpupc/amgcycle.h>
 #include <gpupc/matgpu.h>

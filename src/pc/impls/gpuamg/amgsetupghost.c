@@ -8,7 +8,7 @@
    rank, so the strength, splitting and interpolation rows are computed in the same order (the same rounding) on any
    number of ranks. Explicit zeros are dropped (the diagonal kept), as
    in the rank-local part, and nothing is lumped: offneg, offpos, offmaxneg, offmaxabs and offcnt are zero, so the
-   strength and interpolation rows of setupstrength.c and setupinterp.c see every coupling.
+   strength and interpolation rows of amgsetupstrength.c and amgsetupinterp.c see every coupling.
    On one rank the part equals GPUPCAMGLocalGet()'s (same entries in the same order), with no ghosts.
 */
 #include <gpupc/amgsetup.h>

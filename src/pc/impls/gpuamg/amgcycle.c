@@ -2,7 +2,7 @@
    PC gpuamg's cycles on the device (docs/algorithms.md 4.2). Visit(l, kind, zero) improves level l's iterate x_l for
    its right-hand side b_l (from x_l = 0 when zero):
 
-     l last:   x_l = inv(A_l) b_l                              (dense inverse, coarse.c)
+     l last:   x_l = inv(A_l) b_l                              (dense inverse, amgcoarse.c)
      else:     pre sweeps of the smoother                       (from zero: the first skips its product)
                b_{l+1} = R_l (b_l - A_l x_l)                    (residual kernel, then the product with R = P^T)
                V: Visit(l+1, V, zero)

@@ -8,7 +8,7 @@
    block size 1 uses the diagonal and is then the jacobi smoother (same lambda_l, same damping). The inverses of the
    blocks are computed, uploaded and applied by PC gpubjacobi's shared code (gpubjacobiblocks.c: dense inverses of
    1..32 rows, one batched kernel per application); lambda_l of a block size > 1 comes from Lanczos in the D_B inner
-   product (smootherlambda.c). The transpose is the same step with A^T and the transposed inverses. Blocks never cross
+   product (amgsmootherlambda.c). The transpose is the same step with A^T and the transposed inverses. Blocks never cross
    ranks (the local rows of each rank are cut into blocks).
 */
 #include <gpupc/amgcycle.h>
