@@ -19,24 +19,61 @@ static PetscErrorCode ExpectEqualInts(const char *what, const char *name, PetscI
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, PetscBool exact, const char *problem, PetscInt size, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac)
+/* A: the built-in problem of the given size, or with levels > 0 its Galerkin operator that many levels down (the host
+   setup's PMIS and ext+i interpolation, truncated to 4 entries): coarse levels have the dense rows whose interpolatory
+   sets take the device's long-row kernels */
+static PetscErrorCode Operator(const char *problem, PetscInt size, PetscInt levels, Mat *A)
 {
-  Mat              A0, A;
-  Vec              b;
+  Mat A0;
+  Vec b;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCProblemCreate(PETSC_COMM_SELF, problem, size, 1, &A0, &b));
+  PetscCall(MatConvert(A0, MATSEQAIJ, MAT_INITIAL_MATRIX, A));
+  PetscCall(MatSetBlockSize(*A, 1));
+  for (PetscInt l = 0; l < levels; l++) {
+    GPUPCAMGLocal    L;
+    GPUPCAMGStrength S;
+    GPUPCAMGLocalP   P;
+    PetscInt        *cf;
+    Mat              Pm, Ac;
+
+    PetscCall(GPUPCAMGLocalGet(*A, 1, NULL, 1, &L));
+    PetscCall(GPUPCAMGStrengthClassical(&L, 0.25, 1, &S));
+    PetscCall(PetscMalloc1(L.n, &cf));
+    PetscCall(GPUPCAMGCoarsen(&S, PC_GPUAMG_COARSEN_PMIS, 0, 1, cf));
+    PetscCall(GPUPCAMGInterpolate(&L, &S, cf, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0, PC_GPUAMG_TRUNC_RESCALE_SUM, 1, &P));
+    for (PetscInt i = 0; i < L.n; i++) PetscCall(PetscSortIntWithScalarArray(P.i[i + 1] - P.i[i], P.j + P.i[i], P.a + P.i[i]));
+    PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, L.n, P.nc, P.i, P.j, P.a, &Pm));
+    PetscCall(MatPtAP(*A, Pm, MAT_INITIAL_MATRIX, 2.0, &Ac));
+    PetscCall(MatDestroy(&Pm));
+    PetscCall(GPUPCAMGLocalPFree(&P));
+    PetscCall(GPUPCAMGStrengthFree(&S));
+    PetscCall(GPUPCAMGLocalFree(&L));
+    PetscCall(PetscFree(cf));
+    PetscCall(MatDestroy(A));
+    *A = Ac;
+  }
+  PetscCall(MatDestroy(&A0));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, PetscBool exact, const char *problem, PetscInt size, PetscInt levels, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac)
+{
+  Mat              A;
   GPUPCAMGLocal    L;
   GPUPCAMGStrength S;
   GPUPCAMGLocalP   P;
   GPUPCDevCSR      Ad, Sd, STd, Pd;
   PetscScalar     *d, *hd;
-  PetscInt        *cf, *hcf, *cmap, *hcmap, *hi, *hj, *hti, *htj, *pi, *pj, n, nc, hnc = 0, bad;
+  PetscInt        *cf, *hcf, *cmap, *hcmap, *hi, *hj, *hti, *htj, *pi, *pj, n, nc, hnc = 0, bad, rowmax = 0;
   PetscReal       *pa, theta = 0.25, maxdiff = 0.0;
   char             what[128];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(what, sizeof(what), "%s %" PetscInt_FMT ", %s, trunc %" PetscInt_FMT " %g", problem, size, PCGPUAMGInterpTypes[interp], tmax, (double)tfac));
-  PetscCall(GPUPCProblemCreate(PETSC_COMM_SELF, problem, size, 1, &A0, &b));
-  PetscCall(MatConvert(A0, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
-  PetscCall(MatSetBlockSize(A, 1));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s %" PetscInt_FMT " level %" PetscInt_FMT ", %s, trunc %" PetscInt_FMT " %g", problem, size, levels, PCGPUAMGInterpTypes[interp], tmax, (double)tfac));
+  PetscCall(Operator(problem, size, levels, &A));
   /* the host setup */
   PetscCall(GPUPCAMGLocalGet(A, 1, NULL, 1, &L));
   n = L.n;
@@ -96,7 +133,8 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKerne
       PetscCheck(exact ? pa[e] == P.a[e] : diff <= 1e-12 * mx, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: P(%" PetscInt_FMT ", %" PetscInt_FMT ") is %.17g on the device setup, %.17g on the host setup", what, i, P.j[e], (double)pa[e], (double)P.a[e]);
     }
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, S %" PetscInt_FMT " entries, %" PetscInt_FMT " C points, P %" PetscInt_FMT " entries: same as the host setup (largest relative difference of P %.2g)\n", what, n, Sd.nnz, nc, Pd.nnz, (double)maxdiff));
+  for (PetscInt i = 0; i < n; i++) rowmax = PetscMax(rowmax, P.i[i + 1] - P.i[i]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, S %" PetscInt_FMT " entries, %" PetscInt_FMT " C points, P %" PetscInt_FMT " entries, longest row %" PetscInt_FMT ": same as the host setup (largest relative difference of P %.2g)\n", what, n, Sd.nnz, nc, Pd.nnz, rowmax, (double)maxdiff));
   PetscCall(PetscFree(pi));
   PetscCall(PetscFree(pj));
   PetscCall(PetscFree(pa));
@@ -118,8 +156,6 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKerne
   PetscCall(GPUPCAMGStrengthFree(&S));
   PetscCall(GPUPCAMGLocalFree(&L));
   PetscCall(MatDestroy(&A));
-  PetscCall(MatDestroy(&A0));
-  PetscCall(VecDestroy(&b));
   PetscFunctionReturn(0);
 }
 
@@ -135,15 +171,32 @@ int main(int argc, char **argv)
   PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-setup kernel table: %s\n", k->name));
-  {
-    const PetscBool exact = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
-    PetscCall(Case(k, sk, exact, "poisson2d", 2500, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
-    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.2));
-    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, PC_GPUAMG_INTERP_DIRECT, 3, 0.0));
-    PetscCall(Case(k, sk, exact, "aniso2d", 4900, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
-    PetscCall(Case(k, sk, exact, "jump3d", 8000, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.1));
-    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
-    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+  /* the CUDA table's ext+i rows: on these levels (fewer rows than its small-level threshold) a warp per F row; as on a
+     large level, one thread per row up to 256 candidates; hash tables of 64 slots (rows past 15 points to the second
+     pass); both tables of 64 slots (rows past 15 points to the one-lane fallback): developers' options of
+     src/pc/impls/gpuamg/cuda/amgsetupkernels.cu */
+  for (PetscInt c = 0; c < (backend == PETSC_GPUPC_BACKEND_CUDA ? 4 : 1); c++) {
+    const char     *config[] = {"", "-gpuamg_interp_small_level 0", "-gpuamg_interp_long_slots 64", "-gpuamg_interp_long_slots 64 -gpuamg_interp_long_slots_big 64"};
+    const PetscBool exact    = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
+
+    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_small_level"));
+    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_slots"));
+    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_slots_big"));
+    PetscCall(PetscOptionsInsertString(NULL, config[c]));
+    if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ext+i kernels: %s\n", c ? config[c] : "defaults"));
+    PetscCall(Case(k, sk, exact, "poisson2d", 2500, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.2));
+    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_DIRECT, 3, 0.0));
+    PetscCall(Case(k, sk, exact, "aniso2d", 4900, 0, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+    PetscCall(Case(k, sk, exact, "jump3d", 8000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.1));
+    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+    /* coarse levels: ext+i rows of hundreds to thousands of candidates (the long-row kernel of the CUDA table; the
+       tests' lines with -gpuamg_interp_long_slots 64 and -gpuamg_interp_long_slots_big 64 send rows through its second
+       pass and its one-lane fallback) */
+    PetscCall(Case(k, sk, exact, "elasticity3d", 24000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.0));
+    PetscCall(Case(k, sk, exact, "elasticity3d", 24000, 2, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, exact, "powergrid", 64000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
   }
   PetscCall(PetscFinalize());
   return 0;

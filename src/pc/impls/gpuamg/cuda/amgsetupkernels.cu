@@ -1,7 +1,7 @@
 /*
    CUDA implementation of the gpuamg device-setup kernels (gpupc/amgsetupkernels.h): one thread per row (grid-stride)
    around the per-row code shared with the host reference (../amgdevrows.h), so both tables compute every row alike;
-   the ext+i rows with more candidates than one thread's scratch take a warp each (InterpLongRowsKernel), which sums
+   the ext+i rows of many candidates (every ext+i F row on a small level) take a warp each (InterpLongRowsKernel), which sums
    in the one-thread code's order.
    Counts and the first zero diagonal come back through one device integer (atomics), copied to the host.
 */
@@ -168,36 +168,59 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
   PetscFunctionReturn(0);
 }
 
-__global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi)
+/* The ext+i F rows of more candidates than a level's threshold take a warp each (InterpLongRowsKernel). A warp walks
+   the strong F neighbours one after the other, each a chain of dependent loads, where one thread per row keeps 32x
+   more rows in flight: on a level of millions of rows one thread per row is faster up to LONG_ROW candidates (ksp ex45
+   193^3 on an H200, level 1, 2.4M rows of 28 entries: 0.116 s, 0.127 s with a warp above 64 candidates). On a level of
+   fewer rows than LONG_SMALL_LEVEL the one-thread rows cannot fill the GPU and the kernel lasts as long as its slowest
+   row (levels 3-6 of that run, 78k to 3k rows: 18-20 ms each for 300 to 12 blocks), so every ext+i F row takes a warp.
+   A warp row's buffer holds its bound (its candidates, with repeats): the write-out below uses it as scratch. */
+#define LONG_ROW         256
+#define LONG_SMALL_LEVEL 500000
+
+/* the level's threshold: rows of more candidates than it take a warp (-gpuamg_interp_long_row sets it for every level) */
+static PetscErrorCode LongRowThreshold(PetscInt m, PetscInt *longrow)
+{
+  PetscInt  small = LONG_SMALL_LEVEL;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_small_level", &small, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_long_row", longrow, &set));
+  if (!set) *longrow = m < small ? 0 : LONG_ROW;
+  PetscFunctionReturn(0);
+}
+
+__device__ static inline int LongExtIRow(const PetscInt *Bi, const PetscInt *cf, PetscInt type, PetscInt longrow, long long i)
+{
+  return type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && Bi[i + 1] - Bi[i] > longrow;
+}
+
+__global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt longrow, PetscInt *Bi)
 {
   ROWS(i, A.m)
-  Bi[i + 1] = GPUPCAMGDevInterpCapacity(GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i), tmax);
+  {
+    const PetscInt bound = GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i);
+    Bi[i + 1]            = type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && bound > longrow ? bound : GPUPCAMGDevInterpCapacity(bound, tmax);
+  }
 }
 
 static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi)
 {
+  PetscInt longrow;
+
   PetscFunctionBegin;
   if (A->m == 0) PetscFunctionReturn(0);
-  InterpBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, cf, type, tmax, Bi);
+  PetscCall(LongRowThreshold(A->m, &longrow));
+  InterpBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, cf, type, tmax, longrow, Bi);
   GPUPCCheckLaunch("InterpBoundKernel");
   PetscFunctionReturn(0);
 }
 
-/* an ext+i F row of more than LONG_ROW candidates: the warp kernel below builds it. A warp walks the strong F
-   neighbours one after the other, each a chain of dependent loads, where one thread per row keeps 64x more rows in
-   flight: on ksp ex45 193^3 (H200) a warp for every row above the thread's 64-entry scratch took level 1 (2.4M rows,
-   28 entries each) from 0.113 to 0.187 s and levels 3 and 4 (78k and 21k rows of 68-70 entries, candidate lists of
-   thousands) from 0.054 and 0.045 to 0.017 and 0.011 s */
-#define LONG_ROW 256
-__device__ static inline int LongExtIRow(const PetscInt *Bi, const PetscInt *cf, PetscInt type, long long i)
-{
-  return type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && Bi[i + 1] - Bi[i] > LONG_ROW;
-}
-
-__global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+__global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt longrow, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
   ROWS(i, A.m)
-  if (!LongExtIRow(Bi, cf, type, i)) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
+  if (!LongExtIRow(Bi, cf, type, longrow, i)) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
 }
 
 /* The long ext+i rows, one warp each. A row's interpolatory set lives in a hash table in shared memory (point, its
@@ -206,12 +229,16 @@ __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCS
    distinct values, and the neighbours are taken in order: every value gets its terms in the order of the one-thread
    code (GPUPCAMGDevRowExtI). The sums that many entries feed (the lumped diagonal d, each neighbour's D) are added by
    lane 0 in the entries' order (the terms gathered by shuffles), so they are the one-thread code's too. The points
-   are written out in the order first found (ranked by their first place), then lane 0 truncates the row as the
-   one-thread code does. A row with more distinct points than the table takes is built by lane 0 with the one-thread
-   code. */
-#define LONG_WARPS 2    /* warps (rows) per block */
-#define LONG_HS    1024 /* hash slots per warp: 16 kB of shared memory */
-#define FULL_MASK  0xffffffffu
+   are written out in the order first found: each point's first place (below the row's capacity) marks the row's
+   scratch bidx, and one ordered pass over the places compacts them; then lane 0 truncates the row as the one-thread
+   code does.
+   Two passes: the first with tables of LONG_HS slots, LONG_WARPS rows per block; a row with more distinct points than
+   its table takes is listed for the second, one row per block with a table of LONG_HS_BIG slots (dynamic shared
+   memory); a row beyond that too is built by lane 0 with the one-thread code. */
+#define LONG_WARPS  2    /* warps (rows) per block, first pass */
+#define LONG_HS     1024 /* hash slots per warp, first pass: 16 kB of shared memory */
+#define LONG_HS_BIG 8192 /* second pass: 128 kB */
+#define FULL_MASK   0xffffffffu
 
 __device__ static inline unsigned LongSlot(PetscInt key, unsigned mask)
 {
@@ -260,23 +287,26 @@ __device__ static inline void OrderedAdd(PetscReal t, int lane, int n, PetscReal
   }
 }
 
-__global__ void __launch_bounds__(32 * LONG_WARPS) InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPUPCDevCSR S, const PetscInt *cf, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+/* pass 0: the long rows with tables of hsmax slots, the overflowing rows appended to list[1..list[0]]; pass 1: those */
+__global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPUPCDevCSR S, const PetscInt *cf, PetscInt tmax, PetscReal tfac, PetscInt longrow, int hsmax, int pass, PetscInt *list, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
-  __shared__ PetscInt  skeys[LONG_WARPS][LONG_HS], sfirst[LONG_WARPS][LONG_HS];
-  __shared__ PetscReal svals[LONG_WARPS][LONG_HS];
-  __shared__ int       scount[LONG_WARPS], sfull[LONG_WARPS];
-  const int            w = threadIdx.x / 32, lane = threadIdx.x % 32;
-  PetscInt            *keys = skeys[w], *first = sfirst[w];
-  PetscReal           *vals = svals[w];
+  extern __shared__ PetscReal smem[]; /* per warp: vals[hsmax]; then keys[hsmax], first[hsmax] per warp; count, full */
+  const int                   nw = blockDim.x / 32, w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  PetscReal                  *vals = smem + (size_t)w * hsmax;
+  PetscInt                   *keys = (PetscInt *)(smem + (size_t)nw * hsmax) + (size_t)w * 2 * hsmax, *first = keys + hsmax;
+  int                        *scount = (int *)((PetscInt *)(smem + (size_t)nw * hsmax) + (size_t)nw * 2 * hsmax) + 2 * w, *sfull = scount + 1;
 
-  for (long long i = (long long)blockIdx.x * LONG_WARPS + w; i < (long long)A.m; i += (long long)gridDim.x * LONG_WARPS) {
-    const PetscInt cap = Bi[i + 1] - Bi[i];
-    unsigned       hs  = 128, mask;
-    int            limit, n;
-    PetscReal      d = 0.0;
+  const long long nrows = pass == 0 ? (long long)A.m : (long long)list[0];
 
-    if (!LongExtIRow(Bi, cf, GPUPC_AMG_DEV_EXTI, i)) continue; /* the same for the whole warp */
-    while (hs < 2 * (unsigned)cap && hs < LONG_HS) hs *= 2;
+  for (long long t = (long long)blockIdx.x * nw + w; t < nrows; t += (long long)gridDim.x * nw) {
+    const long long i   = pass == 0 ? t : (long long)list[1 + t];
+    const PetscInt  cap = Bi[i + 1] - Bi[i];
+    unsigned        hs  = hsmax < 128 ? (unsigned)hsmax : 128, mask;
+    int             limit, n;
+    PetscReal       d = 0.0;
+
+    if (pass == 0 && !LongExtIRow(Bi, cf, GPUPC_AMG_DEV_EXTI, longrow, i)) continue; /* the same for the whole warp */
+    while (hs < 2 * (unsigned)cap && hs < (unsigned)hsmax) hs *= 2;
     mask  = hs - 1;
     limit = (int)(hs - hs / 4) - 33; /* at most 32 lanes claim past it: a probe always finds a free slot */
     for (unsigned s = lane; s < hs; s += 32) {
@@ -285,8 +315,8 @@ __global__ void __launch_bounds__(32 * LONG_WARPS) InterpLongRowsKernel(GPUPCDev
       vals[s]  = 0.0;
     }
     if (lane == 0) {
-      scount[w] = 0;
-      sfull[w]  = 0;
+      *scount = 0;
+      *sfull  = 0;
     }
     __syncwarp();
     { /* the candidates: strong C of i, and of each strong F neighbour, at their places in the one-thread order */
@@ -294,24 +324,26 @@ __global__ void __launch_bounds__(32 * LONG_WARPS) InterpLongRowsKernel(GPUPCDev
       for (PetscInt e = S.i[i]; e < S.i[i + 1]; e++) {
         const PetscInt k = S.j[e];
         if (cf[k] == GPUPC_AMG_C) {
-          if (lane == 0) LongInsert(keys, first, mask, k, base, &scount[w], limit, &sfull[w]);
+          if (lane == 0) LongInsert(keys, first, mask, k, base, scount, limit, sfull);
           base++;
         } else {
           const PetscInt lo = S.i[k], len = S.i[k + 1] - lo;
           for (PetscInt q = lane; q < len; q += 32)
-            if (cf[S.j[lo + q]] == GPUPC_AMG_C) LongInsert(keys, first, mask, S.j[lo + q], base + q, &scount[w], limit, &sfull[w]);
+            if (cf[S.j[lo + q]] == GPUPC_AMG_C) LongInsert(keys, first, mask, S.j[lo + q], base + q, scount, limit, sfull);
           base += len;
         }
         __syncwarp();
-        if (*(volatile int *)&sfull[w]) break;
+        if (*(volatile int *)sfull) break;
       }
     }
-    if (*(volatile int *)&sfull[w]) { /* more points than the table takes: the one-thread code */
-      if (lane == 0) Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, diag, S.i, S.j, cf, GPUPC_AMG_DEV_EXTI, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
+    if (*(volatile int *)sfull) {
+      if (pass == 0) { /* more points than the table takes: the second pass */
+        if (lane == 0) list[1 + atomicAdd((int *)list, 1)] = (PetscInt)i;
+      } else if (lane == 0) Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, diag, S.i, S.j, cf, GPUPC_AMG_DEV_EXTI, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
       __syncwarp();
       continue;
     }
-    n = scount[w];
+    n = *scount;
     if (lane == 0) d = diag[i];
     /* the couplings of i: to interpolatory points into their values, weak ones not interpolatory lumped into d */
     for (PetscInt c0 = A.i[i]; c0 < A.i[i + 1]; c0 += 32) {
@@ -358,13 +390,24 @@ __global__ void __launch_bounds__(32 * LONG_WARPS) InterpLongRowsKernel(GPUPCDev
       __syncwarp();
     }
     d = __shfl_sync(FULL_MASK, d, 0);
-    /* out in the order found: a point's rank is the count of points found before it */
-    for (unsigned s = lane; s < hs; s += 32) {
-      if (keys[s] < 0) continue;
-      PetscInt r = 0;
-      for (unsigned t = 0; t < hs; t++) r += keys[t] >= 0 && first[t] < first[s];
-      bcols[Bi[i] + r] = keys[s];
-      bvals[Bi[i] + r] = d != 0.0 ? -vals[s] / d : 0.0;
+    { /* out in the order found: the points' first places (all below cap) mark the row's scratch, read in order */
+      PetscInt *mark = bidx + Bi[i], r = 0;
+
+      for (PetscInt q = lane; q < cap; q += 32) mark[q] = -1;
+      __syncwarp();
+      for (unsigned s = lane; s < hs; s += 32)
+        if (keys[s] >= 0) mark[first[s]] = (PetscInt)s;
+      __syncwarp();
+      for (PetscInt q0 = 0; q0 < cap; q0 += 32) {
+        const PetscInt q = q0 + lane, s = q < cap ? mark[q] : -1;
+        const unsigned hit = __ballot_sync(FULL_MASK, s >= 0);
+        if (s >= 0) {
+          const PetscInt at = r + __popc(hit & ((1u << lane) - 1u));
+          bcols[Bi[i] + at] = keys[s];
+          bvals[Bi[i] + at] = d != 0.0 ? -vals[s] / d : 0.0;
+        }
+        r += __popc(hit);
+      }
     }
     __syncwarp();
     if (lane == 0) Pi[i + 1] = GPUPCAMGTruncRow(n, bcols + Bi[i], bvals + Bi[i], tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM);
@@ -372,16 +415,52 @@ __global__ void __launch_bounds__(32 * LONG_WARPS) InterpLongRowsKernel(GPUPCDev
   }
 }
 
-static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+/* dynamic shared memory of InterpLongRowsKernel for nw warps of hsmax slots */
+static size_t LongShared(int nw, int hsmax)
+{
+  return (size_t)nw * hsmax * (sizeof(PetscReal) + 2 * sizeof(PetscInt)) + (size_t)nw * 2 * sizeof(int);
+}
+
+/* -gpuamg_interp_small_level <500000>, -gpuamg_interp_long_row, -gpuamg_interp_long_slots <1024>,
+   -gpuamg_interp_long_slots_big <8192>: developers' options for tuning, and for the tests to drive rows through both
+   passes and the fallback (the hash slots of the two passes: powers of 2 from 64) */
+static PetscErrorCode LongRowOptions(PetscInt m, PetscInt *longrow, PetscInt *slots, PetscInt *big)
 {
   PetscFunctionBegin;
+  *slots = LONG_HS;
+  *big   = LONG_HS_BIG;
+  PetscCall(LongRowThreshold(m, longrow));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_long_slots", slots, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_long_slots_big", big, NULL));
+  PetscCheck(*slots >= 64 && *big >= 64 && !(*slots & (*slots - 1)) && !(*big & (*big - 1)) && *big <= 8192, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gpuamg_interp_long_slots %" PetscInt_FMT " and -gpuamg_interp_long_slots_big %" PetscInt_FMT " must be powers of 2 from 64 (the second at most 8192)", *slots, *big);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+{
+  PetscInt longrow, slots, bigslots;
+
+  PetscFunctionBegin;
   if (A->m == 0) PetscFunctionReturn(0);
-  InterpRowsKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, type, tmax, tfac, Bi, bcols, bvals, bidx, Pi);
+  PetscCall(LongRowOptions(A->m, &longrow, &slots, &bigslots));
+  InterpRowsKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, type, tmax, tfac, longrow, Bi, bcols, bvals, bidx, Pi);
   GPUPCCheckLaunch("InterpRowsKernel");
   if (type == GPUPC_AMG_DEV_EXTI) {
     const long long need = ((long long)A->m + LONG_WARPS - 1) / LONG_WARPS, fill = GPUPCCUDAGridSize(1 << 28, 32 * LONG_WARPS);
-    InterpLongRowsKernel<<<(int)(need < fill ? need : fill), 32 * LONG_WARPS, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, Bi, bcols, bvals, bidx, Pi);
+    const size_t    first = LongShared(LONG_WARPS, (int)slots), big = LongShared(1, (int)bigslots);
+    PetscInt       *list; /* count, then the rows of the second pass */
+    int             sms, dev;
+
+    PetscCall(GPUPCMalloc(((size_t)A->m + 1) * sizeof(PetscInt), (void **)&list));
+    GPUPCCallCUDA(cudaMemsetAsync(list, 0, sizeof(PetscInt), GPUPCCUDAStream()));
+    GPUPCCallCUDA(cudaFuncSetAttribute(InterpLongRowsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)PetscMax(first, big)));
+    InterpLongRowsKernel<<<(int)(need < fill ? need : fill), 32 * LONG_WARPS, first, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, longrow, (int)slots, 0, list, Bi, bcols, bvals, bidx, Pi);
     GPUPCCheckLaunch("InterpLongRowsKernel");
+    GPUPCCallCUDA(cudaGetDevice(&dev));
+    GPUPCCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    InterpLongRowsKernel<<<sms, 32, big, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, longrow, (int)bigslots, 1, list, Bi, bcols, bvals, bidx, Pi);
+    GPUPCCheckLaunch("InterpLongRowsKernel");
+    PetscCall(GPUPCFree(list));
   }
   PetscFunctionReturn(0);
 }
