@@ -310,17 +310,26 @@ static PetscErrorCode CheckBCSRRefuses(const HostCSR *A)
   PetscFunctionReturn(0);
 }
 
-/* auto: hec for the Laplacian, segcsr for the irregular rows, bcsr for a SEQAIJ of full 3 x 3 blocks */
+/* auto: hec for a Laplacian of 512^2 rows, segcsr for a small one (too few rows for a thread each) and for the
+   irregular rows, bcsr for a SEQAIJ of full 3 x 3 blocks */
 static PetscErrorCode CheckAuto(const HostCSR *lap, const HostCSR *irr)
 {
   GPUPCCSR    h;
   GPUPCDevMat X;
   Mat         B;
+  HostCSR     big;
 
   PetscFunctionBegin;
+  PetscCall(MakeLaplace(512, &big));
+  h = HostView(&big);
+  PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_AUTO, &X));
+  PetscCheck(!strcmp(X->ops->name, "hec"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the Laplacian of 512^2 rows chose %s (%s), expected hec", X->ops->name, X->reason);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto laplace2d 512^2: %s (%s)\n", X->ops->name, X->reason));
+  PetscCall(GPUPCDevMatDestroy(&X));
+  PetscCall(FreeCSR(&big));
   h = HostView(lap);
   PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_AUTO, &X));
-  PetscCheck(!strcmp(X->ops->name, "hec"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the Laplacian chose %s (%s), expected hec", X->ops->name, X->reason);
+  PetscCheck(!strcmp(X->ops->name, "segcsr"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the small Laplacian chose %s (%s), expected segcsr", X->ops->name, X->reason);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto laplace2d: %s (%s)\n", X->ops->name, X->reason));
   PetscCall(GPUPCDevMatDestroy(&X));
   h = HostView(irr);

@@ -10,7 +10,8 @@
    Created from a SEQAIJ, from CSR on the host, or from CSR already on the device (row pointers, columns, values: the
    device setups build their levels so; only the m+1 row pointers come to the host, gpupc/formatkernels.h). bcsr
    refuses device CSR (PETSC_ERR_SUP). auto picks per matrix (GPUPCDevMatChoose): bcsr when the block size is above 1
-   and the bs x bs blocks are at least 3/4 full, else hec when the longest row is at most twice the mean, else segcsr;
+   and the bs x bs blocks are at least 3/4 full, else hec when the longest row is at most twice the mean, the mean
+   at most 16 and the rows at least 262144, else segcsr;
    GPUPCDevMatView says which format and why.
 
    A GPUPCDevCSR of the setups (gpupc/sparsekernels.h) becomes a level with
@@ -33,9 +34,14 @@ typedef enum {
 /* "segcsr", "hec", "bcsr", "auto" and the PetscOptionsEnum tail */
 PETSC_EXTERN const char *const GPUPCDevMatFormats[];
 
-/* auto's thresholds: a blocked matrix whose blocks are this full goes to bcsr; rows this regular to hec */
+/* auto's thresholds: a blocked matrix whose blocks are this full goes to bcsr; rows this regular, this short on
+   average, and this many, to hec. Measured on gpuamg's levels of a 7.2M-row 3D Laplacian (H200, bench/NOTES.md
+   2026-11-29c lead): hec's product 0.84x segcsr's on the operator (7 entries a row), 1.17x on the first coarse level
+   (2.4M rows of 28), 1.3-9x on the coarser levels (rows of 60-150, 300k rows and fewer) */
 #define GPUPC_DEVMAT_AUTO_BLOCKFILL 0.75
 #define GPUPC_DEVMAT_AUTO_ROWRATIO  2.0
+#define GPUPC_DEVMAT_AUTO_HECMEAN   16.0
+#define GPUPC_DEVMAT_AUTO_HECROWS   262144
 
 typedef struct _n_GPUPCDevMat *GPUPCDevMat;
 struct _n_GPUPCDevMat {

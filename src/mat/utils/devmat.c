@@ -36,18 +36,20 @@ static PetscErrorCode BlockFill(const GPUPCCSR *csr, PetscInt bs, PetscReal *fil
 }
 
 /* auto's rule on a matrix's statistics (blocked: bs > 1 and the sizes are multiples of it; fill < 0: not known) */
-static PetscErrorCode AutoRule(PetscInt bs, PetscBool blocked, PetscReal fill, PetscInt maxrow, PetscReal mean, const GPUPCMatBlockOps **ops, char *why, size_t len)
+static PetscErrorCode AutoRule(PetscInt bs, PetscBool blocked, PetscReal fill, PetscInt rows, PetscInt maxrow, PetscReal mean, const GPUPCMatBlockOps **ops, char *why, size_t len)
 {
   PetscFunctionBegin;
   if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
     *ops = &GPUPCBCSRBlockOps;
     PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%)", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL));
-  } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean) {
+  } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean && mean <= GPUPC_DEVMAT_AUTO_HECMEAN && rows >= GPUPC_DEVMAT_AUTO_HECROWS) {
     *ops = &GPUPCHECBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, blocked && fill < 0 ? " (block size not used: columns on the device)" : ""));
+    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g, mean <= %g, %" PetscInt_FMT " rows >= %d%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN, rows, GPUPC_DEVMAT_AUTO_HECROWS, blocked && fill < 0 ? " (block size not used: columns on the device)" : ""));
   } else {
     *ops = &GPUPCSegCSRBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean));
+    if ((PetscReal)maxrow > GPUPC_DEVMAT_AUTO_ROWRATIO * mean) PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean));
+    else if (mean > GPUPC_DEVMAT_AUTO_HECMEAN) PetscCall(PetscSNPrintf(why, len, "auto: mean row %.3g > %g", (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN));
+    else PetscCall(PetscSNPrintf(why, len, "auto: %" PetscInt_FMT " rows < %d", rows, GPUPC_DEVMAT_AUTO_HECROWS));
   }
   PetscFunctionReturn(0);
 }
@@ -72,7 +74,9 @@ static const GPUPCMatBlockOps *const Named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECB
    Notes:
    auto: bcsr when bs > 1, the sizes are multiples of bs, the columns are on the host and the touched bs x bs blocks are
    at least GPUPC_DEVMAT_AUTO_BLOCKFILL full; else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
-   the mean (hec's ELL part then holds the whole matrix); else segcsr, whose row bins take irregular rows.
+   the mean (hec's ELL part then holds the whole matrix), the mean at most GPUPC_DEVMAT_AUTO_HECMEAN and the rows at
+   least GPUPC_DEVMAT_AUTO_HECROWS (hec gives a row to a thread: longer rows make long chains of loads, fewer rows
+   leave the GPU idle); else segcsr, whose segments split long rows and whose row bins take irregular rows.
 
    Level: developer
 
@@ -93,7 +97,7 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
   }
   for (PetscInt i = 0; i < csr->m; i++) maxrow = PetscMax(maxrow, csr->i[i + 1] - csr->i[i]);
   if (blocked && !csr->device) PetscCall(BlockFill(csr, bs, &fill));
-  PetscCall(AutoRule(bs, blocked, fill, maxrow, mean, ops, why, len));
+  PetscCall(AutoRule(bs, blocked, fill, csr->m, maxrow, mean, ops, why, len));
   PetscFunctionReturn(0);
 }
 
@@ -154,7 +158,7 @@ PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GP
   PetscCall(MPIU_Allreduce(&mloc[1], &mglob[1], 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)M)));
   PetscCall(MPIU_Allreduce(&fill, &minfill, 1, MPIU_REAL, MPI_MIN, PetscObjectComm((PetscObject)M)));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &blocked, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)M)));
-  PetscCall(AutoRule(bs, blocked, minfill, mglob[0], rows ? (PetscReal)mglob[1] / (PetscReal)rows : 0.0, ops, why, len));
+  PetscCall(AutoRule(bs, blocked, minfill, rows, mglob[0], rows ? (PetscReal)mglob[1] / (PetscReal)rows : 0.0, ops, why, len));
   PetscFunctionReturn(0);
 }
 
