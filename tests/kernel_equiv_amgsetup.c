@@ -172,14 +172,16 @@ int main(int argc, char **argv)
   PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-setup kernel table: %s\n", k->name));
   /* the CUDA table's ext+i rows: on these levels (fewer rows than its small-level threshold) a warp per F row; as on a
-     large level, one thread per row up to 256 candidates; hash tables of 64 slots (rows past 15 points to the second
-     pass); both tables of 64 slots (rows past 15 points to the one-lane fallback): developers' options of
-     src/pc/impls/gpuamg/cuda/amgsetupkernels.cu */
-  for (PetscInt c = 0; c < (backend == PETSC_GPUPC_BACKEND_CUDA ? 4 : 1); c++) {
-    const char     *config[] = {"", "-gpuamg_interp_small_level 0", "-gpuamg_interp_long_slots 64", "-gpuamg_interp_long_slots 64 -gpuamg_interp_long_slots_big 64"};
+     large level, one thread per row up to 64 candidates (its own scratch), a warp above; one thread per row up to 256
+     (the rows above 64 in the interpolation buffer); hash tables of 64 slots (rows past 15 points to the later passes);
+     both the first and the last table of 64 slots (rows past 15 points to the one-lane fallback): developers' options
+     of src/pc/impls/gpuamg/cuda/amgsetupkernels.cu */
+  for (PetscInt c = 0; c < (backend == PETSC_GPUPC_BACKEND_CUDA ? 5 : 1); c++) {
+    const char     *config[] = {"", "-gpuamg_interp_small_level 0", "-gpuamg_interp_long_row 256", "-gpuamg_interp_long_slots 64", "-gpuamg_interp_long_slots 64 -gpuamg_interp_long_slots_big 64"};
     const PetscBool exact    = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
 
     PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_small_level"));
+    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_row"));
     PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_slots"));
     PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_slots_big"));
     PetscCall(PetscOptionsInsertString(NULL, config[c]));

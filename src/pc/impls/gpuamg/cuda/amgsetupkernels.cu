@@ -168,14 +168,16 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
   PetscFunctionReturn(0);
 }
 
-/* The ext+i F rows of more candidates than a level's threshold take a warp each (InterpLongRowsKernel). A warp walks
-   the strong F neighbours one after the other, each a chain of dependent loads, where one thread per row keeps 32x
-   more rows in flight: on a level of millions of rows one thread per row is faster up to LONG_ROW candidates (ksp ex45
-   193^3 on an H200, level 1, 2.4M rows of 28 entries: 0.116 s, 0.127 s with a warp above 64 candidates). On a level of
-   fewer rows than LONG_SMALL_LEVEL the one-thread rows cannot fill the GPU and the kernel lasts as long as its slowest
-   row (levels 3-6 of that run, 78k to 3k rows: 18-20 ms each for 300 to 12 blocks), so every ext+i F row takes a warp.
-   A warp row's buffer holds its bound (its candidates, with repeats): the write-out below uses it as scratch. */
-#define LONG_ROW         256
+/* The ext+i F rows of more candidates than a level's threshold take a warp each (InterpLongRowsKernel). On a level of
+   millions of rows, a row of at most GPUPC_AMG_DEV_ROWCAP candidates is formed faster by one thread in its own scratch
+   (interleaved local memory); longer rows by a warp (ksp ex45 193^3 on an H200: level 0, 7.2M rows, 14 ms with a
+   thread for these rows, 62 ms with a warp for every row; level 1, 2.4M rows of 28 entries: 0.113 s with one thread
+   per row up to 256 candidates, 0.080 s with a warp above 64). On a level of fewer rows than LONG_SMALL_LEVEL the
+   one-thread rows cannot fill the GPU and the kernel lasts as long as its slowest row (levels 3-6 of that run, 78k to
+   3k rows: 18-20 ms each, 10-12 ms with one thread up to 64 candidates, 0.75-5.6 ms with a warp for every F row), so
+   every ext+i F row takes a warp there. A warp row's buffer holds its bound (its candidates, with repeats): the
+   write-out below uses it as scratch. */
+#define LONG_ROW         GPUPC_AMG_DEV_ROWCAP
 #define LONG_SMALL_LEVEL 500000
 
 /* the level's threshold: rows of more candidates than it take a warp (-gpuamg_interp_long_row sets it for every level) */
@@ -232,13 +234,17 @@ __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCS
    are written out in the order first found: each point's first place (below the row's capacity) marks the row's
    scratch bidx, and one ordered pass over the places compacts them; then lane 0 truncates the row as the one-thread
    code does.
-   Two passes: the first with tables of LONG_HS slots, LONG_WARPS rows per block; a row with more distinct points than
-   its table takes is listed for the second, one row per block with a table of LONG_HS_BIG slots (dynamic shared
-   memory); a row beyond that too is built by lane 0 with the one-thread code. */
-#define LONG_WARPS  2    /* warps (rows) per block, first pass */
-#define LONG_HS     1024 /* hash slots per warp, first pass: 16 kB of shared memory */
-#define LONG_HS_BIG 8192 /* second pass: 128 kB */
-#define FULL_MASK   0xffffffffu
+   Up to three passes, each with tables of more slots and fewer rows per block: the first over all the level's long
+   rows (LONG_HS slots, LONG_WARPS rows a block: small tables keep many rows in flight), then over the rows whose
+   distinct points overflowed the previous pass's tables (LONG_HS_MID slots, LONG_WARPS_MID rows a block; then
+   LONG_HS_BIG, one row a block: dynamic shared memory); a row that overflows the last pass's table too is built by
+   lane 0 with the one-thread code. */
+#define LONG_WARPS     8    /* rows per block, first pass */
+#define LONG_HS        256  /* hash slots per row, first pass: 4 kB of shared memory */
+#define LONG_WARPS_MID 4    /* second pass */
+#define LONG_HS_MID    2048 /* 32 kB */
+#define LONG_HS_BIG    8192 /* third pass, one row a block: 128 kB */
+#define FULL_MASK      0xffffffffu
 
 __device__ static inline unsigned LongSlot(PetscInt key, unsigned mask)
 {
@@ -287,25 +293,25 @@ __device__ static inline void OrderedAdd(PetscReal t, int lane, int n, PetscReal
   }
 }
 
-/* pass 0: the long rows with tables of hsmax slots, the overflowing rows appended to list[1..list[0]]; pass 1: those */
-__global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPUPCDevCSR S, const PetscInt *cf, PetscInt tmax, PetscReal tfac, PetscInt longrow, int hsmax, int pass, PetscInt *list, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+/* with in NULL: the level's long rows, else the rows in[1..in[0]]; tables of hsmax slots; the rows that overflow them
+   are appended to out[1..out[0]], or with out NULL built by lane 0 */
+__global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPUPCDevCSR S, const PetscInt *cf, PetscInt tmax, PetscReal tfac, PetscInt longrow, int hsmax, const PetscInt *in, PetscInt *out, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
   extern __shared__ PetscReal smem[]; /* per warp: vals[hsmax]; then keys[hsmax], first[hsmax] per warp; count, full */
   const int                   nw = blockDim.x / 32, w = threadIdx.x / 32, lane = threadIdx.x % 32;
   PetscReal                  *vals = smem + (size_t)w * hsmax;
   PetscInt                   *keys = (PetscInt *)(smem + (size_t)nw * hsmax) + (size_t)w * 2 * hsmax, *first = keys + hsmax;
   int                        *scount = (int *)((PetscInt *)(smem + (size_t)nw * hsmax) + (size_t)nw * 2 * hsmax) + 2 * w, *sfull = scount + 1;
-
-  const long long nrows = pass == 0 ? (long long)A.m : (long long)list[0];
+  const long long             nrows = in ? (long long)in[0] : (long long)A.m;
 
   for (long long t = (long long)blockIdx.x * nw + w; t < nrows; t += (long long)gridDim.x * nw) {
-    const long long i   = pass == 0 ? t : (long long)list[1 + t];
+    const long long i   = in ? (long long)in[1 + t] : t;
     const PetscInt  cap = Bi[i + 1] - Bi[i];
     unsigned        hs  = hsmax < 128 ? (unsigned)hsmax : 128, mask;
     int             limit, n;
     PetscReal       d = 0.0;
 
-    if (pass == 0 && !LongExtIRow(Bi, cf, GPUPC_AMG_DEV_EXTI, longrow, i)) continue; /* the same for the whole warp */
+    if (!in && !LongExtIRow(Bi, cf, GPUPC_AMG_DEV_EXTI, longrow, i)) continue; /* the same for the whole warp */
     while (hs < 2 * (unsigned)cap && hs < (unsigned)hsmax) hs *= 2;
     mask  = hs - 1;
     limit = (int)(hs - hs / 4) - 33; /* at most 32 lanes claim past it: a probe always finds a free slot */
@@ -337,8 +343,8 @@ __global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPU
       }
     }
     if (*(volatile int *)sfull) {
-      if (pass == 0) { /* more points than the table takes: the second pass */
-        if (lane == 0) list[1 + atomicAdd((int *)list, 1)] = (PetscInt)i;
+      if (out) { /* more points than the table takes: the next pass */
+        if (lane == 0) out[1 + atomicAdd((int *)out, 1)] = (PetscInt)i;
       } else if (lane == 0) Pi[i + 1] = GPUPCAMGDevInterpRow(A.i, A.j, A.a, diag, S.i, S.j, cf, GPUPC_AMG_DEV_EXTI, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
       __syncwarp();
       continue;
@@ -415,15 +421,9 @@ __global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPU
   }
 }
 
-/* dynamic shared memory of InterpLongRowsKernel for nw warps of hsmax slots */
-static size_t LongShared(int nw, int hsmax)
-{
-  return (size_t)nw * hsmax * (sizeof(PetscReal) + 2 * sizeof(PetscInt)) + (size_t)nw * 2 * sizeof(int);
-}
-
-/* -gpuamg_interp_small_level <500000>, -gpuamg_interp_long_row, -gpuamg_interp_long_slots <1024>,
-   -gpuamg_interp_long_slots_big <8192>: developers' options for tuning, and for the tests to drive rows through both
-   passes and the fallback (the hash slots of the two passes: powers of 2 from 64) */
+/* -gpuamg_interp_small_level <500000>, -gpuamg_interp_long_row, -gpuamg_interp_long_slots <256>,
+   -gpuamg_interp_long_slots_big <8192>: developers' options for tuning, and for the tests to drive rows through every
+   pass and the fallback (the hash slots of the first and the last pass: powers of 2 from 64, the last at most 8192) */
 static PetscErrorCode LongRowOptions(PetscInt m, PetscInt *longrow, PetscInt *slots, PetscInt *big)
 {
   PetscFunctionBegin;
@@ -436,6 +436,12 @@ static PetscErrorCode LongRowOptions(PetscInt m, PetscInt *longrow, PetscInt *sl
   PetscFunctionReturn(0);
 }
 
+/* dynamic shared memory of InterpLongRowsKernel for nw warps of hsmax slots */
+static size_t LongShared(int nw, int hsmax)
+{
+  return (size_t)nw * hsmax * (sizeof(PetscReal) + 2 * sizeof(PetscInt)) + (size_t)nw * 2 * sizeof(int);
+}
+
 static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
   PetscInt longrow, slots, bigslots;
@@ -446,21 +452,35 @@ static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar
   InterpRowsKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, type, tmax, tfac, longrow, Bi, bcols, bvals, bidx, Pi);
   GPUPCCheckLaunch("InterpRowsKernel");
   if (type == GPUPC_AMG_DEV_EXTI) {
-    const long long need = ((long long)A->m + LONG_WARPS - 1) / LONG_WARPS, fill = GPUPCCUDAGridSize(1 << 28, 32 * LONG_WARPS);
-    const size_t    first = LongShared(LONG_WARPS, (int)slots), big = LongShared(1, (int)bigslots);
-    PetscInt       *list; /* count, then the rows of the second pass */
-    int             sms, dev;
+    int       hs[3], nw[3], np = 0, sms, dev;
+    PetscInt *list[2]; /* count, then rows: the rows one pass leaves to the next */
 
-    PetscCall(GPUPCMalloc(((size_t)A->m + 1) * sizeof(PetscInt), (void **)&list));
-    GPUPCCallCUDA(cudaMemsetAsync(list, 0, sizeof(PetscInt), GPUPCCUDAStream()));
-    GPUPCCallCUDA(cudaFuncSetAttribute(InterpLongRowsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)PetscMax(first, big)));
-    InterpLongRowsKernel<<<(int)(need < fill ? need : fill), 32 * LONG_WARPS, first, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, longrow, (int)slots, 0, list, Bi, bcols, bvals, bidx, Pi);
-    GPUPCCheckLaunch("InterpLongRowsKernel");
+    hs[np]   = (int)slots; /* the passes: slots and rows per block */
+    nw[np++] = LONG_WARPS;
+    if (PetscMin(LONG_HS_MID, bigslots) > hs[np - 1]) {
+      hs[np]   = (int)PetscMin(LONG_HS_MID, bigslots);
+      nw[np++] = LONG_WARPS_MID;
+    }
+    if (bigslots > hs[np - 1]) {
+      hs[np]   = (int)bigslots;
+      nw[np++] = 1;
+    }
     GPUPCCallCUDA(cudaGetDevice(&dev));
     GPUPCCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    InterpLongRowsKernel<<<sms, 32, big, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, longrow, (int)bigslots, 1, list, Bi, bcols, bvals, bidx, Pi);
-    GPUPCCheckLaunch("InterpLongRowsKernel");
-    PetscCall(GPUPCFree(list));
+    PetscCall(GPUPCMalloc(2 * ((size_t)A->m + 1) * sizeof(PetscInt), (void **)&list[0]));
+    list[1] = list[0] + A->m + 1;
+    for (int p = 0; p < np; p++) {
+      const size_t    shared = LongShared(nw[p], hs[p]);
+      const long long need = ((long long)A->m + nw[p] - 1) / nw[p], fill = GPUPCCUDAGridSize(1 << 28, 32 * nw[p]);
+      const int       grid = p == 0 ? (int)(need < fill ? need : fill) : 2 * sms; /* later passes: the few rows listed */
+      PetscInt       *in = p ? list[(p - 1) % 2] : NULL, *out = p < np - 1 ? list[p % 2] : NULL;
+
+      if (out) GPUPCCallCUDA(cudaMemsetAsync(out, 0, sizeof(PetscInt), GPUPCCUDAStream()));
+      GPUPCCallCUDA(cudaFuncSetAttribute(InterpLongRowsKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+      InterpLongRowsKernel<<<grid, 32 * nw[p], shared, GPUPCCUDAStream()>>>(*A, d, *S, cf, tmax, tfac, longrow, hs[p], in, out, Bi, bcols, bvals, bidx, Pi);
+      GPUPCCheckLaunch("InterpLongRowsKernel");
+    }
+    PetscCall(GPUPCFree(list[0]));
   }
   PetscFunctionReturn(0);
 }
