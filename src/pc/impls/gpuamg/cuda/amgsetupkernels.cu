@@ -284,12 +284,13 @@ __device__ static inline int LongFind(const PetscInt *keys, unsigned mask, Petsc
   }
 }
 
-/* lane 0's sum += the 32 lanes' terms t in lane order (lanes at or past n add nothing) */
+/* lane 0's sum += the 32 lanes' terms t in lane order (lanes at or past n add nothing); zero terms are skipped (adding
+   a zero leaves the sum's value as it is), so a chunk costs a shuffle per nonzero term, not 32 */
 __device__ static inline void OrderedAdd(PetscReal t, int lane, int n, PetscReal *sum)
 {
-  for (int j = 0; j < 32; j++) {
-    const PetscReal tj = __shfl_sync(FULL_MASK, t, j);
-    if (lane == 0 && j < n) *sum += tj;
+  for (unsigned m = __ballot_sync(FULL_MASK, lane < n && t != 0.0); m; m &= m - 1) {
+    const PetscReal tj = __shfl_sync(FULL_MASK, t, __ffs((int)m) - 1);
+    if (lane == 0) *sum += tj;
   }
 }
 
