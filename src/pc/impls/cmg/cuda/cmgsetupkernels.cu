@@ -301,6 +301,130 @@ static PetscErrorCode Level0Fill_CUDA(const GPUPCDevCSR *A, const PetscInt *isdi
   PetscFunctionReturn(0);
 }
 
+/* the value-only reuse of level 0: CheckRowsKernel's checks and Level0FillKernel's placement on the kept structure, one
+   thread per row (the host table's Level0Refill_Host); counts: bad, positive, strict, changed */
+__global__ static void Level0RefillKernel(GPUPCDevCSR A, GPUPCCMGReduceRule rule, const int *map, int nk, int copies, const int *rp, const int *col, double *excess, double *dinv, double *val, int *cnt)
+{
+  int cbad = 0, cpos = 0, cstrict = 0, cchanged = 0;
+  GRID_LOOP(i, A.m)
+  {
+    const int isdir = map[i] < 0;
+    double    d = 0.0, off = 0.0, offdir = 0.0, e, sum = 0.0;
+    int       p = 0, l = 1, fault = 0, dir = rule.dirichlet_rows ? 1 : 0, nneg = 0, nposr = 0, before = 0, moved = 0;
+
+    excess[i] = 0.0;
+    dinv[i]   = 0.0;
+    for (int k = A.i[i]; k < A.i[i + 1] && dir; k++)
+      if (A.j[k] != i && A.a[k] != 0.0) dir = 0;
+    if (dir != isdir) {
+      cchanged++;
+      continue;
+    }
+    for (int k = A.i[i]; k < A.i[i + 1] && !fault; k++) {
+      const int    j = A.j[k];
+      const double a = A.a[k];
+      if (!isfinite(a)) {
+        fault = 1;
+        break;
+      }
+      if (j == i) {
+        d += a;
+        continue;
+      }
+      if (a == 0.0) continue;
+      if (map[j] < 0) {
+        offdir += fabs(a);
+        continue;
+      }
+      if (rule.check_symmetry) {
+        const double at = EntryOf(A, j, (int)i);
+        if (fabs(a - at) > rule.symmetry_tol * fmax(fabs(a), fabs(at))) fault = 1;
+      }
+      if (a > 0.0) {
+        if (!rule.doublecover) fault = 1;
+        p++;
+      }
+      off += fabs(a);
+      l++;
+    }
+    e = d - off - offdir;
+    if (!fault && !(d > 0.0)) fault = 1;
+    if (!fault && e < -rule.dominance_tol * d) fault = 1;
+    if (fault) {
+      cbad++;
+      continue;
+    }
+    if (e <= rule.dominance_tol * d) e = 0.0;
+    excess[i] = isdir ? 0.0 : e + offdir;
+    dinv[i]   = isdir ? 1.0 / d : 0.0;
+    cpos += p;
+    cstrict += !isdir && excess[i] > 0.0;
+    if (isdir) continue;
+    for (int k = A.i[i]; k < A.i[i + 1]; k++) {
+      const int    j = A.j[k];
+      const double a = A.a[k];
+      if (j == i || a == 0.0 || map[j] < 0) continue;
+      if (a < 0.0) {
+        nneg++;
+        if (j < i) before++;
+      } else nposr++;
+      sum += fabs(a);
+    }
+    if (excess[i] > 0.0) sum += excess[i];
+    for (int c = 0; c < copies && !moved; c++) moved = rp[c * nk + map[i] + 1] - rp[c * nk + map[i]] != l + (excess[i] > 0.0 ? 1 : 0);
+    for (int c = 0; c < copies && !moved; c++) {
+      const int r = c * nk + map[i], o = rp[r];
+      const int same = c == 0 ? o : o + nposr, other = c == 0 ? o + nneg + 1 : o;
+      int       qn = 0, qp = 0;
+      moved |= col[same + before] != r;
+      val[same + before] = sum;
+      for (int k = A.i[i]; k < A.i[i + 1]; k++) {
+        const int    j = A.j[k];
+        const double a = A.a[k];
+        if (j == i || a == 0.0 || map[j] < 0) continue;
+        if (a < 0.0) {
+          const int q = same + qn + (qn >= before ? 1 : 0);
+          moved |= col[q] != c * nk + map[j];
+          val[q] = -fabs(a);
+          qn++;
+        } else {
+          moved |= col[other + qp] != (1 - c) * nk + map[j];
+          val[other + qp] = -fabs(a);
+          qp++;
+        }
+      }
+      if (excess[i] > 0.0) {
+        moved |= col[rp[r + 1] - 1] != copies * nk;
+        val[rp[r + 1] - 1] = -excess[i];
+      }
+    }
+    cchanged += moved;
+  }
+  if (cbad) atomicAdd(&cnt[0], cbad);
+  if (cpos) atomicAdd(&cnt[1], cpos);
+  if (cstrict) atomicAdd(&cnt[2], cstrict);
+  if (cchanged) atomicAdd(&cnt[3], cchanged);
+}
+
+static PetscErrorCode Level0Refill_CUDA(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, const PetscInt *col, PetscReal *excess, PetscReal *dinv, PetscReal *val, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict, PetscInt *nchanged)
+{
+  Scratch s;
+  int    *c = NULL, h[NCOUNT];
+
+  PetscFunctionBegin;
+  *nbad = *npos = *nstrict = *nchanged = 0;
+  if (A->m <= 0) PetscFunctionReturn(0);
+  PetscCall(CountersGet(&s, &c));
+  Level0RefillKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *rule, map, nk, copies, rp, col, excess, dinv, val, c);
+  GPUPCCheckLaunch("Level0RefillKernel");
+  PetscCall(CountersRead(c, h));
+  *nbad     = h[0];
+  *npos     = h[1];
+  *nstrict  = h[2];
+  *nchanged = h[3];
+  PetscFunctionReturn(0);
+}
+
 __global__ static void GroundEntriesKernel(int nstrict, const int *list, const double *excess, const int *map, int nk, int copies, int o, int *col, double *val)
 {
   GRID_LOOP(q, (long long)copies * nstrict)

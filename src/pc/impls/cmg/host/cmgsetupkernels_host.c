@@ -182,6 +182,113 @@ static PetscErrorCode Level0Fill_Host(const GPUPCDevCSR *A, const PetscInt *isdi
   return 0;
 }
 
+/* CheckRows_Host's checks and Level0Fill_Host's placement on the kept structure (a Dirichlet row: map[i] < 0), in
+   one pass per row; the terms are added in the order of those two members, so the values are theirs bit for bit. A row
+   whose level-0 rows would have another length or other columns is counted in *nchanged (its values are undefined). */
+static PetscErrorCode Level0Refill_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, const PetscInt *col, PetscReal *excess, PetscReal *dinv, PetscReal *val, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict, PetscInt *nchanged)
+{
+  PetscInt cbad = 0, cpos = 0, cstrict = 0, cchanged = 0;
+
+  for (PetscInt i = 0; i < A->m; i++) {
+    const PetscInt isdir = map[i] < 0;
+    PetscReal      d = 0.0, off = 0.0, offdir = 0.0, e, sum = 0.0;
+    PetscInt       p = 0, l = 1, fault = 0, dir = rule->dirichlet_rows ? 1 : 0, nneg = 0, nposr = 0, before = 0, moved = 0;
+
+    excess[i] = 0.0;
+    dinv[i]   = 0.0;
+    for (PetscInt k = A->i[i]; k < A->i[i + 1] && dir; k++)
+      if (A->j[k] != i && A->a[k] != 0.0) dir = 0;
+    if (dir != isdir) { /* a row turned Dirichlet, or stopped being one */
+      cchanged++;
+      continue;
+    }
+    for (PetscInt k = A->i[i]; k < A->i[i + 1] && !fault; k++) {
+      const PetscInt  j = A->j[k];
+      const PetscReal a = A->a[k];
+      if (!isfinite(a)) {
+        fault = 1;
+        break;
+      }
+      if (j == i) {
+        d += a;
+        continue;
+      }
+      if (a == 0.0) continue;
+      if (map[j] < 0) {
+        offdir += PetscAbsReal(a);
+        continue;
+      }
+      if (rule->check_symmetry) {
+        const PetscReal at = EntryOf(A, j, i);
+        if (PetscAbsReal(a - at) > rule->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at))) fault = 1;
+      }
+      if (a > 0.0) {
+        if (!rule->doublecover) fault = 1;
+        p++;
+      }
+      off += PetscAbsReal(a);
+      l++;
+    }
+    e = d - off - offdir;
+    if (!fault && !(d > 0.0)) fault = 1;
+    if (!fault && e < -rule->dominance_tol * d) fault = 1;
+    if (fault) {
+      cbad++;
+      continue;
+    }
+    if (e <= rule->dominance_tol * d) e = 0.0;
+    excess[i] = isdir ? 0.0 : e + offdir;
+    dinv[i]   = isdir ? 1.0 / d : 0.0;
+    cpos += p;
+    cstrict += !isdir && excess[i] > 0.0;
+    if (isdir) continue;
+    for (PetscInt k = A->i[i]; k < A->i[i + 1]; k++) {
+      const PetscInt  j = A->j[k];
+      const PetscReal a = A->a[k];
+      if (j == i || a == 0.0 || map[j] < 0) continue;
+      if (a < 0.0) {
+        nneg++;
+        if (j < i) before++;
+      } else nposr++;
+      sum += PetscAbsReal(a);
+    }
+    if (excess[i] > 0.0) sum += excess[i];
+    for (PetscInt c = 0; c < copies && !moved; c++) moved = rp[c * nk + map[i] + 1] - rp[c * nk + map[i]] != l + (excess[i] > 0.0 ? 1 : 0);
+    for (PetscInt c = 0; c < copies && !moved; c++) {
+      const PetscInt r = c * nk + map[i], o = rp[r];
+      const PetscInt same = c == 0 ? o : o + nposr, other = c == 0 ? o + nneg + 1 : o;
+      PetscInt       qn = 0, qp = 0;
+      moved |= col[same + before] != r;
+      val[same + before] = sum;
+      for (PetscInt k = A->i[i]; k < A->i[i + 1]; k++) {
+        const PetscInt  j = A->j[k];
+        const PetscReal a = A->a[k];
+        if (j == i || a == 0.0 || map[j] < 0) continue;
+        if (a < 0.0) {
+          const PetscInt q = same + qn + (qn >= before ? 1 : 0);
+          moved |= col[q] != c * nk + map[j];
+          val[q] = -PetscAbsReal(a);
+          qn++;
+        } else {
+          moved |= col[other + qp] != (1 - c) * nk + map[j];
+          val[other + qp] = -PetscAbsReal(a);
+          qp++;
+        }
+      }
+      if (excess[i] > 0.0) {
+        moved |= col[rp[r + 1] - 1] != copies * nk;
+        val[rp[r + 1] - 1] = -excess[i];
+      }
+    }
+    cchanged += moved;
+  }
+  *nbad     = cbad;
+  *npos     = cpos;
+  *nstrict  = cstrict;
+  *nchanged = cchanged;
+  return 0;
+}
+
 static PetscErrorCode GroundFill_Host(PetscInt nstrict, const PetscInt *list, const PetscReal *excess, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, PetscInt *col, PetscReal *val, size_t *peak)
 {
   const PetscInt g = copies * nk, o = rp[g], m = copies * nstrict;
