@@ -30,9 +30,14 @@ PETSC_EXTERN PetscErrorCode GPUPCDenseSPDInverseDevice(PetscInt m, PetscReal *M,
    overwritten). *info as for GPUPCDenseSPDInverse. */
 PETSC_EXTERN PetscErrorCode GPUPCDenseSPDInverseMaskedDevice(PetscInt m, PetscReal *M, const PetscReal *d, PetscReal *d_X, PetscBLASInt *info);
 
+/* GPUPCDenseSetUp: on the cuda backend, creates the process's cuSOLVER handle now (once; kept until PetscFinalize) so
+   that the first factorization does not pay the library's start; nothing on the host backend */
+PETSC_EXTERN PetscErrorCode GPUPCDenseSetUp(void);
+
 #if defined(GPUPC_HAVE_CUDA)
 /* the cuda backend's factorization (src/pc/utils/cuda/denseinv.cu), called by denseinv.c only */
 PETSC_INTERN PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, const PetscReal *d, PetscReal *d_X, PetscBLASInt *info);
+PETSC_INTERN PetscErrorCode GPUPCCUDADenseSetUp(void);
 #endif
 
 #endif

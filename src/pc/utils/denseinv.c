@@ -16,6 +16,34 @@ static PetscErrorCode DenseEvent(void)
 }
 
 /*@C
+   GPUPCDenseSetUp - on the cuda backend, creates the process's dense solver (the cuSOLVER handle on the rank's stream)
+   now, once, and keeps it until PetscFinalize(); nothing on the host backend
+
+   Not Collective
+
+   Notes:
+   The first cuSOLVER call of a process starts the library (tens of milliseconds to 0.1 s and more on an H200, varying
+   run to run). PC cmg calls this when it is created, so that this start falls outside its PCSetUp(); every later
+   factorization (GPUPCDenseSPDInverseMaskedDevice()) uses the same handle.
+
+   Level: developer
+
+.seealso: GPUPCDenseSPDInverseMaskedDevice()
+@*/
+PetscErrorCode GPUPCDenseSetUp(void)
+{
+  PetscGPUPCBackend backend;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+#if defined(GPUPC_HAVE_CUDA)
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDADenseSetUp());
+#endif
+  (void)backend;
+  PetscFunctionReturn(0);
+}
+
+/*@C
    GPUPCDenseSPDInverse - inverse of a dense symmetric positive definite matrix, on the host
 
    Not Collective

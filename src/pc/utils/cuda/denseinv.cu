@@ -41,6 +41,13 @@ static PetscErrorCode GetSolver(void)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode GPUPCCUDADenseSetUp(void)
+{
+  PetscFunctionBegin;
+  PetscCall(GetSolver());
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, const PetscReal *mask, PetscReal *d_X, PetscBLASInt *info)
 {
   const size_t  mm = (size_t)m * m;
