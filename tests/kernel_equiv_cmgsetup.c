@@ -23,6 +23,7 @@ typedef struct {
   PetscInt   n, ndir, nbad, npos, nstrict, nk, n0, nnz0, nlight, nweak, done, nc, nsingle, maxsize, ndiffer, ne;
   PetscInt   rbad, rpos, rstrict, rchanged, zchanged; /* level0_refill on the new values, and on them with one pair zeroed */
   PetscReal *rval, *rexcess, *rdinv;
+  PetscReal *dense; /* coarse_dense of level 0 with every fifth vertex grounded (levels of at most 2500 vertices) */
   PetscInt  *isdir, *erow, *ecol, *bad, *strict, *len, *map, *rp, *col, *pheavy, *pcut, *h, *rep, *mark, *cluster, *ci, *cj;
   PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2, *eval, *invd;
 } Result;
@@ -84,6 +85,7 @@ static PetscErrorCode ResultFree(Result *r)
   PetscCall(PetscFree(r->rval));
   PetscCall(PetscFree(r->rexcess));
   PetscCall(PetscFree(r->rdinv));
+  PetscCall(PetscFree(r->dense));
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscFunctionReturn(0);
 }
@@ -240,6 +242,19 @@ static PetscErrorCode Chain(const Side *s, Mat A, Mat An, const GPUPCCMGOptions 
     PetscCall(DOWN(s, L.j, L.nnz, &r->col));
     PetscCall(DOWN(s, L.a, L.nnz, &r->val));
     PetscCall(Refill(s, An, &dA, &rule, map, copies, ground, list, &L, r));
+    if (L.m <= 2500) { /* the last level's dense grounded matrix, here of level 0 */
+      PetscReal *mask, *hmask, *M;
+      PetscCall(PetscMalloc1(L.m, &hmask));
+      for (PetscInt v = 0; v < L.m; v++) hmask[v] = v % 5 ? 1.0 : 0.0;
+      PetscCall(TestDup(s->device, hmask, L.m * sizeof(PetscReal), (void **)&mask));
+      PetscCall(PetscFree(hmask));
+      PetscCall(Alloc(s, (size_t)L.m * L.m, sizeof(PetscReal), (void **)&M));
+      PetscCall(s->k->coarse_dense(&L, mask, M));
+      Ran(GPUPC_CMG_SETUP_KERNEL_coarse_dense);
+      PetscCall(DOWN(s, M, (size_t)L.m * L.m, &r->dense));
+      PetscCall(TestFree(s->device, M));
+      PetscCall(TestFree(s->device, mask));
+    }
     /* the cycle's Jacobi weights of level 0 */
     PetscCall(Alloc(s, L.m, sizeof(PetscReal), (void **)&invd));
     PetscCall(s->k->smoother_weights(&L, invd));
@@ -366,6 +381,7 @@ static PetscErrorCode Compare(const char *label, const char *pair, const Result 
   EQ("refill: level 0 values", a->rval, b->rval, a->nnz0);
   EQ("refill: excess", a->rexcess, b->rexcess, a->n);
   EQ("refill: dinv", a->rdinv, b->rdinv, a->n);
+  if (a->dense || b->dense) EQ("the dense grounded matrix", a->dense, b->dense, (size_t)a->n0 * a->n0);
   EQN("nnz0", a->nnz0, b->nnz0);
   EQN("nlight", a->nlight, b->nlight);
   EQN("nweak", a->nweak, b->nweak);

@@ -86,6 +86,10 @@ typedef struct {
   /* the Jacobi weights of a level for the cycle (cmgdevice.c UploadValues): invd[i] = 1 / (2 a_ii) when the last stored \
      diagonal entry a_ii of row i is > 0, else 0 (an isolated vertex) */                                                                                                                                                         \
   X(A, smoother_weights, SmootherWeights, (const GPUPCDevCSR *L, PetscReal *invd))                                                                                                                                                                                                 \
+  /* the dense grounded matrix of the last level (cmgcoarse.c): M (m x m, row-major) holds L's entries between vertices \
+     of mask 1, added into zeros as the host's factor adds them, and the rows and columns of the identity at the \
+     vertices of mask 0 (one grounded vertex per component) */                                                                                                                                                          \
+  X(A, coarse_dense, CoarseDense, (const GPUPCDevCSR *L, const PetscReal *mask, PetscReal *M))                                                                                                                                                                                     \
   /* *count = the k < n with a[k] != b[k] */                                                                                                                                                                                                                                       \
   X(A, differ, Differ, (PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count))
 

@@ -698,6 +698,31 @@ static PetscErrorCode SmootherWeights_CUDA(const GPUPCDevCSR *L, PetscReal *invd
   PetscFunctionReturn(0);
 }
 
+/* one thread per row of the zeroed M: its entries between unmasked vertices in row order, or the identity's row */
+__global__ static void CoarseDenseKernel(GPUPCDevCSR L, const double *mask, double *M)
+{
+  GRID_LOOP(v, L.m)
+  {
+    const size_t row = (size_t)v * (size_t)L.m;
+    if (mask[v] == 0.0) {
+      M[row + v] = 1.0;
+      continue;
+    }
+    for (int k = L.i[v]; k < L.i[v + 1]; k++)
+      if (mask[L.j[k]] != 0.0) M[row + L.j[k]] += L.a[k];
+  }
+}
+
+static PetscErrorCode CoarseDense_CUDA(const GPUPCDevCSR *L, const PetscReal *mask, PetscReal *M)
+{
+  PetscFunctionBegin;
+  if (L->m <= 0) PetscFunctionReturn(0);
+  GPUPCCallCUDA(cudaMemsetAsync(M, 0, (size_t)L->m * (size_t)L->m * sizeof(double), GPUPCCUDAStream()));
+  CoarseDenseKernel<<<Grid(L->m), BLOCK, 0, GPUPCCUDAStream()>>>(*L, mask, M);
+  GPUPCCheckLaunch("CoarseDenseKernel");
+  PetscFunctionReturn(0);
+}
+
 __global__ static void DifferKernel(int n, const int *a, const int *b, int *cnt)
 {
   int c = 0;

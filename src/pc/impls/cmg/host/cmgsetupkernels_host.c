@@ -323,6 +323,22 @@ static PetscErrorCode SmootherWeights_Host(const GPUPCDevCSR *L, PetscReal *invd
   return 0;
 }
 
+static PetscErrorCode CoarseDense_Host(const GPUPCDevCSR *L, const PetscReal *mask, PetscReal *M)
+{
+  const size_t n = (size_t)L->m;
+
+  for (size_t q = 0; q < n * n; q++) M[q] = 0.0;
+  for (PetscInt v = 0; v < L->m; v++) {
+    if (mask[v] == 0.0) {
+      M[(size_t)v * n + v] = 1.0;
+      continue;
+    }
+    for (PetscInt k = L->i[v]; k < L->i[v + 1]; k++)
+      if (mask[L->j[k]] != 0.0) M[(size_t)v * n + L->j[k]] += L->a[k];
+  }
+  return 0;
+}
+
 static PetscErrorCode Differ_Host(PetscInt n, const PetscInt *a, const PetscInt *b, PetscInt *count)
 {
   PetscInt cnt = 0;
