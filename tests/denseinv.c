@@ -162,6 +162,34 @@ int main(int argc, char **argv)
   /* the weights span 10^4: the inverse's rounding grows with the condition number (~10^6 here) */
   PetscCall(Close((PetscInt64)m * m, got, host, 1e8 * eps, "cmg last level, double"));
   PetscCall(Structure(m, got, host, "cmg last level, double"));
+  { /* the level's CSR on the device (as the device setup leaves it): the grounded matrix built there, the same bits */
+    PetscInt  *dri, *dcj;
+    PetscReal *dva, *again;
+    PetscBool  eq;
+    PetscCall(GPUPCMallocArray(m + 1, &dri));
+    PetscCall(GPUPCMallocArray(L.nnz, &dcj));
+    PetscCall(GPUPCMallocArray(L.nnz, &dva));
+    PetscCall(GPUPCCopyToDevice(dri, L.rowptr, m + 1));
+    PetscCall(GPUPCCopyToDevice(dcj, L.col, L.nnz));
+    PetscCall(GPUPCCopyToDevice(dva, L.val, L.nnz));
+    L.drowptr = dri;
+    L.dcol    = dcj;
+    L.dval    = dva;
+    PetscCall(PetscMalloc1((size_t)m * m, &again));
+    PetscCall(GPUPCMalloc((size_t)m * m * sizeof(PetscReal), (void **)&dX));
+    PetscCall(GPUPCCMGCoarseFactorDevice(&L, GPUPC_CMG_PRECISION_DOUBLE, dX));
+    PetscCall(GPUPCMemcpy(again, dX, (size_t)m * m * sizeof(PetscReal), GPUPC_COPY_DEVICE_TO_HOST));
+    PetscCall(GPUPCFree(dX));
+    PetscCall(PetscArraycmp(again, got, (size_t)m * m, &eq));
+    PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cmg last level from its device CSR differs from the same level from its host CSR");
+    PetscCall(PetscFree(again));
+    L.drowptr = NULL;
+    L.dcol    = NULL;
+    L.dval    = NULL;
+    PetscCall(GPUPCFree(dri));
+    PetscCall(GPUPCFree(dcj));
+    PetscCall(GPUPCFree(dva));
+  }
   PetscCall(GPUPCMalloc((size_t)m * m * sizeof(float), &dF));
   PetscCall(GPUPCCMGCoarseFactorDevice(&L, GPUPC_CMG_PRECISION_SINGLE, dF));
   PetscCall(GPUPCMemcpy(f, dF, (size_t)m * m * sizeof(float), GPUPC_COPY_DEVICE_TO_HOST));

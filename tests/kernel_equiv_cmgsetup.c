@@ -21,6 +21,9 @@ typedef struct {
 /* what one side's chain computed, copied to the host */
 typedef struct {
   PetscInt   n, ndir, nbad, npos, nstrict, nk, n0, nnz0, nlight, nweak, done, nc, nsingle, maxsize, ndiffer, ne;
+  PetscInt   rbad, rpos, rstrict, rchanged, zchanged; /* level0_refill on the new values, and on them with one pair zeroed */
+  PetscReal *rval, *rexcess, *rdinv;
+  PetscReal *dense; /* coarse_dense of level 0 with every fifth vertex grounded (levels of at most 2500 vertices) */
   PetscInt  *isdir, *erow, *ecol, *bad, *strict, *len, *map, *rp, *col, *pheavy, *pcut, *h, *rep, *mark, *cluster, *ci, *cj;
   PetscReal *excess, *dinv, *val, *wmax, *vol, *v, *v2, *eval, *invd;
 } Result;
@@ -79,6 +82,10 @@ static PetscErrorCode ResultFree(Result *r)
   PetscCall(PetscFree(r->ecol));
   PetscCall(PetscFree(r->eval));
   PetscCall(PetscFree(r->invd));
+  PetscCall(PetscFree(r->rval));
+  PetscCall(PetscFree(r->rexcess));
+  PetscCall(PetscFree(r->rdinv));
+  PetscCall(PetscFree(r->dense));
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscFunctionReturn(0);
 }
@@ -88,9 +95,65 @@ static void Ran(GPUPCCMGSetupKernelIndex m)
   runs[m]++;
 }
 
+/* the value-only reuse of level 0 on one side: the values of An (A's pattern) through level0_refill and ground_fill
+   on the structure that the chain built (dA, map, L, list); then An's values with the pair a_ij, a_ji of one kept row
+   zeroed, which changes the level-0 rows of i and j and nothing else (r->zchanged) */
+static PetscErrorCode Refill(const Side *s, Mat An, const GPUPCDevCSR *dA, const GPUPCCMGReduceRule *rule, const PetscInt *map, PetscInt copies, PetscBool ground, const PetscInt *list, GPUPCDevCSR *L, Result *r)
+{
+  const PetscInt    *ia, *ja;
+  const PetscScalar *aa;
+  PetscScalar       *z;
+  PetscInt           m, b, pos, st, i = -1, ij = -1, ji = -1;
+  PetscBool          done;
+  GPUPCDevCSR        dN = *dA;
+  PetscReal         *val, *excess, *dinv;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(An, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCheck(done && m == dA->m && ia[m] == dA->nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "the new values' matrix has another pattern");
+  PetscCall(MatSeqAIJGetArrayRead(An, &aa));
+  PetscCall(TestDup(s->device, aa, dA->nnz * sizeof(PetscScalar), (void **)&dN.a));
+  PetscCall(Alloc(s, L->nnz, sizeof(PetscReal), (void **)&val));
+  PetscCall(Alloc(s, r->n, sizeof(PetscReal), (void **)&excess));
+  PetscCall(Alloc(s, r->n, sizeof(PetscReal), (void **)&dinv));
+  PetscCall(s->k->level0_refill(&dN, rule, map, r->nk, copies, L->i, L->j, excess, dinv, val, &r->rbad, &r->rpos, &r->rstrict, &r->rchanged));
+  Ran(GPUPC_CMG_SETUP_KERNEL_level0_refill);
+  if (ground && r->rchanged == 0 && r->rstrict == r->nstrict) PetscCall(s->k->ground_fill(r->nstrict, list, excess, map, r->nk, copies, L->i, L->j, val, NULL));
+  PetscCall(DOWN(s, val, L->nnz, &r->rval));
+  PetscCall(DOWN(s, excess, r->n, &r->rexcess));
+  PetscCall(DOWN(s, dinv, r->n, &r->rdinv));
+  /* a kept row i from the middle with an off-diagonal a_ij != 0 (so j is kept too), and a_ji */
+  for (PetscInt t = 0; t < m && ij < 0; t++) {
+    const PetscInt row = (m / 2 + t) % m;
+    for (PetscInt k = ia[row]; k < ia[row + 1] && ij < 0; k++)
+      if (ja[k] != row && aa[k] != 0.0) {
+        i  = row;
+        ij = k;
+      }
+  }
+  PetscCheck(ij >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "the test matrix has no off-diagonal entry");
+  for (PetscInt k = ia[ja[ij]]; k < ia[ja[ij] + 1]; k++)
+    if (ja[k] == i) ji = k;
+  PetscCheck(ji >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "the test matrix's pattern is not symmetric at (%" PetscInt_FMT ", %" PetscInt_FMT ")", i, ja[ij]);
+  PetscCall(PetscMalloc1(dA->nnz, &z));
+  PetscCall(PetscArraycpy(z, aa, dA->nnz));
+  z[ij] = z[ji] = 0.0;
+  PetscCall(TestPut(s->device, dN.a, z, dA->nnz * sizeof(PetscScalar)));
+  PetscCall(PetscFree(z));
+  PetscCall(s->k->level0_refill(&dN, rule, map, r->nk, copies, L->i, L->j, excess, dinv, val, &b, &pos, &st, &r->zchanged));
+  PetscCall(MatSeqAIJRestoreArrayRead(An, &aa));
+  PetscCall(MatRestoreRowIJ(An, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCall(TestFree(s->device, val));
+  PetscCall(TestFree(s->device, excess));
+  PetscCall(TestFree(s->device, dinv));
+  PetscCall(TestFree(s->device, dN.a));
+  PetscFunctionReturn(0);
+}
+
 /* the chain of the device setup on one side: the reduction (stops after check_rows when a row is bad), level 0, the
-   clustering of level 0, the Galerkin triples; every output copied into r */
-static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, Result *r)
+   value-only reuse of level 0 with An's values (Refill), the clustering of level 0, the Galerkin triples; every output
+   copied into r */
+static PetscErrorCode Chain(const Side *s, Mat A, Mat An, const GPUPCCMGOptions *opts, Result *r)
 {
   const PetscInt    *ia, *ja;
   const PetscScalar *aa;
@@ -178,6 +241,20 @@ static PetscErrorCode Chain(const Side *s, Mat A, const GPUPCCMGOptions *opts, R
     PetscCall(DOWN(s, L.i, L.m + 1, &r->rp));
     PetscCall(DOWN(s, L.j, L.nnz, &r->col));
     PetscCall(DOWN(s, L.a, L.nnz, &r->val));
+    PetscCall(Refill(s, An, &dA, &rule, map, copies, ground, list, &L, r));
+    if (L.m <= 2500) { /* the last level's dense grounded matrix, here of level 0 */
+      PetscReal *mask, *hmask, *M;
+      PetscCall(PetscMalloc1(L.m, &hmask));
+      for (PetscInt v = 0; v < L.m; v++) hmask[v] = v % 5 ? 1.0 : 0.0;
+      PetscCall(TestDup(s->device, hmask, L.m * sizeof(PetscReal), (void **)&mask));
+      PetscCall(PetscFree(hmask));
+      PetscCall(Alloc(s, (size_t)L.m * L.m, sizeof(PetscReal), (void **)&M));
+      PetscCall(s->k->coarse_dense(&L, mask, M));
+      Ran(GPUPC_CMG_SETUP_KERNEL_coarse_dense);
+      PetscCall(DOWN(s, M, (size_t)L.m * L.m, &r->dense));
+      PetscCall(TestFree(s->device, M));
+      PetscCall(TestFree(s->device, mask));
+    }
     /* the cycle's Jacobi weights of level 0 */
     PetscCall(Alloc(s, L.m, sizeof(PetscReal), (void **)&invd));
     PetscCall(s->k->smoother_weights(&L, invd));
@@ -296,6 +373,15 @@ static PetscErrorCode Compare(const char *label, const char *pair, const Result 
   EQ("excess", a->excess, b->excess, a->n);
   EQ("dinv", a->dinv, b->dinv, a->n);
   if (a->nbad) PetscFunctionReturn(0);
+  EQN("refill: bad rows", a->rbad, b->rbad);
+  EQN("refill: positive off-diagonals", a->rpos, b->rpos);
+  EQN("refill: strictly dominant rows", a->rstrict, b->rstrict);
+  EQN("refill: changed rows", a->rchanged, b->rchanged);
+  EQN("refill with a zeroed pair: changed rows", a->zchanged, b->zchanged);
+  EQ("refill: level 0 values", a->rval, b->rval, a->nnz0);
+  EQ("refill: excess", a->rexcess, b->rexcess, a->n);
+  EQ("refill: dinv", a->rdinv, b->rdinv, a->n);
+  if (a->dense || b->dense) EQ("the dense grounded matrix", a->dense, b->dense, (size_t)a->n0 * a->n0);
   EQN("nnz0", a->nnz0, b->nnz0);
   EQN("nlight", a->nlight, b->nlight);
   EQN("nweak", a->nweak, b->nweak);
@@ -399,7 +485,7 @@ static PetscErrorCode RunCase(void)
 {
   CMGTestProblem  p;
   GPUPCCMGOptions opts;
-  Mat             A, B;
+  Mat             A, B, An;
   Side            S[2];
   Result          R[2];
   char            label[64];
@@ -418,11 +504,28 @@ static PetscErrorCode RunCase(void)
   PetscCall(GPUPCGetSparseKernels(&S[0].sk));
   PetscCall(GPUPCGetCMGSetupKernelsFor(PETSC_GPUPC_BACKEND_HOST, &S[1].k));
   PetscCall(GPUPCGetSparseKernelsFor(PETSC_GPUPC_BACKEND_HOST, &S[1].sk));
-  for (int s = 0; s < 2; s++) PetscCall(Chain(&S[s], A, &opts, &R[s]));
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &An)); /* new values on the same pattern, for the value-only reuse */
+  PetscCall(MatScale(An, 1.5));
+  for (int s = 0; s < 2; s++) PetscCall(Chain(&S[s], A, An, &opts, &R[s]));
   PetscCall(Compare(label, pair, &R[0], &R[1]));
   PetscCheck(R[1].nbad == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: check_rows found %" PetscInt_FMT " bad rows in an SDD test matrix", label, R[1].nbad);
   PetscCall(Reference(label, A, &opts, &R[1]));
+  { /* the reuse's level 0 is the fresh chain's of the new values, bit for bit; the zeroed pair changes rows i and j */
+    Result F;
+    PetscCall(Chain(&S[1], An, An, &opts, &F));
+    PetscCheck(R[1].rbad == 0 && R[1].rchanged == 0 && R[1].rpos == F.npos && R[1].rstrict == F.nstrict, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: level0_refill of scaled values: %" PetscInt_FMT " bad, %" PetscInt_FMT " changed rows, %" PetscInt_FMT " positive, %" PetscInt_FMT " strict; a fresh reduction: %" PetscInt_FMT " positive, %" PetscInt_FMT " strict", label, R[1].rbad, R[1].rchanged, R[1].rpos, R[1].rstrict, F.npos, F.nstrict);
+    PetscCheck(F.nnz0 == R[1].nnz0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: scaled values give %" PetscInt_FMT " level-0 entries, the values before %" PetscInt_FMT, label, F.nnz0, R[1].nnz0);
+    pair = "level0_refill of the new values and a fresh reduction of them";
+    EQ("level 0 values", R[1].rval, F.val, F.nnz0);
+    EQ("excess", R[1].rexcess, F.excess, F.n);
+    EQ("dinv", R[1].rdinv, F.dinv, F.n);
+    PetscCheck(R[1].zchanged == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: level0_refill with the pair a_ij, a_ji zeroed reported %" PetscInt_FMT " changed rows, expected 2", label, R[1].zchanged);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: level0_refill of new values equals a fresh level 0 bit for bit; a zeroed pair changes %" PetscInt_FMT " rows\n", label, R[1].zchanged));
+    PetscCall(ResultFree(&F));
+    pair = "the active table on device buffers and the host table";
+  }
   for (int s = 0; s < 2; s++) PetscCall(ResultFree(&R[s]));
+  PetscCall(MatDestroy(&An));
   /* a row made not dominant: found by check_rows on both sides, and only that row */
   PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
   PetscCall(MatGetSize(A, &row, NULL));
@@ -438,7 +541,7 @@ static PetscErrorCode RunCase(void)
   PetscCall(MatSetValue(B, row, row, 1e-3, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  for (int s = 0; s < 2; s++) PetscCall(Chain(&S[s], B, &opts, &R[s]));
+  for (int s = 0; s < 2; s++) PetscCall(Chain(&S[s], B, B, &opts, &R[s]));
   PetscCall(Compare(label, pair, &R[0], &R[1]));
   PetscCheck(R[1].nbad == 1 && R[1].bad[row] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: check_rows found %" PetscInt_FMT " bad rows (row %" PetscInt_FMT ": %" PetscInt_FMT "), expected row %" PetscInt_FMT " alone", label, R[1].nbad, row, R[1].bad[row], row);
   for (int s = 0; s < 2; s++) PetscCall(ResultFree(&R[s]));

@@ -142,6 +142,7 @@ PETSC_EXTERN PetscErrorCode GPUPCCMGReductionFree(GPUPCCMGReduction *);
 typedef struct {
   GPUPCDevCSR  A;       /* the user's matrix (values go up once per setup) */
   PetscInt    *map;     /* user row -> kept index, -1 for a Dirichlet row */
+  PetscInt    *strict;  /* the strictly dominant kept rows, increasing (the ground row's columns); NULL without a ground vertex */
   PetscInt     nlevels; /* 0: nothing built on the device */
   GPUPCDevCSR *L;       /* the levels (Laplacians) */
   PetscInt   **cluster; /* c(v) of every level but the last */

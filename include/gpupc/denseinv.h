@@ -30,9 +30,19 @@ PETSC_EXTERN PetscErrorCode GPUPCDenseSPDInverseDevice(PetscInt m, PetscReal *M,
    overwritten). *info as for GPUPCDenseSPDInverse. */
 PETSC_EXTERN PetscErrorCode GPUPCDenseSPDInverseMaskedDevice(PetscInt m, PetscReal *M, const PetscReal *d, PetscReal *d_X, PetscBLASInt *info);
 
+/* GPUPCDenseSPDInverseMaskedOnDevice: the same with M in device memory (m*m PetscReal, GPUPCMalloc'ed; its masked rows
+   and columns those of the identity, not checked), overwritten: a matrix built on the device is factored without a
+   copy through the host */
+PETSC_EXTERN PetscErrorCode GPUPCDenseSPDInverseMaskedOnDevice(PetscInt m, PetscReal *d_M, const PetscReal *d, PetscReal *d_X, PetscBLASInt *info);
+
+/* GPUPCDenseSetUp: on the cuda backend, creates the process's cuSOLVER handle now (once; kept until PetscFinalize) so
+   that the first factorization does not pay the library's start; nothing on the host backend */
+PETSC_EXTERN PetscErrorCode GPUPCDenseSetUp(void);
+
 #if defined(GPUPC_HAVE_CUDA)
 /* the cuda backend's factorization (src/pc/utils/cuda/denseinv.cu), called by denseinv.c only */
-PETSC_INTERN PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, const PetscReal *d, PetscReal *d_X, PetscBLASInt *info);
+PETSC_INTERN PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, PetscBool mdevice, const PetscReal *d, PetscReal *d_X, PetscBLASInt *info);
+PETSC_INTERN PetscErrorCode GPUPCCUDADenseSetUp(void);
 #endif
 
 #endif

@@ -15,6 +15,47 @@ static PetscErrorCode DenseEvent(void)
   PetscFunctionReturn(0);
 }
 
+/* the host backend's masked inverse: host LAPACK on M (overwritten), the masked diagonal zeroed, then into d_X */
+static PetscErrorCode HostMasked(PetscInt m, PetscReal *M, const PetscReal *mask, PetscReal *d_X, PetscBLASInt *info)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCDenseSPDInverse(m, M, M, info));
+  if (*info == 0) {
+    for (PetscInt i = 0; mask && i < m; i++) /* the masked row and column: 1 on the diagonal; zeroed */
+      if (mask[i] == 0.0) M[(size_t)i * m + i] = 0.0;
+    PetscCall(GPUPCCopyToDevice(d_X, M, (size_t)m * m));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDenseSetUp - on the cuda backend, creates the process's dense solver (the cuSOLVER handle on the rank's stream)
+   now, once, and keeps it until PetscFinalize(); nothing on the host backend
+
+   Not Collective
+
+   Notes:
+   The first cuSOLVER call of a process starts the library (tens of milliseconds to 0.1 s and more on an H200, varying
+   run to run). PC cmg calls this when it is created, so that this start falls outside its PCSetUp(); every later
+   factorization (GPUPCDenseSPDInverseMaskedDevice()) uses the same handle.
+
+   Level: developer
+
+.seealso: GPUPCDenseSPDInverseMaskedDevice()
+@*/
+PetscErrorCode GPUPCDenseSetUp(void)
+{
+  PetscGPUPCBackend backend;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&backend));
+#if defined(GPUPC_HAVE_CUDA)
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDADenseSetUp());
+#endif
+  (void)backend;
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCDenseSPDInverse - inverse of a dense symmetric positive definite matrix, on the host
 
@@ -93,17 +134,51 @@ PetscErrorCode GPUPCDenseSPDInverseMaskedDevice(PetscInt m, PetscReal *M, const 
   PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(PetscLogEventBegin(GPUPC_DenseInvDev, 0, 0, 0, 0));
 #if defined(GPUPC_HAVE_CUDA)
-  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDADenseSPDInverseMasked(m, M, mask, d_X, info));
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDADenseSPDInverseMasked(m, M, PETSC_FALSE, mask, d_X, info));
   else
 #endif
-  {
-    PetscCall(GPUPCDenseSPDInverse(m, M, M, info));
-    if (*info == 0) {
-      for (PetscInt i = 0; mask && i < m; i++) /* the masked row and column: 1 on the diagonal; zeroed */
-        if (mask[i] == 0.0) M[(size_t)i * m + i] = 0.0;
-      PetscCall(GPUPCCopyToDevice(d_X, M, (size_t)m * m));
-    }
-  }
+    PetscCall(HostMasked(m, M, mask, d_X, info));
+  PetscCall(PetscLogEventEnd(GPUPC_DenseInvDev, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDenseSPDInverseMaskedOnDevice - GPUPCDenseSPDInverseMaskedDevice() of a matrix in device memory
+
+   Not Collective
+
+   Input Parameters:
++  m    - order
+.  d_M  - m x m row-major device matrix (GPUPCMalloc'ed; symmetric positive definite, with the rows and columns of
+          the identity where mask is 0, which is not checked); overwritten
+-  mask - m host values, each 0 or 1, or NULL for all ones
+
+   Output Parameters:
++  d_X  - m x m row-major device memory: diag(mask) M^{-1} diag(mask), symmetric
+-  info - as for GPUPCDenseSPDInverseMaskedDevice()
+
+   Notes:
+   For a matrix built on the device (PC cmg's last level from its device CSR): no copy through the host.
+
+   Level: developer
+
+.seealso: GPUPCDenseSPDInverseMaskedDevice()
+@*/
+PetscErrorCode GPUPCDenseSPDInverseMaskedOnDevice(PetscInt m, PetscReal *d_M, const PetscReal *mask, PetscReal *d_X, PetscBLASInt *info)
+{
+  PetscGPUPCBackend backend;
+
+  PetscFunctionBegin;
+  *info = 0;
+  if (m == 0) PetscFunctionReturn(0);
+  PetscCall(DenseEvent());
+  PetscCall(PetscGPUPCGetBackend(&backend));
+  PetscCall(PetscLogEventBegin(GPUPC_DenseInvDev, 0, 0, 0, 0));
+#if defined(GPUPC_HAVE_CUDA)
+  if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDADenseSPDInverseMasked(m, d_M, PETSC_TRUE, mask, d_X, info));
+  else
+#endif
+    PetscCall(HostMasked(m, d_M, mask, d_X, info)); /* the host backend's device memory is host memory */
   PetscCall(PetscLogEventEnd(GPUPC_DenseInvDev, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

@@ -7,6 +7,7 @@
 #include <gpupc/cmg.h>
 #include <gpupc/threads.h>
 #include <gpupc/cmgsetupkernels.h>
+#include <gpupc/denseinv.h>
 
 const char *const PCCMGPrecisions[]     = {"double", "single", "PCCMGPrecision", "PC_CMG_PRECISION_", NULL};
 const char *const PCCMGPositiveModes[]  = {"doublecover", "error", "PCCMGPositiveMode", "PC_CMG_POSITIVE_", NULL};
@@ -415,5 +416,6 @@ PetscErrorCode PCCreate_CMG(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetNumberOfLevels_C", PCCMGGetNumberOfLevels_CMG));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCCMGGetLevel_C", PCCMGGetLevel_CMG));
   PetscCall(PCCMGComposeOptionFunctions_Private(pc, PETSC_TRUE));
+  PetscCall(GPUPCDenseSetUp()); /* the last level's factor: the dense solver starts here, not in the first PCSetUp */
   PetscFunctionReturn(0);
 }

@@ -11,10 +11,13 @@
    (GPUPCCMGCoarseComponents) and the upload factors the level on the device
    (GPUPCCMGCoarseFactorDevice: cuSOLVER through gpupc/denseinv.h), writing the inverse in
    the level precision straight into the level's device buffer; the host copy of the
-   inverse is then made only when asked for (GPUPCCMGHierarchyGetCoarseInverse: tests).
+   inverse is then made only when asked for (GPUPCCMGHierarchyGetCoarseInverse: tests). When
+   the device setup left the level's CSR on the device, the dense grounded matrix is built
+   there (coarse_dense of gpupc/cmgsetupkernels.h) instead of on the host and copied up.
 */
 #include <gpupc/cmg.h>
 #include <gpupc/denseinv.h>
+#include <gpupc/cmgsetupkernels.h>
 #include <petscblaslapack.h>
 
 /* the components of L (comp[v], breadth-first from the lowest vertex) and the position of every vertex among the
@@ -153,7 +156,10 @@ PetscErrorCode GPUPCCMGCoarseComponents(const GPUPCCMGLevel *L, PetscInt *ncomp)
    The grounded matrix is laid out in the level's own numbering, with the rows and columns of the grounded vertices
    those of the identity, and GPUPCDenseSPDInverseMaskedDevice() factors it (cuSOLVER on the cuda backend) and solves
    against the identity masked at the grounded vertices, which zeroes their rows and columns exactly. Single
-   precision: the double-precision result is rounded to float on the device (the cmg table's demote kernel).
+   precision: the double-precision result is rounded to float on the device (the cmg table's demote kernel). When the
+   level's CSR is on the device (L->drowptr, L->dcol, L->dval: the device setup's), the grounded matrix is built there
+   by the cmg setup table's coarse_dense, the same bits as the host build, and factored without a copy through the
+   host (GPUPCDenseSPDInverseMaskedOnDevice()); the components come from the host values as before.
 
    Level: developer
 
@@ -171,19 +177,40 @@ PetscErrorCode GPUPCCMGCoarseFactorDevice(const GPUPCCMGLevel *L, GPUPCCMGPrecis
   PetscCall(PetscLogEventBegin(PC_CMG_CoarseFactor, 0, 0, 0, 0));
   PetscCall(PetscMalloc3(n, &comp, n, &queue, n, &idx));
   Ground(L, comp, queue, idx, &nco, &m);
-  PetscCall(PetscCalloc1((size_t)n * n, &A));
   PetscCall(PetscMalloc1(n, &mask));
-  for (PetscInt v = 0; v < n; v++) {
-    mask[v] = idx[v] >= 0 ? 1.0 : 0.0;
-    if (idx[v] < 0) {
-      A[(size_t)v * n + v] = 1.0;
-      continue;
-    }
-    for (PetscInt k = L->rowptr[v]; k < L->rowptr[v + 1]; k++)
-      if (idx[L->col[k]] >= 0) A[(size_t)v * n + L->col[k]] += L->val[k];
-  }
+  for (PetscInt v = 0; v < n; v++) mask[v] = idx[v] >= 0 ? 1.0 : 0.0;
   if (prec == GPUPC_CMG_PRECISION_SINGLE) PetscCall(GPUPCMalloc((size_t)n * n * sizeof(PetscReal), (void **)&X));
-  PetscCall(GPUPCDenseSPDInverseMaskedDevice(n, A, mask, X ? X : (PetscReal *)dense, &info));
+  if (L->drowptr && L->dcol && L->dval) { /* the level's CSR is on the device (the device setup): the dense matrix is built there */
+    const GPUPCCMGSetupKernels *k;
+    GPUPCDevCSR                 dL;
+    PetscReal                  *dmask, *dA;
+
+    PetscCall(GPUPCGetCMGSetupKernels(&k));
+    dL.m = dL.n = n;
+    dL.nnz      = L->nnz;
+    dL.i        = (PetscInt *)L->drowptr;
+    dL.j        = (PetscInt *)L->dcol;
+    dL.a        = (PetscScalar *)L->dval;
+    PetscCall(GPUPCMallocArray(n, &dmask));
+    PetscCall(GPUPCMallocArray((size_t)n * n, &dA));
+    PetscCall(GPUPCCopyToDevice(dmask, mask, n));
+    PetscCall(k->coarse_dense(&dL, dmask, dA));
+    PetscCall(GPUPCDenseSPDInverseMaskedOnDevice(n, dA, mask, X ? X : (PetscReal *)dense, &info));
+    PetscCall(GPUPCFree(dA));
+    PetscCall(GPUPCFree(dmask));
+    A = NULL;
+  } else {
+    PetscCall(PetscCalloc1((size_t)n * n, &A));
+    for (PetscInt v = 0; v < n; v++) {
+      if (idx[v] < 0) {
+        A[(size_t)v * n + v] = 1.0;
+        continue;
+      }
+      for (PetscInt k = L->rowptr[v]; k < L->rowptr[v + 1]; k++)
+        if (idx[L->col[k]] >= 0) A[(size_t)v * n + L->col[k]] += L->val[k];
+    }
+    PetscCall(GPUPCDenseSPDInverseMaskedDevice(n, A, mask, X ? X : (PetscReal *)dense, &info));
+  }
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "PC cmg: the grounded last level (%" PetscInt_FMT " vertices, %" PetscInt_FMT " components) is not positive definite (Cholesky failed at pivot %d); the input is probably not diagonally dominant to working precision", n, nco, (int)info);
   if (X) {
     const GPUPCCMGKernels *K;

@@ -4,8 +4,9 @@
    The user's matrix goes up once; the reduction, the clustering and the Galerkin sums run on the device, level by
    level, with the stopping rules of the host setup; each finished level is copied down into the host hierarchy,
    which the cycle's upload, the last level's factor and -ksp_view read. The result is the host setup's hierarchy bit
-   for bit (docs/algorithms.md 2.5). A value-only reuse (SAME_NONZERO_PATTERN) uploads the new values, redoes the
-   reduction and the Galerkin sums on the kept clusters and sort, and copies the values down.
+   for bit (docs/algorithms.md 2.5). A value-only reuse (SAME_NONZERO_PATTERN) uploads the new values, checks them and
+   writes level 0's values in place on the kept structure in one pass per row, sums the coarser levels' values on the
+   kept clusters and sort, and copies only the last level's values down.
 */
 #include <gpupc/cmg.h>
 #include <gpupc/cmgsetupkernels.h>
@@ -77,9 +78,33 @@ static PetscErrorCode CouplingsDevice(const GPUPCDevCSR *A, const PetscInt *isdi
   PetscFunctionReturn(0);
 }
 
-/* the level-0 Laplacian L0 of the device matrix A (cmgreduce.c on the device); *map (device, n) is kept. A faulty row:
+/* the reduction's tolerances and choices for the kernels */
+static void ReduceRule(const GPUPCCMGOptions *opts, GPUPCCMGReduceRule *rule)
+{
+  rule->check_symmetry = opts->check_symmetry;
+  rule->doublecover    = (PetscBool)(opts->positive == GPUPC_CMG_POSITIVE_DOUBLE_COVER);
+  rule->dirichlet_rows = opts->dirichlet_rows;
+  rule->symmetry_tol   = opts->symmetry_tol;
+  rule->dominance_tol  = opts->dominance_tol;
+}
+
+/* the host reduction raises the error that names the first faulty row of A (the device kernels found nbad) */
+static PetscErrorCode ReduceError(Mat Ah, const GPUPCCMGOptions *opts, PetscInt nbad)
+{
+  GPUPCCMGReduction hred;
+  GPUPCCMGLevel     hL0;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCCMGReduce(Ah, opts, &hred, &hL0));
+  PetscCall(GPUPCCMGLevelFree(&hL0));
+  PetscCall(GPUPCCMGReductionFree(&hred));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG device setup: %" PetscInt_FMT " rows failed the device's checks but the host reduction accepted the matrix", nbad);
+}
+
+/* the level-0 Laplacian L0 of the device matrix A (cmgreduce.c on the device); *map (device, n) and *strict (device,
+   the strictly dominant kept rows in increasing order; NULL without a ground vertex) are kept. A faulty row:
    everything freed, then the host reduction raises the error that names it */
-static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGOptions *opts, GPUPCCMGReduction *red, GPUPCDevCSR *L0, PetscInt **map)
+static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGOptions *opts, GPUPCCMGReduction *red, GPUPCDevCSR *L0, PetscInt **map, PetscInt **strict)
 {
   const GPUPCCMGSetupKernels *k;
   const GPUPCSparseKernels   *sk;
@@ -94,11 +119,7 @@ static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGO
   PetscCall(GPUPCGetCMGSetupKernels(&k));
   PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(PetscMemzero(&R, sizeof(R)));
-  rule.check_symmetry = opts->check_symmetry;
-  rule.doublecover    = (PetscBool)(opts->positive == GPUPC_CMG_POSITIVE_DOUBLE_COVER);
-  rule.dirichlet_rows = opts->dirichlet_rows;
-  rule.symmetry_tol   = opts->symmetry_tol;
-  rule.dominance_tol  = opts->dominance_tol;
+  ReduceRule(opts, &rule);
   PetscCall(GPUPCMallocArray(n, &R.isdir));
   PetscCall(GPUPCMallocArray(n, &R.bad));
   PetscCall(GPUPCMallocArray(n, &R.strict));
@@ -109,14 +130,9 @@ static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGO
   PetscCall(k->dirichlet_rows(A, &rule, R.isdir, &ndir));
   PetscCall(k->check_rows(A, &rule, R.isdir, R.excess, R.dinv, R.bad, R.strict, R.len, &nbad, &npos, &nstrict));
   if (nbad > 0) {
-    GPUPCCMGReduction hred;
-    GPUPCCMGLevel     hL0;
     PetscCall(ReduceArraysFree(&R));
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, Ah, 0, 0, 0));
-    PetscCall(GPUPCCMGReduce(Ah, opts, &hred, &hL0)); /* raises the error naming the first faulty row */
-    PetscCall(GPUPCCMGLevelFree(&hL0));
-    PetscCall(GPUPCCMGReductionFree(&hred));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG device setup: %" PetscInt_FMT " rows failed the device's checks but the host reduction accepted the matrix", nbad);
+    PetscCall(ReduceError(Ah, opts, nbad));
   }
   PetscCall(sk->compact(n, R.isdir, 0, NULL, R.map, &nk, NULL));
   copies = npos > 0 ? 2 : 1;
@@ -153,8 +169,10 @@ static PetscErrorCode ReduceDevice(Mat Ah, const GPUPCDevCSR *A, const GPUPCCMGO
     PetscCall(GPUPCCopyToHost(red->dinv, R.dinv, n));
     PetscCall(CouplingsDevice(A, R.isdir, red));
   }
-  *map  = R.map;
-  R.map = NULL;
+  *map    = R.map;
+  *strict = R.list;
+  R.map   = NULL;
+  R.list  = NULL;
   PetscCall(ReduceArraysFree(&R));
   PetscCall(PetscInfo(Ah, "CMG reduction on the device: %" PetscInt_FMT " rows, %" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows; level 0 has %" PetscInt_FMT " vertices and %" PetscInt_FMT " nonzeros\n", n, npos, nstrict, n0, nnz0));
   PetscCall(PetscLogEventEnd(PC_CMG_Reduce, Ah, 0, 0, 0));
@@ -340,6 +358,7 @@ PetscErrorCode GPUPCCMGDevSetupFree(GPUPCCMGDevSetup *D)
   PetscFunctionBegin;
   PetscCall(GPUPCDevCSRDestroy(&D->A));
   PetscCall(GPUPCFree(D->map));
+  PetscCall(GPUPCFree(D->strict));
   for (PetscInt k = 0; k < D->nlevels; k++) {
     PetscCall(GPUPCDevCSRDestroy(&D->L[k]));
     PetscCall(GPUPCFree(D->cluster[k]));
@@ -381,7 +400,7 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscCall(PetscCalloc1(maxl, &H->levels));
   PetscCall(PetscCalloc3(maxl, &D->L, maxl, &D->cluster, maxl, &D->coo));
-  PetscCall(ReduceDevice(A, &D->A, opts, &H->red, &D->L[0], &D->map));
+  PetscCall(ReduceDevice(A, &D->A, opts, &H->red, &D->L[0], &D->map, &D->strict));
   D->nlevels       = 1;
   H->nlevels       = 1;
   H->levels[0].n   = D->L[0].m;
@@ -431,7 +450,7 @@ PetscErrorCode GPUPCCMGHierarchyBuildDevice(Mat A, const GPUPCCMGOptions *opts, 
      which uploads new ones), the map, the levels, the clusters and the kept sorts */
   PetscCall(GPUPCFree(D->A.a));
   D->A.a   = NULL;
-  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m) * sizeof(PetscInt);
+  D->bytes = (size_t)(D->A.m + 1 + D->A.nnz + D->A.m + (D->strict ? H->red.nstrict : 0)) * sizeof(PetscInt);
   for (PetscInt k = 0; k < D->nlevels; k++) {
     D->bytes += (size_t)(D->L[k].m + 1 + D->L[k].nnz) * sizeof(PetscInt) + (size_t)D->L[k].nnz * sizeof(PetscScalar);
     if (D->cluster[k]) D->bytes += (size_t)D->L[k].m * sizeof(PetscInt) + (size_t)(D->coo[k].nent + D->L[k + 1].nnz + 1) * sizeof(PetscInt);
@@ -462,9 +481,39 @@ PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *H, const GPUPCCM
   PetscFunctionReturn(0);
 }
 
+/* the Dirichlet couplings of the new values (E, E^T) into red when their pattern is red's; *same false otherwise */
+static PetscErrorCode CouplingsRefill(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, GPUPCCMGReduction *red, PetscBool *same)
+{
+  const GPUPCCMGSetupKernels *k;
+  GPUPCCMGReduction           c;
+  PetscInt                   *isdir, ndir;
+  PetscBool                   eq = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetCMGSetupKernels(&k));
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  PetscCall(GPUPCMallocArray(A->m, &isdir));
+  PetscCall(k->dirichlet_rows(A, rule, isdir, &ndir)); /* the kept rows' (level0_refill checked them) */
+  PetscCall(CouplingsDevice(A, isdir, &c));
+  PetscCall(GPUPCFree(isdir));
+  if (c.ncoupling != red->ncoupling) eq = PETSC_FALSE;
+  if (eq && c.ncoupling > 0) PetscCall(PetscArraycmp(c.erow, red->erow, A->m + 1, &eq));
+  if (eq && c.ncoupling > 0) PetscCall(PetscArraycmp(c.ecol, red->ecol, c.ncoupling, &eq));
+  if (eq && c.ncoupling > 0) PetscCall(PetscArraycmp(c.trow, red->trow, A->m + 1, &eq));
+  if (eq && c.ncoupling > 0) PetscCall(PetscArraycmp(c.tcol, red->tcol, c.ncoupling, &eq));
+  if (eq && c.ncoupling > 0) {
+    PetscCall(PetscArraycpy(red->eval, c.eval, c.ncoupling));
+    PetscCall(PetscArraycpy(red->tval, c.tval, c.ncoupling));
+  }
+  PetscCall(GPUPCCMGReductionFree(&c));
+  *same = eq;
+  PetscFunctionReturn(0);
+}
+
 /*@C
-   GPUPCCMGHierarchyRecomputeDevice - new values of a matrix with the same nonzero pattern, on the device: the reduction
-   again, the kept clusters, the Galerkin sums on the kept sort (GPUPCCMGHierarchyRecompute() on the device)
+   GPUPCCMGHierarchyRecomputeDevice - new values of a matrix with the same nonzero pattern, on the device: the values
+   of the kept levels recomputed in place on the kept structure, clusters and sorts (GPUPCCMGHierarchyRecompute() on
+   the device)
 
    Not Collective
 
@@ -475,16 +524,28 @@ PetscErrorCode GPUPCCMGHierarchyAttachDevice(GPUPCCMGHierarchy *H, const GPUPCCM
 -  D    - what that build kept
 
    Output Parameter:
-.  same - PETSC_FALSE if the reduced level-0 structure changed; then H and D are unchanged and must be rebuilt
+.  same - PETSC_FALSE if the new values change the reduced level-0 structure (a row that turns Dirichlet or stops
+          being one, an entry that becomes zero or changes sign, a row that becomes strictly dominant or stops being
+          so, the Dirichlet couplings); then the values in H and D are partly the new ones and both must be rebuilt
+
+   Notes:
+   The new values go up once (into A's kept structure) and one pass per row (level0_refill of gpupc/cmgsetupkernels.h)
+   checks them as the reduction does, confirms the kept level-0 structure and writes level 0's values in place; the
+   ground row is filled from the kept list of strictly dominant rows; each coarser level's values are the segmented
+   sums of the kept sort (GPUPCDevCOOAssemble() with MAT_REUSE_MATRIX). No structure is built, sorted or compared
+   beyond that; only the last level's values come down (its components and factor), and with Dirichlet rows their
+   inverse diagonal and couplings. The result is the fresh device setup's hierarchy with the kept clusters, bit for bit.
 
    Level: developer
 @*/
 PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGHierarchy *H, GPUPCCMGDevSetup *D, PetscBool *same)
 {
   const GPUPCCMGSetupKernels *k;
-  GPUPCCMGReduction           red;
-  GPUPCDevCSR                 L0;
-  PetscInt                   *map, nd = 0;
+  GPUPCCMGReduction          *red = &H->red;
+  GPUPCDevCSR                *L0  = &D->L[0];
+  GPUPCCMGReduceRule          rule;
+  PetscReal                  *excess, *dinv;
+  PetscInt                    nbad, npos, nstrict, nchanged;
   GPUPCCSR                    csr;
 
   PetscFunctionBegin;
@@ -498,29 +559,35 @@ PetscErrorCode GPUPCCMGHierarchyRecomputeDevice(Mat A, const GPUPCCMGOptions *op
   PetscCall(GPUPCMallocArray(csr.nnz, &D->A.a));                                                                                           /* freed again below: the values are read by the reduction only */
   PetscCall(GPUPCStageCopyToDevice(PetscMax(opts->threads, 1), (size_t)csr.nnz, csr.a, sizeof(PetscScalar), D->A.a, sizeof(PetscScalar))); /* the pattern is the caller's promise (SAME_NONZERO_PATTERN) */
   PetscCall(GPUPCMatRestoreCSR(&csr));
-  PetscCall(ReduceDevice(A, &D->A, opts, &red, &L0, &map));
+  PetscCall(PetscLogEventBegin(PC_CMG_Reduce, A, 0, 0, 0));
+  ReduceRule(opts, &rule);
+  PetscCall(GPUPCMallocArray(D->A.m, &excess));
+  PetscCall(GPUPCMallocArray(D->A.m, &dinv));
+  PetscCall(k->level0_refill(&D->A, &rule, D->map, red->nkept, red->copies, L0->i, L0->j, excess, dinv, L0->a, &nbad, &npos, &nstrict, &nchanged));
+  if (nbad > 0) {
+    PetscCall(GPUPCFree(excess));
+    PetscCall(GPUPCFree(dinv));
+    PetscCall(GPUPCFree(D->A.a));
+    D->A.a = NULL;
+    PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
+    PetscCall(ReduceError(A, opts, nbad));
+  }
+  *same = (PetscBool)(nchanged == 0 && (npos > 0 ? 2 : 1) == red->copies && nstrict == red->nstrict);
+  if (*same && red->ground) PetscCall(k->ground_fill(nstrict, D->strict, excess, D->map, red->nkept, red->copies, L0->i, L0->j, L0->a, NULL));
+  if (*same && red->ndirichlet > 0) {
+    PetscCall(GPUPCCopyToHost(red->dinv, dinv, red->n));
+    PetscCall(CouplingsRefill(&D->A, &rule, red, same));
+  }
+  PetscCall(GPUPCFree(excess));
+  PetscCall(GPUPCFree(dinv));
   PetscCall(GPUPCFree(D->A.a));
   D->A.a = NULL;
-  *same  = (PetscBool)(red.n0 == H->red.n0 && red.copies == H->red.copies && red.ground == H->red.ground && L0.nnz == D->L[0].nnz && red.ndirichlet == H->red.ndirichlet && red.ncoupling == H->red.ncoupling);
-  if (*same) {
-    PetscInt d;
-    PetscCall(k->differ(red.n, map, D->map, &d));
-    nd += d;
-    PetscCall(k->differ(L0.m + 1, L0.i, D->L[0].i, &d));
-    nd += d;
-    PetscCall(k->differ(L0.nnz, L0.j, D->L[0].j, &d));
-    nd += d;
-    *same = (PetscBool)(nd == 0);
-  }
-  if (*same) PetscCall(GPUPCCopyOnDevice(D->L[0].a, L0.a, L0.nnz));
-  PetscCall(GPUPCDevCSRDestroy(&L0));
-  PetscCall(GPUPCFree(map));
+  PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
   if (!*same) {
-    PetscCall(GPUPCCMGReductionFree(&red));
+    PetscCall(PetscInfo(A, "CMG value-only reuse: %" PetscInt_FMT " rows change the level-0 structure (%" PetscInt_FMT " positive off-diagonals, %" PetscInt_FMT " strictly dominant rows against %" PetscInt_FMT ")\n", nchanged, npos, nstrict, red->nstrict));
     PetscFunctionReturn(0);
   }
-  PetscCall(GPUPCCMGReductionFree(&H->red));
-  H->red = red;
+  red->npositive = npos;
   for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GalerkinDevice(&D->L[l], D->cluster[l], H->levels[l].nc, MAT_REUSE_MATRIX, &D->coo[l], &D->L[l + 1]));
   /* only the last level's values come down now (its components and, on the host backend, its factor); the cycle is
      refreshed from the device CSR, and a host reader of the other levels syncs first (GPUPCCMGHierarchySyncDevice) */

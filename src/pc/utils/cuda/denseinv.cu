@@ -41,7 +41,15 @@ static PetscErrorCode GetSolver(void)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, const PetscReal *mask, PetscReal *d_X, PetscBLASInt *info)
+PetscErrorCode GPUPCCUDADenseSetUp(void)
+{
+  PetscFunctionBegin;
+  PetscCall(GetSolver());
+  PetscFunctionReturn(0);
+}
+
+/* M: host memory, or device memory when mdevice */
+PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, PetscBool mdevice, const PetscReal *mask, PetscReal *d_X, PetscBLASInt *info)
 {
   const size_t  mm = (size_t)m * m;
   cudaStream_t  s;
@@ -67,7 +75,7 @@ PetscErrorCode GPUPCCUDADenseSPDInverseMasked(PetscInt m, const PetscReal *M, co
   dinfo = (int *)(buf + mm * sizeof(double));
   PetscCall(PetscMalloc1(m, &diag));
   for (PetscInt i = 0; i < m; i++) diag[i] = mask ? mask[i] : 1.0;
-  GPUPCCallCUDA(cudaMemcpyAsync(dA, M, mm * sizeof(double), cudaMemcpyHostToDevice, s));
+  GPUPCCallCUDA(cudaMemcpyAsync(dA, M, mm * sizeof(double), mdevice ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, s));
   GPUPCCallCUDA(cudaMemsetAsync(d_X, 0, mm * sizeof(double), s));
   GPUPCCallCUDA(cudaMemcpy2DAsync(d_X, (size_t)(m + 1) * sizeof(double), diag, sizeof(double), sizeof(double), (size_t)m, cudaMemcpyHostToDevice, s));
   GPUPCCallCUSOLVER(cusolverDnXpotrf_bufferSize(solver, params, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_64F, dA, n, CUDA_R_64F, &dbytes, &hbytes));

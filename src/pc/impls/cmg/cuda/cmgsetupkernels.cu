@@ -9,6 +9,7 @@
 */
 #include <gpupc/cuda.h>
 #include <gpupc/cmgsetupkernels.h>
+#include <gpupc/cmgsetuprow.h>
 
 static_assert(sizeof(PetscInt) == sizeof(int), "the CUDA CMG setup kernels are written for 32-bit PetscInt");
 
@@ -61,28 +62,13 @@ static PetscErrorCode CountersRead(const int *c, int h[NCOUNT])
   PetscFunctionReturn(0);
 }
 
-__device__ static double EntryOf(const GPUPCDevCSR A, int i, int j)
-{
-  int lo = A.i[i], hi = A.i[i + 1] - 1;
-  while (lo <= hi) {
-    const int mid = (lo + hi) / 2;
-    if (A.j[mid] == j) return A.a[mid];
-    if (A.j[mid] < j) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0.0;
-}
-
-__global__ static void DirichletKernel(GPUPCDevCSR A, int dirichlet, int *isdir, int *cnt)
+__global__ static void DirichletKernel(GPUPCDevCSR A, GPUPCCMGReduceRule rule, int *isdir, int *cnt)
 {
   int c = 0;
   GRID_LOOP(i, A.m)
   {
-    int dir = dirichlet;
-    for (int k = A.i[i]; k < A.i[i + 1] && dir; k++)
-      if (A.j[k] != i && A.a[k] != 0.0) dir = 0;
-    isdir[i] = dir;
-    c += dir;
+    isdir[i] = GPUPCCMGRowDirichlet(&A, &rule, (int)i);
+    c += isdir[i];
   }
   if (c) atomicAdd(cnt, c);
 }
@@ -96,7 +82,7 @@ static PetscErrorCode DirichletRows_CUDA(const GPUPCDevCSR *A, const GPUPCCMGRed
   *ndir = 0;
   if (A->m <= 0) PetscFunctionReturn(0);
   PetscCall(CountersGet(&s, &c));
-  DirichletKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, rule->dirichlet_rows ? 1 : 0, isdir, c);
+  DirichletKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *rule, isdir, c);
   GPUPCCheckLaunch("DirichletKernel");
   PetscCall(CountersRead(c, h));
   *ndir = h[0];
@@ -105,61 +91,12 @@ static PetscErrorCode DirichletRows_CUDA(const GPUPCDevCSR *A, const GPUPCCMGRed
 
 __global__ static void CheckRowsKernel(GPUPCDevCSR A, GPUPCCMGReduceRule rule, const int *isdir, double *excess, double *dinv, int *bad, int *strict, int *len, int *cnt)
 {
-  int cbad = 0, cpos = 0, cstrict = 0;
+  int h[3] = {0, 0, 0};
   GRID_LOOP(i, A.m)
-  {
-    double d = 0.0, off = 0.0, offdir = 0.0, e;
-    int    p = 0, l = 1, fault = 0;
-    for (int k = A.i[i]; k < A.i[i + 1] && !fault; k++) {
-      const int    j = A.j[k];
-      const double a = A.a[k];
-      if (!isfinite(a)) {
-        fault = 1;
-        break;
-      }
-      if (j == i) {
-        d += a;
-        continue;
-      }
-      if (a == 0.0) continue;
-      if (isdir[j]) {
-        offdir += fabs(a);
-        continue;
-      }
-      if (rule.check_symmetry) {
-        const double at = EntryOf(A, j, (int)i);
-        if (fabs(a - at) > rule.symmetry_tol * fmax(fabs(a), fabs(at))) fault = 1;
-      }
-      if (a > 0.0) {
-        if (!rule.doublecover) fault = 1;
-        p++;
-      }
-      off += fabs(a);
-      l++;
-    }
-    e = d - off - offdir;
-    if (!fault && !(d > 0.0)) fault = 1;
-    if (!fault && e < -rule.dominance_tol * d) fault = 1;
-    bad[i]    = fault;
-    excess[i] = 0.0;
-    dinv[i]   = 0.0;
-    strict[i] = 0;
-    len[i]    = 0;
-    if (fault) {
-      cbad++;
-      continue;
-    }
-    if (e <= rule.dominance_tol * d) e = 0.0;
-    excess[i] = isdir[i] ? 0.0 : e + offdir;
-    dinv[i]   = isdir[i] ? 1.0 / d : 0.0;
-    strict[i] = !isdir[i] && excess[i] > 0.0;
-    len[i]    = l + (excess[i] > 0.0 ? 1 : 0);
-    cpos += p;
-    cstrict += strict[i];
-  }
-  if (cbad) atomicAdd(&cnt[0], cbad);
-  if (cpos) atomicAdd(&cnt[1], cpos);
-  if (cstrict) atomicAdd(&cnt[2], cstrict);
+  GPUPCCMGCheckRowStore(&A, &rule, isdir, (int)i, excess, dinv, bad, strict, len, h);
+  if (h[0]) atomicAdd(&cnt[0], h[0]);
+  if (h[1]) atomicAdd(&cnt[1], h[1]);
+  if (h[2]) atomicAdd(&cnt[2], h[2]);
 }
 
 static PetscErrorCode CheckRows_CUDA(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *isdir, PetscReal *excess, PetscReal *dinv, PetscInt *bad, PetscInt *strict, PetscInt *len, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict)
@@ -243,53 +180,11 @@ static PetscErrorCode Level0Count_CUDA(PetscInt n, const PetscInt *map, const Pe
   PetscFunctionReturn(0);
 }
 
-/* the placement of the host table's Level0Fill_Host: copy 0's columns before copy 1's, the diagonal among its copy's
-   negatives, the ground last */
+/* the rows of the kept vertices (gpupc/cmgsetuprow.h GPUPCCMGLevel0Row, as the host table's Level0Fill_Host) */
 __global__ static void Level0FillKernel(GPUPCDevCSR A, const int *isdir, const double *excess, const int *map, int nk, int copies, const int *rp, int *col, double *val)
 {
   GRID_LOOP(i, A.m)
-  {
-    int    nneg = 0, nposr = 0, before = 0;
-    double sum = 0.0;
-    if (isdir[i]) continue;
-    for (int k = A.i[i]; k < A.i[i + 1]; k++) {
-      const int    j = A.j[k];
-      const double a = A.a[k];
-      if (j == i || a == 0.0 || isdir[j]) continue;
-      if (a < 0.0) {
-        nneg++;
-        if (j < i) before++;
-      } else nposr++;
-      sum += fabs(a);
-    }
-    if (excess[i] > 0.0) sum += excess[i];
-    for (int c = 0; c < copies; c++) {
-      const int r = c * nk + map[i], o = rp[r];
-      const int same = c == 0 ? o : o + nposr, other = c == 0 ? o + nneg + 1 : o;
-      int       qn = 0, qp = 0;
-      col[same + before] = r;
-      val[same + before] = sum;
-      for (int k = A.i[i]; k < A.i[i + 1]; k++) {
-        const int    j = A.j[k];
-        const double a = A.a[k];
-        if (j == i || a == 0.0 || isdir[j]) continue;
-        if (a < 0.0) {
-          const int q = same + qn + (qn >= before ? 1 : 0);
-          col[q]      = c * nk + map[j];
-          val[q]      = -fabs(a);
-          qn++;
-        } else {
-          col[other + qp] = (1 - c) * nk + map[j];
-          val[other + qp] = -fabs(a);
-          qp++;
-        }
-      }
-      if (excess[i] > 0.0) {
-        col[rp[r + 1] - 1] = copies * nk;
-        val[rp[r + 1] - 1] = -excess[i];
-      }
-    }
-  }
+  if (!isdir[i]) (void)GPUPCCMGLevel0Row(&A, isdir, map, (int)i, excess[i], nk, copies, rp, col, NULL, val);
 }
 
 static PetscErrorCode Level0Fill_CUDA(const GPUPCDevCSR *A, const PetscInt *isdir, const PetscReal *excess, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, PetscInt *col, PetscReal *val)
@@ -298,6 +193,45 @@ static PetscErrorCode Level0Fill_CUDA(const GPUPCDevCSR *A, const PetscInt *isdi
   if (A->m <= 0) PetscFunctionReturn(0);
   Level0FillKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, isdir, excess, map, nk, copies, rp, col, val);
   GPUPCCheckLaunch("Level0FillKernel");
+  PetscFunctionReturn(0);
+}
+
+/* the value-only reuse of level 0: the per-row functions of CheckRowsKernel and Level0FillKernel on the kept structure,
+   one thread per row (the host table's Level0Refill_Host); counts: bad, positive, strict, changed */
+__global__ static void Level0RefillKernel(GPUPCDevCSR A, GPUPCCMGReduceRule rule, const int *map, int nk, int copies, const int *rp, const int *col, double *excess, double *dinv, double *val, int *cnt)
+{
+  int cbad = 0, cpos = 0, cstrict = 0, cchanged = 0;
+  GRID_LOOP(i, A.m)
+  {
+    int       p, st;
+    const int r = GPUPCCMGRefillRow(&A, &rule, map, (int)i, nk, copies, rp, col, &excess[i], &dinv[i], val, &p, &st);
+    cbad += r == 1;
+    cchanged += r == 2;
+    cpos += p;
+    cstrict += st;
+  }
+  if (cbad) atomicAdd(&cnt[0], cbad);
+  if (cpos) atomicAdd(&cnt[1], cpos);
+  if (cstrict) atomicAdd(&cnt[2], cstrict);
+  if (cchanged) atomicAdd(&cnt[3], cchanged);
+}
+
+static PetscErrorCode Level0Refill_CUDA(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, const PetscInt *col, PetscReal *excess, PetscReal *dinv, PetscReal *val, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict, PetscInt *nchanged)
+{
+  Scratch s;
+  int    *c = NULL, h[NCOUNT];
+
+  PetscFunctionBegin;
+  *nbad = *npos = *nstrict = *nchanged = 0;
+  if (A->m <= 0) PetscFunctionReturn(0);
+  PetscCall(CountersGet(&s, &c));
+  Level0RefillKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *rule, map, nk, copies, rp, col, excess, dinv, val, c);
+  GPUPCCheckLaunch("Level0RefillKernel");
+  PetscCall(CountersRead(c, h));
+  *nbad     = h[0];
+  *npos     = h[1];
+  *nstrict  = h[2];
+  *nchanged = h[3];
   PetscFunctionReturn(0);
 }
 
@@ -761,6 +695,31 @@ static PetscErrorCode SmootherWeights_CUDA(const GPUPCDevCSR *L, PetscReal *invd
   if (L->m <= 0) PetscFunctionReturn(0);
   SmootherWeightsKernel<<<Grid(L->m), BLOCK, 0, GPUPCCUDAStream()>>>(*L, invd);
   GPUPCCheckLaunch("SmootherWeightsKernel");
+  PetscFunctionReturn(0);
+}
+
+/* one thread per row of the zeroed M: its entries between unmasked vertices in row order, or the identity's row */
+__global__ static void CoarseDenseKernel(GPUPCDevCSR L, const double *mask, double *M)
+{
+  GRID_LOOP(v, L.m)
+  {
+    const size_t row = (size_t)v * (size_t)L.m;
+    if (mask[v] == 0.0) {
+      M[row + v] = 1.0;
+      continue;
+    }
+    for (int k = L.i[v]; k < L.i[v + 1]; k++)
+      if (mask[L.j[k]] != 0.0) M[row + L.j[k]] += L.a[k];
+  }
+}
+
+static PetscErrorCode CoarseDense_CUDA(const GPUPCDevCSR *L, const PetscReal *mask, PetscReal *M)
+{
+  PetscFunctionBegin;
+  if (L->m <= 0) PetscFunctionReturn(0);
+  GPUPCCallCUDA(cudaMemsetAsync(M, 0, (size_t)L->m * (size_t)L->m * sizeof(double), GPUPCCUDAStream()));
+  CoarseDenseKernel<<<Grid(L->m), BLOCK, 0, GPUPCCUDAStream()>>>(*L, mask, M);
+  GPUPCCheckLaunch("CoarseDenseKernel");
   PetscFunctionReturn(0);
 }
 

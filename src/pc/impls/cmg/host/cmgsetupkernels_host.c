@@ -6,31 +6,15 @@
 */
 #include <gpupc/cmg.h>
 #include <gpupc/cmgsetupkernels.h>
-
-/* a_ij of a CSR with sorted rows, 0 if not stored */
-static PetscReal EntryOf(const GPUPCDevCSR *A, PetscInt i, PetscInt j)
-{
-  PetscInt lo = A->i[i], hi = A->i[i + 1] - 1;
-
-  while (lo <= hi) {
-    PetscInt mid = (lo + hi) / 2;
-    if (A->j[mid] == j) return A->a[mid];
-    if (A->j[mid] < j) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0.0;
-}
+#include <gpupc/cmgsetuprow.h>
 
 static PetscErrorCode DirichletRows_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, PetscInt *isdir, PetscInt *ndir)
 {
   PetscInt cnt = 0;
 
   for (PetscInt i = 0; i < A->m; i++) {
-    PetscInt dir = rule->dirichlet_rows ? 1 : 0;
-    for (PetscInt k = A->i[i]; k < A->i[i + 1] && dir; k++)
-      if (A->j[k] != i && A->a[k] != 0.0) dir = 0;
-    isdir[i] = dir;
-    cnt += dir;
+    isdir[i] = GPUPCCMGRowDirichlet(A, rule, i);
+    cnt += isdir[i];
   }
   *ndir = cnt;
   return 0;
@@ -38,61 +22,12 @@ static PetscErrorCode DirichletRows_Host(const GPUPCDevCSR *A, const GPUPCCMGRed
 
 static PetscErrorCode CheckRows_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *isdir, PetscReal *excess, PetscReal *dinv, PetscInt *bad, PetscInt *strict, PetscInt *len, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict)
 {
-  PetscInt cbad = 0, cpos = 0, cstrict = 0;
+  PetscInt cnt[3] = {0, 0, 0};
 
-  for (PetscInt i = 0; i < A->m; i++) {
-    PetscReal d = 0.0, off = 0.0, offdir = 0.0, e;
-    PetscInt  p = 0, l = 1, fault = 0;
-    for (PetscInt k = A->i[i]; k < A->i[i + 1] && !fault; k++) {
-      const PetscInt  j = A->j[k];
-      const PetscReal a = A->a[k];
-      if (!isfinite(a)) { /* (the host reduction then names the entry) */
-        fault = 1;
-        break;
-      }
-      if (j == i) {
-        d += a;
-        continue;
-      }
-      if (a == 0.0) continue;
-      if (isdir[j]) {
-        offdir += PetscAbsReal(a);
-        continue;
-      }
-      if (rule->check_symmetry) {
-        const PetscReal at = EntryOf(A, j, i);
-        if (PetscAbsReal(a - at) > rule->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(at))) fault = 1;
-      }
-      if (a > 0.0) {
-        if (!rule->doublecover) fault = 1;
-        p++;
-      }
-      off += PetscAbsReal(a);
-      l++;
-    }
-    e = d - off - offdir;
-    if (!fault && !(d > 0.0)) fault = 1;
-    if (!fault && e < -rule->dominance_tol * d) fault = 1;
-    bad[i]    = fault;
-    excess[i] = 0.0;
-    dinv[i]   = 0.0;
-    strict[i] = 0;
-    len[i]    = 0;
-    if (fault) {
-      cbad++;
-      continue;
-    }
-    if (e <= rule->dominance_tol * d) e = 0.0;
-    excess[i] = isdir[i] ? 0.0 : e + offdir;
-    dinv[i]   = isdir[i] ? 1.0 / d : 0.0;
-    strict[i] = !isdir[i] && excess[i] > 0.0;
-    len[i]    = l + (excess[i] > 0.0 ? 1 : 0);
-    cpos += p;
-    cstrict += strict[i];
-  }
-  *nbad    = cbad;
-  *npos    = cpos;
-  *nstrict = cstrict;
+  for (PetscInt i = 0; i < A->m; i++) GPUPCCMGCheckRowStore(A, rule, isdir, i, excess, dinv, bad, strict, len, cnt);
+  *nbad    = cnt[0];
+  *npos    = cnt[1];
+  *nstrict = cnt[2];
   return 0;
 }
 
@@ -131,54 +66,34 @@ static PetscErrorCode Level0Count_Host(PetscInt n, const PetscInt *map, const Pe
   return 0;
 }
 
-/* The row of copy c of kept row i with its columns in order, without a sort: the columns of copy 0 (< nk) come before
-   those of copy 1, and inside a copy the order of the user's columns (map increases); the diagonal sits among the
-   entries of its own copy, the ground (the largest column) last. */
+/* the rows of the kept vertices (gpupc/cmgsetuprow.h GPUPCCMGLevel0Row) */
 static PetscErrorCode Level0Fill_Host(const GPUPCDevCSR *A, const PetscInt *isdir, const PetscReal *excess, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, PetscInt *col, PetscReal *val)
 {
+  for (PetscInt i = 0; i < A->m; i++)
+    if (!isdir[i]) (void)GPUPCCMGLevel0Row(A, isdir, map, i, excess[i], nk, copies, rp, col, NULL, val);
+  return 0;
+}
+
+/* CheckRows_Host's checks and Level0Fill_Host's placement on the kept structure (a Dirichlet row: map[i] < 0), in
+   one pass per row, through the same per-row functions (gpupc/cmgsetuprow.h), so the values are theirs bit for bit.
+   A row whose level-0 rows would have another length or other columns is counted in *nchanged (its values are
+   undefined). */
+static PetscErrorCode Level0Refill_Host(const GPUPCDevCSR *A, const GPUPCCMGReduceRule *rule, const PetscInt *map, PetscInt nk, PetscInt copies, const PetscInt *rp, const PetscInt *col, PetscReal *excess, PetscReal *dinv, PetscReal *val, PetscInt *nbad, PetscInt *npos, PetscInt *nstrict, PetscInt *nchanged)
+{
+  PetscInt cbad = 0, cpos = 0, cstrict = 0, cchanged = 0;
+
   for (PetscInt i = 0; i < A->m; i++) {
-    PetscInt  nneg = 0, nposr = 0, before = 0;
-    PetscReal sum = 0.0;
-    if (isdir[i]) continue;
-    for (PetscInt k = A->i[i]; k < A->i[i + 1]; k++) {
-      const PetscInt  j = A->j[k];
-      const PetscReal a = A->a[k];
-      if (j == i || a == 0.0 || isdir[j]) continue;
-      if (a < 0.0) {
-        nneg++;
-        if (j < i) before++;
-      } else nposr++;
-      sum += PetscAbsReal(a);
-    }
-    if (excess[i] > 0.0) sum += excess[i];
-    for (PetscInt c = 0; c < copies; c++) {
-      const PetscInt r = c * nk + map[i], o = rp[r];
-      /* where the same-copy part (negatives and the diagonal) and the other-copy part (positives) start */
-      const PetscInt same = c == 0 ? o : o + nposr, other = c == 0 ? o + nneg + 1 : o;
-      PetscInt       qn = 0, qp = 0;
-      col[same + before] = r;
-      val[same + before] = sum;
-      for (PetscInt k = A->i[i]; k < A->i[i + 1]; k++) {
-        const PetscInt  j = A->j[k];
-        const PetscReal a = A->a[k];
-        if (j == i || a == 0.0 || isdir[j]) continue;
-        if (a < 0.0) {
-          const PetscInt q = same + qn + (qn >= before ? 1 : 0);
-          col[q]           = c * nk + map[j];
-          val[q]           = -PetscAbsReal(a);
-          qn++;
-        } else {
-          col[other + qp] = (1 - c) * nk + map[j];
-          val[other + qp] = -PetscAbsReal(a);
-          qp++;
-        }
-      }
-      if (excess[i] > 0.0) {
-        col[rp[r + 1] - 1] = copies * nk;
-        val[rp[r + 1] - 1] = -excess[i];
-      }
-    }
+    PetscInt       p, st;
+    const PetscInt r = GPUPCCMGRefillRow(A, rule, map, i, nk, copies, rp, col, &excess[i], &dinv[i], val, &p, &st);
+    cbad += r == 1;
+    cchanged += r == 2;
+    cpos += p;
+    cstrict += st;
   }
+  *nbad     = cbad;
+  *npos     = cpos;
+  *nstrict  = cstrict;
+  *nchanged = cchanged;
   return 0;
 }
 
@@ -404,6 +319,22 @@ static PetscErrorCode SmootherWeights_Host(const GPUPCDevCSR *L, PetscReal *invd
     for (PetscInt q = L->i[i]; q < L->i[i + 1]; q++)
       if (L->j[q] == i) d = L->a[q];
     invd[i] = d > 0.0 ? 1.0 / (2.0 * d) : 0.0;
+  }
+  return 0;
+}
+
+static PetscErrorCode CoarseDense_Host(const GPUPCDevCSR *L, const PetscReal *mask, PetscReal *M)
+{
+  const size_t n = (size_t)L->m;
+
+  for (size_t q = 0; q < n * n; q++) M[q] = 0.0;
+  for (PetscInt v = 0; v < L->m; v++) {
+    if (mask[v] == 0.0) {
+      M[(size_t)v * n + v] = 1.0;
+      continue;
+    }
+    for (PetscInt k = L->i[v]; k < L->i[v + 1]; k++)
+      if (mask[L->j[k]] != 0.0) M[(size_t)v * n + L->j[k]] += L->a[k];
   }
   return 0;
 }
