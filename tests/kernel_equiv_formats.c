@@ -447,6 +447,7 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscCall(GPUPCDevMatCreate(&h, 1, f, &X));
   PetscCall(GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, di, dj, da, f, &Y));
   PetscCheck(!strcmp(X->ops->name, fmt) && !strcmp(Y->ops->name, fmt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "asked for %s, got %s and %s", fmt, X->ops->name, Y->ops->name);
+  PetscCheck(!Y->h_i && X->h_i, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the build from device CSR keeps host row pointers (or the host build none)", fmt);
   PetscCall(SameBlocks(fmt, X, Y));
   PetscCall(SameProducts(A, X, Y));
   if (f == GPUPC_DEVMAT_SEGCSR) tiled += ((const GPUPCSegCSRDev *)Y->block)->shortmode == MAT_SEGCSR_SHORT_TILE;
@@ -459,6 +460,11 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscCall(Up(na, A->nnz * sizeof(PetscScalar), (void **)&da));
   PetscCall(GPUPCDevMatUpdateValues(X, na, PETSC_FALSE));
   PetscCall(GPUPCDevMatUpdateValues(Y, da, PETSC_TRUE));
+  PetscCall(SameBlocks(fmt, X, Y));
+  /* then 1 - a from the host into both: Y, built from device CSR, holds no host row pointers (a device copy) */
+  for (PetscInt k = 0; k < A->nnz; k++) na[k] = 1.0 - A->a[k];
+  PetscCall(GPUPCDevMatUpdateValues(X, na, PETSC_FALSE));
+  PetscCall(GPUPCDevMatUpdateValues(Y, na, PETSC_FALSE));
   PetscCall(SameBlocks(fmt, X, Y));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-9s %-6s m %4" PetscInt_FMT " n %4" PetscInt_FMT " nnz %5" PetscInt_FMT "%s: device build = host build, products and value updates agree\n", A->name, fmt, A->m, A->n, A->nnz,
                         f == GPUPC_DEVMAT_SEGCSR ? (((const GPUPCSegCSRDev *)X->block)->shortmode == MAT_SEGCSR_SHORT_TILE ? " (tile mode)" : " (group mode)") : ""));
