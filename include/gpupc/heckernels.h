@@ -109,7 +109,8 @@ static inline PetscInt GPUPCHECEllLength(const GPUPCHECDev *A, PetscInt i)
   }
 }
 
-/* host side (the build, tests): sets ELL length len of row i in ellen for width K (len < 0: the marker) */
+/* the host build, the device build (gpupc/formatkernels.h: hecfill) and tests: sets ELL length len of row i in ellen for
+   width K (len < 0: the marker) */
 static inline GPUPC_HOST_DEVICE void GPUPCHECSetEllLength(PetscInt K, void *ellen, PetscInt i, PetscInt len)
 {
   switch (GPUPCHECEllLengthBytes(K)) {
