@@ -3,11 +3,17 @@ static const char help[] = "The format builds from CSR on the device (gpupc/form
                            "host buffers; segcsr and hec level matrices built from device CSR against the same formats built\n"
                            "from host CSR (every column and value slot identical, products identical, value updates from host and\n"
                            "device identical); products against a CSR reference; bcsr refusing device CSR; auto's choices.\n"
-                           "Matrices: irregular rows (empty, slab, warp and block rows), a 2D Laplacian, a rectangle, no entries.\n";
+                           "The structure of a block built from device row pointers (segment pointers, rows, bins, tiles; ELL\n"
+                           "lengths, slabs, remainder offsets, long rows) is compared array by array with the host build.\n"
+                           "Matrices: irregular rows (empty, slab, warp and block rows), a 2D Laplacian, a rectangle, no entries,\n"
+                           "ragged short rows (segcsr's tile mode), one very long row among empty ones, one row, no rows.\n";
 
 #include <gpupc/devmat.h>
 #include <gpupc/formatkernels.h>
 #include "kerneltest.h"
+/* the blocks' host statistics (segmin, groupbusy, Kcost, ...), compared between the host and the device builds */
+#include "../src/mat/impls/segcsr/segcsrimpl.h"
+#include "../src/mat/impls/hec/hecimpl.h"
 
 typedef struct {
   const char  *name;
@@ -16,7 +22,24 @@ typedef struct {
   PetscScalar *a;
 } HostCSR;
 
-static PetscInt runs[GPUPC_FORMAT_NKERNELS];
+static PetscInt runs[GPUPC_FORMAT_NKERNELS], tiled; /* tiled: segcsr blocks in tile mode (the ragged matrix must make one) */
+
+/* the entries of A (row pointers set): random columns and values */
+static PetscErrorCode FillEntries(PetscRandom r, HostCSR *A)
+{
+  PetscReal u;
+
+  PetscFunctionBegin;
+  A->nnz = A->i[A->m];
+  PetscCall(PetscMalloc2(PetscMax(A->nnz, 1), &A->j, PetscMax(A->nnz, 1), &A->a));
+  for (PetscInt k = 0; k < A->nnz; k++) {
+    PetscCall(PetscRandomGetValueReal(r, &u));
+    A->j[k] = (PetscInt)(u * A->n) % A->n;
+    PetscCall(PetscRandomGetValueReal(r, &u));
+    A->a[k] = u - 0.5;
+  }
+  PetscFunctionReturn(0);
+}
 
 /* irregular rows: lengths 0 .. 3 mean (slab rows of hec), a few of 40 (warp rows) and one of 1500 (a block row, a
    long segcsr row); random columns and values */
@@ -37,14 +60,7 @@ static PetscErrorCode MakeIrregular(PetscRandom r, PetscInt m, PetscInt n, HostC
     len         = i == m / 2 ? PetscMin(n, 1500) : (i % 97 == 5 ? PetscMin(n, 40) : (i % 13 == 0 ? 0 : (PetscInt)(u * 16)));
     A->i[i + 1] = A->i[i] + len;
   }
-  A->nnz = A->i[m];
-  PetscCall(PetscMalloc2(A->nnz, &A->j, A->nnz, &A->a));
-  for (PetscInt k = 0; k < A->nnz; k++) {
-    PetscCall(PetscRandomGetValueReal(r, &u));
-    A->j[k] = (PetscInt)(u * n) % n;
-    PetscCall(PetscRandomGetValueReal(r, &u));
-    A->a[k] = u - 0.5;
-  }
+  PetscCall(FillEntries(r, A));
   PetscFunctionReturn(0);
 }
 
@@ -196,25 +212,192 @@ static PetscErrorCode CheckHECMember(const GPUPCHECDev *D, const PetscInt *dj, c
   PetscFunctionReturn(0);
 }
 
-/* every slot of two blocks of one format built from the same matrix */
+/* the n entries of device array x (size bytes each) against those of y, or nothing when both are absent */
+#define SAME(what, x, y, n) SameDevice(what, x, y, n, sizeof(*(x)))
+
+/* every array and statistic of two blocks of one format built from the same matrix (from host and from device CSR) */
 static PetscErrorCode SameBlocks(const char *fmt, GPUPCDevMat X, GPUPCDevMat Y)
 {
   PetscFunctionBegin;
   if (!strcmp(fmt, "segcsr")) {
-    const GPUPCSegCSRDev *a = (const GPUPCSegCSRDev *)X->block, *b = (const GPUPCSegCSRDev *)Y->block;
+    const GPUPCSegCSRBlock *p = (const GPUPCSegCSRBlock *)X->block, *q = (const GPUPCSegCSRBlock *)Y->block;
+    const GPUPCSegCSRDev   *a = &p->d, *b = &q->d;
 
-    PetscCheck(a->nseg == b->nseg && a->L == b->L && a->nlong == b->nlong && a->nmed == b->nmed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr layouts differ");
-    PetscCall(SameDevice("segcsr col", a->col, b->col, a->nseg * a->L, sizeof(PetscInt)));
-    PetscCall(SameDevice("segcsr val", a->val, b->val, a->nseg * a->L, sizeof(PetscScalar)));
+    PetscCheck(a->m == b->m && a->n == b->n && a->nseg == b->nseg && a->L == b->L && a->nnz == b->nnz && a->shortmax == b->shortmax && a->nlong == b->nlong && a->nmed == b->nmed && a->shortmode == b->shortmode && a->ntiles == b->ntiles, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr layouts differ");
+    PetscCheck(p->segmin == q->segmin && p->segmax == q->segmax && p->maxrow == q->maxrow && p->nmedium == q->nmedium && p->shortreq == q->shortreq && p->groupbusy == q->groupbusy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr statistics differ: segments %" PetscInt_FMT "..%" PetscInt_FMT " vs %" PetscInt_FMT "..%" PetscInt_FMT ", busy %g vs %g", p->segmin, p->segmax, q->segmin, q->segmax, (double)p->groupbusy, (double)q->groupbusy);
+    PetscCall(SAME("segcsr segptr", a->segptr, b->segptr, a->m + 1));
+    PetscCall(SAME("segcsr rowptr", a->rowptr, b->rowptr, a->m + 1));
+    PetscCall(SAME("segcsr segrow", a->segrow, b->segrow, a->nseg));
+    PetscCall(SAME("segcsr medrows", a->medrows, b->medrows, a->nmed));
+    PetscCall(SAME("segcsr longrows", a->longrows, b->longrows, a->nlong));
+    if (a->shortmode == MAT_SEGCSR_SHORT_TILE) {
+      PetscCall(SAME("segcsr tileptr", a->tileptr, b->tileptr, a->ntiles + 1));
+      PetscCall(SAME("segcsr tileend", a->tileend, b->tileend, a->ntiles));
+    }
+    PetscCall(SAME("segcsr col", a->col, b->col, a->nseg * a->L));
+    PetscCall(SAME("segcsr val", a->val, b->val, a->nseg * a->L));
   } else {
-    const GPUPCHECDev *a = (const GPUPCHECDev *)X->block, *b = (const GPUPCHECDev *)Y->block;
+    const GPUPCHECBlock *p = (const GPUPCHECBlock *)X->block, *q = (const GPUPCHECBlock *)Y->block;
+    const GPUPCHECDev   *a = &p->d, *b = &q->d;
 
-    PetscCheck(a->K == b->K && a->nremslots == b->nremslots && a->nlong == b->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layouts differ");
-    PetscCall(SameDevice("hec ellcol", a->ellcol, b->ellcol, a->K * a->stride, sizeof(PetscInt)));
-    PetscCall(SameDevice("hec ellval", a->ellval, b->ellval, a->K * a->stride, sizeof(PetscScalar)));
-    PetscCall(SameDevice("hec remcol", a->remcol, b->remcol, a->nremslots, sizeof(PetscInt)));
-    PetscCall(SameDevice("hec remval", a->remval, b->remval, a->nremslots, sizeof(PetscScalar)));
+    PetscCheck(a->m == b->m && a->n == b->n && a->K == b->K && a->stride == b->stride && a->nnz == b->nnz && a->nrem == b->nrem && a->nremslots == b->nremslots && a->nslabslots == b->nslabslots && a->nlong == b->nlong && a->nblock == b->nblock && a->nslab == b->nslab, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec layouts differ");
+    PetscCheck(!memcmp(a->slablen, b->slablen, sizeof(a->slablen)) && !memcmp(a->slabstart, b->slabstart, sizeof(a->slabstart)) && !memcmp(a->slabwarp, b->slabwarp, sizeof(a->slabwarp)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec slab groups differ");
+    PetscCheck(p->maxrow == q->maxrow && p->Kcost == q->Kcost && p->nwarp == q->nwarp && p->nslabrows == q->nslabrows && p->forced == q->forced, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec statistics differ");
+    PetscCall(SAME("hec rowptr", a->rowptr, b->rowptr, a->m + 1));
+    PetscCall(SameDevice("hec ellen", a->ellen, b->ellen, a->m, GPUPCHECEllLengthBytes(a->K)));
+    PetscCall(SAME("hec rembase", a->rembase, b->rembase, a->m));
+    PetscCall(SAME("hec remstep", a->remstep, b->remstep, a->m));
+    PetscCall(SAME("hec remrow", a->remrow, b->remrow, a->nremslots));
+    PetscCall(SAME("hec slabrows", a->slabrows, b->slabrows, 32 * a->slabwarp[a->nslab]));
+    PetscCall(SAME("hec longrows", a->longrows, b->longrows, a->nlong));
+    PetscCall(SAME("hec ellcol", a->ellcol, b->ellcol, a->K * a->stride));
+    PetscCall(SAME("hec ellval", a->ellval, b->ellval, a->K * a->stride));
+    PetscCall(SAME("hec remcol", a->remcol, b->remcol, a->nremslots));
+    PetscCall(SAME("hec remval", a->remval, b->remval, a->nremslots));
   }
+  PetscFunctionReturn(0);
+}
+
+/* device array x (n ints) against host array h */
+static PetscErrorCode SameInts(const char *what, const char *table, const PetscInt *x, const PetscInt *h, PetscInt n)
+{
+  PetscInt *back;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(n, &back));
+  PetscCall(GPUPCCopyToHost(back, x, n));
+  for (PetscInt k = 0; k < n; k++) PetscCheck(back[k] == h[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s and host differ at %" PetscInt_FMT " (%" PetscInt_FMT " vs %" PetscInt_FMT ")", what, table, k, back[k], h[k]);
+  PetscCall(PetscFree(back));
+  PetscFunctionReturn(0);
+}
+
+/* the structure members for one matrix, the active table on device arrays against the host table on host arrays,
+   their inputs taken from D, the segcsr block built from host CSR, and E, the hec block (whose arrays the results must
+   also reproduce) */
+static PetscErrorCode CheckStructureMembers(const HostCSR *A, const GPUPCSegCSRDev *D, const GPUPCHECDev *E)
+{
+  const GPUPCFormatKernels *act, *host;
+  const PetscInt            m = A->m, lanes = 32 * E->slabwarp[E->nslab];
+  PetscInt                  amax, hmax, ast[3], hst[3], acnt[2], hcnt[2], *dv, *hv, *hv2, *rows, *drows, nlong = 0;
+  PetscInt64                asum[2], hsum[2];
+  GPUPCSegCSRDev            Dd = *D, Hd = *D;
+  GPUPCHECDev               Ed = *E, He = *E;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetFormatKernels(&act));
+  PetscCall(GPUPCGetFormatKernelsFor(PETSC_GPUPC_BACKEND_HOST, &host));
+  PetscCall(Down(D->segptr, (m + 1) * sizeof(PetscInt), (void **)&Hd.segptr));
+  Hd.rowptr = A->i;
+  He.rowptr = A->i;
+  /* rowmax, rowhistogram */
+  PetscCall(act->rowmax(m, D->rowptr, &amax));
+  PetscCall(host->rowmax(m, A->i, &hmax));
+  PetscCheck(amax == hmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rowmax: %s %" PetscInt_FMT ", host %" PetscInt_FMT, act->name, amax, hmax);
+  runs[GPUPC_FORMAT_KERNEL_rowmax]++;
+  PetscCall(GPUPCMallocArray(hmax + 1, &dv));
+  PetscCall(PetscMalloc1(hmax + 1, &hv));
+  PetscCall(act->rowhistogram(m, D->rowptr, hmax, dv));
+  PetscCall(host->rowhistogram(m, A->i, hmax, hv));
+  PetscCall(SameInts("rowhistogram", act->name, dv, hv, hmax + 1));
+  runs[GPUPC_FORMAT_KERNEL_rowhistogram]++;
+  PetscCall(GPUPCFree(dv));
+  PetscCall(PetscFree(hv));
+  /* segcsrcount: the counts are the differences of segptr */
+  PetscCall(GPUPCMallocArray(PetscMax(m, 1), &dv));
+  PetscCall(PetscMalloc2(PetscMax(m, 1), &hv, PetscMax(m, 1), &hv2));
+  PetscCall(act->segcsrcount(m, D->rowptr, D->L, dv, ast));
+  PetscCall(host->segcsrcount(m, A->i, D->L, hv, hst));
+  PetscCheck(ast[0] == hst[0] && ast[1] == hst[1] && ast[2] == hst[2], PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsrcount: %s and host statistics differ", act->name);
+  PetscCall(SameInts("segcsrcount", act->name, dv, hv, m));
+  for (PetscInt i = 0; i < m; i++) PetscCheck(hv[i] == Hd.segptr[i + 1] - Hd.segptr[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsrcount: row %" PetscInt_FMT " has %" PetscInt_FMT " segments, the host build %" PetscInt_FMT, i, hv[i], Hd.segptr[i + 1] - Hd.segptr[i]);
+  runs[GPUPC_FORMAT_KERNEL_segcsrcount]++;
+  /* segcsrbins, segcsrbusy */
+  PetscCall(act->segcsrbins(D, dv, acnt));
+  PetscCall(host->segcsrbins(&Hd, hv, hcnt));
+  PetscCheck(acnt[0] == hcnt[0] && acnt[1] == hcnt[1] && hcnt[1] == D->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsrbins: counts differ");
+  PetscCall(SameInts("segcsrbins", act->name, dv, hv, m));
+  runs[GPUPC_FORMAT_KERNEL_segcsrbins]++;
+  PetscCall(act->segcsrbusy(D, asum));
+  PetscCall(host->segcsrbusy(&Hd, hsum));
+  PetscCheck(asum[0] == hsum[0] && asum[1] == hsum[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsrbusy: %s and host sums differ", act->name);
+  runs[GPUPC_FORMAT_KERNEL_segcsrbusy]++;
+  /* rowlengths of every row, last first, over segptr */
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &rows));
+  for (PetscInt p = 0; p < m; p++) rows[p] = m - 1 - p;
+  PetscCall(Up(rows, m * sizeof(PetscInt), (void **)&drows));
+  PetscCall(act->rowlengths(m, drows, D->segptr, dv));
+  PetscCall(host->rowlengths(m, rows, Hd.segptr, hv2));
+  PetscCall(SameInts("rowlengths", act->name, dv, hv2, m));
+  runs[GPUPC_FORMAT_KERNEL_rowlengths]++;
+  PetscCall(GPUPCFree(drows));
+  /* segcsrsegrow into fresh arrays, against the host build's segrow */
+  PetscCall(GPUPCMallocArray(D->nseg, &Dd.segrow));
+  PetscCall(PetscMalloc1(D->nseg, &Hd.segrow));
+  PetscCall(act->segcsrsegrow(&Dd));
+  PetscCall(host->segcsrsegrow(&Hd));
+  PetscCall(SameInts("segcsrsegrow", act->name, Dd.segrow, Hd.segrow, D->nseg));
+  PetscCall(SameDevice("segcsrsegrow against the build", Dd.segrow, D->segrow, D->nseg, sizeof(PetscInt)));
+  runs[GPUPC_FORMAT_KERNEL_segcsrsegrow]++;
+  PetscCall(GPUPCFree(Dd.segrow));
+  PetscCall(PetscFree(Hd.segrow));
+  /* hecclass into fresh slabrows (all -1 after it) */
+  PetscCall(GPUPCMallocArray(lanes, &Ed.slabrows));
+  PetscCall(PetscMalloc1(lanes, &He.slabrows));
+  PetscCall(act->hecclass(&Ed, dv));
+  PetscCall(host->hecclass(&He, hv));
+  PetscCall(SameInts("hecclass", act->name, dv, hv, m));
+  PetscCall(SameInts("hecclass slabrows", act->name, Ed.slabrows, He.slabrows, lanes));
+  for (PetscInt t = 0; t < lanes; t++) PetscCheck(He.slabrows[t] == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hecclass: slab lane %" PetscInt_FMT " not cleared", t);
+  runs[GPUPC_FORMAT_KERNEL_hecclass]++;
+  /* hecfill from the build's slabrows and the warp and block rows in row order (from the host classes) */
+  PetscCall(GPUPCFree(Ed.slabrows));
+  PetscCall(PetscFree(He.slabrows));
+  Ed.slabrows = E->slabrows;
+  PetscCall(Down(E->slabrows, lanes * sizeof(PetscInt), (void **)&He.slabrows));
+  for (PetscInt i = 0; i < m; i++)
+    if (hv[i] == E->nslab) rows[nlong++] = i;
+  PetscCheck(nlong == E->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hecclass: %" PetscInt_FMT " warp and block rows, the build has %" PetscInt_FMT, nlong, E->nlong);
+  {
+    PetscInt *off, *doff;
+
+    PetscCall(PetscMalloc1(nlong + 1, &off));
+    off[0] = 0;
+    for (PetscInt p = 0; p < nlong; p++) off[p + 1] = off[p] + A->i[rows[p] + 1] - A->i[rows[p]];
+    PetscCall(Up(rows, nlong * sizeof(PetscInt), (void **)&drows));
+    PetscCall(Up(off, (nlong + 1) * sizeof(PetscInt), (void **)&doff));
+    PetscCall(GPUPCMalloc(m * GPUPCHECEllLengthBytes(E->K), &Ed.ellen));
+    PetscCall(GPUPCMallocArray(m, &Ed.rembase));
+    PetscCall(GPUPCMallocArray(m, &Ed.remstep));
+    PetscCall(GPUPCMallocArray(E->nremslots, &Ed.remrow));
+    PetscCall(PetscMalloc(m * GPUPCHECEllLengthBytes(E->K) + 1, &He.ellen));
+    PetscCall(PetscMalloc3(PetscMax(m, 1), &He.rembase, PetscMax(m, 1), &He.remstep, PetscMax(E->nremslots, 1), &He.remrow));
+    PetscCall(act->hecfill(&Ed, drows, doff));
+    PetscCall(host->hecfill(&He, rows, off));
+    PetscCall(SameInts("hecfill rembase", act->name, Ed.rembase, He.rembase, m));
+    PetscCall(SameInts("hecfill remstep", act->name, Ed.remstep, He.remstep, m));
+    PetscCall(SameInts("hecfill remrow", act->name, Ed.remrow, He.remrow, E->nremslots));
+    PetscCall(SameDevice("hecfill ellen against the build", Ed.ellen, E->ellen, m, GPUPCHECEllLengthBytes(E->K)));
+    PetscCall(SameDevice("hecfill rembase against the build", Ed.rembase, E->rembase, m, sizeof(PetscInt)));
+    PetscCall(SameDevice("hecfill remstep against the build", Ed.remstep, E->remstep, m, sizeof(PetscInt)));
+    PetscCall(SameDevice("hecfill remrow against the build", Ed.remrow, E->remrow, E->nremslots, sizeof(PetscInt)));
+    for (PetscInt i = 0; i < m; i++) PetscCheck(GPUPCHECEllLength(&He, i) == (A->i[i + 1] - A->i[i] <= E->K ? A->i[i + 1] - A->i[i] : -1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "hecfill: host ellen of row %" PetscInt_FMT " is wrong", i);
+    runs[GPUPC_FORMAT_KERNEL_hecfill]++;
+    PetscCall(GPUPCFree(Ed.ellen));
+    PetscCall(GPUPCFree(Ed.rembase));
+    PetscCall(GPUPCFree(Ed.remstep));
+    PetscCall(GPUPCFree(Ed.remrow));
+    PetscCall(PetscFree(He.ellen));
+    PetscCall(PetscFree3(He.rembase, He.remstep, He.remrow));
+    PetscCall(GPUPCFree(drows));
+    PetscCall(GPUPCFree(doff));
+    PetscCall(PetscFree(off));
+  }
+  PetscCall(PetscFree(He.slabrows));
+  PetscCall(PetscFree(rows));
+  PetscCall(GPUPCFree(dv));
+  PetscCall(PetscFree2(hv, hv2));
+  PetscCall(PetscFree(Hd.segptr));
   PetscFunctionReturn(0);
 }
 
@@ -264,8 +447,10 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscCall(GPUPCDevMatCreate(&h, 1, f, &X));
   PetscCall(GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, di, dj, da, f, &Y));
   PetscCheck(!strcmp(X->ops->name, fmt) && !strcmp(Y->ops->name, fmt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "asked for %s, got %s and %s", fmt, X->ops->name, Y->ops->name);
+  PetscCheck(!Y->h_i && X->h_i, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the build from device CSR keeps host row pointers (or the host build none)", fmt);
   PetscCall(SameBlocks(fmt, X, Y));
   PetscCall(SameProducts(A, X, Y));
+  if (f == GPUPC_DEVMAT_SEGCSR) tiled += ((const GPUPCSegCSRDev *)Y->block)->shortmode == MAT_SEGCSR_SHORT_TILE;
   if (f == GPUPC_DEVMAT_SEGCSR) PetscCall(CheckSegCSRMember((const GPUPCSegCSRDev *)X->block, dj, A->j, A->nnz));
   else PetscCall(CheckHECMember((const GPUPCHECDev *)X->block, dj, A->j));
   /* new values: 2a - 1 from the host into X, from the device into Y */
@@ -276,7 +461,13 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscCall(GPUPCDevMatUpdateValues(X, na, PETSC_FALSE));
   PetscCall(GPUPCDevMatUpdateValues(Y, da, PETSC_TRUE));
   PetscCall(SameBlocks(fmt, X, Y));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-9s %-6s m %4" PetscInt_FMT " n %4" PetscInt_FMT " nnz %5" PetscInt_FMT ": device build = host build, products and value updates agree\n", A->name, fmt, A->m, A->n, A->nnz));
+  /* then 1 - a from the host into both: Y, built from device CSR, holds no host row pointers (a device copy) */
+  for (PetscInt k = 0; k < A->nnz; k++) na[k] = 1.0 - A->a[k];
+  PetscCall(GPUPCDevMatUpdateValues(X, na, PETSC_FALSE));
+  PetscCall(GPUPCDevMatUpdateValues(Y, na, PETSC_FALSE));
+  PetscCall(SameBlocks(fmt, X, Y));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-9s %-6s m %4" PetscInt_FMT " n %4" PetscInt_FMT " nnz %5" PetscInt_FMT "%s: device build = host build, products and value updates agree\n", A->name, fmt, A->m, A->n, A->nnz,
+                        f == GPUPC_DEVMAT_SEGCSR ? (((const GPUPCSegCSRDev *)X->block)->shortmode == MAT_SEGCSR_SHORT_TILE ? " (tile mode)" : " (group mode)") : ""));
   PetscCall(PetscFree(na));
   PetscCall(GPUPCDevMatDestroy(&X));
   PetscCall(GPUPCDevMatDestroy(&Y));
@@ -284,6 +475,58 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscCall(GPUPCFree(dj));
   PetscCall(GPUPCFree(da));
   PetscFunctionReturn(0);
+}
+
+/* the structure members on the blocks of A built from host CSR, then both formats from host and device CSR */
+static PetscErrorCode CheckMatrix(const HostCSR *A)
+{
+  GPUPCCSR    h = HostView(A);
+  GPUPCDevMat S, H;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_SEGCSR, &S));
+  PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_HEC, &H));
+  PetscCall(CheckStructureMembers(A, (const GPUPCSegCSRDev *)S->block, (const GPUPCHECDev *)H->block));
+  PetscCall(GPUPCDevMatDestroy(&S));
+  PetscCall(GPUPCDevMatDestroy(&H));
+  for (int f = GPUPC_DEVMAT_SEGCSR; f <= GPUPC_DEVMAT_HEC; f++) PetscCall(CheckFormat(A, (GPUPCDevMatFormat)f));
+  PetscFunctionReturn(0);
+}
+
+/* a matrix of m x n with row i of len(i) entries at random columns, random values */
+static PetscErrorCode MakeRows(PetscRandom r, const char *name, PetscInt m, PetscInt n, PetscInt (*len)(PetscInt, PetscReal), HostCSR *A)
+{
+  PetscReal u;
+
+  PetscFunctionBegin;
+  A->name = name;
+  A->m    = m;
+  A->n    = n;
+  PetscCall(PetscMalloc1(m + 1, &A->i));
+  A->i[0] = 0;
+  for (PetscInt i = 0; i < m; i++) {
+    PetscCall(PetscRandomGetValueReal(r, &u));
+    A->i[i + 1] = A->i[i] + len(i, u);
+  }
+  PetscCall(FillEntries(r, A));
+  PetscFunctionReturn(0);
+}
+
+/* 1 .. 6 entries: a warp of short rows waits for its longest, so segcsr's auto takes tile mode */
+static PetscInt RaggedLen(PetscInt i, PetscReal u)
+{
+  return 1 + (PetscInt)(u * 6) % 6;
+}
+
+/* one row of 6000 entries (a segcsr long row, a hec block row), every third row empty, the others 2 */
+static PetscInt OneLongLen(PetscInt i, PetscReal u)
+{
+  return i == 7 ? 6000 : (i % 3 == 0 ? 0 : 2);
+}
+
+static PetscInt OneRowLen(PetscInt i, PetscReal u)
+{
+  return 3;
 }
 
 /* bcsr from device CSR: PETSC_ERR_SUP, nothing leaked */
@@ -310,6 +553,27 @@ static PetscErrorCode CheckBCSRRefuses(const HostCSR *A)
   PetscFunctionReturn(0);
 }
 
+/* auto from device CSR (the longest row found on the device) chooses fmt, as from host CSR */
+static PetscErrorCode CheckAutoDevice(const HostCSR *A, const char *fmt)
+{
+  PetscInt    *di, *dj;
+  PetscScalar *da;
+  GPUPCDevMat  Y;
+
+  PetscFunctionBegin;
+  PetscCall(Up(A->i, (A->m + 1) * sizeof(PetscInt), (void **)&di));
+  PetscCall(Up(A->j, A->nnz * sizeof(PetscInt), (void **)&dj));
+  PetscCall(Up(A->a, A->nnz * sizeof(PetscScalar), (void **)&da));
+  PetscCall(GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, di, dj, da, GPUPC_DEVMAT_AUTO, &Y));
+  PetscCheck(!strcmp(Y->ops->name, fmt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on %s from device CSR chose %s (%s), expected %s", A->name, Y->ops->name, Y->reason, fmt);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto %s from device CSR: %s (%s)\n", A->name, Y->ops->name, Y->reason));
+  PetscCall(GPUPCDevMatDestroy(&Y));
+  PetscCall(GPUPCFree(di));
+  PetscCall(GPUPCFree(dj));
+  PetscCall(GPUPCFree(da));
+  PetscFunctionReturn(0);
+}
+
 /* auto: hec for a Laplacian of 512^2 rows, segcsr for a small one (too few rows for a thread each) and for the
    irregular rows, bcsr for a SEQAIJ of full 3 x 3 blocks */
 static PetscErrorCode CheckAuto(const HostCSR *lap, const HostCSR *irr)
@@ -326,12 +590,15 @@ static PetscErrorCode CheckAuto(const HostCSR *lap, const HostCSR *irr)
   PetscCheck(!strcmp(X->ops->name, "hec"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the Laplacian of 512^2 rows chose %s (%s), expected hec", X->ops->name, X->reason);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto laplace2d 512^2: %s (%s)\n", X->ops->name, X->reason));
   PetscCall(GPUPCDevMatDestroy(&X));
+  PetscCall(CheckAutoDevice(&big, "hec"));
   PetscCall(FreeCSR(&big));
   h = HostView(lap);
   PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_AUTO, &X));
   PetscCheck(!strcmp(X->ops->name, "segcsr"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the small Laplacian chose %s (%s), expected segcsr", X->ops->name, X->reason);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto laplace2d: %s (%s)\n", X->ops->name, X->reason));
   PetscCall(GPUPCDevMatDestroy(&X));
+  PetscCall(CheckAutoDevice(lap, "segcsr"));
+  PetscCall(CheckAutoDevice(irr, "segcsr"));
   h = HostView(irr);
   PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_AUTO, &X));
   PetscCheck(!strcmp(X->ops->name, "segcsr"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the irregular rows chose %s (%s), expected segcsr", X->ops->name, X->reason);
@@ -360,7 +627,7 @@ static PetscErrorCode CheckAuto(const HostCSR *lap, const HostCSR *irr)
 int main(int argc, char **argv)
 {
   PetscRandom r;
-  HostCSR     irr, lap, rect, none;
+  HostCSR     irr, lap, rect, none, ragged, onelong, onerow, norows;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -374,19 +641,30 @@ int main(int argc, char **argv)
   none.name = "noentries";
   none.nnz  = 0;
   for (PetscInt i = 0; i <= none.m; i++) none.i[i] = 0;
-  for (int f = GPUPC_DEVMAT_SEGCSR; f <= GPUPC_DEVMAT_HEC; f++) {
-    PetscCall(CheckFormat(&irr, (GPUPCDevMatFormat)f));
-    PetscCall(CheckFormat(&lap, (GPUPCDevMatFormat)f));
-    PetscCall(CheckFormat(&rect, (GPUPCDevMatFormat)f));
-    PetscCall(CheckFormat(&none, (GPUPCDevMatFormat)f));
-  }
+  PetscCall(MakeRows(r, "ragged", 3000, 3000, RaggedLen, &ragged));
+  PetscCall(MakeRows(r, "onelong", 40, 8000, OneLongLen, &onelong));
+  PetscCall(MakeRows(r, "onerow", 1, 5, OneRowLen, &onerow));
+  PetscCall(MakeRows(r, "norows", 0, 0, OneRowLen, &norows));
+  PetscCall(CheckMatrix(&irr));
+  PetscCall(CheckMatrix(&lap));
+  PetscCall(CheckMatrix(&rect));
+  PetscCall(CheckMatrix(&none));
+  PetscCall(CheckMatrix(&ragged));
+  PetscCall(CheckMatrix(&onelong));
+  PetscCall(CheckMatrix(&onerow));
+  PetscCall(CheckMatrix(&norows));
   PetscCall(CheckBCSRRefuses(&lap));
   PetscCall(CheckAuto(&lap, &irr));
+  PetscCheck(tiled > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no segcsr block in tile mode: the ragged matrix should make one");
   for (PetscInt k = 0; k < GPUPC_FORMAT_NKERNELS; k++) PetscCheck(runs[k] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "format kernel %s has no case", GPUPCFormatKernelNames[k]);
   PetscCall(FreeCSR(&irr));
   PetscCall(FreeCSR(&lap));
   PetscCall(FreeCSR(&rect));
   PetscCall(FreeCSR(&none));
+  PetscCall(FreeCSR(&ragged));
+  PetscCall(FreeCSR(&onelong));
+  PetscCall(FreeCSR(&onerow));
+  PetscCall(FreeCSR(&norows));
   PetscCall(PetscRandomDestroy(&r));
   PetscCall(PetscFinalize());
   return 0;

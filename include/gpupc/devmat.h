@@ -8,7 +8,7 @@
    format to the levels is adding a GPUPCMatBlockOps (with blocksize and buildcsr) and a name below.
 
    Created from a SEQAIJ, from CSR on the host, or from CSR already on the device (row pointers, columns, values: the
-   device setups build their levels so; only the m+1 row pointers come to the host, gpupc/formatkernels.h). bcsr
+   device setups build their levels so; segcsr and hec compute their structure on the device too, gpupc/formatkernels.h). bcsr
    refuses device CSR (PETSC_ERR_SUP). auto picks per matrix (GPUPCDevMatChoose): bcsr when the block size is above 1
    and the bs x bs blocks are at least 3/4 full, else hec when the longest row is at most twice the mean, the mean
    at most 16 and the rows at least 262144, else segcsr;
@@ -49,7 +49,7 @@ struct _n_GPUPCDevMat {
   void                   *block;       /* its block (ops->blocksize bytes) */
   PetscInt                m, n, nnz;   /* rows, columns, stored entries */
   PetscInt                bs;          /* block size the matrix was given (1: none) */
-  PetscInt               *h_i;         /* m+1 host row pointers (value updates) */
+  PetscInt               *h_i;         /* m+1 host row pointers (value updates from the host); NULL when built from device CSR */
   size_t                  bytes;       /* device memory the block holds (measured at the build) */
   char                    reason[160]; /* why this format: asked for, or auto's statistics */
 };

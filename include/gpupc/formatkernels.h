@@ -4,10 +4,15 @@
 
    The device setups of cmg and gpuamg produce their level matrices as CSR on the device (row pointers, columns,
    values). A format's structure (segcsr's segment pointers, rows of segments and row bins; hec's row classes, slabs
-   and remainder offsets) depends only on the row pointers: those m+1 integers come to the host, where the format's
-   usual build code lays out the structure. The columns are then put into their slots on the device by the kernels
-   below, and the values by the format's own value-update kernel (layvalues), so the nnz columns and values never
-   leave the device. The layouts are the ones of gpupc/segcsrkernels.h and gpupc/heckernels.h.
+   and remainder offsets) depends only on the row pointers, and is computed from them on the device by the kernels
+   below, with the sparse table's scan and compaction (gpupc/sparsekernels.h: rowptr, compact); only a few scalars,
+   the hec row-length histogram (longest row + 1 entries) and the short lists of long rows (sorted on the host,
+   longest first) come to the host. The columns are put into their slots by segcsrcolumns / heccolumns, the values
+   by the format's own value-update kernel (layvalues), so neither the row pointers nor the nnz columns and values
+   leave the device. segcsr's tile mode is the exception: its greedy cut into tiles is serial, so a block that may run
+   in tile mode copies its segment pointers down and cuts the tiles on the host (segcsrbuild.c). The layouts are the
+   ones of gpupc/segcsrkernels.h and gpupc/heckernels.h; each result is the one the format's host build gives for the
+   same CSR (tests/kernel_equiv_formats).
 
    GPUPCFormatKernelsHost (src/mat/utils/host/formatkernels_host.c) is the plain C reference, GPUPCFormatKernelsCUDA
    (src/mat/utils/cuda/formatkernels.cu) the CUDA version; tests/kernel_equiv_formats holds them against each other
@@ -30,7 +35,33 @@
   /* hec: ellcol for the K x stride ELL slots (entry p of an ELL row, else padding: the row itself, 0 for i >= n) and */ \
   /* remcol[r] = entry q of row remrow[r] for every remainder slot r = rembase[i] + q remstep[i] (slab padding, */       \
   /* remrow -1, untouched). Needs rowptr, rembase, remstep, remrow */                                                    \
-  X(A, heccolumns, HECColumns, (const GPUPCHECDev *A, const PetscInt *j, PetscInt *ellcol, PetscInt *remcol))
+  X(A, heccolumns, HECColumns, (const GPUPCHECDev *A, const PetscInt *j, PetscInt *ellcol, PetscInt *remcol))            \
+  /* *maxlen (host) = the longest row of the m rows of rowptr (0 for m = 0) */                                           \
+  X(A, rowmax, RowMax, (PetscInt m, const PetscInt *rowptr, PetscInt *maxlen))                                           \
+  /* count[len] = the rows of length len, 0 <= len <= maxlen (every row is at most maxlen long) */                       \
+  X(A, rowhistogram, RowHistogram, (PetscInt m, const PetscInt *rowptr, PetscInt maxlen, PetscInt *count))               \
+  /* len[p] = ptr[rows[p] + 1] - ptr[rows[p]] for p < n (lengths of listed rows: entries, or segments for segptr) */     \
+  X(A, rowlengths, RowLengths, (PetscInt n, const PetscInt *rows, const PetscInt *ptr, PetscInt *len))                   \
+  /* segcsr: cnt[i] = segments of row i of length len (ceil(len / L), 1 for an empty row), i < m; stats (host): the */   \
+  /* fewest and most segments of a row (PETSC_MAX_INT and 0 for m = 0) and the longest row */                            \
+  X(A, segcsrcount, SegCSRCount, (PetscInt m, const PetscInt *rowptr, PetscInt L, PetscInt *cnt, PetscInt stats[3]))     \
+  /* segcsr: segrow[g] = the row owning segment g, g < nseg. Needs segptr */                                             \
+  X(A, segcsrsegrow, SegCSRSegRow, (const GPUPCSegCSRDev *A))                                                            \
+  /* segcsr: bin[i] = GPUPCSegCSRRowBin of row i (i < m); counts (host): the medium and the long rows. Needs segptr, */  \
+  /* L, shortmax */                                                                                                      \
+  X(A, segcsrbins, SegCSRBins, (const GPUPCSegCSRDev *A, PetscInt *bin, PetscInt counts[2]))                             \
+  /* segcsr: sums (host) over the warps of the group-per-row short bin (32/L consecutive rows each): [0] the segments */ \
+  /* of its short rows, [1] its longest short row times its rows (segcsrbuild.c GroupBusy). Needs segptr, L, shortmax */ \
+  X(A, segcsrbusy, SegCSRBusy, (const GPUPCSegCSRDev *A, PetscInt64 sums[2]))                                            \
+  /* hec: cls[i] = -1 for an ELL row, g for a row of slab group g (slablen[g] = its length), nslab for a warp or */      \
+  /* block row, i < m; and slabrows[t] = -1 for every slab lane t < 32 slabwarp[nslab]. Needs rowptr, K, the slab */     \
+  /* groups (nslab, slablen, slabwarp) */                                                                                \
+  X(A, hecclass, HECClass, (const GPUPCHECDev *A, PetscInt *cls))                                                        \
+  /* hec: ellen of every row; rembase, remstep (0 for ELL rows) and remrow of every row outside the ELL part: slab */    \
+  /* rows from slabrows (group g's rows in row order from lane 32 slabwarp[g], -1 after them), warp and block rows */    \
+  /* from longlist (their nlong rows in row order) and longoff (nlong+1: exclusive sums of their lengths); remrow -1 */  \
+  /* on slab padding. Needs rowptr, K, the slab groups, nslabslots, nremslots */                                         \
+  X(A, hecfill, HECFill, (const GPUPCHECDev *A, const PetscInt *longlist, const PetscInt *longoff))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_FORMAT_KERNEL_LIST) GPUPCFormatKernels;
 

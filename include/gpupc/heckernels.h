@@ -53,7 +53,7 @@ typedef enum {
 } GPUPCHECBin;
 
 /* the bin of a row whose remainder has r entries */
-static inline GPUPCHECBin GPUPCHECRowBin(PetscInt r)
+static inline GPUPC_HOST_DEVICE GPUPCHECBin GPUPCHECRowBin(PetscInt r)
 {
   if (r <= 0) return GPUPC_HEC_BIN_ELL;
   if (r <= GPUPC_HEC_SHORT_REM) return GPUPC_HEC_BIN_SLAB;
@@ -90,7 +90,7 @@ typedef struct {
 
 /* the bytes of an ELL length: 1 for K < 255, 2 for K < 65535, else 4 (the type's largest value is the marker of a row
    kept outside the ELL part) */
-static inline size_t GPUPCHECEllLengthBytes(PetscInt K)
+static inline GPUPC_HOST_DEVICE size_t GPUPCHECEllLengthBytes(PetscInt K)
 {
   return K < 255 ? 1 : K < 65535 ? 2
                                  : 4;
@@ -109,8 +109,9 @@ static inline PetscInt GPUPCHECEllLength(const GPUPCHECDev *A, PetscInt i)
   }
 }
 
-/* host side (the build, tests): sets ELL length len of row i in ellen for width K (len < 0: the marker) */
-static inline void GPUPCHECSetEllLength(PetscInt K, void *ellen, PetscInt i, PetscInt len)
+/* the host build, the device build (gpupc/formatkernels.h: hecfill) and tests: sets ELL length len of row i in ellen for
+   width K (len < 0: the marker) */
+static inline GPUPC_HOST_DEVICE void GPUPCHECSetEllLength(PetscInt K, void *ellen, PetscInt i, PetscInt len)
 {
   switch (GPUPCHECEllLengthBytes(K)) {
   case 1:

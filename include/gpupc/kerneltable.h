@@ -34,6 +34,14 @@
 
 #include <gpupc/device.h>
 
+/* a small inline function of a kernel header that the host reference and the CUDA kernels both call (one
+   implementation of a rule, such as a row's bin) */
+#if defined(__CUDACC__)
+#define GPUPC_HOST_DEVICE __host__ __device__
+#else
+#define GPUPC_HOST_DEVICE
+#endif
+
 /* X-macros for the lists: A is the pass-through argument */
 #define GPUPC_KERNEL_MEMBER(A, member, stem, params)  PetscErrorCode(*member) params;
 #define GPUPC_KERNEL_ENUM(A, member, stem, params)    A##member,

@@ -53,7 +53,7 @@ typedef enum {
 } GPUPCSegCSRBin;
 
 /* the bin of a row of s segments of length L in a block whose short rows have <= shortmax segments */
-static inline GPUPCSegCSRBin GPUPCSegCSRRowBin(PetscInt s, PetscInt L, PetscInt shortmax)
+static inline GPUPC_HOST_DEVICE GPUPCSegCSRBin GPUPCSegCSRRowBin(PetscInt s, PetscInt L, PetscInt shortmax)
 {
   if (s <= shortmax) return GPUPC_SEGCSR_BIN_SHORT;
   return (PetscInt64)s * L <= GPUPC_SEGCSR_LONG_SLOTS ? GPUPC_SEGCSR_BIN_MEDIUM : GPUPC_SEGCSR_BIN_LONG;

@@ -5,6 +5,7 @@
 */
 #include <gpupc/devmat.h>
 #include <gpupc/device.h>
+#include <gpupc/formatkernels.h>
 
 const char *const GPUPCDevMatFormats[] = {"segcsr", "hec", "bcsr", "auto", "GPUPCDevMatFormat", "GPUPC_DEVMAT_", NULL};
 
@@ -64,7 +65,7 @@ static const GPUPCMatBlockOps *const Named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECB
 
    Input Parameters:
 +  format - GPUPC_DEVMAT_SEGCSR, _HEC, _BCSR or _AUTO
-.  csr - the matrix (row pointers on the host; columns on the host unless csr->device)
+.  csr - the matrix (row pointers on the host unless csr->rowsdevice; columns on the host unless csr->device)
 -  bs - its block size (1: none)
 
    Output Parameters:
@@ -95,7 +96,13 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
     PetscCall(PetscSNPrintf(why, len, "asked for"));
     PetscFunctionReturn(0);
   }
-  for (PetscInt i = 0; i < csr->m; i++) maxrow = PetscMax(maxrow, csr->i[i + 1] - csr->i[i]);
+  if (csr->rowsdevice) { /* the row pointers on the device: the longest row is a reduction there */
+    const GPUPCFormatKernels *fk;
+
+    PetscCall(GPUPCGetFormatKernels(&fk));
+    PetscCall(fk->rowmax(csr->m, csr->i, &maxrow));
+  } else
+    for (PetscInt i = 0; i < csr->m; i++) maxrow = PetscMax(maxrow, csr->i[i + 1] - csr->i[i]);
   if (blocked && !csr->device) PetscCall(BlockFill(csr, bs, &fill));
   PetscCall(AutoRule(bs, blocked, fill, csr->m, maxrow, mean, ops, why, len));
   PetscFunctionReturn(0);
@@ -168,7 +175,8 @@ PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GP
    Not Collective
 
    Input Parameters:
-+  csr - the matrix: row pointers on the host; columns and values on the host, or on the device when csr->device
++  csr - the matrix: row pointers on the host, or on the device when csr->rowsdevice; columns and values on the host, or
+          on the device when csr->device
 .  bs - its block size (bcsr's blocks; 1: none)
 -  format - segcsr, hec, bcsr or auto (GPUPCDevMatChoose())
 
@@ -176,8 +184,9 @@ PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GP
 .  dm - the matrix
 
    Notes:
-   From device CSR only the row pointers are read on the host; the columns and values are laid into the format on the
-   device (gpupc/formatkernels.h). bcsr refuses device CSR.
+   From device CSR the columns and values are laid into the format on the device (gpupc/formatkernels.h); with the row
+   pointers on the device too (csr->rowsdevice) segcsr and hec compute their structure there as well, and the matrix
+   keeps no host row pointers (value updates from the host go through a device copy). bcsr refuses device CSR.
 
    Level: developer
 
@@ -198,8 +207,10 @@ PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *csr, PetscInt bs, GPUPCDevMatFo
   d->n   = csr->n;
   d->nnz = csr->nnz;
   d->bs  = bs;
-  PetscCall(PetscMalloc1(csr->m + 1, &d->h_i));
-  PetscCall(PetscArraycpy(d->h_i, csr->i, csr->m + 1));
+  if (!csr->rowsdevice) { /* host value updates of a host-built block stage the values by rows */
+    PetscCall(PetscMalloc1(csr->m + 1, &d->h_i));
+    PetscCall(PetscArraycpy(d->h_i, csr->i, csr->m + 1));
+  }
   PetscCall(PetscCalloc(d->ops->blocksize, &d->block));
   *dm = d; /* from here a failed build is cleaned up by the caller's destroy */
   PetscCall(PetscGPUPCDeviceMemoryInUse(&before));
@@ -254,7 +265,8 @@ PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat A, GPUPCDevMatFormat format, GPUP
 .  dm - the matrix
 
    Notes:
-   The m+1 row pointers come to the host (the format's structure); the columns and values stay on the device.
+   Everything stays on the device: segcsr and hec compute their structure from the row pointers there
+   (gpupc/formatkernels.h); only i[0] and i[m] are read on the host, to check them.
 
    Level: developer
 
@@ -262,25 +274,25 @@ PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat A, GPUPCDevMatFormat format, GPUP
 @*/
 PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt m, PetscInt n, PetscInt nnz, const PetscInt *d_i, const PetscInt *d_j, const PetscScalar *d_a, GPUPCDevMatFormat format, GPUPCDevMat *dm)
 {
-  GPUPCCSR  csr;
-  PetscInt *h_i;
+  GPUPCCSR csr;
+  PetscInt ends[2] = {0, 0};
 
   PetscFunctionBegin;
   PetscCheck(m >= 0 && n >= 0 && nnz >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix from device CSR: sizes %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries are invalid", m, n, nnz);
   PetscCheck(format != GPUPC_DEVMAT_BCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: a level cannot be built from CSR arrays on the device (its block structure is found on the host); use segcsr, hec or auto for this level (-pc_cmg_mat_type / -pc_gpuamg_mat_type)");
-  PetscCall(PetscMalloc1(m + 1, &h_i));
-  PetscCall(GPUPCCopyToHost(h_i, d_i, m + 1));
-  PetscCheck(h_i[0] == 0 && h_i[m] == nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "level matrix from device CSR: row pointers run from %" PetscInt_FMT " to %" PetscInt_FMT ", expected 0 to nnz = %" PetscInt_FMT, h_i[0], h_i[m], nnz);
+  PetscCall(GPUPCCopyToHost(&ends[0], d_i, 1));
+  PetscCall(GPUPCCopyToHost(&ends[1], d_i + m, 1));
+  PetscCheck(ends[0] == 0 && ends[1] == nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "level matrix from device CSR: row pointers run from %" PetscInt_FMT " to %" PetscInt_FMT ", expected 0 to nnz = %" PetscInt_FMT, ends[0], ends[1], nnz);
   PetscCall(PetscMemzero(&csr, sizeof(csr)));
-  csr.m      = m;
-  csr.n      = n;
-  csr.nnz    = nnz;
-  csr.i      = h_i;
-  csr.j      = d_j;
-  csr.a      = d_a;
-  csr.device = PETSC_TRUE;
+  csr.m          = m;
+  csr.n          = n;
+  csr.nnz        = nnz;
+  csr.i          = d_i;
+  csr.j          = d_j;
+  csr.a          = d_a;
+  csr.device     = PETSC_TRUE;
+  csr.rowsdevice = PETSC_TRUE;
   PetscCall(GPUPCDevMatCreate(&csr, 1, format, dm));
-  PetscCall(PetscFree(h_i));
   PetscFunctionReturn(0);
 }
 
@@ -330,6 +342,10 @@ PetscErrorCode GPUPCDevMatGetDiagonal(GPUPCDevMat A, PetscScalar *d)
 .  a - the nnz values in CSR order
 -  device - a is a device array (bcsr refuses it)
 
+   Notes:
+   A matrix built from device CSR keeps no host row pointers: host values go to a device copy first, then the device
+   path lays them.
+
    Level: developer
 @*/
 PetscErrorCode GPUPCDevMatUpdateValues(GPUPCDevMat A, const PetscScalar *a, PetscBool device)
@@ -337,6 +353,15 @@ PetscErrorCode GPUPCDevMatUpdateValues(GPUPCDevMat A, const PetscScalar *a, Pets
   GPUPCCSR csr;
 
   PetscFunctionBegin;
+  if (!device && !A->h_i) {
+    PetscScalar *da;
+
+    PetscCall(GPUPCMallocArray(A->nnz, &da));
+    PetscCall(GPUPCCopyToDevice(da, a, A->nnz));
+    PetscCall(GPUPCDevMatUpdateValues(A, da, PETSC_TRUE));
+    PetscCall(GPUPCFree(da)); /* stream-ordered: after the kernels that read it */
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscMemzero(&csr, sizeof(csr)));
   csr.m      = A->m;
   csr.n      = A->n;

@@ -5,6 +5,7 @@
 #include "hecimpl.h"
 #include <gpupc/stage.h>
 #include <gpupc/formatkernels.h>
+#include <gpupc/sparsekernels.h>
 
 PetscLogEvent MATHEC_Build, MATHEC_Upload, MATHEC_Mult, MATHEC_MultTranspose;
 
@@ -22,6 +23,29 @@ PetscErrorCode GPUPCHECCheckWidth(PetscInt K, const char *where)
   PetscFunctionBegin;
   PetscCheck(K >= 0 || K == PETSC_DECIDE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: hec ELL width %" PetscInt_FMT " is invalid; use K >= 0 to force the width, or -1 (PETSC_DECIDE) for the cost model (-mat_hec_ell_width)", where, K);
   PetscFunctionReturn(0);
+}
+
+/* the width of the cost model (GPUPCHECCostWidth) from the row-length histogram count[0 .. maxlen] of m rows holding
+   nnz entries: the host and the device builds both come here with their histograms */
+static PetscInt CostWidthFromCounts(PetscInt m, PetscInt maxlen, const PetscInt *count, PetscInt64 nnz, PetscReal pr)
+{
+  PetscInt64 rem   = nnz;          /* entries beyond width 0 */
+  PetscInt   above = m - count[0], /* rows longer than width 0 */
+    K              = 0;
+  PetscReal best   = pr * (PetscReal)rem;
+
+  for (PetscInt k = 1; k <= maxlen; k++) {
+    PetscReal w;
+
+    rem -= above; /* each row longer than k - 1 moves one entry into the ELL part */
+    above -= count[k];
+    w = (PetscReal)k * (PetscReal)m + pr * (PetscReal)rem;
+    if (w < best) {
+      best = w;
+      K    = k;
+    }
+  }
+  return K;
 }
 
 /*@C
@@ -47,30 +71,14 @@ PetscErrorCode GPUPCHECCheckWidth(PetscInt K, const char *where)
 @*/
 PetscErrorCode GPUPCHECCostWidth(PetscInt m, const PetscInt *rowptr, PetscReal pr, PetscInt *K)
 {
-  PetscInt  *count, maxlen = 0, above;
-  PetscInt64 rem = 0;
-  PetscReal  best;
+  PetscInt *count, maxlen = 0;
 
   PetscFunctionBegin;
   PetscCall(GPUPCHECCheckRatio(pr, "GPUPCHECCostWidth"));
   for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
   PetscCall(PetscCalloc1(maxlen + 1, &count));
   for (PetscInt i = 0; i < m; i++) count[rowptr[i + 1] - rowptr[i]]++;
-  rem   = m ? (PetscInt64)(rowptr[m] - rowptr[0]) : 0; /* entries beyond width 0 */
-  above = m - count[0];                                /* rows longer than width 0 */
-  best  = pr * (PetscReal)rem;
-  *K    = 0;
-  for (PetscInt k = 1; k <= maxlen; k++) {
-    PetscReal w;
-
-    rem -= above; /* each row longer than k - 1 moves one entry into the ELL part */
-    above -= count[k];
-    w = (PetscReal)k * (PetscReal)m + pr * (PetscReal)rem;
-    if (w < best) {
-      best = w;
-      *K   = k;
-    }
-  }
+  *K = CostWidthFromCounts(m, maxlen, count, m ? (PetscInt64)(rowptr[m] - rowptr[0]) : 0, pr);
   PetscCall(PetscFree(count));
   PetscFunctionReturn(0);
 }
@@ -140,6 +148,7 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCHECBlock *b)
     PetscCall(lo.k->layvalues(&b->d, 0, b->d.m, 0, csr->nnz, csr->a));
     PetscFunctionReturn(0);
   }
+  PetscCheck(b->h_rowptr && !csr->rowsdevice, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "hec value update: values on the host for a block built from device row pointers; pass them on the device");
   PetscCall(GPUPCStageStream(0, (size_t)csr->nnz, csr->a, sizeof(PetscScalar), LayChunk, &lo));
   PetscFunctionReturn(0);
 }
@@ -150,27 +159,27 @@ typedef struct {
   PetscInt *ellcol, *rembase, *remstep, *remrow, *remcol, *slabrows, *longrows, *longkey;
 } HECHostLayout;
 
-/* the row classes and the slab groups of CSR csr at width K (d->m, K, stride set): the counts in d, the group of each
-   remainder length 1 .. GPUPC_HEC_SHORT_REM in grp (-1: no group) */
-static PetscErrorCode HECClassify(const GPUPCCSR *csr, GPUPCHECDev *d, PetscInt grp[GPUPC_HEC_SHORT_REM + 1], PetscInt *nslabrows)
+/* the row classes and the slab groups at width K (d->m, K, stride set) from the row-length histogram count[0 .. maxlen]:
+   the counts in d, the group of each remainder length 1 .. GPUPC_HEC_SHORT_REM in grp (-1: no group) */
+static PetscErrorCode HECClassify(const PetscInt *count, PetscInt maxlen, GPUPCHECDev *d, PetscInt grp[GPUPC_HEC_SHORT_REM + 1], PetscInt *nslabrows)
 {
   PetscInt cnt[GPUPC_HEC_SHORT_REM + 1] = {0}, ncsr = 0;
 
   PetscFunctionBegin;
   *nslabrows = 0;
-  for (PetscInt i = 0; i < d->m; i++) {
-    const PetscInt    len = csr->i[i + 1] - csr->i[i], r = PetscMax(0, len - d->K);
+  for (PetscInt len = d->K + 1; len <= maxlen; len++) {
+    const PetscInt    r = len - d->K, c = count[len];
     const GPUPCHECBin bin = GPUPCHECRowBin(r);
 
-    if (bin == GPUPC_HEC_BIN_ELL) continue;
-    d->nrem += len;
+    if (!c) continue;
+    d->nrem += len * c;
     if (bin == GPUPC_HEC_BIN_SLAB) {
-      cnt[r]++;
-      (*nslabrows)++;
+      cnt[r] += c;
+      *nslabrows += c;
     } else {
-      d->nlong++;
-      d->nblock += bin == GPUPC_HEC_BIN_BLOCK;
-      ncsr += len;
+      d->nlong += c;
+      d->nblock += bin == GPUPC_HEC_BIN_BLOCK ? c : 0;
+      ncsr += len * c;
     }
   }
   d->slabwarp[0] = 0;
@@ -236,6 +245,90 @@ static void HECFill(const GPUPCCSR *csr, const GPUPCHECDev *d, const PetscInt gr
   }
 }
 
+/* the layout of block b (counted by HECClassify, grp its slab groups, device arrays allocated) from row pointers on the
+   host: filled on the host (HECFill) and uploaded; the columns too for host CSR */
+static PetscErrorCode HostLayout(const GPUPCCSR *csr, const PetscInt grp[GPUPC_HEC_SHORT_REM + 1], GPUPCHECBlock *b)
+{
+  GPUPCHECDev   *d = &b->d;
+  const PetscInt m = d->m, nslots = d->K * d->stride;
+  HECHostLayout  h;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m + 1, &b->h_rowptr));
+  PetscCall(PetscArraycpy(b->h_rowptr, csr->i, m + 1));
+  PetscCall(PetscMemzero(&h, sizeof(h)));
+  PetscCall(PetscMalloc(m * GPUPCHECEllLengthBytes(d->K), &h.ellen));
+  PetscCall(PetscMalloc4(csr->device ? 0 : (size_t)nslots, &h.ellcol, m, &h.rembase, m, &h.remstep, 32 * d->slabwarp[d->nslab], &h.slabrows));
+  PetscCall(PetscMalloc4(d->nremslots, &h.remrow, csr->device ? 0 : d->nremslots, &h.remcol, d->nlong, &h.longrows, d->nlong, &h.longkey));
+  HECFill(csr, d, grp, &h);
+  PetscCall(PetscSortIntWithArray(d->nlong, h.longkey, h.longrows));
+  PetscCall(GPUPCCopyToDevice(d->rowptr, csr->i, m + 1));
+  PetscCall(GPUPCMemcpy(d->ellen, h.ellen, m * GPUPCHECEllLengthBytes(d->K), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscCall(GPUPCCopyToDevice(d->rembase, h.rembase, m));
+  PetscCall(GPUPCCopyToDevice(d->remstep, h.remstep, m));
+  PetscCall(GPUPCCopyToDevice(d->remrow, h.remrow, d->nremslots));
+  if (!csr->device) {
+    PetscCall(GPUPCCopyToDevice(d->ellcol, h.ellcol, nslots));
+    PetscCall(GPUPCCopyToDevice(d->remcol, h.remcol, d->nremslots));
+  }
+  PetscCall(GPUPCCopyToDevice(d->slabrows, h.slabrows, 32 * d->slabwarp[d->nslab]));
+  PetscCall(GPUPCCopyToDevice(d->longrows, h.longrows, d->nlong));
+  PetscCall(PetscFree(h.ellen));
+  PetscCall(PetscFree4(h.ellcol, h.rembase, h.remstep, h.slabrows));
+  PetscCall(PetscFree4(h.remrow, h.remcol, h.longrows, h.longkey));
+  PetscFunctionReturn(0);
+}
+
+/* the same layout as HostLayout() from row pointers on the device (csr->rowsdevice), computed there
+   (gpupc/formatkernels.h): each row's class, the rows of each slab group and the warp and block rows by compaction in
+   row order, the offsets of the latter by a scan of their lengths, then every row's ELL length, base, step and
+   remainder slots. To the host come only the warp and block rows with their offsets, sorted there longest first as
+   HostLayout() sorts them (the same input in the same order). No host row pointers are kept: value updates of this
+   block come from the device. */
+static PetscErrorCode DeviceLayout(const GPUPCCSR *csr, GPUPCHECBlock *b)
+{
+  GPUPCHECDev              *d = &b->d;
+  const PetscInt            m = d->m;
+  const GPUPCFormatKernels *fk;
+  const GPUPCSparseKernels *sk;
+  PetscInt                 *cls = NULL, *list = NULL, *off = NULL, cnt, total;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetFormatKernels(&fk));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(GPUPCCopyOnDevice(d->rowptr, csr->i, m + 1));
+  PetscCall(GPUPCMallocArray(m, &cls));
+  PetscCall(fk->hecclass(d, cls));
+  for (PetscInt g = 0; g < d->nslab; g++) {
+    PetscCall(sk->compact(m, cls, g, d->slabrows + 32 * d->slabwarp[g], NULL, &cnt, NULL));
+    PetscCheck(cnt <= 32 * (d->slabwarp[g + 1] - d->slabwarp[g]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec: slab group %" PetscInt_FMT " got %" PetscInt_FMT " rows, more than its lanes", g, cnt);
+  }
+  PetscCall(GPUPCMallocArray(d->nlong, &list));
+  PetscCall(GPUPCMallocArray(d->nlong + 1, &off));
+  if (d->nlong) {
+    PetscCall(sk->compact(m, cls, d->nslab, list, NULL, &cnt, NULL));
+    PetscCheck(cnt == d->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hec: %" PetscInt_FMT " warp and block rows listed, %" PetscInt_FMT " counted", cnt, d->nlong);
+    PetscCall(fk->rowlengths(d->nlong, list, d->rowptr, off + 1));
+    PetscCall(sk->rowptr(d->nlong, off, &total, NULL));
+  }
+  PetscCall(fk->hecfill(d, list, off));
+  if (d->nlong) {
+    PetscInt *hrows, *hkey;
+
+    PetscCall(PetscMalloc2(d->nlong, &hrows, d->nlong + 1, &hkey));
+    PetscCall(GPUPCCopyToHost(hrows, list, d->nlong));
+    PetscCall(GPUPCCopyToHost(hkey, off, d->nlong + 1));
+    for (PetscInt p = 0; p < d->nlong; p++) hkey[p] = -(hkey[p + 1] - hkey[p] - d->K); /* longest remainder first */
+    PetscCall(PetscSortIntWithArray(d->nlong, hkey, hrows));
+    PetscCall(GPUPCCopyToDevice(d->longrows, hrows, d->nlong));
+    PetscCall(PetscFree2(hrows, hkey));
+  }
+  PetscCall(GPUPCFree(cls));
+  PetscCall(GPUPCFree(list));
+  PetscCall(GPUPCFree(off));
+  PetscFunctionReturn(0);
+}
+
 /*
    GPUPCHECBlockBuild - (re)builds block b from CSR: ELL width Kopt (PETSC_DECIDE: the cost model with ratio pr;
    a forced width above the longest row is cut to it, which changes nothing but the padding)
@@ -243,18 +336,35 @@ static void HECFill(const GPUPCCSR *csr, const GPUPCHECDev *d, const PetscInt gr
 PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Kopt, GPUPCHECBlock *b)
 {
   const PetscInt m = csr->m, n = csr->n;
-  PetscInt       K, stride, grp[GPUPC_HEC_SHORT_REM + 1], nslabrows;
+  PetscInt       K, stride, grp[GPUPC_HEC_SHORT_REM + 1], nslabrows, *count;
   PetscInt64     nslots;
-  HECHostLayout  h;
   GPUPCHECDev   *d = &b->d;
 
   PetscFunctionBegin;
   PetscCall(GPUPCHECCheckRatio(pr, "MatAssemblyEnd"));
   PetscCall(GPUPCHECCheckWidth(Kopt, "MatAssemblyEnd"));
+  PetscCheck(!csr->rowsdevice || csr->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "hec build: row pointers on the device need the columns and values there too");
   PetscCall(PetscLogEventBegin(MATHEC_Build, 0, 0, 0, 0));
   PetscCall(GPUPCHECBlockDestroy(b));
-  for (PetscInt i = 0; i < m; i++) b->maxrow = PetscMax(b->maxrow, csr->i[i + 1] - csr->i[i]);
-  PetscCall(GPUPCHECCostWidth(m, csr->i, pr, &b->Kcost));
+  /* the row-length histogram decides the width and the row classes; from device row pointers it is counted there and
+     only its longest row + 1 entries come down */
+  if (csr->rowsdevice) {
+    const GPUPCFormatKernels *fk;
+    PetscInt                 *dcount;
+
+    PetscCall(GPUPCGetFormatKernels(&fk));
+    PetscCall(fk->rowmax(m, csr->i, &b->maxrow));
+    PetscCall(GPUPCMallocArray(b->maxrow + 1, &dcount));
+    PetscCall(fk->rowhistogram(m, csr->i, b->maxrow, dcount));
+    PetscCall(PetscMalloc1(b->maxrow + 1, &count));
+    PetscCall(GPUPCCopyToHost(count, dcount, b->maxrow + 1));
+    PetscCall(GPUPCFree(dcount));
+  } else {
+    for (PetscInt i = 0; i < m; i++) b->maxrow = PetscMax(b->maxrow, csr->i[i + 1] - csr->i[i]);
+    PetscCall(PetscCalloc1(b->maxrow + 1, &count));
+    for (PetscInt i = 0; i < m; i++) count[csr->i[i + 1] - csr->i[i]]++;
+  }
+  b->Kcost  = CostWidthFromCounts(m, b->maxrow, count, csr->nnz, pr);
   b->ratio  = pr;
   b->forced = (PetscBool)(Kopt >= 0);
   K         = b->forced ? PetscMin(Kopt, b->maxrow) : b->Kcost;
@@ -266,18 +376,11 @@ PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Ko
   d->K      = K;
   d->stride = stride;
   d->nnz    = csr->nnz;
-  PetscCall(HECClassify(csr, d, grp, &nslabrows));
+  PetscCall(HECClassify(count, b->maxrow, d, grp, &nslabrows));
+  PetscCall(PetscFree(count));
   PetscCheck((PetscInt64)d->nslabslots + d->nrem <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "hec: a block of %" PetscInt_FMT " rows with ELL width %" PetscInt_FMT " needs more slots outside the ELL part than 32-bit indices address; use a larger -mat_hec_ell_width or more MPI ranks", m, K);
   b->nwarp     = d->nlong - d->nblock;
   b->nslabrows = nslabrows;
-  PetscCall(PetscMalloc1(m + 1, &b->h_rowptr));
-  PetscCall(PetscArraycpy(b->h_rowptr, csr->i, m + 1));
-  PetscCall(PetscMemzero(&h, sizeof(h)));
-  PetscCall(PetscMalloc(m * GPUPCHECEllLengthBytes(K), &h.ellen));
-  PetscCall(PetscMalloc4(csr->device ? 0 : (size_t)nslots, &h.ellcol, m, &h.rembase, m, &h.remstep, 32 * d->slabwarp[d->nslab], &h.slabrows));
-  PetscCall(PetscMalloc4(d->nremslots, &h.remrow, csr->device ? 0 : d->nremslots, &h.remcol, d->nlong, &h.longrows, d->nlong, &h.longkey));
-  HECFill(csr, d, grp, &h);
-  PetscCall(PetscSortIntWithArray(d->nlong, h.longkey, h.longrows));
   PetscCall(GPUPCMallocArray(m + 1, &d->rowptr));
   PetscCall(GPUPCMalloc(m * GPUPCHECEllLengthBytes(K), &d->ellen));
   PetscCall(GPUPCMallocArray(nslots, &d->ellcol));
@@ -289,29 +392,18 @@ PetscErrorCode GPUPCHECBlockBuild(const GPUPCCSR *csr, PetscReal pr, PetscInt Ko
   PetscCall(GPUPCMallocArray(d->nremslots, &d->remval));
   PetscCall(GPUPCMallocArray(32 * d->slabwarp[d->nslab], &d->slabrows));
   PetscCall(GPUPCMallocArray(d->nlong, &d->longrows));
-  PetscCall(GPUPCCopyToDevice(d->rowptr, csr->i, m + 1));
-  PetscCall(GPUPCMemcpy(d->ellen, h.ellen, m * GPUPCHECEllLengthBytes(K), GPUPC_COPY_HOST_TO_DEVICE));
-  PetscCall(GPUPCCopyToDevice(d->rembase, h.rembase, m));
-  PetscCall(GPUPCCopyToDevice(d->remstep, h.remstep, m));
-  PetscCall(GPUPCCopyToDevice(d->remrow, h.remrow, d->nremslots));
+  if (csr->rowsdevice) PetscCall(DeviceLayout(csr, b));
+  else PetscCall(HostLayout(csr, grp, b));
   if (csr->device) { /* the columns from the device CSR, there (slab padding: column 0) */
     const GPUPCFormatKernels *fk;
 
     PetscCall(GPUPCMemzero(d->remcol, (size_t)d->nslabslots * sizeof(PetscInt)));
     PetscCall(GPUPCGetFormatKernels(&fk));
     PetscCall(fk->heccolumns(d, csr->j, d->ellcol, d->remcol));
-  } else {
-    PetscCall(GPUPCCopyToDevice(d->ellcol, h.ellcol, nslots));
-    PetscCall(GPUPCCopyToDevice(d->remcol, h.remcol, d->nremslots));
   }
-  PetscCall(GPUPCCopyToDevice(d->slabrows, h.slabrows, 32 * d->slabwarp[d->nslab]));
-  PetscCall(GPUPCCopyToDevice(d->longrows, h.longrows, d->nlong));
   PetscCall(GPUPCMemzero(d->ellval, (size_t)nslots * sizeof(PetscScalar)));        /* the padding stays 0 for good */
   PetscCall(GPUPCMemzero(d->remval, (size_t)d->nslabslots * sizeof(PetscScalar))); /* and the slabs' padding lanes */
   PetscCall(LayValues(csr, b));                                                    /* the same path as a value update */
-  PetscCall(PetscFree(h.ellen));
-  PetscCall(PetscFree4(h.ellcol, h.rembase, h.remstep, h.slabrows));
-  PetscCall(PetscFree4(h.remrow, h.remcol, h.longrows, h.longkey));
   PetscCall(PetscLogEventEnd(MATHEC_Build, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

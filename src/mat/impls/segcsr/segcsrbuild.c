@@ -6,6 +6,7 @@
 #include <gpupc/threads.h>
 #include <gpupc/stage.h>
 #include <gpupc/formatkernels.h>
+#include <gpupc/sparsekernels.h>
 
 PetscLogEvent MATSEGCSR_Build, MATSEGCSR_Upload, MATSEGCSR_Mult, MATSEGCSR_MultTranspose;
 
@@ -102,6 +103,7 @@ static PetscErrorCode LayValues(const GPUPCCSR *csr, GPUPCSegCSRBlock *b)
     PetscCall(lo.k->layvalues(&b->d, 0, b->d.nseg * b->d.L, 0, csr->a, b->d.val));
     PetscFunctionReturn(0);
   }
+  PetscCheck(b->h_segptr && !csr->rowsdevice, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "segcsr value update: values on the host for a block built from device row pointers; pass them on the device");
   PetscCall(GPUPCStageStream(0, (size_t)csr->nnz, csr->a, sizeof(PetscScalar), LayChunk, &lo));
   PetscFunctionReturn(0);
 }
@@ -208,12 +210,13 @@ static PetscErrorCode BuildTiles(GPUPCSegCSRBlock *b)
   PetscFunctionReturn(0);
 }
 
-/* the short-row mode of block b (bins set): records what was asked, resolves auto, builds tiles */
-static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, PetscInt nt, GPUPCSegCSRBlock *b)
+/* the short-row mode of block b (bins set, groupbusy its share of busy lanes): records what was asked, resolves auto,
+   builds tiles (CutTiles reads h_segptr, which a block built from device row pointers fetches for this only) */
+static PetscErrorCode SetUpShortRows(MatSegCSRShortMode mode, PetscReal groupbusy, GPUPCSegCSRBlock *b)
 {
   PetscFunctionBegin;
   b->shortreq    = mode;
-  b->groupbusy   = GroupBusy(b, nt);
+  b->groupbusy   = groupbusy;
   b->d.shortmode = ResolveShortMode(b, mode, b->groupbusy);
   if (b->d.shortmode == MAT_SEGCSR_SHORT_TILE) PetscCall(BuildTiles(b));
   PetscFunctionReturn(0);
@@ -284,31 +287,16 @@ static PetscErrorCode SegmentPointers(const GPUPCCSR *csr, PetscInt L, PetscInt 
   PetscFunctionReturn(0);
 }
 
-/*
-   GPUPCSegCSRBlockBuildWithMode - (re)builds block b from CSR with segment length L (0: default)
-   and short-row mode (auto, group or tile: segcsrkernels.h)
-
-   The host arrays of the layout are filled by the upload threads (-gpupc_upload_threads), each row the same way
-   whatever the thread count, and reach the device through the page-locked staging buffers (gpupc/stage.h).
-*/
-PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
+/* the structure of block b (m, n, L, nnz set) from row pointers on the host, by the upload threads, and its upload;
+   the columns too: copied into their slots here for host CSR, laid on the device for device CSR */
+static PetscErrorCode HostStructure(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, PetscInt nt, GPUPCSegCSRBlock *b)
 {
   const PetscInt m    = csr->m;
   PetscInt64     nseg = 0, nslots;
-  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0, nt, ntf, ntb, *medoff, *longoff;
+  PetscInt      *segrow, *col, *medrows, *longrows, *longkey, nmed = 0, nlong = 0, ntf, ntb, *medoff, *longoff;
   PetscBool      listmed;
 
   PetscFunctionBegin;
-  PetscCheck(mode >= MAT_SEGCSR_SHORT_AUTO && mode <= MAT_SEGCSR_SHORT_TILE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "segcsr short-row mode %d is invalid; use auto, group or tile (-mat_segcsr_short)", (int)mode);
-  PetscCall(PetscLogEventBegin(MATSEGCSR_Build, 0, 0, 0, 0));
-  PetscCall(GPUPCSegCSRBlockDestroy(b));
-  if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, m);
-  PetscCall(GPUPCSegCSRCheckLength(L, "MatAssemblyEnd"));
-  PetscCall(GPUPCStageDefaultThreads(&nt));
-  b->d.m    = m;
-  b->d.n    = csr->n;
-  b->d.L    = L;
-  b->d.nnz  = csr->nnz;
   b->segmin = m ? PETSC_MAX_INT : 0;
   PetscCall(PetscMalloc1(m + 1, &b->h_segptr));
   PetscCall(SegmentPointers(csr, L, nt, b, &nseg));
@@ -342,7 +330,7 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   nlong      = longoff[ntb];
   b->nmedium = nmed;
   b->d.nlong = nlong;
-  PetscCall(SetUpShortRows(mode, nt, b));
+  PetscCall(SetUpShortRows(mode, GroupBusy(b, nt), b));
   listmed   = (PetscBool)(b->d.shortmode != MAT_SEGCSR_SHORT_TILE); /* tile mode: the medium rows are in the tiles */
   nmed      = listmed ? nmed : 0;
   b->d.nmed = nmed;
@@ -406,9 +394,111 @@ PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, Ma
   } else PetscCall(GPUPCStageCopyToDevice(nt, (size_t)nslots, col, sizeof(PetscInt), b->d.col, sizeof(PetscInt)));
   PetscCall(GPUPCCopyToDevice(b->d.medrows, medrows, nmed));
   PetscCall(GPUPCCopyToDevice(b->d.longrows, longrows, nlong));
-  PetscCall(LayValues(csr, b)); /* the same path as a value update */
   PetscCall(PetscFree3(segrow, col, medrows));
   PetscCall(PetscFree2(longrows, longkey));
+  PetscFunctionReturn(0);
+}
+
+/* the same structure as HostStructure() from row pointers on the device (csr->rowsdevice), computed there
+   (gpupc/formatkernels.h): segment counts, their scan (the sparse table's rowptr), segrow, the bins and the busy share
+   as reductions, the medium and long rows by compaction in row order. To the host come the statistics, the long rows
+   with their segment counts (sorted there as HostStructure sorts them: the same input in the same order) and, only
+   when the block may run in tile mode, the segment pointers for the serial tile cut. */
+static PetscErrorCode DeviceStructure(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
+{
+  const PetscInt            m = csr->m;
+  const GPUPCFormatKernels *fk;
+  const GPUPCSparseKernels *sk;
+  PetscInt                  stats[3], counts[2], nseg, cnt, *bin = NULL, *list = NULL, *len = NULL, *hrows, *hkey;
+  PetscInt64                sums[2], nslots;
+  PetscReal                 busy;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetFormatKernels(&fk));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(GPUPCMallocArray(m + 1, &b->d.segptr));
+  PetscCall(GPUPCMallocArray(m + 1, &b->d.rowptr));
+  PetscCall(GPUPCCopyOnDevice(b->d.rowptr, csr->i, m + 1));
+  PetscCall(fk->segcsrcount(m, b->d.rowptr, L, b->d.segptr + 1, stats));
+  b->segmin = m ? stats[0] : 0;
+  b->segmax = stats[1];
+  b->maxrow = stats[2];
+  PetscCall(sk->rowptr(m, b->d.segptr, &nseg, NULL));
+  nslots = (PetscInt64)nseg * L;
+  PetscCheck(nslots <= PETSC_MAX_INT - 1024, PETSC_COMM_SELF, PETSC_ERR_SUP, "segcsr: a block of %" PetscInt_FMT " rows needs %" PetscInt64_FMT " slots with segment length %" PetscInt_FMT ", more than 32-bit indices address; use a smaller -mat_segcsr_segment_length or more MPI ranks", m, nslots, L);
+  b->d.nseg     = nseg;
+  b->d.shortmax = GPUPCSegCSRShortMax(nseg, m, L);
+  PetscCall(GPUPCMallocArray(nseg, &b->d.segrow));
+  PetscCall(fk->segcsrsegrow(&b->d));
+  PetscCall(GPUPCMallocArray(m, &bin));
+  PetscCall(fk->segcsrbins(&b->d, bin, counts));
+  b->nmedium = counts[0];
+  b->d.nlong = counts[1];
+  PetscCall(fk->segcsrbusy(&b->d, sums));
+  busy = sums[1] ? (PetscReal)sums[0] / (PetscReal)sums[1] : 1.0;
+  if (mode == MAT_SEGCSR_SHORT_TILE || (mode == MAT_SEGCSR_SHORT_AUTO && busy < GPUPC_SEGCSR_AUTO_TILE_BUSY)) {
+    PetscCall(PetscMalloc1(m + 1, &b->h_segptr));
+    PetscCall(GPUPCCopyToHost(b->h_segptr, b->d.segptr, m + 1));
+  }
+  PetscCall(SetUpShortRows(mode, busy, b));
+  PetscCall(PetscFree(b->h_segptr));                                    /* value updates of this block come from the device (GPUPCDevMatUpdateValues) */
+  b->d.nmed = b->d.shortmode != MAT_SEGCSR_SHORT_TILE ? b->nmedium : 0; /* tile mode: the medium rows are in the tiles */
+  PetscCall(GPUPCMallocArray(b->d.nmed, &b->d.medrows));
+  if (b->d.nmed) {
+    PetscCall(sk->compact(m, bin, GPUPC_SEGCSR_BIN_MEDIUM, b->d.medrows, NULL, &cnt, NULL));
+    PetscCheck(cnt == b->d.nmed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr: %" PetscInt_FMT " medium rows listed, %" PetscInt_FMT " counted", cnt, b->d.nmed);
+  }
+  PetscCall(GPUPCMallocArray(b->d.nlong, &b->d.longrows));
+  if (b->d.nlong) {
+    PetscCall(GPUPCMallocArray(b->d.nlong, &list));
+    PetscCall(GPUPCMallocArray(b->d.nlong, &len));
+    PetscCall(sk->compact(m, bin, GPUPC_SEGCSR_BIN_LONG, list, NULL, &cnt, NULL));
+    PetscCheck(cnt == b->d.nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segcsr: %" PetscInt_FMT " long rows listed, %" PetscInt_FMT " counted", cnt, b->d.nlong);
+    PetscCall(fk->rowlengths(b->d.nlong, list, b->d.segptr, len));
+    PetscCall(PetscMalloc2(b->d.nlong, &hrows, b->d.nlong, &hkey));
+    PetscCall(GPUPCCopyToHost(hrows, list, b->d.nlong));
+    PetscCall(GPUPCCopyToHost(hkey, len, b->d.nlong));
+    for (PetscInt p = 0; p < b->d.nlong; p++) hkey[p] = -hkey[p]; /* longest first, as HostStructure() */
+    PetscCall(PetscSortIntWithArray(b->d.nlong, hkey, hrows));
+    PetscCall(GPUPCCopyToDevice(b->d.longrows, hrows, b->d.nlong));
+    PetscCall(PetscFree2(hrows, hkey));
+    PetscCall(GPUPCFree(list));
+    PetscCall(GPUPCFree(len));
+  }
+  PetscCall(GPUPCFree(bin));
+  PetscCall(GPUPCMallocArray(nslots, &b->d.col));
+  PetscCall(GPUPCMallocArray(nslots, &b->d.val));
+  PetscCall(fk->segcsrcolumns(&b->d, csr->j, b->d.col));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCSegCSRBlockBuildWithMode - (re)builds block b from CSR with segment length L (0: default)
+   and short-row mode (auto, group or tile: segcsrkernels.h)
+
+   From host row pointers the host arrays of the layout are filled by the upload threads (-gpupc_upload_threads), each
+   row the same way whatever the thread count, and reach the device through the page-locked staging buffers
+   (gpupc/stage.h); from device row pointers (csr->rowsdevice) the layout is computed on the device, the same arrays.
+*/
+PetscErrorCode GPUPCSegCSRBlockBuildWithMode(const GPUPCCSR *csr, PetscInt L, MatSegCSRShortMode mode, GPUPCSegCSRBlock *b)
+{
+  PetscInt nt;
+
+  PetscFunctionBegin;
+  PetscCheck(mode >= MAT_SEGCSR_SHORT_AUTO && mode <= MAT_SEGCSR_SHORT_TILE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "segcsr short-row mode %d is invalid; use auto, group or tile (-mat_segcsr_short)", (int)mode);
+  PetscCheck(!csr->rowsdevice || csr->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "segcsr build: row pointers on the device need the columns and values there too");
+  PetscCall(PetscLogEventBegin(MATSEGCSR_Build, 0, 0, 0, 0));
+  PetscCall(GPUPCSegCSRBlockDestroy(b));
+  if (!L) L = GPUPCSegCSRDefaultLength(csr->nnz, csr->m);
+  PetscCall(GPUPCSegCSRCheckLength(L, "MatAssemblyEnd"));
+  PetscCall(GPUPCStageDefaultThreads(&nt));
+  b->d.m   = csr->m;
+  b->d.n   = csr->n;
+  b->d.L   = L;
+  b->d.nnz = csr->nnz;
+  if (csr->rowsdevice) PetscCall(DeviceStructure(csr, L, mode, b));
+  else PetscCall(HostStructure(csr, L, mode, nt, b));
+  PetscCall(LayValues(csr, b)); /* the same path as a value update */
   PetscCall(PetscLogEventEnd(MATSEGCSR_Build, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

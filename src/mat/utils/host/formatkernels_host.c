@@ -30,5 +30,124 @@ static PetscErrorCode HECColumns_Host(const GPUPCHECDev *A, const PetscInt *j, P
   return 0;
 }
 
+static PetscErrorCode RowMax_Host(PetscInt m, const PetscInt *rowptr, PetscInt *maxlen)
+{
+  *maxlen = 0;
+  for (PetscInt i = 0; i < m; i++) *maxlen = PetscMax(*maxlen, rowptr[i + 1] - rowptr[i]);
+  return 0;
+}
+
+static PetscErrorCode RowHistogram_Host(PetscInt m, const PetscInt *rowptr, PetscInt maxlen, PetscInt *count)
+{
+  for (PetscInt len = 0; len <= maxlen; len++) count[len] = 0;
+  for (PetscInt i = 0; i < m; i++) count[rowptr[i + 1] - rowptr[i]]++;
+  return 0;
+}
+
+static PetscErrorCode RowLengths_Host(PetscInt n, const PetscInt *rows, const PetscInt *ptr, PetscInt *len)
+{
+  for (PetscInt p = 0; p < n; p++) len[p] = ptr[rows[p] + 1] - ptr[rows[p]];
+  return 0;
+}
+
+static PetscErrorCode SegCSRCount_Host(PetscInt m, const PetscInt *rowptr, PetscInt L, PetscInt *cnt, PetscInt stats[3])
+{
+  stats[0] = PETSC_MAX_INT;
+  stats[1] = stats[2] = 0;
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt len = rowptr[i + 1] - rowptr[i], s = len ? (len + L - 1) / L : 1;
+
+    cnt[i]   = s;
+    stats[0] = PetscMin(stats[0], s);
+    stats[1] = PetscMax(stats[1], s);
+    stats[2] = PetscMax(stats[2], len);
+  }
+  return 0;
+}
+
+static PetscErrorCode SegCSRSegRow_Host(const GPUPCSegCSRDev *A)
+{
+  for (PetscInt i = 0; i < A->m; i++)
+    for (PetscInt g = A->segptr[i]; g < A->segptr[i + 1]; g++) A->segrow[g] = i;
+  return 0;
+}
+
+static PetscErrorCode SegCSRBins_Host(const GPUPCSegCSRDev *A, PetscInt *bin, PetscInt counts[2])
+{
+  counts[0] = counts[1] = 0;
+  for (PetscInt i = 0; i < A->m; i++) {
+    bin[i] = (PetscInt)GPUPCSegCSRRowBin(A->segptr[i + 1] - A->segptr[i], A->L, A->shortmax);
+    counts[0] += bin[i] == GPUPC_SEGCSR_BIN_MEDIUM;
+    counts[1] += bin[i] == GPUPC_SEGCSR_BIN_LONG;
+  }
+  return 0;
+}
+
+static PetscErrorCode SegCSRBusy_Host(const GPUPCSegCSRDev *A, PetscInt64 sums[2])
+{
+  const PetscInt groups = 32 / A->L;
+
+  sums[0] = sums[1] = 0;
+  for (PetscInt w = 0; w < A->m; w += groups) {
+    PetscInt longest = 0;
+
+    for (PetscInt i = w; i < PetscMin(A->m, w + groups); i++) {
+      const PetscInt s = A->segptr[i + 1] - A->segptr[i];
+
+      if (GPUPCSegCSRRowBin(s, A->L, A->shortmax) != GPUPC_SEGCSR_BIN_SHORT) continue;
+      sums[0] += s;
+      longest = PetscMax(longest, s);
+    }
+    sums[1] += (PetscInt64)longest * PetscMin(groups, A->m - w);
+  }
+  return 0;
+}
+
+static PetscErrorCode HECClass_Host(const GPUPCHECDev *A, PetscInt *cls)
+{
+  for (PetscInt t = 0; t < 32 * A->slabwarp[A->nslab]; t++) A->slabrows[t] = -1;
+  for (PetscInt i = 0; i < A->m; i++) {
+    const PetscInt    len = A->rowptr[i + 1] - A->rowptr[i];
+    const GPUPCHECBin bin = GPUPCHECRowBin(len - A->K);
+
+    cls[i] = bin == GPUPC_HEC_BIN_ELL ? -1 : A->nslab;
+    if (bin == GPUPC_HEC_BIN_SLAB)
+      for (PetscInt g = 0; g < A->nslab; g++)
+        if (A->slablen[g] == len) cls[i] = g;
+  }
+  return 0;
+}
+
+static PetscErrorCode HECFill_Host(const GPUPCHECDev *A, const PetscInt *longlist, const PetscInt *longoff)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    const PetscInt len = A->rowptr[i + 1] - A->rowptr[i];
+
+    GPUPCHECSetEllLength(A->K, A->ellen, i, len <= A->K ? len : -1);
+    A->rembase[i] = A->remstep[i] = 0;
+  }
+  for (PetscInt g = 0; g < A->nslab; g++) {
+    const PetscInt gstride = 32 * (A->slabwarp[g + 1] - A->slabwarp[g]);
+
+    for (PetscInt t = 0; t < gstride; t++) {
+      const PetscInt i = A->slabrows[32 * A->slabwarp[g] + t];
+
+      if (i >= 0) {
+        A->rembase[i] = A->slabstart[g] + t;
+        A->remstep[i] = gstride;
+      }
+      for (PetscInt q = 0; q < A->slablen[g]; q++) A->remrow[A->slabstart[g] + q * gstride + t] = i;
+    }
+  }
+  for (PetscInt p = 0; p < A->nlong; p++) {
+    const PetscInt i = longlist[p];
+
+    A->rembase[i] = A->nslabslots + longoff[p];
+    A->remstep[i] = 1;
+    for (PetscInt q = longoff[p]; q < longoff[p + 1]; q++) A->remrow[A->nslabslots + q] = i;
+  }
+  return 0;
+}
+
 /* the table: every member's Stem_Host from GPUPC_FORMAT_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCFormatKernels, GPUPCFormatKernelsHost, GPUPC_FORMAT_KERNEL_LIST, "host", _Host);
