@@ -83,6 +83,9 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthTranspose(GPUPCAMGStrength *, PetscI
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthFree(GPUPCAMGStrength *);
 /* cf[i] = GPUPC_AMG_C or GPUPC_AMG_F; rstart seeds the random measures (global numbers, same for any thread count) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsen(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
+/* the F marks closing a PMIS sweep: undecided points of the first n rows that depend on a C point become F; left:
+   the points still undecided (GPUPCAMGCoarsen's pmis and GPUPCAMGCoarsenAcross share it) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGPMISMarkF(const GPUPCAMGStrength *, PetscInt, PetscInt, char *, PetscInt *, PetscInt *);
 /* second stage of aggressive coarsening: the C points of cf coarsened again on the distance-2 strength graph */
 PETSC_EXTERN PetscErrorCode GPUPCAMGCoarsenAggressive(const GPUPCAMGStrength *, PCGPUAMGCoarsenType, PetscInt, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGInterpolate(const GPUPCAMGLocal *, const GPUPCAMGStrength *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, PCGPUAMGTruncRescale, PetscInt, GPUPCAMGLocalP *);

@@ -110,6 +110,8 @@ PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCC
 PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm, PetscInt, const GPUPCDevCSR *, const GPUPCDevCSR *, const PetscInt *, const PetscReal *, Mat *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduceDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *, PetscBool *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIReductionCounts(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, GPUPCCMGMPI);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPICouplingCounts(MPI_Comm, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPICouplingsFromBlocks(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscReal *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIFirstAsymmetric(const GPUPCCMGOptions *, Mat, PetscInt *, PetscInt *, PetscReal *, PetscReal *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, PetscBool *);

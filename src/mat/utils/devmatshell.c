@@ -52,7 +52,10 @@ static PetscErrorCode Mult_DevMatShell(Mat M, Vec x, Vec y)
   PetscFunctionReturn(0);
 }
 
-/* y = z + A^T x (z NULL: y = A^T x) */
+/* y = z + A^T x (z NULL: y = A^T x). The format tables have only y += B^T x (GPUPCMatBlockOps.multtransposeadd), and
+   it cannot overwrite: segcsr, hec and bcsr scatter each stored entry's product into y[column] with atomicAdd, so
+   an entry of y receives contributions from threads of every row, and zeroing inside that launch would race with
+   them. Hence the zeroing pass (a device VecSet, no host copy) before the kernel when there is no z. */
 static PetscErrorCode MultTransposeAdd_DevMatShell(Mat M, Vec x, Vec z, Vec y)
 {
   GPUPCDevMat        dm = NULL;

@@ -279,6 +279,28 @@ static PetscErrorCode CheckLevelMatrix(Mat A, PetscInt l)
   PetscFunctionReturn(0);
 }
 
+/* the device setup after the upload, shared by the creation and the value refresh: every level's smoother but the
+   last's, then the last level's dense inverse (of the host hierarchy's last operator), each under its log event and
+   with its time kept for the view */
+static PetscErrorCode SetUpSmoothersAndLastLevel(const GPUPCAMGHierarchy *H, GPUPCAMGDevice *D)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
+  for (PetscInt l = 0; l < D->nlevels - 1; l++) PetscCall(GPUPCAMGSmootherSetUp(D, l));
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t1));
+  D->t_smoother = t1 - t0;
+  PetscCall(PetscLogEventBegin(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
+  PetscCall(GPUPCAMGCoarseSetUp(D, H->A[D->nlevels - 1]));
+  PetscCall(PetscLogEventEnd(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  D->t_coarse = t0 - t1;
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCAMGDeviceCreate - puts a host AMG hierarchy on the device and sets up the smoothers and the last level
 
@@ -391,18 +413,7 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   D->t_upload = t1 - t0;
-
-  PetscCall(PetscLogEventBegin(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
-  for (PetscInt l = 0; l < D->nlevels - 1; l++) PetscCall(GPUPCAMGSmootherSetUp(D, l));
-  PetscCall(PetscLogEventEnd(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
-  PetscCall(PetscTime(&t0));
-  D->t_smoother = t0 - t1;
-
-  PetscCall(PetscLogEventBegin(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
-  PetscCall(GPUPCAMGCoarseSetUp(D, H->A[D->nlevels - 1]));
-  PetscCall(PetscLogEventEnd(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
-  PetscCall(PetscTime(&t1));
-  D->t_coarse = t1 - t0;
+  PetscCall(SetUpSmoothersAndLastLevel(H, D));
 
   for (PetscInt l = 0; l < D->nlevels; l++) {
     GPUPCAMGDeviceLevel *L = &D->levels[l];
@@ -461,16 +472,7 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
   PetscCall(PetscLogEventEnd(PC_GPUAMG_Upload, 0, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   D->t_upload = t1 - t0;
-  PetscCall(PetscLogEventBegin(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
-  for (PetscInt l = 0; l < D->nlevels - 1; l++) PetscCall(GPUPCAMGSmootherSetUp(D, l));
-  PetscCall(PetscLogEventEnd(PC_GPUAMG_SmootherSetUp, 0, 0, 0, 0));
-  PetscCall(PetscTime(&t0));
-  D->t_smoother = t0 - t1;
-  PetscCall(PetscLogEventBegin(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
-  PetscCall(GPUPCAMGCoarseSetUp(D, H->A[D->nlevels - 1]));
-  PetscCall(PetscLogEventEnd(PC_GPUAMG_CoarseSetUp, 0, 0, 0, 0));
-  PetscCall(PetscTime(&t1));
-  D->t_coarse = t1 - t0;
+  PetscCall(SetUpSmoothersAndLastLevel(H, D));
   for (PetscInt l = 0; l < D->nlevels; l++) {
     PetscCall(TouchDevice(D->levels[l].sm.dinv));
     PetscCall(TouchDevice(D->levels[l].sm.dl1));

@@ -30,6 +30,51 @@ static PetscBool Beats(const PetscReal *w, PetscInt j, PetscInt i)
   return (PetscBool)(w[j] > w[i] || (w[j] == w[i] && j > i));
 }
 
+/*@C
+   GPUPCAMGPMISMarkF - the closing step of a PMIS sweep (on one rank and across ranks): every undecided point among
+   the first n rows of S that depends strongly on a C point becomes an F point; counts the points left undecided
+
+   Not Collective
+
+   Input Parameters:
++  S       - strength graph (rows: at least the n points; columns: indices into cf)
+.  n       - the points to mark (the owned ones; cf may hold ghost states after them)
+.  threads - host threads (the marks are made for every point first, then applied, so the result does not depend
+             on the thread count)
+-  newc    - work array of n entries
+
+   Input/Output Parameter:
+.  cf - the states (GPUPC_AMG_U, GPUPC_AMG_C, GPUPC_AMG_F) of the points and of the columns of S
+
+   Output Parameter:
+.  left - the points among the n still GPUPC_AMG_U
+
+   Level: developer
+
+.seealso: GPUPCAMGCoarsen(), GPUPCAMGCoarsenAcross()
+@*/
+PetscErrorCode GPUPCAMGPMISMarkF(const GPUPCAMGStrength *S, PetscInt n, PetscInt threads, char *newc, PetscInt *cf, PetscInt *left)
+{
+  PetscInt undecided = 0;
+
+  PetscFunctionBegin;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (PetscInt i = 0; i < n; i++) {
+    newc[i] = 0;
+    if (cf[i] != GPUPC_AMG_U) continue;
+    for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+      if (cf[S->j[e]] == GPUPC_AMG_C) newc[i] = 1;
+  }
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ \
+                                                                         : undecided)
+  for (PetscInt i = 0; i < n; i++) {
+    if (newc[i]) cf[i] = GPUPC_AMG_F;
+    if (cf[i] == GPUPC_AMG_U) undecided++;
+  }
+  *left = undecided;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, PetscInt threads, PetscInt *cf)
 {
   PetscInt   n = S->n, left = 0;
@@ -63,20 +108,7 @@ static PetscErrorCode CoarsenPMIS(const GPUPCAMGStrength *S, PetscInt rstart, Pe
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (PetscInt i = 0; i < n; i++)
       if (newc[i]) cf[i] = GPUPC_AMG_C;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (PetscInt i = 0; i < n; i++) {
-      newc[i] = 0;
-      if (cf[i] != GPUPC_AMG_U) continue;
-      for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
-        if (cf[S->j[e]] == GPUPC_AMG_C) newc[i] = 1;
-    }
-    left = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ \
-                                                                         : left)
-    for (PetscInt i = 0; i < n; i++) {
-      if (newc[i]) cf[i] = GPUPC_AMG_F;
-      if (cf[i] == GPUPC_AMG_U) left++;
-    }
+    PetscCall(GPUPCAMGPMISMarkF(S, n, threads, newc, cf, &left));
   }
   PetscCall(PetscFree2(w, newc));
   PetscFunctionReturn(0);

@@ -97,20 +97,7 @@ static PetscErrorCode PMISRounds(const GPUPCAMGLocal *L, const GPUPCAMGStrength 
     for (PetscInt i = 0; i < n; i++)
       if (newc[i]) cf[i] = GPUPC_AMG_C;
     PetscCall(ToGhosts(L, MPIU_INT, cf));
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (PetscInt i = 0; i < n; i++) {
-      newc[i] = 0;
-      if (cf[i] != GPUPC_AMG_U) continue;
-      for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
-        if (cf[S->j[e]] == GPUPC_AMG_C) newc[i] = 1;
-    }
-    left = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ \
-                                                                         : left)
-    for (PetscInt i = 0; i < n; i++) {
-      if (newc[i]) cf[i] = GPUPC_AMG_F;
-      if (cf[i] == GPUPC_AMG_U) left++;
-    }
+    PetscCall(GPUPCAMGPMISMarkF(S, n, threads, newc, cf, &left));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &left, 1, MPIU_INT, MPI_SUM, comm));
     rounds++;
   }

@@ -412,6 +412,59 @@ static PetscErrorCode BuildCoupling(const Rows *R, const PetscReal *dinvloc, GPU
 }
 
 /*
+   GPUPCCMGMPIReductionCounts - the rank's reduction record (M->red, emptied first: no map or couplings yet) and the
+   global counts of strictly dominant and Dirichlet rows; the host and the device reduction both end with it
+
+   Collective on comm
+
+   Input Parameters:
++  comm    - the matrix's communicator
+.  n       - the rank's user rows
+.  nk      - the kept ones (the rank's rows of level 0)
+.  nstrict - the rank's strictly dominant rows
+.  ndir    - the rank's Dirichlet rows
+-  Nuser   - the global user rows
+*/
+PetscErrorCode GPUPCCMGMPIReductionCounts(MPI_Comm comm, PetscInt n, PetscInt nk, PetscInt nstrict, PetscInt ndir, PetscInt Nuser, GPUPCCMGMPI M)
+{
+  PetscInt counts[2] = {nstrict, ndir}, gcounts[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&M->red, sizeof(M->red)));
+  M->red.n          = n;
+  M->red.copies     = 1;
+  M->red.ground     = PETSC_FALSE;
+  M->red.n0         = nk;
+  M->red.nkept      = nk;
+  M->red.nstrict    = nstrict;
+  M->red.ndirichlet = ndir;
+  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
+  M->gstrict    = gcounts[0];
+  M->gdirichlet = gcounts[1];
+  M->Nuser      = Nuser;
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCCMGMPICouplingCounts - after the Dirichlet couplings E are built (or not, without Dirichlet rows): their global
+   count and whether any rank's E reaches a Dirichlet row of another rank
+
+   Collective on comm
+*/
+PetscErrorCode GPUPCCMGMPICouplingCounts(MPI_Comm comm, GPUPCCMGMPI M)
+{
+  PetscInt counts[2], gcounts[2];
+
+  PetscFunctionBegin;
+  counts[0] = M->red.ncoupling;
+  counts[1] = M->offrank_coupling ? 1 : 0;
+  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
+  M->gcoupling        = gcounts[0];
+  M->offrank_coupling = gcounts[1] > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*
    GPUPCCMGMPIReduce - level 0 of the distributed hierarchy and the map between the user's local rows and it
 
    Collective on A
@@ -420,7 +473,7 @@ PetscErrorCode GPUPCCMGMPIReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI
 {
   MPI_Comm   comm = PetscObjectComm((PetscObject)A);
   Rows       R;
-  PetscInt   Nr, Nc, nk = 0, kstart = 0, ndir = 0, nstrict = 0, badrow = -1, badsym = -1, gbad, counts[2], gcounts[2];
+  PetscInt   Nr, Nc, nk = 0, kstart = 0, ndir = 0, nstrict = 0, badrow = -1, badsym = -1, gbad;
   PetscReal *e, *dinv;
   char       msg[512] = "", msgsym[512] = "", gmsg[512] = "";
   Mat        A0 = NULL;
@@ -454,30 +507,13 @@ PetscErrorCode GPUPCCMGMPIReduce(Mat A, const GPUPCCMGOptions *opts, GPUPCCMGMPI
     PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
     SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s", gmsg);
   }
-  counts[0] = nstrict;
-  counts[1] = ndir;
-  PetscCall(PetscMemzero(&M->red, sizeof(M->red)));
-  M->red.n          = R.n;
-  M->red.copies     = 1;
-  M->red.ground     = PETSC_FALSE;
-  M->red.n0         = nk;
-  M->red.nkept      = nk;
-  M->red.nstrict    = nstrict;
-  M->red.ndirichlet = ndir;
-  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
-  M->gstrict    = gcounts[0];
-  M->gdirichlet = gcounts[1];
-  M->Nuser      = Nr;
+  PetscCall(GPUPCCMGMPIReductionCounts(comm, R.n, nk, nstrict, ndir, Nr, M));
   if (M->gdirichlet > 0) {
     PetscCall(PetscMalloc1(R.n, &M->red.map));
     for (PetscInt i = 0; i < R.n; i++) M->red.map[i] = R.newidx[i] < 0 ? -1 : R.newidx[i] - kstart;
     PetscCall(BuildCoupling(&R, dinv, M));
   }
-  counts[0] = M->red.ncoupling;
-  counts[1] = M->offrank_coupling ? 1 : 0;
-  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
-  M->gcoupling        = gcounts[0];
-  M->offrank_coupling = gcounts[1] > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(GPUPCCMGMPICouplingCounts(comm, M));
 
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
   L0->A      = A0;

@@ -325,31 +325,14 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     }
   }
   PetscCall(ArraysFree(&D));
-  PetscCall(PetscMemzero(&M->red, sizeof(M->red)));
-  M->red.n          = n;
-  M->red.copies     = 1;
-  M->red.ground     = PETSC_FALSE;
-  M->red.n0         = nk;
-  M->red.nkept      = nk;
-  M->red.nstrict    = nstrict;
-  M->red.ndirichlet = ndir;
-  counts[0]         = nstrict;
-  counts[1]         = ndir;
-  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
-  M->gstrict    = gcounts[0];
-  M->gdirichlet = gcounts[1];
-  M->Nuser      = N;
-  M->Nkept      = Nk;
+  PetscCall(GPUPCCMGMPIReductionCounts(comm, n, nk, nstrict, ndir, N, M));
+  M->Nkept = Nk;
   if (M->gdirichlet > 0) { /* the map and the couplings E, as the host reduction makes them */
     PetscCall(PetscMalloc1(n, &M->red.map));
     PetscCall(PetscArraycpy(M->red.map, hkmap, n));
     PetscCall(GPUPCCMGMPICouplingsFromBlocks(A, newidx, gnew, gdiag, hdinv, M));
   }
-  counts[0] = M->red.ncoupling;
-  counts[1] = M->offrank_coupling ? 1 : 0;
-  PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
-  M->gcoupling        = gcounts[0];
-  M->offrank_coupling = gcounts[1] > 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(GPUPCCMGMPICouplingCounts(comm, M));
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
   L0->A                = A0;
   L0->n                = nk;
