@@ -83,6 +83,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *, GPU
 PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceApply(GPUPCAMGDevice *, PetscBool, Vec, Vec);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscViewer);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceViewHalo(const GPUPCAMGDevice *, PetscViewer);
 
 /* the pieces (amgsmoother.c, amgcoarse.c) */
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);

@@ -136,6 +136,16 @@ PETSC_INTERN PetscErrorCode GPUPCHaloPeerPull(GPUPCHalo);
 PETSC_INTERN PetscErrorCode GPUPCHaloReverseBegin(GPUPCHalo);
 PETSC_INTERN PetscErrorCode GPUPCHaloReverseEnd(GPUPCHalo, PetscScalar *);
 
+/* one product's halo (src/mat/utils/halostats.c): (owner, reader) pairs and ghost values summed over the ranks, the
+   largest rank's counts; known is false for a parallel matrix that is not MPIAIJ-based */
+typedef struct {
+  PetscBool   known;
+  PetscMPIInt ranks;
+  PetscInt64  messages, ghosts;    /* summed over the ranks */
+  PetscInt64  nbr_max, ghosts_max; /* the largest over the ranks */
+} GPUPCHaloStats;
+PETSC_EXTERN PetscErrorCode GPUPCMatHaloStats(Mat, GPUPCHaloStats *);
+
 /* ---------------------------------------------------------------- halo kernels */
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host
    implementation of a member is Stem_Host (src/mat/utils/host), the CUDA one Stem_CUDA (src/mat/utils/cuda). */

@@ -560,5 +560,6 @@ PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *D, PetscViewer viewer)
   else PetscCall(PetscViewerASCIIPrintf(viewer, "cycle launched operation by operation%s\n", D->usegraph ? " (recorded at the second application)" : (o->graph ? " (a CUDA graph needs one rank and the cuda backend)" : " (-pc_gpuamg_use_graph 0)")));
   if (D->cyclebytes > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "one application moves at least %.4g MB (every operand of every operation read or written once): its bandwidth floor\n", D->cyclebytes / 1e6));
   PetscCall(PetscViewerASCIIPrintf(viewer, "device setup: upload %.3g s, smoothers %.3g s, last level %.3g s\n", D->t_upload, D->t_smoother, D->t_coarse));
+  PetscCall(GPUPCAMGDeviceViewHalo(D, viewer));
   PetscFunctionReturn(0);
 }

@@ -121,6 +121,12 @@ PetscErrorCode PCView_CMG_MPI(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT " %6.2f %9" PetscInt_FMT "..%-9" PetscInt_FMT " %8" PetscInt_FMT " %11" PetscInt_FMT " %6" PetscInt_FMT " %4" PetscInt_FMT "\n", k, L->N, L->nnz, L->NC, (double)L->N / (double)PetscMax(L->NC, 1), L->nmin, L->nmax, L->maxsize, L->nsingletons, L->nweak, L->t));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " %10" PetscInt_FMT " %10" PetscInt_FMT "            %16" PetscInt_FMT "..%-9" PetscInt_FMT " (last level)\n", k, L->N, L->nnz, L->nmin, L->nmax));
   }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  halo of one product with each level (clusters never cross ranks, so restriction and prolongation exchange nothing; msgs: owner-reader pairs over all ranks, nbr: most neighbours of a rank, ghosts: values received by all ranks / the most of a rank):\n"));
+  for (PetscInt k = 0; k + 1 < M->nlevels; k++) {
+    GPUPCHaloStats st;
+    PetscCall(GPUPCMatHaloStats(M->levels[k].A, &st));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %5" PetscInt_FMT " msgs %6" PetscInt64_FMT " nbr %3" PetscInt64_FMT " ghosts %10" PetscInt64_FMT " max %8" PetscInt64_FMT "\n", k, st.messages, st.nbr_max, st.ghosts, st.ghosts_max));
+  }
   if (M->dlev) {
     const PetscBool direct = (PetscBool)(M->dlev[0].halo && M->dlev[0].halo->peer);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  halo exchanges: %s; cycle %s\n", direct ? "directly between the GPUs (CUDA IPC, -gpupc_halo_peer)" : "staged through the host (PetscSF)", M->graph ? "recorded as a CUDA graph" : (M->usegraph ? "launched kernel by kernel (recorded after the first application when every exchange is direct)" : "launched kernel by kernel")));
