@@ -568,6 +568,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetMaxLevels(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetMaxLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetMaxCoarse(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetMaxCoarse(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetCoarseEqLimit(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetCoarseEqLimit(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetSetupThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetSetupThreads(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetCycleType(PC, PCGPUAMGCycleType);

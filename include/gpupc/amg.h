@@ -29,6 +29,8 @@ typedef struct {
   PetscInt              threads;           /* host threads of the setup */
   PetscInt              across;            /* classical pmis/hmis: coarsen across ranks (1), each rank its own rows
                                             (0), or across on several ranks only (-1, the default) */
+  PetscInt              coarse_eq_limit;   /* several ranks, classical scalar coarsening: a coarse level that would have fewer
+                                            rows a rank than this goes to fewer ranks (about this many rows each; 0: never) */
   PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
   PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
   PetscBool             host_levels;       /* the device setup also makes host AIJ copies of the coarse levels, P and R
@@ -57,6 +59,8 @@ typedef struct {
   const char                     *hostwhy;    /* the device setup was asked for but this hierarchy needs the host one: why (else NULL) */
   PetscInt                        nacross;    /* host setup: levels coarsened across ranks (the others: each rank its own rows) */
   const char                     *localwhy;   /* host setup on several ranks: why a level was coarsened rank by rank (else NULL) */
+  PetscMPIInt                    *ranks;      /* host setup: ranks holding rows of each level (several ranks; NULL on one) */
+  const char                     *aggwhy;     /* several ranks, agglomeration asked for but not done: why (else NULL) */
   size_t                          devpeak;    /* device setup: the most device bytes it held at once above what was held before */
   struct _n_GPUPCAMGDevHierarchy *dev;        /* device setup: the level matrices and P as device CSR, for a numeric re-run */
 } GPUPCAMGHierarchy;

@@ -93,6 +93,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPTruncate(GPUPCAMGLocalP *, PetscInt, P
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 /* assembles the local P into an AIJ matrix on comm (rows: the local rows, columns: the local coarse points) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, PetscInt, Mat *);
+/* several ranks: P's coarse points given to fewer ranks when they would have fewer than limit rows a rank (collective) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGAgglomerate(PetscInt, Mat *, PetscMPIInt *);
 /* P^T A P on one rank (SEQAIJ or derived), threaded over the coarse rows; the same values as MatPtAP */
 PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Mat *, Mat *);
 

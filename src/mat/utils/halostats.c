@@ -29,13 +29,13 @@
 @*/
 PetscErrorCode GPUPCMatHaloStats(Mat A, GPUPCHaloStats *st)
 {
-  PetscMPIInt      size;
-  PetscBool        mpiaij;
-  Mat              Ad, Ao;
-  const PetscInt  *garray, *ranges;
-  PetscInt         nghost, nbr = 0;
-  PetscInt64       loc[2], sum[2], mx[2];
-  MPI_Comm         comm = PetscObjectComm((PetscObject)A);
+  PetscMPIInt     size;
+  PetscBool       mpiaij;
+  Mat             Ad, Ao;
+  const PetscInt *garray, *ranges;
+  PetscInt        nghost, nbr = 0;
+  PetscInt64      loc[2], sum[2], mx[2];
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(st, sizeof(*st)));
@@ -62,11 +62,11 @@ PetscErrorCode GPUPCMatHaloStats(Mat A, GPUPCHaloStats *st)
   loc[1] = nghost;
   PetscCallMPI(MPIU_Allreduce(loc, sum, 2, MPIU_INT64, MPI_SUM, comm));
   PetscCallMPI(MPIU_Allreduce(loc, mx, 2, MPIU_INT64, MPI_MAX, comm));
-  st->known       = PETSC_TRUE;
-  st->messages    = sum[0];
-  st->ghosts      = sum[1];
-  st->nbr_max     = mx[0];
-  st->ghosts_max  = mx[1];
-  st->ranks       = size;
+  st->known      = PETSC_TRUE;
+  st->messages   = sum[0];
+  st->ghosts     = sum[1];
+  st->nbr_max    = mx[0];
+  st->ghosts_max = mx[1];
+  st->ranks      = size;
   PetscFunctionReturn(0);
 }

@@ -162,7 +162,7 @@ static PetscErrorCode FirstPassOwned(const GPUPCAMGLocal *L, const GPUPCAMGStren
 PetscErrorCode GPUPCAMGCoarsenAcross(const GPUPCAMGLocal *L, const GPUPCAMGStrength *S, PCGPUAMGCoarsenType type, PetscInt threads, PetscInt *cf)
 {
   PetscFunctionBegin;
-  PetscCheck(L->sf && L->gidx, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the coarsening across ranks needs the local part with ghosts (GPUPCAMGLocalGetGhost())");
+  PetscCheck(L->sf && (L->gidx || L->nx == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the coarsening across ranks needs the local part with ghosts (GPUPCAMGLocalGetGhost())");
   PetscCheck(S->n == L->ne && PetscMax(S->nx, S->n) == L->nx && S->ti, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "the strength graph (%" PetscInt_FMT " rows, %" PetscInt_FMT " columns) is not that of the local part with ghosts (%" PetscInt_FMT " rows, %" PetscInt_FMT " points)", S->n, S->nx, L->ne, L->nx);
   threads = PetscMax(threads, 1);
   switch (type) {

@@ -82,11 +82,12 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->max_coarse        = 100;
   opts->max_ratio         = 0.9;
   PetscCall(GPUPCDefaultHostThreads(&opts->threads));
-  opts->across      = -1;
-  opts->cdim        = 0;
-  opts->ncoords     = 0;
-  opts->coords      = NULL;
-  opts->host_levels = PETSC_TRUE;
+  opts->across          = -1;
+  opts->coarse_eq_limit = 10000;
+  opts->cdim            = 0;
+  opts->ncoords         = 0;
+  opts->coords          = NULL;
+  opts->host_levels     = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -348,6 +349,14 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
   PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscCalloc3(opts->max_levels, &H->A, opts->max_levels, &H->P, opts->max_levels, &H->R));
+  {
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    if (size > 1) {
+      PetscCall(PetscMalloc1(opts->max_levels, &H->ranks));
+      H->ranks[0] = size;
+    }
+  }
   PetscCall(PetscObjectReference((PetscObject)A));
   H->A[0]    = A;
   H->nlevels = 1;
@@ -378,6 +387,12 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
                                                                         : ""));
       PetscCall(MatDestroy(&P));
       break;
+    }
+    if (H->ranks) { /* several ranks: the coarse level on fewer ranks when it has few rows a rank */
+      if (opts->coarse_eq_limit > 0 && (opts->type != PC_GPUAMG_CLASSICAL || nf > 1)) {
+        H->aggwhy       = opts->type != PC_GPUAMG_CLASSICAL ? "smoothed aggregation (its near-null space per point would have to move)" : "systems (the functions of the points would have to move)";
+        H->ranks[l + 1] = H->ranks[l];
+      } else PetscCall(GPUPCAMGAgglomerate(opts->coarse_eq_limit, &P, &H->ranks[l + 1]));
     }
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
@@ -466,6 +481,7 @@ PetscErrorCode GPUPCAMGHierarchyDestroy(GPUPCAMGHierarchy *H)
   if (H->R)
     for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(MatDestroy(&H->R[l]));
   PetscCall(PetscFree3(H->A, H->P, H->R));
+  PetscCall(PetscFree(H->ranks));
   PetscCall(GPUPCAMGDevHierarchyFree(H));
   PetscCall(PetscMemzero(H, sizeof(*H)));
   PetscFunctionReturn(0);

@@ -529,7 +529,7 @@ PetscErrorCode GPUPCAMGInterpolateAcross(const GPUPCAMGLocal *L, const GPUPCAMGS
   PetscInt *cidx, cstart = 0;
 
   PetscFunctionBegin;
-  PetscCheck(L->sf && L->gidx, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the interpolation across ranks needs the local part with ghosts (GPUPCAMGLocalGetGhost())");
+  PetscCheck(L->sf && (L->gidx || L->nx == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "the interpolation across ranks needs the local part with ghosts (GPUPCAMGLocalGetGhost())");
   PetscCheck(type != PC_GPUAMG_INTERP_MULTIPASS, PETSC_COMM_SELF, PETSC_ERR_SUP, "multipass interpolation is rank-local (it is built pass by pass on the local rows)");
   PetscCheck(tmax >= 0 && tfac >= 0.0 && tfac < 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "truncation: max entries %" PetscInt_FMT " must be >= 0 and the factor %g in [0, 1) (-pc_gpuamg_trunc_max, -pc_gpuamg_trunc_factor)", tmax, (double)tfac);
   PetscCall(PetscMemzero(P, sizeof(*P)));

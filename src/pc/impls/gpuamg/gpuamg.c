@@ -145,6 +145,19 @@ static PetscErrorCode ViewAcross(PC pc, PetscViewer viewer)
   else if (na == nc) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on all %" PetscInt_FMT " coarsened levels (%s with the ghosts' states and measures, interpolation from other ranks' C points)\n", nc, PCGPUAMGCoarsenTypes[g->setup.coarsen]));
   else if (na == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening rank by rank on all %" PetscInt_FMT " coarsened levels (%s; couplings to other ranks lumped into the diagonal)\n", nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on %" PetscInt_FMT " of %" PetscInt_FMT " coarsened levels; rank by rank on the others (%s; couplings to other ranks lumped into the diagonal)\n", na, nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
+  if (g->hier.ranks) {
+    PetscBool fewer = PETSC_FALSE;
+    for (PetscInt l = 0; l < g->hier.nlevels; l++)
+      if (g->hier.ranks[l] < size) fewer = PETSC_TRUE;
+    if (fewer) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, "coarse levels agglomerated onto fewer ranks below %" PetscInt_FMT " rows a rank (-pc_gpuamg_coarse_eq_limit); ranks holding rows, level by level:", g->setup.coarse_eq_limit));
+      PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+      for (PetscInt l = 0; l < g->hier.nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %d", (int)g->hier.ranks[l]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+      PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+    } else if (g->hier.aggwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "no agglomeration onto fewer ranks: not done for %s\n", g->hier.aggwhy));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "every level on all %d ranks (none below -pc_gpuamg_coarse_eq_limit %" PetscInt_FMT " rows a rank)\n", (int)size, g->setup.coarse_eq_limit));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -923,6 +923,82 @@ PetscErrorCode PCGPUAMGGetMaxCoarse(PC pc, PetscInt *v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetCoarseEqLimit_GPUAMG(PC pc, PetscInt v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_coarse_eq_limit must be >= 0 (0: never agglomerate)");
+  if (g->setup.coarse_eq_limit != v) PetscCall(Invalidate(pc));
+  g->setup.coarse_eq_limit = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetCoarseEqLimit_GPUAMG(PC pc, PetscInt *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.coarse_eq_limit;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetCoarseEqLimit - on several ranks, a coarse level that would have fewer rows a rank than this goes to
+   fewer ranks (about this many rows each: the first of each group of consecutive ranks takes the group's points; 0: never)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v - rows a rank (default 10000)
+
+   Options Database Key:
+.  -pc_gpuamg_coarse_eq_limit - the value
+
+   Notes:
+   A coarse level with few rows a rank costs each product of the cycle a halo exchange whatever its size, with more
+   neighbours as the Galerkin stencils widen; on fewer ranks its exchanges reach fewer ranks, and the ranks left
+   without rows skip them. The coarse points keep their global numbers, so coarsening across ranks (pmis) gives the
+   same hierarchy. Done for classical coarsening of scalar problems; -ksp_view shows the ranks of every level.
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGGetCoarseEqLimit(), PCGPUAMGSetMaxCoarse()
+@*/
+PetscErrorCode PCGPUAMGSetCoarseEqLimit(PC pc, PetscInt v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetCoarseEqLimit_C", (PC, PetscInt), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetCoarseEqLimit - the value set by PCGPUAMGSetCoarseEqLimit() (-pc_gpuamg_coarse_eq_limit)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the value
+
+   Level: intermediate
+
+.seealso: PCGPUAMG, PCGPUAMGSetCoarseEqLimit()
+@*/
+PetscErrorCode PCGPUAMGGetCoarseEqLimit(PC pc, PetscInt *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetCoarseEqLimit_C", (PC, PetscInt *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCGPUAMGSetSetupThreads_GPUAMG(PC pc, PetscInt v)
 {
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
@@ -1781,6 +1857,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMaxLevels_C", set ? PCGPUAMGGetMaxLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMaxCoarse_C", set ? PCGPUAMGSetMaxCoarse_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMaxCoarse_C", set ? PCGPUAMGGetMaxCoarse_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCoarseEqLimit_C", set ? PCGPUAMGSetCoarseEqLimit_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetCoarseEqLimit_C", set ? PCGPUAMGGetCoarseEqLimit_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetSetupThreads_C", set ? PCGPUAMGSetSetupThreads_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupThreads_C", set ? PCGPUAMGGetSetupThreads_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCycleType_C", set ? PCGPUAMGSetCycleType_GPUAMG : NULL));
@@ -1886,6 +1964,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscInt v = g->setup.max_coarse;
     PetscCall(PetscOptionsInt("-pc_gpuamg_max_coarse", "stop coarsening at this many rows (the last level is inverted densely)", "PCGPUAMGSetMaxCoarse", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetMaxCoarse(pc, v));
+  }
+  {
+    PetscInt v = g->setup.coarse_eq_limit;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_coarse_eq_limit", "several ranks: a coarse level with fewer rows a rank than this goes to fewer ranks (0: never)", "PCGPUAMGSetCoarseEqLimit", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetCoarseEqLimit(pc, v));
   }
   {
     PetscInt v = g->setup.threads;
