@@ -196,8 +196,8 @@ static inline GPUPC_AMG_HD int GPUPCAMGAggQR(PetscInt a, PetscInt bs, PetscInt n
    none; MatDiagonalScale then MatAYPX of the host setup); returns the entries of P_tent's row outside AP's */
 static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggSmoothRow(const PetscInt *APi, const PetscInt *APj, PetscScalar *APa, PetscScalar d, PetscReal omega, const PetscInt *Pi, const PetscInt *Pj, const PetscScalar *Pa, PetscInt x)
 {
-  const PetscScalar dinv    = 1.0 / d;
-  PetscInt          e       = APi[x], missing = 0;
+  const PetscScalar dinv = 1.0 / d;
+  PetscInt          e = APi[x], missing = 0;
 
   for (PetscInt q = Pi[x]; q < Pi[x + 1]; q++) {
     for (; e < APi[x + 1] && APj[e] < Pj[q]; e++) APa[e] = -omega * (APa[e] * dinv);

@@ -112,7 +112,7 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
 @*/
 PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, const GPUPCDevCSR *G, PetscInt *agg, PetscInt *nagg, PetscInt *rounds)
 {
-  PetscInt  n = G->m, left, nr = 0, *state, *b1, *b2, orphan;
+  PetscInt n = G->m, left, nr = 0, *state, *b1, *b2, orphan;
 
   PetscFunctionBegin;
   PetscCall(DevAlloc(n, &state));
@@ -289,7 +289,7 @@ PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *A, PetscInt l, PetscRea
 @*/
 PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, PetscInt l, const GPUPCAMGSetupOptions *opts, PetscInt bs, PetscInt nv, const PetscReal *B, GPUPCDevCSR *P, PetscReal **Bc, PetscLogDouble *times)
 {
-  PetscInt       n = A->m, nn, bad, nagg, rounds;
+  PetscInt       n = A->m, nn, nagg, rounds;
   PetscScalar   *d;
   PetscInt      *agg;
   GPUPCDevCSR    G, Pt;
@@ -302,13 +302,7 @@ PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GP
   nn = n / bs;
   PetscCall(GPUPCSynchronize());
   PetscCall(PetscTime(&t0));
-  PetscCall(DevAlloc(n, &d));
-  PetscCall(sk->diagonal(A, d));
-  PetscCall(k->diag_zero(n, d, &bad));
-  if (bad >= 0) {
-    PetscCall(GPUPCFree(d));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of the level %" PetscInt_FMT " matrix has a zero diagonal; AMG needs a nonzero diagonal (an SPD-like matrix); reorder or use another PC", bad, l);
-  }
+  PetscCall(GPUPCAMGDevDiagonal(k, sk, A, l, &d));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(GPUPCAMGDevAggGraph(ak, sk, A, bs, opts->agg_threshold, &G));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));

@@ -6,39 +6,8 @@
 */
 #include <gpupc/cuda.h>
 #include "../amgaggrows.h"
+#include "amgcudahelp.h"
 #include <climits>
-
-#define BLOCK      256
-#define ROWS(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (long long)(n); i += (long long)gridDim.x * blockDim.x)
-
-/* blocks of a grid-stride kernel over n items */
-static int Grid(PetscInt n)
-{
-  const long long need = ((long long)n + BLOCK - 1) / BLOCK, fill = GPUPCCUDAGridSize(1 << 28, BLOCK);
-  return (int)(need < 1 ? 1 : (need < fill ? need : fill));
-}
-
-/* a device integer set to v; the kernels count into it (or take the minimum) */
-static PetscErrorCode CounterGet(int v, int **c)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCMalloc(sizeof(int), (void **)c));
-  PetscCall(GPUPCMemcpy(*c, &v, sizeof(int), GPUPC_COPY_HOST_TO_DEVICE));
-  PetscFunctionReturn(0);
-}
-
-/* its value on the host; frees it */
-static PetscErrorCode CounterPut(int **c, PetscInt *v)
-{
-  int h;
-
-  PetscFunctionBegin;
-  PetscCall(GPUPCMemcpy(&h, *c, sizeof(int), GPUPC_COPY_DEVICE_TO_HOST));
-  PetscCall(GPUPCFree(*c));
-  *c = NULL;
-  *v = h;
-  PetscFunctionReturn(0);
-}
 
 __global__ void NodeNormKernel(GPUPCDevCSR A, PetscInt bs, PetscReal *dnorm)
 {
@@ -294,7 +263,7 @@ static PetscErrorCode AMGAggTentQR_CUDA(PetscInt nagg, PetscInt bs, PetscInt nv,
   PetscCall(CounterGet(INT_MAX, &c));
   if (nagg > 0) {
     const int blocks = (int)PetscMin(((long long)nagg + 63) / 64, (long long)GPUPCCUDAGridSize(1 << 28, 64)); /* small blocks: few aggregates fill the device */
-    TentQRKernel<<<blocks < 1 ? 1 : blocks, 64, 0, GPUPCCUDAStream()>>>(nagg, bs, nv, aptr, anodes, B, *P, Bc, c);
+    TentQRKernel < <<blocks<1 ? 1 : blocks, 64, 0, GPUPCCUDAStream()>>>(nagg, bs, nv, aptr, anodes, B, *P, Bc, c);
     GPUPCCheckLaunch("TentQRKernel");
   }
   PetscCall(CounterPut(&c, bad));
