@@ -1,7 +1,7 @@
 static const char help[] = "The gpuamg smoothed-aggregation kernel table (gpupc/amgaggkernels.h) of the active backend, through the device\n"
                            "setup's aggregation steps, against direct checks on the host: the symmetrised node strength graph equals\n"
-                           "the host setup's GPUPCAMGStrengthAgg graph joined with its transpose; the MIS(2) aggregates equal a plain\n"
-                           "sequential replay of the rounds and have the MIS(2) properties (roots three apart, every aggregated node\n"
+                           "the host setup's GPUPCAMGStrengthAgg graph joined with its transpose; the MIS(2) aggregates (hash and index\n"
+                           "priorities; index: also the host setup's greedy aggregates) equal a plain sequential replay of the rounds and have the MIS(2) properties (roots three apart, every aggregated node\n"
                            "within two of its root, a root's neighbours in its aggregate, roots numbered in index order); the\n"
                            "tentative prolongator and coarse near-null space equal GPUPCAMGTentative's for the same aggregates (exactly\n"
                            "on the host table, within 1e-12 on the CUDA table), P^T P = x per aggregate and P Bc = B; the smoothed\n"
@@ -74,7 +74,7 @@ static void MarkWithin2(const PetscInt *gi, const PetscInt *gj, PetscInt x, Pets
 /* the MIS(2) aggregation replayed sequentially: each round, every candidate whose (priority, index) is the largest
    among the candidates within distance two becomes a root (decided on the round's start state), then every candidate
    within distance two of a new root stops being one; then first and second passes as documented */
-static PetscErrorCode ReplayAggregates(PetscInt nn, const PetscInt *gi, const PetscInt *gj, PetscInt *agg, PetscInt *nagg, PetscInt *root)
+static PetscErrorCode ReplayAggregates(PetscInt nn, const PetscInt *gi, const PetscInt *gj, PetscInt order, PetscInt *agg, PetscInt *nagg, PetscInt *root)
 {
   PetscInt *cand, *num, *near, *first;
   PetscInt  left = 0, na = 0;
@@ -97,7 +97,7 @@ static PetscErrorCode ReplayAggregates(PetscInt nn, const PetscInt *gi, const Pe
       for (PetscInt y = 0; y < nn && wins; y++) /* a quadratic scan: the cases are small */
         if (near[y] == x && y != x && cand[y]) {
           PetscReal wi = GPUPCAMGRandom(x), wj = GPUPCAMGRandom(y);
-          if (wj > wi || (wj == wi && y > x)) wins = PETSC_FALSE;
+          if (order == GPUPC_AMG_AGG_ORDER_INDEX ? y < x : wj > wi || (wj == wi && y > x)) wins = PETSC_FALSE;
         }
       if (wins) newroot[x] = 1;
     }
@@ -176,7 +176,7 @@ static PetscErrorCode CheckMIS2(const char *what, PetscInt nn, const PetscInt *g
 /* |x - y| within tol of scale (exact: equal) */
 #define Near(x, y, scale) (exact ? (x) == (y) : PetscAbsReal((x) - (y)) <= 1e-12 * PetscMax((scale), 1.0))
 
-static PetscErrorCode Run(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, PetscBool exact, const char *what, AggCase *C, PetscReal eps)
+static PetscErrorCode Run(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, PetscBool exact, const char *what, AggCase *C, PetscReal eps, PetscInt order)
 {
   Mat            A = C->A, Ptm, APm, Pref;
   PetscInt       n, nn, bs = C->bs, nv = C->nv, *gi, *gj, *hgi, *hgj, *agg, *hagg, *ragg, *rroot, nagg, rnagg = 0, rounds, nagged = 0;
@@ -201,14 +201,28 @@ static PetscErrorCode Run(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels
   for (PetscInt e = 0; e < G.nnz; e++) PetscCheck(hgj[e] == gj[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: graph entry %" PetscInt_FMT " is %" PetscInt_FMT ", expected %" PetscInt_FMT, what, e, hgj[e], gj[e]);
   /* aggregates */
   PetscCall(GPUPCMallocArray(PetscMax(nn, 1), &agg));
-  PetscCall(GPUPCAMGDevAggregate(ak, sk, &G, agg, &nagg, &rounds));
+  PetscCall(GPUPCAMGDevAggregate(ak, sk, &G, order, agg, &nagg, &rounds));
   PetscCall(Back(hagg, agg, nn));
   PetscCall(PetscMalloc1(nn, &ragg));
   PetscCall(PetscMalloc1(nn, &rroot));
-  PetscCall(ReplayAggregates(nn, gi, gj, ragg, &rnagg, rroot));
+  PetscCall(ReplayAggregates(nn, gi, gj, order, ragg, &rnagg, rroot));
   PetscCheck(nagg == rnagg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " aggregates, the replay %" PetscInt_FMT, what, nagg, rnagg);
   for (PetscInt x = 0; x < nn; x++) PetscCheck(hagg[x] == ragg[x], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: node %" PetscInt_FMT " in aggregate %" PetscInt_FMT ", the replay %" PetscInt_FMT, what, x, hagg[x], ragg[x]);
   PetscCall(CheckMIS2(what, nn, gi, gj, hagg, nagg, rroot));
+  if (order == GPUPC_AMG_AGG_ORDER_INDEX) { /* on a symmetric graph: the host setup's greedy aggregates */
+    GPUPCAMGLocal    L;
+    GPUPCAMGStrength S;
+    PetscInt        *hostagg, hostnagg;
+    PetscCall(GPUPCAMGLocalGet(A, 1, NULL, 1, &L));
+    PetscCall(GPUPCAMGStrengthAgg(&L, bs, eps, 1, &S));
+    PetscCall(PetscMalloc1(nn, &hostagg));
+    PetscCall(GPUPCAMGAggregate(&S, hostagg, &hostnagg));
+    PetscCheck(hostnagg == nagg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " aggregates, the host setup's %" PetscInt_FMT, what, nagg, hostnagg);
+    for (PetscInt x = 0; x < nn; x++) PetscCheck(hagg[x] == hostagg[x], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: node %" PetscInt_FMT " in aggregate %" PetscInt_FMT ", the host setup's %" PetscInt_FMT, what, x, hagg[x], hostagg[x]);
+    PetscCall(PetscFree(hostagg));
+    PetscCall(GPUPCAMGStrengthFree(&S));
+    PetscCall(GPUPCAMGLocalFree(&L));
+  }
   for (PetscInt x = 0; x < nn; x++) nagged += hagg[x] >= 0;
   /* tentative prolongator */
   PetscCall(GPUPCMallocArray(n * nv, &B));
@@ -375,15 +389,15 @@ static PetscErrorCode MakeCase(const char *problem, PetscInt size, PetscInt bs, 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Case(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, PetscBool exact, const char *problem, PetscInt size, PetscInt bs, PetscBool coarse, PetscReal eps)
+static PetscErrorCode Case(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, PetscBool exact, const char *problem, PetscInt size, PetscInt bs, PetscBool coarse, PetscReal eps, PetscInt order)
 {
   AggCase C;
   char    what[128];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(what, sizeof(what), "%s %" PetscInt_FMT "%s, eps %g", problem, size, coarse ? " (coarse level)" : "", (double)eps));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s %" PetscInt_FMT "%s, eps %g, %s priorities", problem, size, coarse ? " (coarse level)" : "", (double)eps, order == GPUPC_AMG_AGG_ORDER_INDEX ? "index" : "hash"));
   PetscCall(MakeCase(problem, size, bs, coarse, &C));
-  PetscCall(Run(ak, sk, exact, what, &C, eps));
+  PetscCall(Run(ak, sk, exact, what, &C, eps, order));
   PetscCall(MatDestroy(&C.A));
   PetscCall(PetscFree(C.B));
   PetscFunctionReturn(0);
@@ -403,12 +417,15 @@ int main(int argc, char **argv)
   PetscCall(PetscGPUPCGetBackend(&backend));
   exact = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "aggregation kernel table: %s\n", ak->name));
-  PetscCall(Case(ak, sk, exact, "poisson2d", 900, 1, PETSC_FALSE, 0.05));
-  PetscCall(Case(ak, sk, exact, "poisson3d", 1000, 1, PETSC_FALSE, 0.0));
-  PetscCall(Case(ak, sk, exact, "randcoef3d", 1728, 1, PETSC_FALSE, 0.05));
-  PetscCall(Case(ak, sk, exact, "aniso2d", 900, 1, PETSC_FALSE, 0.08));
-  PetscCall(Case(ak, sk, exact, "elasticity3d", 1536, 3, PETSC_FALSE, 0.05));
-  PetscCall(Case(ak, sk, exact, "elasticity3d", 3000, 3, PETSC_TRUE, 0.05));
+  PetscCall(Case(ak, sk, exact, "poisson2d", 900, 1, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
+  PetscCall(Case(ak, sk, exact, "poisson3d", 1000, 1, PETSC_FALSE, 0.0, GPUPC_AMG_AGG_ORDER_HASH));
+  PetscCall(Case(ak, sk, exact, "randcoef3d", 1728, 1, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
+  PetscCall(Case(ak, sk, exact, "aniso2d", 900, 1, PETSC_FALSE, 0.08, GPUPC_AMG_AGG_ORDER_HASH));
+  PetscCall(Case(ak, sk, exact, "elasticity3d", 1536, 3, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
+  PetscCall(Case(ak, sk, exact, "elasticity3d", 3000, 3, PETSC_TRUE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
+  /* the index priorities (-gpuamg_agg_priority index): the host setup's greedy order */
+  PetscCall(Case(ak, sk, exact, "poisson2d", 900, 1, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_INDEX));
+  PetscCall(Case(ak, sk, exact, "elasticity3d", 1536, 3, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_INDEX));
   PetscCall(PetscFinalize());
   return 0;
 }

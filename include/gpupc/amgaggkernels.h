@@ -26,6 +26,11 @@
 #define GPUPC_AMG_AGG_ROOT    (-3) /* the root of an aggregate */
 #define GPUPC_AMG_AGG_COVERED (-4) /* within distance two of a root: no longer a candidate */
 
+/* the priority order of the MIS(2) rounds: the hash of the node (few rounds: the default), or the index (the host
+   setup's greedy order, so the same aggregates on a symmetric graph, but rounds grow with the graph's diameter) */
+#define GPUPC_AMG_AGG_ORDER_HASH  0
+#define GPUPC_AMG_AGG_ORDER_INDEX 1
+
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host, the CUDA one Stem_CUDA. */
 #define GPUPC_AMG_AGG_KERNEL_LIST(X, A)                                                                                                                                                  \
@@ -43,9 +48,9 @@
   /* MIS(2) start: state[x] = GPUPC_AMG_AGG_UNDEC for nodes with a neighbour in G, GPUPC_AMG_AGG_NONE otherwise; \
      *left (host) = the undecided nodes */                                                                       \
   X(A, mis2_init, AMGAggMIS2Init, (const GPUPCDevCSR *G, PetscInt *state, PetscInt *left))                                                                                               \
-  /* a "max over neighbours" pass: dst[x] = the best of src[y] over y in {x} and row x of G (best: largest priority \
-     GPUPCAMGRandom(y), ties the larger y; -1 loses to any node); src NULL: src[y] = y for the undecided y, else -1 */                                                                    \
-  X(A, mis2_max, AMGAggMIS2Max, (const GPUPCDevCSR *G, const PetscInt *state, const PetscInt *src, PetscInt *dst))                                                                       \
+  /* a "max over neighbours" pass: dst[x] = the best of src[y] over y in {x} and row x of G (best in the order \
+     GPUPC_AMG_AGG_ORDER_*; -1 loses to any node); src NULL: src[y] = y for the undecided y, else -1 */                                                                         \
+  X(A, mis2_max, AMGAggMIS2Max, (const GPUPCDevCSR *G, const PetscInt *state, const PetscInt *src, PetscInt order, PetscInt *dst))                                                       \
   /* roots of a round: an undecided x with best[x] == x (it beats every undecided node within distance two) gets \
      GPUPC_AMG_AGG_ROOT and roots[x] = x; every other node roots[x] = -1; *nroots (host) = the new roots */                                                                       \
   X(A, mis2_roots, AMGAggMIS2Roots, (PetscInt n, const PetscInt *best, PetscInt *state, PetscInt *roots, PetscInt *nroots))                                                              \

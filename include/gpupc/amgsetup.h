@@ -120,7 +120,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, cons
 /* smoothed aggregation in the device setup (amgsetupdeviceagg.c): the symmetrised node graph, MIS(2) aggregates, the
    tentative prolongator with the coarse near-null space, the smoothing, the estimate of rho(D^-1 A), one level */
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscReal, GPUPCDevCSR *);
-PETSC_EXTERN PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevTentative(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, PetscInt, PetscInt, const PetscInt *, PetscInt, PetscInt, const PetscReal *, GPUPCDevCSR *, PetscReal *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevProlSmooth(const GPUPCAMGAggKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, PetscReal, GPUPCDevCSR *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *, PetscInt, PetscReal *);

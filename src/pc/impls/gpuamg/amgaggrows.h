@@ -79,26 +79,28 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggMerge(const PetscInt *a, PetscInt
   return c;
 }
 
-/* node a beats node b in the MIS(2) rounds: larger priority GPUPCAMGRandom, ties the larger index; -1 is no node */
-static inline GPUPC_AMG_HD int GPUPCAMGAggBeats(PetscInt a, PetscInt b)
+/* node a beats node b in the MIS(2) rounds (-1 is no node): GPUPC_AMG_AGG_ORDER_HASH, the larger priority
+   GPUPCAMGRandom, ties the larger index; GPUPC_AMG_AGG_ORDER_INDEX, the smaller index */
+static inline GPUPC_AMG_HD int GPUPCAMGAggBeats(PetscInt a, PetscInt b, PetscInt order)
 {
   PetscReal wa, wb;
 
   if (a < 0) return 0;
   if (b < 0) return 1;
+  if (order == GPUPC_AMG_AGG_ORDER_INDEX) return a < b;
   wa = GPUPCAMGRandom(a);
   wb = GPUPCAMGRandom(b);
   return wa > wb || (wa == wb && a > b);
 }
 
 /* the best of src over x and its neighbours (src NULL: the undecided nodes themselves) */
-static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggMaxNode(const PetscInt *Gi, const PetscInt *Gj, const PetscInt *state, const PetscInt *src, PetscInt x)
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggMaxNode(const PetscInt *Gi, const PetscInt *Gj, const PetscInt *state, const PetscInt *src, PetscInt order, PetscInt x)
 {
   PetscInt best = src ? src[x] : (state[x] == GPUPC_AMG_AGG_UNDEC ? x : -1);
 
   for (PetscInt e = Gi[x]; e < Gi[x + 1]; e++) {
     PetscInt y = Gj[e], v = src ? src[y] : (state[y] == GPUPC_AMG_AGG_UNDEC ? y : -1);
-    if (GPUPCAMGAggBeats(v, best)) best = v;
+    if (GPUPCAMGAggBeats(v, best, order)) best = v;
   }
   return best;
 }

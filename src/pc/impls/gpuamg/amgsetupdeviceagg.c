@@ -95,7 +95,8 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
 
    Input Parameters:
 +  ak, sk - the aggregation and sparse kernel tables
--  G      - the symmetrised strength graph (GPUPCAMGDevAggGraph())
+.  G      - the symmetrised strength graph (GPUPCAMGDevAggGraph())
+-  order  - priorities of the rounds: GPUPC_AMG_AGG_ORDER_HASH (the default of the setup) or GPUPC_AMG_AGG_ORDER_INDEX
 
    Output Parameters:
 +  agg    - aggregate of each node (device, G->m entries), -1 for a node without neighbours
@@ -110,7 +111,7 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
 
 .seealso: GPUPCAMGAggregate(), GPUPCAMGDevTentative()
 @*/
-PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, const GPUPCDevCSR *G, PetscInt *agg, PetscInt *nagg, PetscInt *rounds)
+PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *ak, const GPUPCSparseKernels *sk, const GPUPCDevCSR *G, PetscInt order, PetscInt *agg, PetscInt *nagg, PetscInt *rounds)
 {
   PetscInt n = G->m, left, nr = 0, *state, *b1, *b2, orphan;
 
@@ -121,13 +122,13 @@ PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *ak, const GPUPCSpa
   PetscCall(ak->mis2_init(G, state, &left));
   while (left > 0) {
     PetscInt nroots;
-    PetscCall(ak->mis2_max(G, state, NULL, b1)); /* the best undecided node within distance one */
-    PetscCall(ak->mis2_max(G, state, b1, b2));   /* ... within distance two */
+    PetscCall(ak->mis2_max(G, state, NULL, order, b1)); /* the best undecided node within distance one */
+    PetscCall(ak->mis2_max(G, state, b1, order, b2));   /* ... within distance two */
     PetscCall(ak->mis2_roots(n, b2, state, b1, &nroots));
     /* the undecided node of largest priority always becomes a root: a round without one is a defect */
     PetscCheck(nroots > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg device aggregation: a MIS(2) round found no root (%" PetscInt_FMT " undecided nodes)", left);
-    PetscCall(ak->mis2_max(G, state, b1, b2)); /* a new root within distance one */
-    PetscCall(ak->mis2_max(G, state, b2, b1)); /* ... within distance two */
+    PetscCall(ak->mis2_max(G, state, b1, order, b2)); /* a new root within distance one */
+    PetscCall(ak->mis2_max(G, state, b2, order, b1)); /* ... within distance two */
     PetscCall(ak->mis2_cover(n, b1, state, &left));
     nr++;
   }
@@ -294,10 +295,14 @@ PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GP
   PetscInt      *agg;
   GPUPCDevCSR    G, Pt;
   PetscLogDouble t0, t1, t2;
+  PetscInt       order    = GPUPC_AMG_AGG_ORDER_HASH;
+  const char    *orders[] = {"hash", "index"};
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(P, sizeof(*P)));
   *Bc = NULL;
+  /* developer option: the MIS(2) priorities by index reproduce the host setup's greedy aggregates (more rounds) */
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-gpuamg_agg_priority", orders, 2, &order, NULL));
   PetscCheck(n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " rows are not a multiple of the block size %" PetscInt_FMT, l, n, bs);
   nn = n / bs;
   PetscCall(GPUPCSynchronize());
@@ -308,7 +313,7 @@ PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GP
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Aggregate, 0, 0, 0, 0));
   PetscCall(DevAlloc(nn, &agg));
-  PetscCall(GPUPCAMGDevAggregate(ak, sk, &G, agg, &nagg, &rounds));
+  PetscCall(GPUPCAMGDevAggregate(ak, sk, &G, order, agg, &nagg, &rounds));
   PetscCall(GPUPCDevCSRDestroy(&G));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Aggregate, 0, 0, 0, 0));
   PetscCall(GPUPCSynchronize());

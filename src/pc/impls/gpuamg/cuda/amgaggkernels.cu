@@ -110,17 +110,17 @@ static PetscErrorCode AMGAggMIS2Init_CUDA(const GPUPCDevCSR *G, PetscInt *state,
   PetscFunctionReturn(0);
 }
 
-__global__ void MIS2MaxKernel(GPUPCDevCSR G, const PetscInt *state, const PetscInt *src, PetscInt *dst)
+__global__ void MIS2MaxKernel(GPUPCDevCSR G, const PetscInt *state, const PetscInt *src, PetscInt order, PetscInt *dst)
 {
   ROWS(x, G.m)
-  dst[x] = GPUPCAMGAggMaxNode(G.i, G.j, state, src, (PetscInt)x);
+  dst[x] = GPUPCAMGAggMaxNode(G.i, G.j, state, src, order, (PetscInt)x);
 }
 
-static PetscErrorCode AMGAggMIS2Max_CUDA(const GPUPCDevCSR *G, const PetscInt *state, const PetscInt *src, PetscInt *dst)
+static PetscErrorCode AMGAggMIS2Max_CUDA(const GPUPCDevCSR *G, const PetscInt *state, const PetscInt *src, PetscInt order, PetscInt *dst)
 {
   PetscFunctionBegin;
   if (G->m == 0) PetscFunctionReturn(0);
-  MIS2MaxKernel<<<Grid(G->m), BLOCK, 0, GPUPCCUDAStream()>>>(*G, state, src, dst);
+  MIS2MaxKernel<<<Grid(G->m), BLOCK, 0, GPUPCCUDAStream()>>>(*G, state, src, order, dst);
   GPUPCCheckLaunch("MIS2MaxKernel");
   PetscFunctionReturn(0);
 }
@@ -262,8 +262,10 @@ static PetscErrorCode AMGAggTentQR_CUDA(PetscInt nagg, PetscInt bs, PetscInt nv,
   PetscFunctionBegin;
   PetscCall(CounterGet(INT_MAX, &c));
   if (nagg > 0) {
-    const int blocks = (int)PetscMin(((long long)nagg + 63) / 64, (long long)GPUPCCUDAGridSize(1 << 28, 64)); /* small blocks: few aggregates fill the device */
-    TentQRKernel < <<blocks<1 ? 1 : blocks, 64, 0, GPUPCCUDAStream()>>>(nagg, bs, nv, aptr, anodes, B, *P, Bc, c);
+    /* blocks of 64: a few tens of thousands of aggregates still spread over every multiprocessor */
+    const long long need = ((long long)nagg + 63) / 64, fill = GPUPCCUDAGridSize(1 << 28, 64);
+    const int       grid = (int)(need < fill ? need : fill);
+    TentQRKernel<<<grid, 64, 0, GPUPCCUDAStream()>>>(nagg, bs, nv, aptr, anodes, B, *P, Bc, c);
     GPUPCCheckLaunch("TentQRKernel");
   }
   PetscCall(CounterPut(&c, bad));

@@ -45,9 +45,9 @@ static PetscErrorCode AMGAggMIS2Init_Host(const GPUPCDevCSR *G, PetscInt *state,
   return 0;
 }
 
-static PetscErrorCode AMGAggMIS2Max_Host(const GPUPCDevCSR *G, const PetscInt *state, const PetscInt *src, PetscInt *dst)
+static PetscErrorCode AMGAggMIS2Max_Host(const GPUPCDevCSR *G, const PetscInt *state, const PetscInt *src, PetscInt order, PetscInt *dst)
 {
-  for (PetscInt x = 0; x < G->m; x++) dst[x] = GPUPCAMGAggMaxNode(G->i, G->j, state, src, x);
+  for (PetscInt x = 0; x < G->m; x++) dst[x] = GPUPCAMGAggMaxNode(G->i, G->j, state, src, order, x);
   return 0;
 }
 
