@@ -19,6 +19,7 @@
 
 #include <gpupc/amg.h>
 #include <gpupc/amgsetupkernels.h>
+#include <gpupc/amgaggkernels.h>
 #include <gpupc/amgcsr.h>    /* the CSR helpers: pair sort, transpose, SEQAIJ on arrays */
 #include <gpupc/amgevents.h> /* the setup's -log_view events */
 #include <petscsf.h>
@@ -113,9 +114,19 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOption
 /* the device setup's steps (amgsetupdevice.c), for tests/kernel_equiv_amgsetup.c: strength, PMIS, interpolation */
 /* the device CSR of a level of a device-built hierarchy (NULL otherwise): A, P, R = P^T */
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevHierarchyGetLevel(const GPUPCAMGHierarchy *, PetscInt, const GPUPCDevCSR **, const GPUPCDevCSR **, const GPUPCDevCSR **);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevDiagonal(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscScalar **);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, PetscReal, GPUPCDevCSR *, GPUPCDevCSR *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, const PetscInt *, const PetscInt *, PetscInt, PCGPUAMGInterpType, PetscInt, PetscReal, GPUPCDevCSR *);
+
+/* smoothed aggregation in the device setup (amgsetupdeviceagg.c): the symmetrised node graph, MIS(2) aggregates, the
+   tentative prolongator with the coarse near-null space, the smoothing, the estimate of rho(D^-1 A), one level */
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscReal, GPUPCDevCSR *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevTentative(const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, PetscInt, PetscInt, const PetscInt *, PetscInt, PetscInt, const PetscReal *, GPUPCDevCSR *, PetscReal *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevProlSmooth(const GPUPCAMGAggKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, PetscReal, GPUPCDevCSR *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *, PetscInt, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *, const GPUPCAMGAggKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, const GPUPCAMGSetupOptions *, PetscInt, PetscInt, const PetscReal *, GPUPCDevCSR *, PetscReal **, PetscLogDouble *);
 
 /* the aggregation prolongator of one level (amgsetupagg.c); B: the level's near-null space (nv vectors) on entry
    (level > 0), the coarse one on exit */

@@ -11,9 +11,13 @@
    values up to rounding, since the host setup sums its products in another order): the per-row code is the host
    setup's (amgdevrows.h). On the host backend it runs through the host table, so CI runs this file.
 
+   Smoothed aggregation (-pc_gpuamg_type agg, any block size) runs its levels through amgsetupdeviceagg.c (MIS(2)
+   aggregates, QR per aggregate, smoothing on the device) and the same Galerkin product; the near-null space is
+   uploaded once and each level's coarse one (Bc) stays on the device.
+
    What it does not cover goes to the host setup, and the hierarchy says why (hostwhy, shown by -ksp_view): several
-   ranks, smoothed aggregation, coarsening other than pmis, aggressive coarsening, truncation rescaled by signs,
-   interpolation other than direct and ext+i, block size > 1.
+   ranks, aggressive aggregation (the squared graph), and for classical AMG coarsening other than pmis, aggressive
+   coarsening, truncation rescaled by signs, interpolation other than direct and ext+i, block size > 1.
 
    The levels stay on the device: GPUPCAMGDeviceCreate lays their device formats out from the device CSR kept here
    (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. Only the last level (inverted
@@ -69,8 +73,9 @@ PetscErrorCode GPUPCAMGSetupWhere(Mat A, const GPUPCAMGSetupOptions *opts, PCGPU
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(MatGetBlockSize(A, &bs));
   if (size > 1) *why = "several ranks (the device setup is for one rank)";
-  else if (opts->type == PC_GPUAMG_AGG) *why = "smoothed aggregation (-pc_gpuamg_type agg)";
-  else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
+  else if (opts->type == PC_GPUAMG_AGG) { /* any block size; the classical options below do not apply */
+    if (opts->aggressive_levels > 0) *why = "aggressive aggregation (-pc_gpuamg_aggressive_levels: the squared graph)";
+  } else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_CLJP) *why = "coarsening cljp";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_HMIS) *why = "coarsening hmis (its Ruge-Stueben pass is sequential)";
   else if (opts->aggressive_levels > 0) *why = "aggressive coarsening (-pc_gpuamg_aggressive_levels, multipass interpolation)";
@@ -299,6 +304,38 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
   PetscFunctionReturn(0);
 }
 
+/*@C
+   GPUPCAMGDevDiagonal - the diagonal of a device CSR level matrix, with a clear error for a zero on it (device setup)
+
+   Not Collective
+
+   Input Parameters:
++  k, sk - the device-setup and sparse kernel tables
+.  A     - the level matrix
+-  l     - the level (for the message)
+
+   Output Parameter:
+.  d - the diagonal (device, A->m entries; GPUPCFree())
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuildDevice()
+@*/
+PetscErrorCode GPUPCAMGDevDiagonal(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, PetscInt l, PetscScalar **d)
+{
+  PetscInt bad;
+
+  PetscFunctionBegin;
+  PetscCall(DevAlloc(A->m, d));
+  PetscCall(sk->diagonal(A, *d));
+  PetscCall(k->diag_zero(A->m, *d, &bad));
+  if (bad >= 0) {
+    PetscCall(GPUPCFree(*d));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of the level %" PetscInt_FMT " matrix has a zero diagonal; AMG needs a nonzero diagonal (an SPD-like matrix); reorder or use another PC", bad, l);
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Now(PetscLogDouble *t)
 {
   PetscFunctionBegin;
@@ -310,7 +347,7 @@ static PetscErrorCode Now(PetscLogDouble *t)
 /* the prolongator of level l (device CSR A): P, or P->m == 0 when the level is the last (too few C points) */
 static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, PetscInt l, const GPUPCAMGSetupOptions *opts, GPUPCDevCSR *P, PetscLogDouble *times)
 {
-  PetscInt       n = A->m, bad, nc;
+  PetscInt       n = A->m, nc;
   PetscScalar   *d;
   PetscInt      *cf, *cmap;
   GPUPCDevCSR    S, ST;
@@ -319,13 +356,7 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   PetscFunctionBegin;
   PetscCall(PetscMemzero(P, sizeof(*P)));
   PetscCall(Now(&t0));
-  PetscCall(DevAlloc(n, &d));
-  PetscCall(sk->diagonal(A, d));
-  PetscCall(k->diag_zero(n, d, &bad));
-  if (bad >= 0) {
-    PetscCall(GPUPCFree(d));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PC gpuamg: row %" PetscInt_FMT " of the level %" PetscInt_FMT " matrix has a zero diagonal; AMG needs a nonzero diagonal (an SPD-like matrix); reorder or use another PC", bad, l);
-  }
+  PetscCall(GPUPCAMGDevDiagonal(k, sk, A, l, &d));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(GPUPCAMGDevStrength(k, sk, A, d, opts->strong_threshold, &S, &ST));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));
@@ -376,7 +407,10 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
 {
   const GPUPCAMGSetupKernels     *k;
   const GPUPCSparseKernels       *sk;
+  const GPUPCAMGAggKernels       *ak = NULL;
   struct _n_GPUPCAMGDevHierarchy *D;
+  PetscInt                        bs = 1, nv = 0;
+  PetscReal                      *B  = NULL; /* aggregation: the level's near-null space (device, rows x nv) */
   PetscLogDouble                  t0 = 0, t1 = 0, t2 = 0;
   size_t                          base, peak;
   PetscMPIInt                     size;
@@ -412,12 +446,27 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
   H->hostlevels = opts->host_levels;
   D->nlevels    = 1;
   PetscCall(OperatorToDevice(A, &D->A[0]));
+  if (opts->type == PC_GPUAMG_AGG) { /* the near-null space of the operator, uploaded once; coarse levels get Bc */
+    PetscReal *Bh;
+    PetscCall(GPUPCGetAMGAggKernels(&ak));
+    PetscCall(MatGetBlockSize(A, &bs));
+    PetscCall(GPUPCAMGNearNullSpace(A, opts, &nv, &Bh));
+    PetscCall(DevAlloc(D->A[0].m * nv, &B));
+    PetscCall(GPUPCCopyToDevice(B, Bh, D->A[0].m * nv));
+    PetscCall(PetscFree(Bh));
+  }
   for (PetscInt l = 0; l + 1 < opts->max_levels; l++) {
     GPUPCDevCSR    P;
     PetscLogDouble t00 = H->times[0], t01 = H->times[1];
 
     if (D->A[l].m <= opts->max_coarse) break;
-    PetscCall(DevProlongator(k, sk, &D->A[l], l, opts, &P, H->times));
+    if (opts->type == PC_GPUAMG_AGG) {
+      PetscReal *Bc;
+      PetscCall(GPUPCAMGDevProlongatorAgg(k, ak, sk, &D->A[l], l, opts, bs, nv, B, &P, &Bc, H->times));
+      PetscCall(GPUPCFree(B));
+      B  = Bc;
+      bs = nv; /* a coarse node: the nv columns of one aggregate */
+    } else PetscCall(DevProlongator(k, sk, &D->A[l], l, opts, &P, H->times));
     if (P.m == 0) break;
     PetscCall(Now(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
@@ -435,6 +484,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
     H->nlevels = l + 2;
     PetscCall(PetscInfo(A, "device setup, level %" PetscInt_FMT ": %" PetscInt_FMT " rows, %" PetscInt_FMT " nonzeros; P %" PetscInt_FMT " columns, %" PetscInt_FMT " nonzeros; strength+coarsening %.4g s, interpolation %.4g s, Galerkin %.4g s\n", l, D->A[l].m, D->A[l].nnz, P.n, P.nnz, H->times[0] - t00, H->times[1] - t01, t2 - t1));
   }
+  PetscCall(GPUPCFree(B));
   /* the last level comes to the host in any case: it is inverted densely there (a few hundred rows) */
   if (!H->A[H->nlevels - 1]) PetscCall(LevelToMat(&D->A[H->nlevels - 1], &H->A[H->nlevels - 1]));
   PetscCall(Now(&t1));

@@ -7,39 +7,8 @@
 */
 #include <gpupc/cuda.h>
 #include "../amgdevrows.h"
+#include "amgcudahelp.h"
 #include <climits>
-
-#define BLOCK      256
-#define ROWS(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (long long)(n); i += (long long)gridDim.x * blockDim.x)
-
-/* blocks of a grid-stride kernel over n rows */
-static int Grid(PetscInt n)
-{
-  const long long need = ((long long)n + BLOCK - 1) / BLOCK, fill = GPUPCCUDAGridSize(1 << 28, BLOCK);
-  return (int)(need < 1 ? 1 : (need < fill ? need : fill));
-}
-
-/* a device integer set to v; the kernels count into it */
-static PetscErrorCode CounterGet(int v, int **c)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCMalloc(sizeof(int), (void **)c));
-  PetscCall(GPUPCMemcpy(*c, &v, sizeof(int), GPUPC_COPY_HOST_TO_DEVICE));
-  PetscFunctionReturn(0);
-}
-
-/* its value on the host; frees it */
-static PetscErrorCode CounterPut(int **c, PetscInt *v)
-{
-  int h;
-
-  PetscFunctionBegin;
-  PetscCall(GPUPCMemcpy(&h, *c, sizeof(int), GPUPC_COPY_DEVICE_TO_HOST));
-  PetscCall(GPUPCFree(*c));
-  *c = NULL;
-  *v = h;
-  PetscFunctionReturn(0);
-}
 
 __global__ void DiagZeroKernel(PetscInt n, const PetscScalar *d, int *first)
 {
