@@ -1,10 +1,10 @@
 static const char help[] = "Every member of the device sparse kernel table (gpupc/sparsekernels.h): the active backend's table on device\n"
                            "buffers against the host table on host buffers, and both against PETSc (MatTranspose, MatMatMult, MatPtAP,\n"
                            "MatSetValuesCOO, MatCreateSubMatrix, MatGetDiagonal) on random and structured matrices: 2D and 3D Laplacians,\n"
-                           "gpuamg's classical and aggregation prolongators, a 0/1 cluster prolongator (cmg's Galerkin sums), rows of\n"
-                           "every product count up to a dense row, rectangles, 1 x 1, no rows, no columns, no entries. The operations\n"
-                           "the setups call (GPUPCDevCSRMatMult, GPUPCDevCSRRAP, GPUPCDevCOOAssemble, GPUPCDevCSRTranspose) with new\n"
-                           "values on the same patterns. A member without a case fails the test.\n"
+                           "gpuamg's classical and aggregation prolongators (and the A P, R (A P) of two levels), a 0/1 cluster prolongator\n"
+                           "(cmg's Galerkin sums), rows of every product count up to a dense row, rectangles, 1 x 1, no rows, no columns,\n"
+                           "no entries. The operations the setups call (GPUPCDevCSRMatMult, GPUPCDevCSRRAP, GPUPCDevCOOAssemble,\n"
+                           "GPUPCDevCSRTranspose) with new values on the same patterns. A member without a case fails the test.\n"
                            "  -large <48>   grid points per side of the large 3D Laplacian (more than 10^5 rows: the coverage asks for it)\n";
 
 /*
@@ -252,7 +252,8 @@ static PetscErrorCode Laplacian(PetscInt dim, PetscInt nx, Mat *A)
 typedef enum {
   ROWS_SHORT,  /* 0 .. 8 entries (about one row in nine empty) */
   ROWS_GRADED, /* row r: about 2^(r % 12) entries (capped at n): every bin of the CUDA SpGEMM */
-  ROWS_DENSE0  /* short rows, row 0 full */
+  ROWS_DENSE0, /* short rows, row 0 full */
+  ROWS_SPARSE  /* four rows in five empty, the others 1 .. 4 entries (A's entries whose rows of B are empty) */
 } RowShape;
 
 /* an m x n SEQAIJ with random columns and values in [-1, 1) (never all zero) */
@@ -273,6 +274,9 @@ static PetscErrorCode RandomMat(Ctx *c, PetscInt m, PetscInt n, RowShape shape, 
       break;
     case ROWS_DENSE0:
       len[r] = r == 0 ? n : (PetscInt)(9 * u);
+      break;
+    case ROWS_SPARSE:
+      len[r] = u < 0.8 ? 0 : 1 + (PetscInt)(20 * (u - 0.8));
       break;
     default:
       len[r] = (PetscInt)(9 * u);
@@ -1167,6 +1171,34 @@ static PetscErrorCode AMGProlongator(Mat A, PCGPUAMGType type, Mat *P)
   PetscFunctionReturn(0);
 }
 
+/* the two products of gpuamg's Galerkin step, A P and R (A P) with R = P^T, on the first two levels of a 3D Laplacian
+   of nx^3 points with its ext+i prolongators (at most 4 entries a row): the shapes the setup and its value-only reuse
+   run (level 0: short rows of A P, 8-16 lanes a row on the CUDA table; R (A P) and level 1: long rows, 32 lanes) */
+static PetscErrorCode GalerkinCases(Ctx *c, PetscInt nx)
+{
+  Mat  A[2], P, R, AP;
+  char name[64];
+
+  PetscFunctionBegin;
+  PetscCall(Laplacian(3, nx, &A[0]));
+  for (PetscInt l = 0; l < 2; l++) {
+    PetscCall(AMGProlongator(A[l], PC_GPUAMG_CLASSICAL, &P));
+    PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &R));
+    PetscCall(MatMatMult(A[l], P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &AP));
+    if (!l) PetscCall(MatPtAP(A[l], P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &A[1])); /* before SpGEMMCase's new values */
+    PetscCall(PetscSNPrintf(name, sizeof(name), "Galerkin %" PetscInt_FMT "^3 level %" PetscInt_FMT ": A P", nx, l));
+    PetscCall(SpGEMMCase(c, name, A[l], P));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "Galerkin %" PetscInt_FMT "^3 level %" PetscInt_FMT ": R (A P)", nx, l));
+    PetscCall(SpGEMMCase(c, name, R, AP));
+    PetscCall(MatDestroy(&P));
+    PetscCall(MatDestroy(&R));
+    PetscCall(MatDestroy(&AP));
+  }
+  PetscCall(MatDestroy(&A[0]));
+  PetscCall(MatDestroy(&A[1]));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   Ctx               c;
@@ -1210,6 +1242,7 @@ int main(int argc, char **argv)
       {"graded 1500 x 5000 x 5000", 1500, 5000, 5000, ROWS_GRADED, ROWS_SHORT}, /* every bin, long rows of C */
       {"dense row 300 x 4000 x 2500", 300, 4000, 2500, ROWS_DENSE0, ROWS_SHORT},
       {"graded B 2000 x 3000 x 4000", 2000, 3000, 4000, ROWS_SHORT, ROWS_GRADED},
+      {"graded x empty rows 800 x 3000 x 2000", 800, 3000, 2000, ROWS_GRADED, ROWS_SPARSE}, /* batches of products 0 */
       {"1 x 1 x 1", 1, 1, 1, ROWS_DENSE0, ROWS_DENSE0},
       {"1 x 40 x 1", 1, 40, 1, ROWS_DENSE0, ROWS_DENSE0},
       {"no rows 0 x 5 x 3", 0, 5, 3, ROWS_SHORT, ROWS_SHORT},
@@ -1263,6 +1296,7 @@ int main(int argc, char **argv)
     PetscCall(AMGProlongator(A3, PC_GPUAMG_AGG, &P));
     PetscCall(RAPCase(&c, "3D Laplacian, aggregation P", A3, P));
     PetscCall(MatDestroy(&P));
+    PetscCall(GalerkinCases(&c, 24));
     PetscCall(MatDestroy(&A2));
     PetscCall(MatDestroy(&A3));
     PetscCall(MatDestroy(&AL));

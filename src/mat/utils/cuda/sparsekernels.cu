@@ -5,14 +5,15 @@
    SpGEMM C = A B, row by row, in three passes over the products a_ik b_kj:
      count   - the distinct columns of each row of C, by inserting them into a hash table;
      pattern - the same insertions, the table's keys written out, then every row sorted (CUB's segmented sort);
-     values  - C's row's columns put in a table first, then each product added into its column's slot.
-   Rows are binned by the keys their table must hold (count: min(products, columns of B); pattern and values: the row's
-   length in C): bins 1..6 give a group of 1, 2, .., 32 lanes per row and 16, 32, .., 512 slots in shared memory (at
-   most 3/4 full), bin 7 a block of 256 threads and 2048 shared slots, bin 8 a block and a table in global memory
-   (count, pattern: sized per row, in batches of at most 64M slots) or a binary search in C's sorted row (values).
-   Inside a group, lanes split into sub-groups over A's row and lanes over B's rows (as many lanes per B row as B's
-   mean row length, rounded up to a power of two); the deterministic values pass walks A's row in order instead, all
-   lanes on one row of B at a time with a barrier between rows, so each slot gets its products in the host's order.
+     values  - C's sorted row in shared memory (long rows: in place in C), each product's slot found by binary search.
+   The count and pattern passes bin their rows by the keys their table must hold (count: min(products, columns of B);
+   pattern: the row's length in C): bins 1..6 give a group of 1, 2, .., 32 lanes per row and 16, 32, .., 512 slots in
+   shared memory (at most 3/4 full), bin 7 a block of 256 threads and 2048 shared slots, bin 8 a block and a table in
+   global memory (sized per row, in batches of at most 64M slots). Inside a group, lanes split into sub-groups over A's
+   row and lanes over B's rows (as many lanes per B row as B's mean row length, rounded up to a power of two).
+   The values pass needs no bins: a group of 8, 16 or 32 lanes per row flattens the products of G entries of A's row
+   at a time and works on G of them at once; the deterministic sums hand each slot's products of those G to one lane,
+   which adds them in A's row order (see "SpGEMM: values" below).
 
    Transpose and sort-and-reduce are stable radix sorts (CUB) of the column (transpose) or of the (row, column) key
    (COO, 64-bit key of bits(m) + bits(n) + 1 bits, the top one for dropped entries) carrying the entry index; row
@@ -689,7 +690,7 @@ __device__ __forceinline__ int BinOf(long long key)
 }
 
 /* key[r]: what the row's table must hold and what sets its lanes. The count pass: min(products, columns of B). The
-   pattern and values passes (Ci given): C's row length, but at least a quarter of that bound, so that a row of R A P
+   pattern pass (Ci given): C's row length, but at least a quarter of that bound, so that a row of R A P
    with few columns and many products does not get 1-2 lanes and a serial loop of hundreds of dependent loads (binning
    by the whole bound made the short rows of level 0 slower: larger tables, more lanes than work; H200, 2026-11-29).
    Also its bin; the rows numbered for the sort; the bins' sizes; emptyerr: the error of a row with products that Ci
@@ -832,21 +833,6 @@ __device__ __forceinline__ int HashInsert(int *keys, int bits, int key)
   return -1;
 }
 
-/* the slot of key, -1 when it is not in the table (which no one writes any more) */
-__device__ __forceinline__ int HashFind(const int *keys, int bits, int key)
-{
-  const int mask = (1 << bits) - 1;
-  int       s    = HashStart(key, bits);
-
-  for (int probe = 0; probe <= mask; probe++) {
-    const int cur = keys[s];
-    if (cur == key) return s;
-    if (cur == EMPTY) return -1;
-    s = (s + 1) & mask;
-  }
-  return -1;
-}
-
 /* the distinct columns of row `row` of A B, by group g in a table of 2^bits slots: counted into out[row + 1] (out = C's
    row counts), or (FILL) written unsorted into out[Ci[row] ..] (out = C's columns). Lanes: 2^lb per row of B, the
    rest over A's row. */
@@ -887,81 +873,6 @@ __device__ __forceinline__ void SymbolicRow(const Group<G> &g, int row, int *key
   }
 }
 
-/* entries of A's row whose products a group of the deterministic values pass loads ahead */
-#define DET_STEPS 4
-
-/* C's row `row`: its columns into the table, every product added into its column's slot, the slots written out.
-   deterministic: A's row in order, all lanes on one row of B at a time, a barrier after each, so each slot gets its
-   products in A's row order (columns are unique in a row of B: one add per slot per step) */
-template <int G>
-__device__ __forceinline__ void NumericRow(const Group<G> &g, int row, int *keys, PetscScalar *vals, int bits, const GPUPCDevCSR &A, const GPUPCDevCSR &B, const GPUPCDevCSR &C, int det, int lb, Scalars *ds)
-{
-  const int mask = (1 << bits) - 1, cb = C.i[row], ce = C.i[row + 1], kb = A.i[row], ke = A.i[row + 1];
-
-  for (int s = g.lane; s <= mask; s += G) {
-    keys[s] = EMPTY;
-    vals[s] = 0.0;
-  }
-  g.sync();
-  for (int p = cb + g.lane; p < ce; p += G)
-    if (HashInsert(keys, bits, C.j[p]) < 0) SetError(ds, ERR_FULL, row);
-  g.sync();
-  if (det) {
-    /* DET_STEPS entries of A's row at a time: the first G products of each loaded before any is added (independent loads
-       in flight instead of one chain of A, B's row pointers and B per step), then added step by step in A's row order with
-       a barrier between steps. A row of B holds each column once, so one step adds at most once into a slot: no atomics. */
-    for (int k0 = kb; k0 < ke; k0 += DET_STEPS) {
-      int         col[DET_STEPS], tb[DET_STEPS], len[DET_STEPS];
-      PetscScalar a[DET_STEPS], prod[DET_STEPS];
-#pragma unroll
-      for (int u = 0; u < DET_STEPS; u++) {
-        const int k = k0 + u;
-        col[u]      = EMPTY;
-        tb[u] = len[u] = 0;
-        a[u] = prod[u] = 0.0;
-        if (k < ke) {
-          const int c = A.j[k];
-          a[u]        = A.a[k];
-          tb[u]       = B.i[c];
-          len[u]      = B.i[c + 1] - tb[u];
-          if (g.lane < len[u]) {
-            col[u]  = B.j[tb[u] + g.lane];
-            prod[u] = __dmul_rn(a[u], B.a[tb[u] + g.lane]);
-          }
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < DET_STEPS; u++) {
-        if (k0 + u >= ke) break; /* the same for the whole group */
-        for (int t = g.lane; t < len[u]; t += G) {
-          const int         cl = t == g.lane ? col[u] : B.j[tb[u] + t];
-          const PetscScalar pr = t == g.lane ? prod[u] : __dmul_rn(a[u], B.a[tb[u] + t]);
-          const int         s  = HashFind(keys, bits, cl);
-          if (s < 0) SetError(ds, ERR_OUTSIDE, row);
-          else vals[s] = __dadd_rn(vals[s], pr);
-        }
-        g.sync();
-      }
-    }
-  } else {
-    const int gb = 1 << lb, ga = G >> lb, sa = g.lane >> lb, l = g.lane & (gb - 1);
-    for (int k = kb + sa; k < ke; k += ga) {
-      const PetscScalar a = A.a[k];
-      const int         c = A.j[k], te = B.i[c + 1];
-      for (int t = B.i[c] + l; t < te; t += gb) {
-        const int s = HashFind(keys, bits, B.j[t]);
-        if (s < 0) SetError(ds, ERR_OUTSIDE, row);
-        else atomicAdd(vals + s, __dmul_rn(a, B.a[t]));
-      }
-    }
-    g.sync();
-  }
-  for (int p = cb + g.lane; p < ce; p += G) {
-    const int s = HashFind(keys, bits, C.j[p]);
-    C.a[p]      = s >= 0 ? vals[s] : 0.0;
-  }
-}
-
 /* threads of the shared-memory kernels: 128 (groups of 1..32 lanes) or one row per block of G */
 #define SHARED_THREADS(G) ((G) > 32 ? (G) : 128)
 
@@ -979,20 +890,6 @@ __global__ void __launch_bounds__(SHARED_THREADS(G)) SymbolicSharedKernel(int nr
   SymbolicRow<G, FILL>(g, rows[q], keys + gi * TS, BITS, counter + gi, A, B, lb, Ci, out, ds);
 }
 
-template <int G, int BITS>
-__global__ void __launch_bounds__(SHARED_THREADS(G)) NumericSharedKernel(int nrows, const int *rows, GPUPCDevCSR A, GPUPCDevCSR B, GPUPCDevCSR C, int det, int lb, Scalars *ds)
-{
-  constexpr int          R = SHARED_THREADS(G) / G, TS = 1 << BITS;
-  __shared__ int         keys[R * TS];
-  __shared__ PetscScalar vals[R * TS];
-  const Group<G>         g;
-  const int              gi = (int)(threadIdx.x / G);
-  const long long        q  = (long long)blockIdx.x * R + gi;
-
-  if (q >= nrows) return;
-  NumericRow<G>(g, rows[q], keys + gi * TS, vals + gi * TS, BITS, A, B, C, det, lb, ds);
-}
-
 /* bin 8, count and pattern: a block per row, its table in global memory (off, bits per row of the batch) */
 template <bool FILL>
 __global__ void __launch_bounds__(BLOCK) SymbolicGlobalKernel(const int *rows, const long long *off, const int *bits, int *table, GPUPCDevCSR A, GPUPCDevCSR B, int lb, const int *Ci, int *out, Scalars *ds)
@@ -1003,42 +900,14 @@ __global__ void __launch_bounds__(BLOCK) SymbolicGlobalKernel(const int *rows, c
   SymbolicRow<BLOCK, FILL>(g, rows[blockIdx.x], table + off[blockIdx.x], bits[blockIdx.x], &counter, A, B, lb, Ci, out, ds);
 }
 
-/* bin 8, values: a block per row, each product's place found by binary search in C's sorted row, added in C's values */
-__global__ void __launch_bounds__(BLOCK) NumericGlobalKernel(const int *rows, GPUPCDevCSR A, GPUPCDevCSR B, GPUPCDevCSR C, int det, int lb, Scalars *ds)
-{
-  const Group<BLOCK> g;
-  const int          row = rows[blockIdx.x], cb = C.i[row], len = C.i[row + 1] - cb, kb = A.i[row], ke = A.i[row + 1];
-  const int         *cols = C.j + cb;
-  PetscScalar       *vals = C.a + cb;
-  const int          gb = det ? BLOCK : 1 << lb, ga = BLOCK / gb, sa = g.lane / gb, l = g.lane % gb;
-
-  for (int p = g.lane; p < len; p += BLOCK) vals[p] = 0.0;
-  g.sync();
-  for (int k0 = kb; k0 < ke; k0 += ga) { /* a step: ga entries of A's row (one when det), then a barrier when det */
-    const int k = k0 + sa;
-    if (k < ke) {
-      const PetscScalar a = A.a[k];
-      const int         c = A.j[k], te = B.i[c + 1];
-      for (int t = B.i[c] + l; t < te; t += gb) {
-        const int       col = B.j[t];
-        const long long q   = LowerBound(cols, len, col);
-        if (q >= len || cols[q] != col) SetError(ds, ERR_OUTSIDE, row);
-        else atomicAdd(vals + q, __dmul_rn(a, B.a[t]));
-      }
-    }
-    if (det) g.sync();
-  }
-}
-
 enum {
   PASS_COUNT,
-  PASS_FILL,
-  PASS_VALUES
+  PASS_FILL
 };
 
 /* one bin of rows through the shared-memory kernel of G lanes per row and 2^BITS slots */
 template <int G, int BITS>
-static PetscErrorCode LaunchShared(int pass, int nrows, const int *rows, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const GPUPCDevCSR *C, int lb, int det, Scalars *ds)
+static PetscErrorCode LaunchShared(int pass, int nrows, const int *rows, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const GPUPCDevCSR *C, int lb, Scalars *ds)
 {
   constexpr int      NT = SHARED_THREADS(G), R = NT / G;
   const unsigned     grid = (unsigned)(((long long)nrows + R - 1) / R);
@@ -1046,34 +915,28 @@ static PetscErrorCode LaunchShared(int pass, int nrows, const int *rows, const G
   const cudaStream_t s    = GPUPCCUDAStream();
 
   PetscFunctionBegin;
-  switch (pass) {
-  case PASS_COUNT:
+  if (pass == PASS_COUNT) {
     SymbolicSharedKernel<G, BITS, false><<<grid, NT, 0, s>>>(nrows, rows, *A, *B, l, NULL, C->i, ds);
     GPUPCCheckLaunch("SymbolicSharedKernel (count)");
-    break;
-  case PASS_FILL:
+  } else {
     SymbolicSharedKernel<G, BITS, true><<<grid, NT, 0, s>>>(nrows, rows, *A, *B, l, C->i, C->j, ds);
     GPUPCCheckLaunch("SymbolicSharedKernel (pattern)");
-    break;
-  default:
-    NumericSharedKernel<G, BITS><<<grid, NT, 0, s>>>(nrows, rows, *A, *B, *C, det, l, ds);
-    GPUPCCheckLaunch("NumericSharedKernel");
   }
   PetscFunctionReturn(0);
 }
 
 /* the launcher of each shared-memory bin: G lanes per row and 2^BITS slots (index: the bin, 1..7) */
-typedef PetscErrorCode (*SharedLauncher)(int, int, const int *, const GPUPCDevCSR *, const GPUPCDevCSR *, const GPUPCDevCSR *, int, int, Scalars *);
+typedef PetscErrorCode (*SharedLauncher)(int, int, const int *, const GPUPCDevCSR *, const GPUPCDevCSR *, const GPUPCDevCSR *, int, Scalars *);
 static const SharedLauncher shared_launchers[BIN_BLOCK + 1] = {NULL, LaunchShared<1, 4>, LaunchShared<2, 5>, LaunchShared<4, 6>, LaunchShared<8, 7>, LaunchShared<16, 8>, LaunchShared<32, 9>, LaunchShared<BLOCK, 11>};
 
-/* bins 1..7 of a pass (C: its row pointers for the counts (count pass), and pattern and values after) */
-static PetscErrorCode SharedBins(int pass, const Bins *bins, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const GPUPCDevCSR *C, int det, Scalars *ds)
+/* bins 1..7 of a pass (C: its row pointers for the counts (count pass), its row pointers and columns (pattern pass)) */
+static PetscErrorCode SharedBins(int pass, const Bins *bins, const GPUPCDevCSR *A, const GPUPCDevCSR *B, const GPUPCDevCSR *C, Scalars *ds)
 {
   const int lb = LanesPerBRowLog2(B);
 
   PetscFunctionBegin;
   for (int b = 1; b <= BIN_BLOCK; b++)
-    if (bins->count[b]) PetscCall(shared_launchers[b](pass, bins->count[b], bins->rows + bins->start[b], A, B, C, lb, det, ds));
+    if (bins->count[b]) PetscCall(shared_launchers[b](pass, bins->count[b], bins->rows + bins->start[b], A, B, C, lb, ds));
   PetscFunctionReturn(0);
 }
 
@@ -1150,7 +1013,7 @@ static PetscErrorCode SpGEMMCount_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *
     C.i = Ci;
     PetscCall(ScalarsGet(t, &ds));
     PetscCall(BinRows(t, A, B, NULL, 0, ds, &bins));
-    PetscCall(SharedBins(PASS_COUNT, &bins, A, B, &C, 0, ds));
+    PetscCall(SharedBins(PASS_COUNT, &bins, A, B, &C, ds));
     PetscCall(SymbolicGlobal(t, &bins, PETSC_FALSE, A, B, &C, ds));
     PetscCall(BinsFree(t, &bins));
     PetscCall(ReadErrors(ds, "spgemm_count"));
@@ -1173,7 +1036,7 @@ static PetscErrorCode SpGEMMPattern_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR
     PetscCall(ScalarsGet(t, &ds));
     PetscCall(BinRows(t, A, B, C->i, ERR_FULL, ds, &bins));
     if (C->nnz > 0) {
-      PetscCall(SharedBins(PASS_FILL, &bins, A, B, C, 0, ds));
+      PetscCall(SharedBins(PASS_FILL, &bins, A, B, C, ds));
       PetscCall(SymbolicGlobal(t, &bins, PETSC_TRUE, A, B, C, ds));
     }
     PetscCall(BinsFree(t, &bins));
@@ -1192,23 +1055,172 @@ static PetscErrorCode SpGEMMPattern_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------------- SpGEMM: values
+
+   One group of G lanes per row of C (G = 8, 16 or 32 by the mean products per row), no binning. C's row (its sorted
+   columns) goes into shared memory with a sum beside each column when it has at most cap columns (cap: a multiple of
+   32 per group, from C's mean row length, at most what VAL_SMEM holds); a longer row sums in place in C.a and searches
+   C.j. A's row is read G entries at a time (a batch): lane l loads entry l's column, value and row of B; a scan of the
+   B rows' lengths over the group numbers the batch's products a_ik b_kj in A's row order (B's row order within an
+   entry). The group then takes VAL_UNROLL * G products at a time (a chunk): lane l takes products q0 + l, q0 + G + l,
+   .., finds each one's entry by a binary search of the scan (shuffles), loads b_kj (the loads of a chunk in flight at
+   once), rounds the product and finds its column's slot by a binary search of C's sorted row.
+   deterministic: per G products, the lanes holding the same slot (__match_any_sync) leave their products in shared
+   memory and the lowest of them adds them to the slot in lane order, which is A's row order; the G-product steps go in
+   order, so each entry of C gets its products in A's row order, each rounded before the add (__dmul_rn, __dadd_rn:
+   never fused), as the host table adds them. A product whose column is not in C's row is an error (ERR_OUTSIDE).
+   Otherwise each product is added by atomicAdd. */
+
+#define VAL_THREADS 128
+#define VAL_SMEM    40960 /* bytes of shared memory of a block: the products of a step, then per group cap sums and columns */
+#define VAL_UNROLL  2     /* G-product steps whose loads a chunk issues together */
+
+/* the most columns of a row kept in shared memory by a group of G lanes (a multiple of 32) */
+__host__ __device__ constexpr int ValCapMax(int G)
+{
+  return (VAL_SMEM - VAL_THREADS * (int)sizeof(PetscScalar)) / ((VAL_THREADS / G) * (int)(sizeof(PetscScalar) + sizeof(int))) / 32 * 32;
+}
+
+/* the place of col in the sorted cols[0 .. len), -1 when it is not there */
+__device__ __forceinline__ int FindColumn(const int *cols, int len, int col)
+{
+  int lo = 0, n = len;
+
+  while (n > 0) {
+    const int half = n >> 1;
+    if (cols[lo + half] < col) {
+      lo += half + 1;
+      n -= half + 1;
+    } else n = half;
+  }
+  return lo < len && cols[lo] == col ? lo : -1;
+}
+
+template <int G>
+__global__ void __launch_bounds__(VAL_THREADS) NumericKernel(GPUPCDevCSR A, GPUPCDevCSR B, GPUPCDevCSR C, int cap, int det, Scalars *ds)
+{
+  constexpr int     R = VAL_THREADS / G;
+  extern __shared__ __align__(16) char valsmem[];
+  PetscScalar                         *stage = (PetscScalar *)valsmem; /* VAL_THREADS products, one a thread */
+  const Group<G>                       g;
+  const int                            gi = (int)(threadIdx.x / G), wbase = (int)(threadIdx.x & ~31u); /* wbase: lane 0 of the warp */
+  PetscScalar                         *svals = stage + VAL_THREADS + gi * cap;
+  int                                 *scols = (int *)(stage + VAL_THREADS + R * cap) + gi * cap;
+  const long long                      r     = (long long)blockIdx.x * R + gi;
+
+  if (r >= A.m) return; /* the whole group */
+  const int    row = (int)r, cb = C.i[row], len = C.i[row + 1] - cb, kb = A.i[row], ke = A.i[row + 1];
+  const bool   inshared = len <= cap;
+  const int   *cols     = inshared ? scols : C.j + cb;
+  PetscScalar *acc      = inshared ? svals : C.a + cb;
+
+  for (int p = g.lane; p < len; p += G) {
+    if (inshared) scols[p] = C.j[cb + p];
+    acc[p] = 0.0;
+  }
+  g.sync();
+  for (int k0 = kb; k0 < ke; k0 += G) { /* a batch of G entries of A's row */
+    const int   e  = k0 + g.lane;
+    PetscScalar ea = 0.0;
+    int         eb = 0, el = 0;
+    if (e < ke) {
+      const int c = A.j[e];
+      ea          = A.a[e];
+      eb          = B.i[c];
+      el          = B.i[c + 1] - eb;
+    }
+    long long incl = el; /* products of entries k0 .. e (64 bits: G rows of B may hold more than 2^31 entries) */
+#pragma unroll
+    for (int off = 1; off < G; off <<= 1) {
+      const long long v = __shfl_up_sync(g.mask, incl, off, G);
+      if (g.lane >= off) incl += v;
+    }
+    const long long excl = incl - el, total = __shfl_sync(g.mask, incl, G - 1, G);
+
+    for (long long q0 = 0; q0 < total; q0 += VAL_UNROLL * G) { /* a chunk */
+      int         t[VAL_UNROLL], slot[VAL_UNROLL], col[VAL_UNROLL];
+      PetscScalar a[VAL_UNROLL], b[VAL_UNROLL], prod[VAL_UNROLL];
+#pragma unroll
+      for (int h = 0; h < VAL_UNROLL; h++) { /* product q: entry u = the first lane whose incl exceeds q */
+        const long long q = q0 + h * G + g.lane;
+        int             u = 0;
+#pragma unroll
+        for (int step = G / 2; step > 0; step >>= 1) {
+          const long long v = __shfl_sync(g.mask, incl, u + step - 1, G);
+          if (v <= q) u += step;
+        }
+        const long long ue = __shfl_sync(g.mask, excl, u, G);
+        const int       ub = __shfl_sync(g.mask, eb, u, G);
+        a[h]               = __shfl_sync(g.mask, ea, u, G);
+        t[h]               = q < total ? ub + (int)(q - ue) : -1;
+      }
+#pragma unroll
+      for (int h = 0; h < VAL_UNROLL; h++) { /* the loads of the chunk, all issued before they are used */
+        col[h] = t[h] >= 0 ? B.j[t[h]] : 0;
+        b[h]   = t[h] >= 0 ? B.a[t[h]] : 0.0;
+      }
+#pragma unroll
+      for (int h = 0; h < VAL_UNROLL; h++) {
+        slot[h] = -1;
+        prod[h] = 0.0;
+        if (t[h] >= 0) {
+          prod[h] = __dmul_rn(a[h], b[h]);
+          slot[h] = FindColumn(cols, len, col[h]);
+          if (slot[h] < 0) SetError(ds, ERR_OUTSIDE, row);
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < VAL_UNROLL; h++) {
+        if (q0 + h * G >= total) break; /* the same for the whole group */
+        if (det) {                      /* the lanes of a slot: the lowest adds their products in lane (= A's row) order */
+          const unsigned peers = __match_any_sync(g.mask, slot[h]);
+          stage[threadIdx.x]   = prod[h];
+          g.sync();
+          if (slot[h] >= 0 && (int)(threadIdx.x & 31u) == __ffs(peers) - 1) {
+            PetscScalar sum = acc[slot[h]];
+            for (unsigned m = peers; m; m &= m - 1) sum = __dadd_rn(sum, stage[wbase + __ffs(m) - 1]);
+            acc[slot[h]] = sum;
+          }
+          g.sync();
+        } else if (slot[h] >= 0) atomicAdd(acc + slot[h], prod[h]);
+      }
+    }
+  }
+  g.sync();
+  if (inshared)
+    for (int p = g.lane; p < len; p += G) C.a[cb + p] = svals[p];
+}
+
+/* the values pass of C = A B: G lanes per row by the mean products per row, cap from C's mean row length */
+template <int G>
+static PetscErrorCode LaunchNumeric(const GPUPCDevCSR *A, const GPUPCDevCSR *B, const GPUPCDevCSR *C, int det, Scalars *ds)
+{
+  constexpr int      R    = VAL_THREADS / G;
+  const long long    mean = C->nnz / C->m; /* C->m = A->m > 0 */
+  const int          cap  = (int)PetscMin((long long)ValCapMax(G), PetscMax(64LL, (4 * mean + 31) / 32 * 32));
+  const size_t       smem = (size_t)VAL_THREADS * sizeof(PetscScalar) + (size_t)R * cap * (sizeof(PetscScalar) + sizeof(int));
+  const unsigned     grid = (unsigned)(((long long)A->m + R - 1) / R);
+  const cudaStream_t s    = GPUPCCUDAStream();
+
+  PetscFunctionBegin;
+  NumericKernel<G><<<grid, VAL_THREADS, smem, s>>>(*A, *B, *C, cap, det, ds);
+  GPUPCCheckLaunch("NumericKernel");
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode SpGEMMValues_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *B, GPUPCDevCSR *C, PetscBool deterministic, size_t *peak)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCSparseCheckProductValues(A, B, C));
   PetscCall(Run(peak, [&](Temp *t) -> PetscErrorCode {
-    Scalars  *ds;
-    Bins      bins;
-    const int det = deterministic ? 1 : 0;
+    Scalars     *ds;
+    const int    det  = deterministic ? 1 : 0;
+    const double prod = A->m > 0 && B->m > 0 ? (double)A->nnz / (double)A->m * ((double)B->nnz / (double)B->m) : 0.0; /* products per row of C, about */
     if (A->m <= 0) return 0;
     PetscCall(ScalarsGet(t, &ds));
-    PetscCall(BinRows(t, A, B, C->i, ERR_OUTSIDE, ds, &bins));
-    if (C->nnz > 0) PetscCall(SharedBins(PASS_VALUES, &bins, A, B, C, det, ds));
-    if (C->nnz > 0 && bins.count[BIN_GLOBAL]) {
-      NumericGlobalKernel<<<bins.count[BIN_GLOBAL], BLOCK, 0, GPUPCCUDAStream()>>>(bins.rows + bins.start[BIN_GLOBAL], *A, *B, *C, det, LanesPerBRowLog2(B), ds);
-      GPUPCCheckLaunch("NumericGlobalKernel");
-    }
-    PetscCall(BinsFree(t, &bins));
+    if (prod <= 16.0) PetscCall(LaunchNumeric<8>(A, B, C, det, ds));
+    else if (prod <= 48.0) PetscCall(LaunchNumeric<16>(A, B, C, det, ds));
+    else PetscCall(LaunchNumeric<32>(A, B, C, det, ds));
     PetscCall(ReadErrors(ds, "spgemm_values"));
     return 0;
   }));

@@ -31,11 +31,13 @@
 #include <petsctime.h>
 
 struct _n_GPUPCAMGDevHierarchy {
-  PetscInt     cap; /* entries of the arrays (the most levels) */
-  PetscInt     nlevels;
-  GPUPCDevCSR *A;   /* A[0]: the operator's copy; A[l+1] = R A[l] P */
-  GPUPCDevCSR *P;   /* P[l], l < nlevels - 1 */
-  GPUPCDevRAP *rap; /* what each Galerkin product keeps for a numeric re-run */
+  PetscInt         cap; /* entries of the arrays (the most levels) */
+  PetscInt         nlevels;
+  PetscObjectId    a0id;    /* the SEQAIJ (or its type) that A[0] was copied from ... */
+  PetscObjectState a0state; /* ... and its nonzero state then: a reuse with both unchanged copies the values only */
+  GPUPCDevCSR     *A;       /* A[0]: the operator's copy; A[l+1] = R A[l] P */
+  GPUPCDevCSR     *P;       /* P[l], l < nlevels - 1 */
+  GPUPCDevRAP     *rap;     /* what each Galerkin product keeps for a numeric re-run */
 };
 
 /*@C
@@ -157,16 +159,66 @@ static PetscErrorCode LevelValuesToMat(const GPUPCDevCSR *A, Mat B)
 }
 
 /* the device copy of the operator (SEQAIJ, a type derived from it, or MPIAIJ on one rank) */
-static PetscErrorCode OperatorToDevice(Mat A, GPUPCDevCSR *Ad)
+/* the rank-local SEQAIJ of the operator (itself, or an MPIAIJ's diagonal block on one rank) */
+static PetscErrorCode OperatorSeq(Mat A, Mat *seq)
 {
   PetscErrorCode (*f)(void) = NULL;
-  Mat             seq       = A, off;
+  Mat             off;
   const PetscInt *garray;
 
   PetscFunctionBegin;
+  *seq = A;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &f));
-  if (f) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &seq, &off, &garray));
+  if (f) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, seq, &off, &garray));
+  PetscFunctionReturn(0);
+}
+
+/* a device copy of the operator; id, state: what identifies its pattern (OperatorValuesToDevice) */
+static PetscErrorCode OperatorToDevice(Mat A, GPUPCDevCSR *Ad, PetscObjectId *id, PetscObjectState *state)
+{
+  Mat seq;
+
+  PetscFunctionBegin;
+  PetscCall(OperatorSeq(A, &seq));
   PetscCall(GPUPCDevCSRFromMat(seq, Ad));
+  PetscCall(PetscObjectGetId((PetscObject)seq, id));
+  PetscCall(MatGetNonzeroState(seq, state));
+  PetscFunctionReturn(0);
+}
+
+/* new values of the operator into D->A[0]: when it is the matrix the copy was made from and its nonzero state has not
+   changed since (PETSc raises it on any change of the pattern), only the values go up, into the arrays that are there;
+   otherwise a new copy (row pointers and columns too, ~40% of the bytes, and a new allocation) whose sizes must match */
+static PetscErrorCode OperatorValuesToDevice(Mat A, struct _n_GPUPCAMGDevHierarchy *D)
+{
+  Mat              seq;
+  PetscObjectId    id;
+  PetscObjectState state;
+  GPUPCDevCSR      Anew;
+
+  PetscFunctionBegin;
+  PetscCall(OperatorSeq(A, &seq));
+  PetscCall(PetscObjectGetId((PetscObject)seq, &id));
+  PetscCall(MatGetNonzeroState(seq, &state));
+  if (id == D->a0id && state == D->a0state && D->A[0].a) {
+    GPUPCCSR csr;
+    PetscCall(GPUPCMatGetCSR(seq, &csr));
+    PetscCheck(csr.m == D->A[0].m && csr.nnz == D->A[0].nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the operator has %" PetscInt_FMT " rows and %" PetscInt_FMT " entries, its device copy %" PetscInt_FMT " and %" PetscInt_FMT " under the same nonzero state", csr.m, csr.nnz, D->A[0].m, D->A[0].nnz);
+    PetscCall(GPUPCCopyToDevice(D->A[0].a, csr.a, csr.nnz));
+    PetscCall(GPUPCMatRestoreCSR(&csr));
+    PetscCall(PetscInfo(A, "device setup reuse: the operator's pattern is unchanged, its %" PetscInt_FMT " values copied into the kept device copy\n", csr.nnz));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(OperatorToDevice(A, &Anew, &id, &state));
+  if (Anew.m != D->A[0].m || Anew.nnz != D->A[0].nnz) {
+    const PetscInt m = Anew.m, nnz = Anew.nnz;
+    PetscCall(GPUPCDevCSRDestroy(&Anew));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SAME_NONZERO_PATTERN, but the operator has %" PetscInt_FMT " rows and %" PetscInt_FMT " entries where the hierarchy was built on %" PetscInt_FMT " and %" PetscInt_FMT, m, nnz, D->A[0].m, D->A[0].nnz);
+  }
+  PetscCall(GPUPCDevCSRDestroy(&D->A[0]));
+  D->A[0]    = Anew;
+  D->a0id    = id;
+  D->a0state = state;
   PetscFunctionReturn(0);
 }
 
@@ -445,7 +497,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
   H->ondevice   = PETSC_TRUE;
   H->hostlevels = opts->host_levels;
   D->nlevels    = 1;
-  PetscCall(OperatorToDevice(A, &D->A[0]));
+  PetscCall(OperatorToDevice(A, &D->A[0], &D->a0id, &D->a0state));
   if (opts->type == PC_GPUAMG_AGG) { /* the near-null space of the operator, uploaded once; coarse levels get Bc */
     PetscReal *Bh;
     PetscCall(GPUPCGetAMGAggKernels(&ak));
@@ -513,7 +565,6 @@ PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
 {
   struct _n_GPUPCAMGDevHierarchy *D  = H->dev;
   PetscLogDouble                  t0 = 0, t1 = 0;
-  GPUPCDevCSR                     Anew;
 
   PetscFunctionBegin;
   PetscCheck(H->ondevice && D, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "the AMG hierarchy was not built by the device setup");
@@ -523,10 +574,7 @@ PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
     PetscCall(MatDestroy(&H->A[0]));
     H->A[0] = A;
   }
-  PetscCall(OperatorToDevice(A, &Anew));
-  PetscCheck(Anew.m == D->A[0].m && Anew.nnz == D->A[0].nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "SAME_NONZERO_PATTERN, but the operator has %" PetscInt_FMT " rows and %" PetscInt_FMT " entries where the hierarchy was built on %" PetscInt_FMT " and %" PetscInt_FMT, Anew.m, Anew.nnz, D->A[0].m, D->A[0].nnz);
-  PetscCall(GPUPCDevCSRDestroy(&D->A[0]));
-  D->A[0] = Anew;
+  PetscCall(OperatorValuesToDevice(A, D));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
   for (PetscInt l = 0; l + 1 < D->nlevels; l++) PetscCall(GPUPCDevCSRRAP(&D->A[l], &D->P[l], MAT_REUSE_MATRIX, PETSC_TRUE, &D->rap[l], &D->A[l + 1]));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));

@@ -42,8 +42,11 @@ static PetscErrorCode SetUpBJacobi(PCGPUAMGSmootherLevel *S)
   S->data = d;
   PetscCall(VecDuplicate(S->x, &d->z));
   PetscCall(GPUPCPBJBlocksSetUp(S->A, bs, NULL, &d->blocks, NULL));
-  if (bs == 1) PetscCall(GPUPCAMGSmootherLambda(S->A, S->dinv, S->level, S->gersh, &S->ritz, &S->lambda)); /* jacobi's */
-  else PetscCall(GPUPCAMGSmootherLambdaBlock(S->A, &d->blocks, S->x, S->level, &S->ritz, &S->lambda));
+  {
+    GPUPCAMGDeviceLevel *L = &((GPUPCAMGDevice *)S->cycle)->levels[S->level];                                             /* its kept Lanczos start */
+    if (bs == 1) PetscCall(GPUPCAMGSmootherLambda(S->A, S->dinv, S->level, S->gersh, &L->lanczos, &S->ritz, &S->lambda)); /* jacobi's */
+    else PetscCall(GPUPCAMGSmootherLambdaBlock(S->A, &d->blocks, S->x, S->level, &L->lanczos, &S->ritz, &S->lambda));
+  }
   S->omega = S->weight * 4.0 / (3.0 * S->lambda);
   PetscCall(VecGetLocalSize(S->x, &n));
   S->bytes += sizeof(PetscScalar) * ((size_t)d->blocks.ld * bs + (size_t)n);
