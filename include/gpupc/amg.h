@@ -30,7 +30,8 @@ typedef struct {
   PetscInt              across;            /* classical pmis/hmis: coarsen across ranks (1), each rank its own rows
                                             (0), or across on several ranks only (-1, the default) */
   PetscInt              coarse_eq_limit;   /* several ranks, classical scalar coarsening: a coarse level that would have fewer
-                                            rows a rank than this goes to fewer ranks (about this many rows each; 0: never) */
+                                            rows a rank than this goes to fewer ranks (about this many rows each; 0: never;
+                                            -1, the default: GPUPC_AMG_COARSE_EQ_LIMIT with pmis, never with the others) */
   PCGPUAMGSetupLocation location;          /* where the hierarchy is built (location_set false: device on the cuda backend) */
   PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
   PetscBool             host_levels;       /* the device setup also makes host AIJ copies of the coarse levels, P and R
@@ -40,6 +41,16 @@ typedef struct {
   const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
                                             where ncoords is 0 */
 } GPUPCAMGSetupOptions;
+
+/* the default rows a rank below which pmis levels go to fewer ranks: levels below it are latency-bound on the GPU
+   (bench/NOTES.md 2026-11-29d). Only pmis by default: its splitting does not depend on the ranks, so agglomeration
+   keeps the hierarchy; hmis's rank-local first pass does depend on them (poisson3d 20^3, 4 ranks, direct: 12 -> 13
+   iterations against 11 on one rank) */
+#define GPUPC_AMG_COARSE_EQ_LIMIT 10000
+static inline PetscInt GPUPCAMGCoarseEqLimit(const GPUPCAMGSetupOptions *o)
+{
+  return o->coarse_eq_limit >= 0 ? o->coarse_eq_limit : (o->coarsen == PC_GPUAMG_COARSEN_PMIS ? GPUPC_AMG_COARSE_EQ_LIMIT : 0);
+}
 
 /* the last level is inverted densely: at most this many rows (the setup refuses more, naming why coarsening stopped) */
 #define GPUPC_AMG_DENSE_MAX 16384

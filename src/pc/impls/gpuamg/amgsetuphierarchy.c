@@ -83,7 +83,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->max_ratio         = 0.9;
   PetscCall(GPUPCDefaultHostThreads(&opts->threads));
   opts->across          = -1;
-  opts->coarse_eq_limit = 10000;
+  opts->coarse_eq_limit = -1; /* GPUPCAMGCoarseEqLimit(): 10000 with pmis, else 0 */
   opts->cdim            = 0;
   opts->ncoords         = 0;
   opts->coords          = NULL;
@@ -389,10 +389,11 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
       break;
     }
     if (H->ranks) { /* several ranks: the coarse level on fewer ranks when it has few rows a rank */
-      if (opts->coarse_eq_limit > 0 && (opts->type != PC_GPUAMG_CLASSICAL || nf > 1)) {
+      const PetscInt limit = GPUPCAMGCoarseEqLimit(opts);
+      if (limit > 0 && (opts->type != PC_GPUAMG_CLASSICAL || nf > 1)) {
         H->aggwhy       = opts->type != PC_GPUAMG_CLASSICAL ? "smoothed aggregation (its near-null space per point would have to move)" : "systems (the functions of the points would have to move)";
         H->ranks[l + 1] = H->ranks[l];
-      } else PetscCall(GPUPCAMGAgglomerate(opts->coarse_eq_limit, &P, &H->ranks[l + 1]));
+      } else PetscCall(GPUPCAMGAgglomerate(limit, &P, &H->ranks[l + 1]));
     }
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));

@@ -150,13 +150,13 @@ static PetscErrorCode ViewAcross(PC pc, PetscViewer viewer)
     for (PetscInt l = 0; l < g->hier.nlevels; l++)
       if (g->hier.ranks[l] < size) fewer = PETSC_TRUE;
     if (fewer) {
-      PetscCall(PetscViewerASCIIPrintf(viewer, "coarse levels agglomerated onto fewer ranks below %" PetscInt_FMT " rows a rank (-pc_gpuamg_coarse_eq_limit); ranks holding rows, level by level:", g->setup.coarse_eq_limit));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "coarse levels agglomerated onto fewer ranks below %" PetscInt_FMT " rows a rank (-pc_gpuamg_coarse_eq_limit); ranks holding rows, level by level:", GPUPCAMGCoarseEqLimit(&g->setup)));
       PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
       for (PetscInt l = 0; l < g->hier.nlevels; l++) PetscCall(PetscViewerASCIIPrintf(viewer, " %d", (int)g->hier.ranks[l]));
       PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
       PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
     } else if (g->hier.aggwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "no agglomeration onto fewer ranks: not done for %s\n", g->hier.aggwhy));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "every level on all %d ranks (none below -pc_gpuamg_coarse_eq_limit %" PetscInt_FMT " rows a rank)\n", (int)size, g->setup.coarse_eq_limit));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "every level on all %d ranks (none below -pc_gpuamg_coarse_eq_limit %" PetscInt_FMT " rows a rank)\n", (int)size, GPUPCAMGCoarseEqLimit(&g->setup)));
   }
   PetscFunctionReturn(0);
 }

@@ -928,7 +928,8 @@ static PetscErrorCode PCGPUAMGSetCoarseEqLimit_GPUAMG(PC pc, PetscInt v)
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_coarse_eq_limit must be >= 0 (0: never agglomerate)");
+  PetscCheck(v >= 0 || v == PETSC_DEFAULT, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_coarse_eq_limit must be >= 0 (0: never agglomerate) or PETSC_DEFAULT");
+  if (v == PETSC_DEFAULT) v = -1;
   if (g->setup.coarse_eq_limit != v) PetscCall(Invalidate(pc));
   g->setup.coarse_eq_limit = v;
   PetscFunctionReturn(0);
@@ -939,7 +940,7 @@ static PetscErrorCode PCGPUAMGGetCoarseEqLimit_GPUAMG(PC pc, PetscInt *v)
   PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
 
   PetscFunctionBegin;
-  *v = g->setup.coarse_eq_limit;
+  *v = GPUPCAMGCoarseEqLimit(&g->setup); /* the value in effect (the default depends on the coarsening) */
   PetscFunctionReturn(0);
 }
 
@@ -951,7 +952,7 @@ static PetscErrorCode PCGPUAMGGetCoarseEqLimit_GPUAMG(PC pc, PetscInt *v)
 
    Input Parameters:
 +  pc - the PC gpuamg
--  v - rows a rank (default 10000)
+-  v - rows a rank (PETSC_DEFAULT: 10000 with pmis coarsening, 0 with the others)
 
    Options Database Key:
 .  -pc_gpuamg_coarse_eq_limit - the value
@@ -960,7 +961,8 @@ static PetscErrorCode PCGPUAMGGetCoarseEqLimit_GPUAMG(PC pc, PetscInt *v)
    A coarse level with few rows a rank costs each product of the cycle a halo exchange whatever its size, with more
    neighbours as the Galerkin stencils widen; on fewer ranks its exchanges reach fewer ranks, and the ranks left
    without rows skip them. The coarse points keep their global numbers, so coarsening across ranks (pmis) gives the
-   same hierarchy. Done for classical coarsening of scalar problems; -ksp_view shows the ranks of every level.
+   same hierarchy; with hmis, rs or cljp the coarse levels split differently on fewer ranks, hence not by default.
+   Done for classical coarsening of scalar problems; -ksp_view shows the ranks of every level.
 
    Level: intermediate
 
@@ -1966,8 +1968,8 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     if (set) PetscCall(PCGPUAMGSetMaxCoarse(pc, v));
   }
   {
-    PetscInt v = g->setup.coarse_eq_limit;
-    PetscCall(PetscOptionsInt("-pc_gpuamg_coarse_eq_limit", "several ranks: a coarse level with fewer rows a rank than this goes to fewer ranks (0: never)", "PCGPUAMGSetCoarseEqLimit", v, &v, &set));
+    PetscInt v = GPUPCAMGCoarseEqLimit(&g->setup);
+    PetscCall(PetscOptionsInt("-pc_gpuamg_coarse_eq_limit", "several ranks: a coarse level with fewer rows a rank than this goes to fewer ranks (0: never; default 10000 with pmis, 0 otherwise)", "PCGPUAMGSetCoarseEqLimit", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetCoarseEqLimit(pc, v));
   }
   {
