@@ -86,6 +86,11 @@ static PetscErrorCode LanczosRitz(Mat A, const LanczosOperator *L, Vec tmpl, Pet
     PetscCall(PetscRandomSeed(rnd));
     PetscCall(VecSetRandom(*start, rnd));
     PetscCall(PetscRandomDestroy(&rnd));
+    { /* drawn on the host: on the device from here on, so that this copy and those of later setups stay there */
+      const PetscScalar *d;
+      PetscCall(VecGPUGetDeviceArrayRead(*start, &d));
+      PetscCall(VecGPURestoreDeviceArrayRead(*start, &d));
+    }
   }
   PetscCall(VecCopy(*start, v));
   PetscCall(VecSet(vold, 0.0));
