@@ -250,7 +250,7 @@ PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *A, PetscInt l, PetscRea
 {
   GPUPCDevMat dm;
   Mat         M;
-  Vec         dinv;
+  Vec         dinv, start = NULL; /* the Lanczos start, drawn from level l's seed */
   PetscReal   lambda;
 
   PetscFunctionBegin;
@@ -259,7 +259,8 @@ PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *A, PetscInt l, PetscRea
   PetscCall(MatCreateVecs(M, &dinv, NULL));
   PetscCall(MatGetDiagonal(M, dinv));
   PetscCall(VecReciprocal(dinv));
-  PetscCall(GPUPCAMGSmootherLambda(M, dinv, l, PETSC_MAX_REAL, rho, &lambda));
+  PetscCall(GPUPCAMGSmootherLambda(M, dinv, l, PETSC_MAX_REAL, &start, rho, &lambda));
+  PetscCall(VecDestroy(&start));
   PetscCall(VecDestroy(&dinv));
   PetscCall(MatDestroy(&M));
   PetscFunctionReturn(0);
