@@ -3,6 +3,7 @@ static const char help[] = "PC gpuamg's smoother registry (issue 35 item 3): eve
                            "built-in problem; an unknown name, mcgs on several ranks and mcgs's transpose are refused with errors.\n"
                            "bjacobi: -ksp_view lists -bjacobi_bs (its block size per level, e.g. 3,6), its PCApplyTranspose equals\n"
                            "PCApply (symmetric A and blocks), and on a matrix of block size 1 CG takes as many iterations as with jacobi.\n"
+                           "mcgs: its launch shapes (-pc_gpuamg_mcgs_block_nnz, -pc_gpuamg_mcgs_lanes) take the same iterations.\n"
                            "Options: -problem <poisson3d> -n <20000> -type <classical,agg> -smoothers <list> -maxits <30> -bjacobi_bs <bs,bs,...>\n";
 
 #include <petscksp.h>
@@ -108,6 +109,59 @@ static PetscErrorCode CheckBJacobi(PC pc, Vec b, const char *bs)
   PetscFunctionReturn(0);
 }
 
+/* a CG solver to rtol 1e-8 (unpreconditioned norm) with PC gpuamg of the type and smoother, then the options */
+static PetscErrorCode CreateSolver(Mat A, PCGPUAMGType type, const char *smoother, PetscInt maxits, KSP *ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, KSPCG));
+  PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, maxits));
+  PetscCall(KSPSetNormType(*ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PCSetType(pc, PCGPUAMG));
+  PetscCall(PCGPUAMGSetType(pc, type));
+  PetscCall(PCGPUAMGSetSmoother(pc, smoother));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscFunctionReturn(0);
+}
+
+/* mcgs's launch shapes do the same arithmetic: every colour its own launch (-pc_gpuamg_mcgs_block_nnz 0), every
+   colour inside one block (a large block_nnz), and a warp per row must all take the iterations its (and, on the host
+   backend, where the kernels are the same loops, the same residual norm rnorm exactly) */
+static PetscErrorCode CheckMCGSShapes(Mat A, Vec b, Vec x, PCGPUAMGType type, PetscInt maxits, PetscInt its, PetscReal rnorm)
+{
+  const char *shape[3][2] = {
+    {"0", "0"},
+    {"1000000000", "0"},
+    {"8192", "32"}};
+  PetscGPUPCBackend be;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGPUPCGetBackend(&be));
+  for (PetscInt k = 0; k < 3; k++) {
+    KSP       ksp;
+    PetscInt  it;
+    PetscReal rn;
+
+    PetscCall(PetscOptionsSetValue(NULL, "-pc_gpuamg_mcgs_block_nnz", shape[k][0]));
+    PetscCall(PetscOptionsSetValue(NULL, "-pc_gpuamg_mcgs_lanes", shape[k][1]));
+    PetscCall(CreateSolver(A, type, "mcgs", maxits, &ksp));
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &it));
+    PetscCall(KSPGetResidualNorm(ksp, &rn));
+    PetscCheck(it == its && (be != PETSC_GPUPC_BACKEND_HOST || rn == rnorm) && PetscAbsReal(rn - rnorm) <= 1e-3 * rnorm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "mcgs with block_nnz %s, lanes %s: %" PetscInt_FMT " iterations, residual %.17g; the default shapes took %" PetscInt_FMT ", %.17g", shape[k][0], shape[k][1], it, (double)rn, its, (double)rnorm);
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-pc_gpuamg_mcgs_block_nnz"));
+  PetscCall(PetscOptionsClearValue(NULL, "-pc_gpuamg_mcgs_lanes"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "mcgs: every colour its own launch, all in one block, a warp per row: the same %" PetscInt_FMT " iterations\n", its));
+  PetscFunctionReturn(0);
+}
+
 /* KSPSetUp (and with transpose a PCApplyTranspose) of gpuamg with the smoother must fail with error code expect */
 static PetscErrorCode ExpectFailure(Mat A, Vec b, const char *smoother, PetscBool transpose, PetscErrorCode expect)
 {
@@ -174,16 +228,8 @@ int main(int argc, char **argv)
     KSPConvergedReason   reason;
     PCGPUAMGSmootherType got;
 
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-    PetscCall(KSPSetOperators(ksp, A, A));
-    PetscCall(KSPSetType(ksp, KSPCG));
-    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, maxits));
-    PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(CreateSolver(A, type, smoothers[s], maxits, &ksp));
     PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCGPUAMG));
-    PetscCall(PCGPUAMGSetType(pc, type));
-    PetscCall(PCGPUAMGSetSmoother(pc, smoothers[s]));
-    PetscCall(KSPSetFromOptions(ksp));
     PetscCall(PCGPUAMGGetSmoother(pc, &got));
     PetscCheck(!strcmp(got, smoothers[s]), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCGPUAMGGetSmoother gave %s, set %s", got, smoothers[s]);
     PetscCall(PCGPUAMGGetSweeps(pc, &pre, &post));
@@ -195,6 +241,11 @@ int main(int argc, char **argv)
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "smoother %s: CG did not converge in %" PetscInt_FMT " iterations (%s)", smoothers[s], maxits, KSPConvergedReasons[reason]);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s, smoother %-10s (sweeps %" PetscInt_FMT "+%" PetscInt_FMT "): CG %" PetscInt_FMT " iterations\n", problem, PCGPUAMGTypes[type], smoothers[s], pre, post, its));
     if (!strcmp(got, "jacobi")) its_jacobi = its;
+    if (!strcmp(got, "mcgs")) {
+      PetscReal rnorm;
+      PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+      PetscCall(CheckMCGSShapes(A, b, x, type, maxits, its, rnorm));
+    }
     if (!strcmp(got, "bjacobi")) {
       its_bjacobi = its;
       PetscCall(CheckBJacobi(pc, b, bjbs));

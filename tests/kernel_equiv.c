@@ -2191,7 +2191,7 @@ static PetscErrorCode AMGDenseMult_Ref(PetscInt m, PetscBool transpose, const Pe
   }
   return 0;
 }
-static PetscErrorCode AMGGSColour_Ref(PetscInt nr, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+static PetscErrorCode AMGGSColour_Ref(PetscInt nr, PetscInt lanes, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
 {
   for (PetscInt k = 0; k < nr; k++) {
     PetscScalar s = b[rows[k]];
@@ -2199,6 +2199,61 @@ static PetscErrorCode AMGGSColour_Ref(PetscInt nr, const PetscInt *rows, const P
     x[rows[k]] += dinv[rows[k]] * s;
   }
   return 0;
+}
+/* plain sequential Gauss-Seidel over the colours' rows in the order the direction gives */
+static PetscErrorCode AMGGSBlock_Ref(PetscInt c0, PetscInt c1, PetscInt dir, PetscInt lanes, const PetscInt *cptr, const PetscInt *rows, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+{
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    if ((dir == 0 && pass == 1) || (dir == 1 && pass == 0)) continue;
+    for (PetscInt t = 0; t < c1 - c0; t++) {
+      const PetscInt c = pass == 0 ? c0 + t : c1 - 1 - t;
+      AMGGSColour_Ref(cptr[c + 1] - cptr[c], lanes, rows + cptr[c], ai, aj, aa, dinv, b, x);
+    }
+  }
+  return 0;
+}
+/* the specification's colouring written another way: rows in decreasing priority, each the smallest colour its
+   neighbours (in A or A^T) do not hold (greedy); the rounds: a row's round is one more than the latest round of a
+   neighbour before it (the longest chain of decreasing priority) */
+static int RefPriorityCompare(const void *pa, const void *pb)
+{
+  const PetscInt a = *(const PetscInt *)pa, b = *(const PetscInt *)pb;
+  return GPUPCAMGColourBefore(a, b) ? -1 : (GPUPCAMGColourBefore(b, a) ? 1 : 0);
+}
+static PetscErrorCode AMGColour_Ref(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *ti, const PetscInt *tj, PetscInt *colour, PetscInt *ncolours, PetscInt *rounds)
+{
+  PetscInt *order, *rnd, *mark;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(PetscMax(n, 1), &order, PetscMax(n, 1), &rnd, n + 1, &mark));
+  for (PetscInt i = 0; i < n; i++) {
+    order[i]  = i;
+    colour[i] = -1;
+    rnd[i]    = -1;
+    mark[i]   = -1;
+  }
+  mark[n] = -1;
+  qsort(order, (size_t)n, sizeof(PetscInt), RefPriorityCompare);
+  *ncolours = *rounds = 0;
+  for (PetscInt q = 0; q < n; q++) {
+    const PetscInt i = order[q];
+    PetscInt       c = 0, r = 0;
+    for (PetscInt t = 0; t < 2; t++)
+      for (PetscInt e = (t ? ti : ai)[i]; e < (t ? ti : ai)[i + 1]; e++) {
+        const PetscInt j = (t ? tj : aj)[e];
+        if (j != i && colour[j] >= 0) {
+          mark[colour[j]] = i;
+          r               = PetscMax(r, rnd[j] + 1);
+        }
+      }
+    while (mark[c] == i) c++;
+    colour[i] = c;
+    rnd[i]    = r;
+    *ncolours = PetscMax(*ncolours, c + 1);
+    *rounds   = PetscMax(*rounds, r + 1);
+  }
+  PetscCall(PetscFree3(order, rnd, mark));
+  PetscFunctionReturn(0);
 }
 static PetscErrorCode AMGScaling_Ref(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscScalar *dinv, PetscScalar *dl1, PetscReal *gersh, PetscInt *bad)
 {
@@ -2348,8 +2403,6 @@ static PetscErrorCode AMGGSCases(Ctx *c, PetscInt n)
     PetscCall(TestDup(dev, dinv, n * sizeof(PetscScalar), (void **)&ddinv[s]));
     PetscCall(TestDup(dev, b, n * sizeof(PetscScalar), (void **)&db[s]));
     PetscCall(TestDup(dev, x, n * sizeof(PetscScalar), (void **)&dx[s]));
-    PetscCall(c->S[s].amg->gs_colour(nr, drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
-    PetscCall(TestGet(dev, out[s], dx[s], n * sizeof(PetscScalar)));
   }
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = PetscAbsReal(b[i]);
@@ -2357,7 +2410,15 @@ static PetscErrorCode AMGGSCases(Ctx *c, PetscInt n)
     mag[i]   = PetscAbsReal(x[i]) + PetscAbsReal(dinv[i]) * r;
     terms[i] = ai[i + 1] - ai[i] + 3;
   }
-  PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, "even rows of a distance-1,3 pattern", nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
+  for (PetscInt lanes = 1; lanes <= 32; lanes *= 2) { /* a thread per row, then groups of 2 .. 32 lanes (rows shorter than the group) */
+    FOR_SIDES(s)
+    {
+      PetscCall(TestPut(c->S[s].device, dx[s], x, n * sizeof(PetscScalar)));
+      PetscCall(c->S[s].amg->gs_colour(nr, lanes, drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+      PetscCall(TestGet(c->S[s].device, out[s], dx[s], n * sizeof(PetscScalar)));
+    }
+    PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, "even rows of a distance-1,3 pattern", nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
+  }
   Covered(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, nnz);
   { /* scaling: the same operations per row on both sides, so equal up to rounding; the bound and the bad rows exactly */
     PetscReal gersh[2];
@@ -2402,6 +2463,174 @@ static PetscErrorCode AMGGSCases(Ctx *c, PetscInt n)
   PetscCall(PetscFree4(ai, aj, aa, rows));
   PetscCall(PetscFree6(dinv, b, x, out[0], out[1], mag));
   PetscCall(PetscFree(terms));
+  PetscFunctionReturn(0);
+}
+
+/* colour, then gs_colour and gs_block on its colouring. The level: n rows, a diagonally dominant matrix (so sweeps stay
+   bounded and rounding differences do not grow), pattern kind 0: distances 1 and 3 (symmetric), kind 1: the diagonal
+   and 0 .. 2 len random columns per row (not symmetric: A + A^T's graph is not A's). The colourings must be equal on
+   both sides (integers), valid (no two coupled rows share a colour), and the reference computes its own another way
+   (greedy in priority order, rounds as the longest chain); the sweeps are compared with a plain sequential
+   Gauss-Seidel in colour order (the reference table's gs_block) for lanes 1, 4 and 32. */
+static PetscErrorCode AMGColourCases(Ctx *c, PetscInt n, PetscInt kind, PetscInt len)
+{
+  const PetscInt off[5] = {-3, -1, 0, 1, 3}, m = PetscMax(n, 1);
+  PetscInt       cap = kind == 0 ? 5 * m : m * (2 * len + 1), nnz = 0, maxrow = 0, nc[2], rounds[2];
+  PetscInt      *ai, *aj, *ti, *tj, *fill, *col[2], *cptr, *rows;
+  PetscInt      *dai[2], *daj[2], *dti[2], *dtj[2], *dcol[2], *dcptr[2], *drows[2];
+  PetscScalar   *aa, *dinv, *b, *x, *out[2], *daa[2], *ddinv[2], *db[2], *dx[2];
+  PetscReal     *mag, *terms, scale = 0.0;
+  const char    *what = kind == 0 ? "distance-1,3 pattern" : "random nonsymmetric pattern";
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(m + 1, &ai, cap, &aj, m + 1, &ti, cap, &tj));
+  PetscCall(PetscMalloc5(cap, &aa, m, &dinv, m, &b, m, &x, m + 1, &fill));
+  PetscCall(PetscMalloc4(m, &col[0], m, &col[1], m + 1, &cptr, m, &rows));
+  PetscCall(PetscMalloc4(m, &out[0], m, &out[1], m, &mag, m, &terms));
+  for (PetscInt i = 0; i < m; i++) col[0][i] = col[1][i] = -1;
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) { /* sorted, unique columns */
+    PetscInt start = nnz, r;
+    if (kind == 0) {
+      for (PetscInt k = 0; k < 5; k++)
+        if (i + off[k] >= 0 && i + off[k] < n) aj[nnz++] = i + off[k];
+    } else {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(c->rnd, &u));
+      r         = PetscMin(2 * len, (PetscInt)((u + 1.0) * len)); /* 0 .. 2 len */
+      aj[nnz++] = i;
+      for (PetscInt k = 0; k < r; k++) {
+        PetscCall(PetscRandomGetValueReal(c->rnd, &u));
+        aj[nnz++] = PetscMin(n - 1, (PetscInt)((u + 1.0) * 0.5 * n));
+      }
+      r = nnz - start;
+      PetscCall(PetscSortRemoveDupsInt(&r, aj + start));
+      nnz = start + r;
+    }
+    ai[i + 1] = nnz;
+    maxrow    = PetscMax(maxrow, nnz - start);
+  }
+  /* values: off-diagonal in [-1, 1], the diagonal 1 + the row's absolute sum; dinv = its inverse */
+  PetscCall(Random(c, nnz, aa));
+  PetscCall(Random(c, n, b));
+  PetscCall(Random(c, n, x));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal d = 1.0;
+    PetscInt  q = -1;
+    for (PetscInt e = ai[i]; e < ai[i + 1]; e++) {
+      if (aj[e] == i) q = e;
+      else d += PetscAbsReal(aa[e]);
+    }
+    aa[q]   = d;
+    dinv[i] = 1.0 / d;
+  }
+  /* A^T's pattern (rows in increasing order) */
+  for (PetscInt i = 0; i <= n; i++) ti[i] = fill[i] = 0;
+  for (PetscInt e = 0; e < nnz; e++) ti[aj[e] + 1]++;
+  for (PetscInt i = 0; i < n; i++) ti[i + 1] += ti[i];
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt e = ai[i]; e < ai[i + 1]; e++) tj[ti[aj[e]] + fill[aj[e]]++] = i;
+
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestDup(dev, ai, (n + 1) * sizeof(PetscInt), (void **)&dai[s]));
+    PetscCall(TestDup(dev, aj, PetscMax(nnz, 1) * sizeof(PetscInt), (void **)&daj[s]));
+    PetscCall(TestDup(dev, ti, (n + 1) * sizeof(PetscInt), (void **)&dti[s]));
+    PetscCall(TestDup(dev, tj, PetscMax(nnz, 1) * sizeof(PetscInt), (void **)&dtj[s]));
+    PetscCall(TestDup(dev, aa, PetscMax(nnz, 1) * sizeof(PetscScalar), (void **)&daa[s]));
+    PetscCall(TestDup(dev, dinv, m * sizeof(PetscScalar), (void **)&ddinv[s]));
+    PetscCall(TestDup(dev, b, m * sizeof(PetscScalar), (void **)&db[s]));
+    PetscCall(TestDup(dev, x, m * sizeof(PetscScalar), (void **)&dx[s]));
+    PetscCall(TestDup(dev, col[0], m * sizeof(PetscInt), (void **)&dcol[s]));
+    PetscCall(c->S[s].amg->colour(n, dai[s], daj[s], dti[s], dtj[s], dcol[s], &nc[s], &rounds[s]));
+    PetscCall(TestGet(dev, col[s], dcol[s], n * sizeof(PetscInt)));
+  }
+  PetscCheck(nc[0] == nc[1] && rounds[0] == rounds[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg colour (%s, %" PetscInt_FMT " rows): %" PetscInt_FMT " colours in %" PetscInt_FMT " rounds on one side, %" PetscInt_FMT " in %" PetscInt_FMT " on the other", what, n, nc[0], rounds[0], nc[1], rounds[1]);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(col[0][i] == col[1][i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg colour (%s, %" PetscInt_FMT " rows): row %" PetscInt_FMT " has colour %" PetscInt_FMT " on one side, %" PetscInt_FMT " on the other", what, n, i, col[0][i], col[1][i]);
+    PetscCheck(col[0][i] >= 0 && col[0][i] < nc[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg colour (%s): row %" PetscInt_FMT " has colour %" PetscInt_FMT " of %" PetscInt_FMT, what, i, col[0][i], nc[0]);
+    for (PetscInt e = ai[i]; e < ai[i + 1]; e++) PetscCheck(aj[e] == i || col[0][aj[e]] != col[0][i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg colour (%s): coupled rows %" PetscInt_FMT " and %" PetscInt_FMT " share colour %" PetscInt_FMT, what, i, aj[e], col[0][i]);
+  }
+  { /* greedy: at most the largest degree + 1 colours; a row of colour k waited for one of colour k - 1: rounds >= colours */
+    PetscInt maxdeg = 0;
+    for (PetscInt i = 0; i < n; i++) maxdeg = PetscMax(maxdeg, ai[i + 1] - ai[i] + ti[i + 1] - ti[i]);
+    PetscCheck(n == 0 || (nc[0] >= 1 && nc[0] <= maxdeg + 1 && rounds[0] >= nc[0]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg colour (%s): %" PetscInt_FMT " colours, %" PetscInt_FMT " rounds, degrees up to %" PetscInt_FMT, what, nc[0], rounds[0], maxdeg);
+    if (n > 1) PetscCall(PetscInfo(NULL, "gpuamg colour (%s, %" PetscInt_FMT " rows): %" PetscInt_FMT " colours, %" PetscInt_FMT " rounds\n", what, n, nc[0], rounds[0]));
+  }
+  Covered(c, T_AMG, GPUPC_AMG_KERNEL_colour, nnz);
+
+  /* rows grouped by colour, increasing within a colour */
+  for (PetscInt k = 0; k <= nc[0]; k++) cptr[k] = 0;
+  for (PetscInt i = 0; i < n; i++) cptr[col[0][i] + 1]++;
+  for (PetscInt k = 0; k < nc[0]; k++) cptr[k + 1] += cptr[k];
+  for (PetscInt k = 0; k < nc[0]; k++) fill[k] = cptr[k];
+  for (PetscInt i = 0; i < n; i++) rows[fill[col[0][i]]++] = i;
+  FOR_SIDES(s)
+  {
+    PetscCall(TestDup(c->S[s].device, cptr, (nc[0] + 1) * sizeof(PetscInt), (void **)&dcptr[s]));
+    PetscCall(TestDup(c->S[s].device, rows, m * sizeof(PetscInt), (void **)&drows[s]));
+  }
+  /* the sweeps: with the diagonal 1 + the off-diagonal absolute sum, no update takes |x| above scale = max(|x|, |b|);
+     an update's rounding reaches later rows damped, so (steps * (the longest row + 2)) eps scale bounds the difference */
+  for (PetscInt i = 0; i < n; i++) scale = PetscMax(scale, PetscMax(PetscAbsReal(x[i]), PetscAbsReal(b[i])));
+  for (PetscInt i = 0; i < n; i++) {
+    mag[i]   = scale;
+    terms[i] = 2.0 * (nc[0] + 1) * (maxrow + 2);
+  }
+  for (PetscInt lanes = 1; lanes <= 32; lanes *= 8) {
+    for (PetscInt dir = 0; dir < 3; dir++) { /* the small colours (from the middle on) in one block, dir 0, 1, 2 */
+      const PetscInt c0 = nc[0] / 2;
+      FOR_SIDES(s)
+      {
+        PetscCall(TestPut(c->S[s].device, dx[s], x, m * sizeof(PetscScalar)));
+        PetscCall(c->S[s].amg->gs_block(c0, nc[0], dir, lanes, dcptr[s], drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+        PetscCall(TestGet(c->S[s].device, out[s], dx[s], n * sizeof(PetscScalar)));
+      }
+      PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_block, dir == 0 ? "forward" : (dir == 1 ? "backward" : "both"), nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
+    }
+    /* a whole symmetric sweep as the smoother runs it: the first colour alone, the rest in one block, the first again */
+    FOR_SIDES(s)
+    {
+      const GPUPCAMGKernels *k = c->S[s].amg;
+      PetscCall(TestPut(c->S[s].device, dx[s], x, m * sizeof(PetscScalar)));
+      if (nc[0] > 0) PetscCall(k->gs_colour(cptr[1], lanes, drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+      PetscCall(k->gs_block(PetscMin(1, nc[0]), nc[0], 2, lanes, dcptr[s], drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+      if (nc[0] > 0) PetscCall(k->gs_colour(cptr[1], lanes, drows[s], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+      PetscCall(TestGet(c->S[s].device, out[s], dx[s], n * sizeof(PetscScalar)));
+    }
+    PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_block, "a symmetric sweep", nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
+    if (kind == 1) { /* long rows: gs_colour with groups of lanes, colour by colour */
+      FOR_SIDES(s)
+      {
+        PetscCall(TestPut(c->S[s].device, dx[s], x, m * sizeof(PetscScalar)));
+        for (PetscInt k = 0; k < nc[0]; k++) PetscCall(c->S[s].amg->gs_colour(cptr[k + 1] - cptr[k], lanes, drows[s] + cptr[k], dai[s], daj[s], daa[s], ddinv[s], db[s], dx[s]));
+        PetscCall(TestGet(c->S[s].device, out[s], dx[s], n * sizeof(PetscScalar)));
+      }
+      PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, "every colour of a random pattern", nnz, n, out[0], out[1], mag, terms, DBL_EPSILON));
+      Covered(c, T_AMG, GPUPC_AMG_KERNEL_gs_colour, nnz);
+    }
+  }
+  Covered(c, T_AMG, GPUPC_AMG_KERNEL_gs_block, nnz);
+  FOR_SIDES(s)
+  {
+    const PetscBool dev = c->S[s].device;
+    PetscCall(TestFree(dev, dai[s]));
+    PetscCall(TestFree(dev, daj[s]));
+    PetscCall(TestFree(dev, dti[s]));
+    PetscCall(TestFree(dev, dtj[s]));
+    PetscCall(TestFree(dev, daa[s]));
+    PetscCall(TestFree(dev, ddinv[s]));
+    PetscCall(TestFree(dev, db[s]));
+    PetscCall(TestFree(dev, dx[s]));
+    PetscCall(TestFree(dev, dcol[s]));
+    PetscCall(TestFree(dev, dcptr[s]));
+    PetscCall(TestFree(dev, drows[s]));
+  }
+  PetscCall(PetscFree4(ai, aj, ti, tj));
+  PetscCall(PetscFree5(aa, dinv, b, x, fill));
+  PetscCall(PetscFree4(col[0], col[1], cptr, rows));
+  PetscCall(PetscFree4(out[0], out[1], mag, terms));
   PetscFunctionReturn(0);
 }
 
@@ -2883,6 +3112,13 @@ int main(int argc, char **argv)
   /* gpuamg: the element-wise members on every size; the dense product of the last level on 0 .. 1025 rows */
   for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(AMGVecCases(&c, vsizes[i]));
   for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) PetscCall(AMGGSCases(&c, vsizes[i]));
+  /* the colouring and the sweeps on it: every size on the distance pattern and on random rows of ~4 entries, random
+     rows of ~60 entries (Galerkin-like: many colours, groups of lanes) up to 4097 rows */
+  for (size_t i = 0; i < sizeof(vsizes) / sizeof(vsizes[0]); i++) {
+    PetscCall(AMGColourCases(&c, vsizes[i], 0, 0));
+    PetscCall(AMGColourCases(&c, vsizes[i], 1, 2));
+    if (vsizes[i] <= 4097) PetscCall(AMGColourCases(&c, vsizes[i], 1, 30));
+  }
   {
     const PetscInt msizes[] = {0, 1, 31, 33, 257, 1025}; /* 1025^2 entries: more than 2^20 */
     for (size_t i = 0; i < sizeof(msizes) / sizeof(msizes[0]); i++) PetscCall(AMGDenseCases(&c, msizes[i]));
