@@ -10,6 +10,7 @@
 
 #include <petscgpupc.h>
 #include <petsc/private/pcimpl.h>
+#include <gpupc/amgsetupkernels.h> /* GPUPCAMGInterpTuning */
 
 /* what the host setup needs to know (filled from the PC's options; defaults from GPUPCAMGSetupOptionsDefault) */
 typedef struct {
@@ -37,6 +38,7 @@ typedef struct {
   PetscInt              ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
   const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
                                             where ncoords is 0 */
+  GPUPCAMGInterpTuning  interp_tuning;     /* the device setup's CUDA ext+i rows (-pc_gpuamg_dev_interp_*) */
 } GPUPCAMGSetupOptions;
 
 /* the last level is inverted densely: at most this many rows (the setup refuses more, naming why coarsening stopped) */
