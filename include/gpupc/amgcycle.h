@@ -87,8 +87,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceView(const GPUPCAMGDevice *, PetscView
 /* the pieces (amgsmoother.c, amgcoarse.c) */
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherDestroy(GPUPCAMGDevice *, PetscInt);
-PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
-PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambdaBlock(Mat, const GPUPCPBJBlocks *, Vec, PetscInt, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(const GPUPCAMGKernels *, Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambdaBlock(const GPUPCAMGKernels *, Mat, const GPUPCPBJBlocks *, Vec, PetscInt, PetscReal *, PetscReal *);
 /* the registry (amgsmootherregistry.c) and the built-in smoothers' pieces (amgsmootherjacobi.c, amgsmootherchebyshev.c) */
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherFind(const char[], PCGPUAMGSmootherOps *, PetscBool *);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherNames(PetscInt *, const char *const **);

@@ -137,4 +137,4 @@ static PetscErrorCode ViewMCGS(PCGPUAMGSmootherLevel *S, PetscViewer v)
   PetscFunctionReturn(0);
 }
 
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsMCGS = {SetUpMCGS, ApplyMCGS, ViewMCGS, DestroyMCGS, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsMCGS = {SetUpMCGS, ApplyMCGS, ViewMCGS, DestroyMCGS, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
