@@ -537,6 +537,7 @@ typedef struct {
   PetscBool needs_graph;                                                                                  /* reads the host graph of A at setup: one rank only */
   PetscBool transpose;                                                                                    /* apply supports transpose (PCApplyTranspose) */
   PetscBool needs_host;                                                                                   /* reads the host matrix of A at setup (the device setup then keeps host levels) */
+  PetscBool needs_host_blocks;                                                                            /* reads it only on levels of block size > 1 (host levels unless every level has block size 1) */
 } PCGPUAMGSmootherOps;
 
 PETSC_EXTERN PetscErrorCode PCGPUAMGSmootherRegister(const char[], const PCGPUAMGSmootherOps *);
@@ -560,6 +561,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncMax(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncMax(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncFactor(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncFactor(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetInterpTuning(PC, PetscInt, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetInterpTuning(PC, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncRescale(PC, PCGPUAMGTruncRescale);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncRescale(PC, PCGPUAMGTruncRescale *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggSmooths(PC, PetscInt);

@@ -198,7 +198,7 @@ int main(int argc, char **argv)
   PetscMPIInt         size;
   Mat                 A;
   Vec                 b, x;
-  PCGPUAMGSmootherOps ops = {UserSetUp, UserApply, UserView, UserDestroy, 2, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
+  PCGPUAMGSmootherOps ops = {UserSetUp, UserApply, UserView, UserDestroy, 2, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

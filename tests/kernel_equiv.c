@@ -2274,6 +2274,11 @@ static PetscErrorCode AMGScaling_Ref(PetscInt n, const PetscInt *ai, const Petsc
   }
   return 0;
 }
+static PetscErrorCode AMGRandom_Ref(PetscInt n, PetscInt seed, PetscInt first, PetscScalar *x)
+{
+  for (PetscInt i = 0; i < n; i++) x[i] = GPUPCAMGRandomSigned(seed, first + i);
+  return 0;
+}
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, RefAMGKernels, GPUPC_AMG_KERNEL_LIST, "reference", _Ref);
 
 /* the element-wise members on n entries: jacobi and chebyshev from a zero and a nonzero iterate (chebyshev also with
@@ -2354,6 +2359,32 @@ static PetscErrorCode AMGVecCases(Ctx *c, PetscInt n)
   }
   PetscCall(Agree(c, T_AMG, GPUPC_AMG_KERNEL_residual, "random", n, n, outx[0], outx[1], magx, terms, DBL_EPSILON));
   Covered(c, T_AMG, GPUPC_AMG_KERNEL_residual, n);
+  /* random: the same hash on both sides, so equal; values in [-1, 1), their mean near 0, another seed or offset
+     another vector (the Lanczos start vectors of different levels must differ) */
+  for (PetscInt v = 0; v < 3; v++) {
+    const PetscInt seed = v == 1 ? 8 : 7, first = v == 2 ? 1000 : 0;
+    PetscReal      sum = 0.0;
+    FOR_SIDES(s)
+    {
+      const PetscBool dev = c->S[s].device;
+      PetscCall(TestPut(dev, dx[s], nan, n * sizeof(PetscScalar)));
+      PetscCall(c->S[s].amg->random(n, seed, first, dx[s]));
+      PetscCall(TestGet(dev, v ? outd[s] : outx[s], dx[s], n * sizeof(PetscScalar)));
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscScalar *o0 = v ? outd[0] : outx[0], *o1 = v ? outd[1] : outx[1];
+      PetscCheck(o0[i] == o1[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg random: entry %" PetscInt_FMT " is %g and %g on the two tables", i, (double)o0[i], (double)o1[i]);
+      PetscCheck(o0[i] >= -1.0 && o0[i] < 1.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg random: entry %" PetscInt_FMT " is %g, outside [-1, 1)", i, (double)o0[i]);
+      sum += PetscRealPart(o0[i]);
+    }
+    PetscCheck(n < 1000 || PetscAbsReal(sum) < 0.1 * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg random: mean %g of %" PetscInt_FMT " entries is far from 0", (double)(sum / n), n);
+    if (v && n > 16) {
+      PetscInt same = 0;
+      for (PetscInt i = 0; i < n; i++) same += outd[0][i] == outx[0][i];
+      PetscCheck(same < n / 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuamg random: %s gives the same vector", v == 1 ? "another seed" : "another offset");
+    }
+  }
+  Covered(c, T_AMG, GPUPC_AMG_KERNEL_random, n);
   FOR_SIDES(s)
   {
     const PetscBool dev = c->S[s].device;

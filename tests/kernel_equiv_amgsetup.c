@@ -59,7 +59,7 @@ static PetscErrorCode Operator(const char *problem, PetscInt size, PetscInt leve
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, PetscBool exact, const char *problem, PetscInt size, PetscInt levels, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac)
+static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCAMGInterpTuning *tune, PetscBool exact, const char *problem, PetscInt size, PetscInt levels, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac)
 {
   Mat              A;
   GPUPCAMGLocal    L;
@@ -117,7 +117,7 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKerne
   PetscCheck(nc == hnc && nc == P.nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " coarse points on the device setup, %" PetscInt_FMT " on the host setup", what, nc, hnc);
   PetscCall(Back(hcmap, cmap, n));
   for (PetscInt i = 0, c = 0; i < n; i++) PetscCheck(hcmap[i] == (hcf[i] == GPUPC_AMG_C ? c++ : -1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: coarse number of point %" PetscInt_FMT " is %" PetscInt_FMT, what, i, hcmap[i]);
-  PetscCall(GPUPCAMGDevInterp(k, sk, &Ad, d, &Sd, cf, cmap, nc, interp, tmax, tfac, &Pd));
+  PetscCall(GPUPCAMGDevInterp(k, sk, &Ad, d, &Sd, cf, cmap, nc, interp, tmax, tfac, tune, &Pd));
   PetscCheck(Pd.m == n && Pd.n == nc && Pd.nnz == P.i[n], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: P is %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries on the device setup, %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " on the host setup", what, Pd.m, Pd.n, Pd.nnz, n, P.nc, P.i[n]);
   PetscCall(Back(pi, Pd.i, n + 1));
   PetscCall(Back(pj, Pd.j, Pd.nnz));
@@ -174,31 +174,34 @@ int main(int argc, char **argv)
   /* the CUDA table's ext+i rows: on these levels (fewer rows than its small-level threshold) a warp per F row; as on a
      large level, one thread per row up to 64 candidates (its own scratch), a warp above; one thread per row up to 256
      (the rows above 64 in the interpolation buffer); hash tables of 64 slots (rows past 15 points to the later passes);
-     both the first and the last table of 64 slots (rows past 15 points to the one-lane fallback): developers' options
-     of src/pc/impls/gpuamg/cuda/amgsetupkernels.cu */
+     both the first and the last table of 64 slots (rows past 15 points to the one-lane fallback): the developers'
+     tuning GPUPCAMGInterpTuning (PCGPUAMGSetInterpTuning(), -pc_gpuamg_dev_interp_*). The host backend runs the
+     defaults once (its table ignores the tuning). */
   for (PetscInt c = 0; c < (backend == PETSC_GPUPC_BACKEND_CUDA ? 5 : 1); c++) {
-    const char     *config[] = {"", "-gpuamg_interp_small_level 0", "-gpuamg_interp_long_row 256", "-gpuamg_interp_long_slots 64", "-gpuamg_interp_long_slots 64 -gpuamg_interp_long_slots_big 64"};
-    const PetscBool exact    = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
+    const char          *config[] = {"defaults", "small level 0", "long row 256", "long slots 64", "long slots 64, last pass 64"};
+    const PetscBool      exact    = (PetscBool)(backend != PETSC_GPUPC_BACKEND_CUDA);
+    GPUPCAMGInterpTuning t, *tune = &t;
 
-    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_small_level"));
-    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_row"));
-    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_slots"));
-    PetscCall(PetscOptionsClearValue(NULL, "-gpuamg_interp_long_slots_big"));
-    PetscCall(PetscOptionsInsertString(NULL, config[c]));
-    if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ext+i kernels: %s\n", c ? config[c] : "defaults"));
-    PetscCall(Case(k, sk, exact, "poisson2d", 2500, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
-    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.2));
-    PetscCall(Case(k, sk, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_DIRECT, 3, 0.0));
-    PetscCall(Case(k, sk, exact, "aniso2d", 4900, 0, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
-    PetscCall(Case(k, sk, exact, "jump3d", 8000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.1));
-    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
-    PetscCall(Case(k, sk, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+    PetscCall(GPUPCAMGInterpTuningDefault(&t));
+    if (c == 1) t.small_level = 0;
+    if (c == 2) t.long_row = 256;
+    if (c >= 3) t.long_slots = 64;
+    if (c == 4) t.long_slots_big = 64;
+    PetscCall(GPUPCAMGInterpTuningCheck(PETSC_COMM_SELF, &t));
+    if (backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ext+i kernels: %s\n", config[c]));
+    PetscCall(Case(k, sk, tune, exact, "poisson2d", 2500, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.2));
+    PetscCall(Case(k, sk, tune, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_DIRECT, 3, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "aniso2d", 4900, 0, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "jump3d", 8000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.1));
+    PetscCall(Case(k, sk, tune, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_DIRECT, 0, 0.0));
     /* coarse levels: ext+i rows of hundreds to thousands of candidates (the long-row kernel of the CUDA table; the
-       tests' lines with -gpuamg_interp_long_slots 64 and -gpuamg_interp_long_slots_big 64 send rows through its second
+       configurations with 64 slots in the first and in the last pass send rows through its second
        pass and its one-lane fallback) */
-    PetscCall(Case(k, sk, exact, "elasticity3d", 24000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.0));
-    PetscCall(Case(k, sk, exact, "elasticity3d", 24000, 2, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
-    PetscCall(Case(k, sk, exact, "powergrid", 64000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "elasticity3d", 24000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "elasticity3d", 24000, 2, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "powergrid", 64000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
   }
   PetscCall(PetscFinalize());
   return 0;

@@ -10,6 +10,7 @@
 
 #include <petscgpupc.h>
 #include <petsc/private/pcimpl.h>
+#include <gpupc/amgsetupkernels.h> /* GPUPCAMGInterpTuning */
 
 /* what the host setup needs to know (filled from the PC's options; defaults from GPUPCAMGSetupOptionsDefault) */
 typedef struct {
@@ -40,6 +41,7 @@ typedef struct {
   PetscInt              ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
   const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
                                             where ncoords is 0 */
+  GPUPCAMGInterpTuning  interp_tuning;     /* the device setup's CUDA ext+i rows (-pc_gpuamg_dev_interp_*) */
 } GPUPCAMGSetupOptions;
 
 /* the default rows a rank below which pmis levels go to fewer ranks: levels below it are latency-bound on the GPU

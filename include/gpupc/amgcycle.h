@@ -49,7 +49,6 @@ typedef struct {
   char                  awhy[160];        /* why A's format (-ksp_view) */
   const GPUPCDevCSR    *dcsr;             /* A as device CSR where the device setup holds it (its scalings are computed there), else NULL */
   PCGPUAMGSmootherLevel sm;               /* the smoother's view of the level (b, x, r, A are the level's, not owned) */
-  Vec                   lanczos;          /* the start of the lambda estimate (random, seeded by the level): drawn on the host once, kept for new values */
 } GPUPCAMGDeviceLevel;
 
 typedef struct {
@@ -89,8 +88,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDeviceViewHalo(const GPUPCAMGDevice *, Petsc
 /* the pieces (amgsmoother.c, amgcoarse.c) */
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *, PetscInt);
 PETSC_INTERN PetscErrorCode GPUPCAMGSmootherDestroy(GPUPCAMGDevice *, PetscInt);
-PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(Mat, Vec, PetscInt, PetscReal, Vec *, PetscReal *, PetscReal *);
-PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambdaBlock(Mat, const GPUPCPBJBlocks *, Vec, PetscInt, Vec *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambda(const GPUPCAMGKernels *, Mat, Vec, PetscInt, PetscReal, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode GPUPCAMGSmootherLambdaBlock(const GPUPCAMGKernels *, Mat, const GPUPCPBJBlocks *, Vec, PetscInt, PetscReal *, PetscReal *);
 /* the registry (amgsmootherregistry.c) and the built-in smoothers' pieces (amgsmootherjacobi.c, amgsmootherchebyshev.c) */
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherFind(const char[], PCGPUAMGSmootherOps *, PetscBool *);
 PETSC_INTERN PetscErrorCode            GPUPCAMGSmootherNames(PetscInt *, const char *const **);

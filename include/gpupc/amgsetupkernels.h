@@ -28,6 +28,19 @@
 #define GPUPC_AMG_DEV_DIRECT 0
 #define GPUPC_AMG_DEV_EXTI   2
 
+/* Developers' tuning of the CUDA table's ext+i rows (PCGPUAMGSetInterpTuning(), -pc_gpuamg_dev_interp_*): which rows
+   take a warp and the hash tables of the warp passes (src/pc/impls/gpuamg/cuda/amgsetupkernels.cu says why the
+   defaults). The host table ignores it: its rows are one loop whatever the shape. */
+typedef struct {
+  PetscInt small_level;    /* levels of fewer rows: every ext+i F row takes a warp (default 500000) */
+  PetscInt long_row;       /* >= 0: on every level, rows of more candidates take a warp; < 0 (default): by small_level */
+  PetscInt long_slots;     /* hash slots of the first warp pass: a power of 2 from 64 (default 256) */
+  PetscInt long_slots_big; /* of the last pass: a power of 2 from 64 to 8192 (default 8192) */
+} GPUPCAMGInterpTuning;
+
+PETSC_EXTERN PetscErrorCode GPUPCAMGInterpTuningDefault(GPUPCAMGInterpTuning *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGInterpTuningCheck(MPI_Comm, const GPUPCAMGInterpTuning *);
+
 /* swaps the (column, value) pairs a and b (host setup and device-setup rows) */
 static inline GPUPC_AMG_HD void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *vals, PetscInt a, PetscInt b)
 {
@@ -41,30 +54,32 @@ static inline GPUPC_AMG_HD void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *val
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host (src/pc/impls/gpuamg/host), the CUDA one Stem_CUDA (src/pc/impls/gpuamg/cuda). */
-#define GPUPC_AMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                                                                                     \
-  /* *row (host) = the first r < n with d[r] == 0, or -1 */                                                                                                                                                                                                   \
-  X(A, diag_zero, AMGDiagZero, (PetscInt n, const PetscScalar *d, PetscInt *row))                                                                                                                                                                             \
+#define GPUPC_AMG_SETUP_KERNEL_LIST(X, A)                                                                                                                                                                                                                                                       \
+  /* *row (host) = the first r < n with d[r] == 0, or -1 */                                                                                                                                                                                                                                     \
+  X(A, diag_zero, AMGDiagZero, (PetscInt n, const PetscScalar *d, PetscInt *row))                                                                                                                                                                                                               \
   /* classical strength, first pass: Si[r+1] = the points j != r with -s a_rj >= theta max_k(-s a_rk) > 0, s = sign(a_rr) \
-     (rows without such negative couplings: |a_rj| >= theta max_k |a_rk| > 0); Si[0] is not written (rowptr) */                                                                                                                                   \
-  X(A, strength_count, AMGStrengthCount, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, PetscInt *Si))                                                                                                                                         \
-  /* second pass: S->j (S->i from the first pass), in A's column order */                                                                                                                                                                                     \
-  X(A, strength_fill, AMGStrengthFill, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S))                                                                                                                                         \
+     (rows without such negative couplings: |a_rj| >= theta max_k |a_rk| > 0); Si[0] is not written (rowptr) */                                                                                                                                                                     \
+  X(A, strength_count, AMGStrengthCount, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, PetscInt *Si))                                                                                                                                                                           \
+  /* second pass: S->j (S->i from the first pass), in A's column order */                                                                                                                                                                                                                       \
+  X(A, strength_fill, AMGStrengthFill, (const GPUPCDevCSR *A, const PetscScalar *d, PetscReal theta, GPUPCDevCSR *S))                                                                                                                                                                           \
   /* PMIS start: w[i] = |ST row i| + GPUPCAMGRandom(rstart + i); cf[i] = F for points that influence none, U otherwise; \
-     *left (host) = the U points */                                                                                                                                     \
-  X(A, pmis_init, AMGPMISInit, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left))                                                                                                                    \
-  /* mark[i] = 1 for the U points whose w beats every U neighbour's in S and ST (ties: the larger index), else 0 */                                                                                                                                           \
-  X(A, pmis_select, AMGPMISSelect, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, const PetscInt *cf, char *mark))                                                                                                                         \
-  /* mark[i] = 1 for the U points that depend strongly on a C point, else 0 */                                                                                                                                                                                \
-  X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                                                                                    \
-  /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                                                                                   \
-  X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                                                                                    \
+     *left (host) = the U points */                                                                                                                                                                       \
+  X(A, pmis_init, AMGPMISInit, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left))                                                                                                                                                      \
+  /* mark[i] = 1 for the U points whose w beats every U neighbour's in S and ST (ties: the larger index), else 0 */                                                                                                                                                                             \
+  X(A, pmis_select, AMGPMISSelect, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, const PetscInt *cf, char *mark))                                                                                                                                                           \
+  /* mark[i] = 1 for the U points that depend strongly on a C point, else 0 */                                                                                                                                                                                                                  \
+  X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                                                                                                                      \
+  /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                                                                                                                     \
+  X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                                                                                                                      \
   /* interpolation, first pass: Bi[i+1] = the buffer entries of row i: a bound of its entries before truncation (type \
-     GPUPC_AMG_DEV_*), at most tmax for a short row formed in scratch (GPUPCAMGDevInterpCapacity); Bi[0] not written */                                                                                                                                       \
-  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi))                                                                                                            \
+     GPUPC_AMG_DEV_*), at most tmax for a short row formed in scratch (GPUPCAMGDevInterpCapacity); Bi[0] not written; \
+     tune: the CUDA table's ext+i tuning (the host table ignores it) */                                                                                                                                                                         \
+  X(A, interp_bound, AMGInterpBound, (const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, const GPUPCAMGInterpTuning *tune, PetscInt *Bi))                                                                                                            \
   /* second pass: row i of P (fine point columns) in bcols, bvals [Bi[i], Bi[i+1]) truncated to tmax entries and by tfac \
-     (0: no truncation) with its sum kept; Pi[i+1] = its length (Pi[0] is not written); bidx: scratch like bcols */                                                                                                                                    \
-  X(A, interp_rows, AMGInterpRows, (const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)) \
-  /* third pass: P's rows (P->i from the counts and rowptr) from the buffer, columns cmap[fine point] sorted in each row */                                                                                                                                   \
+     (0: no truncation) with its sum kept; Pi[i+1] = its length (Pi[0] is not written); bidx: scratch like bcols; \
+     tune: the same as interp_bound's (the rows that take a warp there have their whole bound) */                                                                                                                                                                      \
+  X(A, interp_rows, AMGInterpRows, (const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const GPUPCAMGInterpTuning *tune, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)) \
+  /* third pass: P's rows (P->i from the counts and rowptr) from the buffer, columns cmap[fine point] sorted in each row */                                                                                                                                                                     \
   X(A, interp_gather, AMGInterpGather, (PetscInt n, const PetscInt *Bi, const PetscInt *bcols, const PetscReal *bvals, const PetscInt *cmap, GPUPCDevCSR *P))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_SETUP_KERNEL_LIST) GPUPCAMGSetupKernels;

@@ -34,6 +34,8 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceFinalize(void);
 
 PETSC_EXTERN PetscErrorCode GPUPCMalloc(size_t, void **);
 PETSC_EXTERN PetscErrorCode GPUPCFree(void *);
+PETSC_INTERN PetscErrorCode GPUPCMallocLibrary(size_t, void **);
+PETSC_INTERN PetscErrorCode GPUPCFreeLibrary(void *);
 PETSC_EXTERN PetscErrorCode GPUPCMallocShareable(size_t, void **);
 PETSC_EXTERN PetscErrorCode GPUPCFreeShareable(void *);
 PETSC_EXTERN PetscErrorCode GPUPCMemcpy(void *, const void *, size_t, GPUPCCopyKind);

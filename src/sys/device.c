@@ -5,6 +5,7 @@
    On the host backend "device" buffers are separate host allocations (PetscMalloc), so
    the host backend exercises the same placement and synchronisation logic as the GPU.
 */
+#include <gpupc/devscalar.h>
 #include <gpupc/device.h>
 #include <gpupc/stage.h>
 #include <string.h>
@@ -309,6 +310,7 @@ PetscErrorCode GPUPCDeviceFinalize(void)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCStageFinalize()); /* before the stream goes */
+  PetscCall(GPUPCDevScalarFinalize());
 #if defined(GPUPC_HAVE_CUDA)
   if (device_ready && device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAFinalize());
 #endif
@@ -353,6 +355,36 @@ PetscErrorCode PetscGPUPCGetBackend(PetscGPUPCBackend *backend)
 
 /* ------------------------------------------------------------------------- memory */
 
+/* device memory of bytes (host memory on the host backend); counted: an object's (the allocation table of
+   PetscGPUPCDeviceMemoryInUse, and CUDA's stream-ordered pool where on), else the library's own (plain cudaMalloc) */
+static PetscErrorCode DeviceAlloc(size_t bytes, PetscBool counted, void **ptr)
+{
+  PetscFunctionBegin;
+  *ptr = NULL;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall(GPUPCDeviceSetUp());
+#if defined(GPUPC_HAVE_CUDA)
+  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(counted ? GPUPCCUDAMalloc(bytes, ptr) : GPUPCCUDAMallocPlain(bytes, ptr));
+  else
+#endif
+    PetscCall(PetscMallocA(1, PETSC_FALSE, __LINE__, PETSC_FUNCTION_NAME, __FILE__, bytes, ptr));
+  if (counted) PetscCall(AllocTableInsert(*ptr, bytes));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DeviceFree(void *ptr, PetscBool counted)
+{
+  PetscFunctionBegin;
+  if (!ptr) PetscFunctionReturn(0);
+  if (counted) PetscCall(AllocTableRemove(ptr));
+#if defined(GPUPC_HAVE_CUDA)
+  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(counted ? GPUPCCUDAFree(ptr) : GPUPCCUDAFreePlain(ptr));
+  else
+#endif
+    PetscCall(PetscFreeA(1, __LINE__, PETSC_FUNCTION_NAME, __FILE__, &ptr));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCMalloc - allocate device memory (on the host backend: a separate host buffer)
 
@@ -372,28 +404,30 @@ PetscErrorCode PetscGPUPCGetBackend(PetscGPUPCBackend *backend)
 PetscErrorCode GPUPCMalloc(size_t bytes, void **ptr)
 {
   PetscFunctionBegin;
-  *ptr = NULL;
-  if (!bytes) PetscFunctionReturn(0);
-  PetscCall(GPUPCDeviceSetUp());
-#if defined(GPUPC_HAVE_CUDA)
-  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAMalloc(bytes, ptr));
-  else
-#endif
-    PetscCall(PetscMallocA(1, PETSC_FALSE, __LINE__, PETSC_FUNCTION_NAME, __FILE__, bytes, ptr));
-  PetscCall(AllocTableInsert(*ptr, bytes));
+  PetscCall(DeviceAlloc(bytes, PETSC_TRUE, ptr));
+  PetscFunctionReturn(0);
+}
+
+/* device memory that the library itself holds until PetscFinalize (the device scalar pool): not an object's, so not in
+   PetscGPUPCDeviceMemoryInUse() (tests compare it before and after objects live) */
+PetscErrorCode GPUPCMallocLibrary(size_t bytes, void **ptr)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceAlloc(bytes, PETSC_FALSE, ptr));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode GPUPCFreeLibrary(void *ptr)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceFree(ptr, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode GPUPCFree(void *ptr)
 {
   PetscFunctionBegin;
-  if (!ptr) PetscFunctionReturn(0);
-  PetscCall(AllocTableRemove(ptr));
-#if defined(GPUPC_HAVE_CUDA)
-  if (device_info.backend == PETSC_GPUPC_BACKEND_CUDA) PetscCall(GPUPCCUDAFree(ptr));
-  else
-#endif
-    PetscCall(PetscFreeA(1, __LINE__, PETSC_FUNCTION_NAME, __FILE__, &ptr));
+  PetscCall(DeviceFree(ptr, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 

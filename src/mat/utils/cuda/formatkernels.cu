@@ -5,6 +5,7 @@
    segcsr: slot s is in segment s / L of row segrow[s / L]; hec: ELL slot t = p * stride + i is entry p of row i, and a
    remainder slot r belongs to row remrow[r] (-1: slab padding, skipped) at entry (r - rembase) / remstep.
 */
+#include <gpupc/devscalar.h>
 #include <gpupc/cuda.h>
 #include <gpupc/formatkernels.h>
 #include <cub/cub.cuh>
@@ -88,27 +89,28 @@ typedef struct {
   unsigned long long s[2];
 } Reduced;
 
-static PetscErrorCode ReducedStart(Reduced **dr, int v0, int v1, int v2, int v3)
+/* a Reduced in a slot of the device scalar pool (gpupc/devscalar.h), set to v0..v3 and zero sums: no allocation */
+static PetscErrorCode ReducedStart(GPUPCDevScalar *slot, Reduced **dr, int v0, int v1, int v2, int v3)
 {
   Reduced h;
 
   PetscFunctionBegin;
+  static_assert(sizeof(Reduced) <= GPUPC_DEVSCALAR_BYTES, "a Reduced fits a device scalar slot");
   PetscCall(PetscMemzero(&h, sizeof(h)));
   h.v[0] = v0;
   h.v[1] = v1;
   h.v[2] = v2;
   h.v[3] = v3;
-  PetscCall(GPUPCMalloc(sizeof(Reduced), (void **)dr));
-  PetscCall(GPUPCCopyToDevice(*dr, &h, 1));
+  PetscCall(GPUPCDevScalarGet(&h, sizeof(h), slot));
+  *dr = (Reduced *)slot->d;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode ReducedFinish(Reduced **dr, Reduced *h)
+/* its values on the host (one copy, one wait); gives the slot back */
+static PetscErrorCode ReducedFinish(GPUPCDevScalar *slot, Reduced *h)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCCopyToHost(h, *dr, 1));
-  PetscCall(GPUPCFree(*dr));
-  *dr = NULL;
+  PetscCall(GPUPCDevScalarRead(slot, h, sizeof(*h)));
   PetscFunctionReturn(0);
 }
 
@@ -126,15 +128,16 @@ __global__ void __launch_bounds__(BLOCK) RowMaxKernel(int m, const PetscInt *__r
 
 static PetscErrorCode RowMax_CUDA(PetscInt m, const PetscInt *rowptr, PetscInt *maxlen)
 {
-  Reduced *dr, h;
+  Reduced       *dr = NULL, h;
+  GPUPCDevScalar slot;
 
   PetscFunctionBegin;
   *maxlen = 0;
   if (m <= 0) PetscFunctionReturn(0);
-  PetscCall(ReducedStart(&dr, 0, 0, 0, 0));
+  PetscCall(ReducedStart(&slot, &dr, 0, 0, 0, 0));
   RowMaxKernel<<<GPUPCCUDAGridSize(m, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)m, rowptr, dr);
   GPUPCCheckLaunch("RowMaxKernel");
-  PetscCall(ReducedFinish(&dr, &h));
+  PetscCall(ReducedFinish(&slot, &h));
   *maxlen = h.v[0];
   PetscFunctionReturn(0);
 }
@@ -217,16 +220,17 @@ __global__ void __launch_bounds__(BLOCK) SegCSRCountKernel(int m, const PetscInt
 
 static PetscErrorCode SegCSRCount_CUDA(PetscInt m, const PetscInt *rowptr, PetscInt L, PetscInt *cnt, PetscInt stats[3])
 {
-  Reduced *dr, h;
+  Reduced       *dr = NULL, h;
+  GPUPCDevScalar slot;
 
   PetscFunctionBegin;
   stats[0] = PETSC_MAX_INT;
   stats[1] = stats[2] = 0;
   if (m <= 0) PetscFunctionReturn(0);
-  PetscCall(ReducedStart(&dr, INT_MAX, 0, 0, 0));
+  PetscCall(ReducedStart(&slot, &dr, INT_MAX, 0, 0, 0));
   SegCSRCountKernel<<<GPUPCCUDAGridSize(m, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)m, rowptr, (int)L, cnt, dr);
   GPUPCCheckLaunch("SegCSRCountKernel");
-  PetscCall(ReducedFinish(&dr, &h));
+  PetscCall(ReducedFinish(&slot, &h));
   stats[0] = h.v[0];
   stats[1] = h.v[1];
   stats[2] = h.v[2];
@@ -296,15 +300,16 @@ __global__ void __launch_bounds__(BLOCK) SegCSRBinsKernel(int m, const PetscInt 
 
 static PetscErrorCode SegCSRBins_CUDA(const GPUPCSegCSRDev *A, PetscInt *bin, PetscInt counts[2])
 {
-  Reduced *dr, h;
+  Reduced       *dr = NULL, h;
+  GPUPCDevScalar slot;
 
   PetscFunctionBegin;
   counts[0] = counts[1] = 0;
   if (A->m <= 0) PetscFunctionReturn(0);
-  PetscCall(ReducedStart(&dr, 0, 0, 0, 0));
+  PetscCall(ReducedStart(&slot, &dr, 0, 0, 0, 0));
   SegCSRBinsKernel<<<GPUPCCUDAGridSize(A->m, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)A->m, A->segptr, (int)A->L, (int)A->shortmax, bin, dr);
   GPUPCCheckLaunch("SegCSRBinsKernel");
-  PetscCall(ReducedFinish(&dr, &h));
+  PetscCall(ReducedFinish(&slot, &h));
   counts[0] = h.v[0];
   counts[1] = h.v[1];
   PetscFunctionReturn(0);
@@ -335,15 +340,16 @@ __global__ void __launch_bounds__(BLOCK) SegCSRBusyKernel(int m, const PetscInt 
 
 static PetscErrorCode SegCSRBusy_CUDA(const GPUPCSegCSRDev *A, PetscInt64 sums[2])
 {
-  Reduced *dr, h;
+  Reduced       *dr = NULL, h;
+  GPUPCDevScalar slot;
 
   PetscFunctionBegin;
   sums[0] = sums[1] = 0;
   if (A->m <= 0) PetscFunctionReturn(0);
-  PetscCall(ReducedStart(&dr, 0, 0, 0, 0));
+  PetscCall(ReducedStart(&slot, &dr, 0, 0, 0, 0));
   SegCSRBusyKernel<<<GPUPCCUDAGridSize((A->m + 32 / A->L - 1) / (32 / A->L), BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)A->m, A->segptr, (int)A->L, (int)A->shortmax, dr);
   GPUPCCheckLaunch("SegCSRBusyKernel");
-  PetscCall(ReducedFinish(&dr, &h));
+  PetscCall(ReducedFinish(&slot, &h));
   sums[0] = (PetscInt64)h.s[0];
   sums[1] = (PetscInt64)h.s[1];
   PetscFunctionReturn(0);

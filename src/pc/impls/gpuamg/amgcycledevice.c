@@ -502,7 +502,6 @@ PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *D)
     PetscCall(GPUPCAMGSmootherDestroy(D, l));
     PetscCall(VecDestroy(&L->sm.dinv));
     PetscCall(VecDestroy(&L->sm.dl1));
-    PetscCall(VecDestroy(&L->lanczos));
   }
   PetscCall(GPUPCAMGCoarseDestroy(D));
   PetscCall(PetscFree(D->levels));

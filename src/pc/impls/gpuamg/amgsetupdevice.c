@@ -319,7 +319,8 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 .  cmap   - the coarse number of each C point (-1 elsewhere)
 .  nc     - the C points
 .  interp - PC_GPUAMG_INTERP_DIRECT or PC_GPUAMG_INTERP_EXTENDED_I
--  tmax, tfac - truncation to tmax entries per row and by the factor tfac (0: none)
+.  tmax, tfac - truncation to tmax entries per row and by the factor tfac (0: none)
+-  tune   - the CUDA table's ext+i tuning (NULL: GPUPCAMGInterpTuningDefault())
 
    Output Parameter:
 .  P - the interpolation, A->m x nc, columns sorted (free with GPUPCDevCSRDestroy())
@@ -328,22 +329,27 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 
 .seealso: GPUPCAMGInterpolate(), GPUPCAMGHierarchyBuildDevice()
 @*/
-PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, GPUPCDevCSR *P)
+PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, const GPUPCAMGInterpTuning *tune, GPUPCDevCSR *P)
 {
-  PetscInt   n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
-  PetscInt  *Bi, *Pi, *bcols, *bidx;
-  PetscReal *bvals;
+  PetscInt             n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
+  PetscInt            *Bi, *Pi, *bcols, *bidx;
+  PetscReal           *bvals;
+  GPUPCAMGInterpTuning deftune;
 
   PetscFunctionBegin;
+  if (!tune) {
+    PetscCall(GPUPCAMGInterpTuningDefault(&deftune));
+    tune = &deftune;
+  }
   PetscCall(DevAlloc(n + 1, &Bi));
-  PetscCall(k->interp_bound(A, S, cf, type, tmax, Bi));
+  PetscCall(k->interp_bound(A, S, cf, type, tmax, tune, Bi));
   PetscCall(sk->rowptr(n, Bi, &nb, NULL));
   PetscCall(DevAlloc(nb, &bcols));
   PetscCall(DevAlloc(nb, &bvals));
   PetscCall(DevAlloc(nb, &bidx));
   PetscCall(DevAlloc(n + 1, &Pi));
   PetscCheck(interp == PC_GPUAMG_INTERP_DIRECT || interp == PC_GPUAMG_INTERP_EXTENDED_I, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup interpolates direct or ext+i, not %s", PCGPUAMGInterpTypes[interp]);
-  PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, Bi, bcols, bvals, bidx, Pi));
+  PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, tune, Bi, bcols, bvals, bidx, Pi));
   PetscCall(sk->rowptr(n, Pi, &np, NULL));
   PetscCall(GPUPCDevCSRCreate(n, nc, np, PETSC_TRUE, P));
   PetscCall(GPUPCCopyOnDevice(P->i, Pi, n + 1));
@@ -421,7 +427,7 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   PetscCall(Now(&t1));
   if (nc > 0 && nc < n && (PetscReal)nc <= opts->max_ratio * (PetscReal)n) {
     PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, 0, 0, 0, 0));
-    PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, P));
+    PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, &opts->interp_tuning, P));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, 0, 0, 0, 0));
   }
   PetscCall(Now(&t2));

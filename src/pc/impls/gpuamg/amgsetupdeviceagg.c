@@ -250,8 +250,9 @@ PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *A, PetscInt l, PetscRea
 {
   GPUPCDevMat dm;
   Mat         M;
-  Vec         dinv, start = NULL; /* the Lanczos start, drawn from level l's seed */
-  PetscReal   lambda;
+  Vec                    dinv;
+  PetscReal              lambda;
+  const GPUPCAMGKernels *k;
 
   PetscFunctionBegin;
   PetscCall(GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, A->i, A->j, A->a, GPUPC_DEVMAT_SEGCSR, &dm));
@@ -259,8 +260,8 @@ PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *A, PetscInt l, PetscRea
   PetscCall(MatCreateVecs(M, &dinv, NULL));
   PetscCall(MatGetDiagonal(M, dinv));
   PetscCall(VecReciprocal(dinv));
-  PetscCall(GPUPCAMGSmootherLambda(M, dinv, l, PETSC_MAX_REAL, &start, rho, &lambda));
-  PetscCall(VecDestroy(&start));
+  PetscCall(GPUPCGetAMGKernels(&k));
+  PetscCall(GPUPCAMGSmootherLambda(k, M, dinv, l, PETSC_MAX_REAL, rho, &lambda));
   PetscCall(VecDestroy(&dinv));
   PetscCall(MatDestroy(&M));
   PetscFunctionReturn(0);

@@ -58,7 +58,7 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
 .  opts - classical, pmis, ext+i, theta 0.25, agg eps 0.05, no aggressive levels, at most 4 entries per interpolation
           row, no relative truncation, one prolongator smoothing step, 25 levels, coarsest at most 100 rows, ratio 0.9,
           threads from GPUPCDefaultHostThreads(), coarsening across ranks where several ranks share the matrix (pmis,
-          hmis), no coordinates
+          hmis), no coordinates, the default ext+i tuning of the device setup (GPUPCAMGInterpTuningDefault())
 
    Level: developer
 
@@ -88,6 +88,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->ncoords         = 0;
   opts->coords          = NULL;
   opts->host_levels     = PETSC_TRUE;
+  PetscCall(GPUPCAMGInterpTuningDefault(&opts->interp_tuning));
   PetscFunctionReturn(0);
 }
 

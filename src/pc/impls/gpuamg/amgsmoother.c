@@ -123,10 +123,9 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
   S->ritz   = 0;
   S->lambda = 0;
   S->omega  = 0;
-  if (D->smoother.needs_lambda) PetscCall(GPUPCAMGSmootherLambda(L->A, S->dinv, l, S->gersh, &L->lanczos, &S->ritz, &S->lambda));
+  if (D->smoother.needs_lambda) PetscCall(GPUPCAMGSmootherLambda(D->k, L->A, S->dinv, l, S->gersh, &S->ritz, &S->lambda));
   PetscCall((*D->smoother.setup)(S));
   S->bytes += 2 * sizeof(PetscScalar) * (size_t)L->n;             /* dinv, dl1 */
-  if (L->lanczos) S->bytes += sizeof(PetscScalar) * (size_t)L->n; /* the kept Lanczos start */
   PetscFunctionReturn(0);
 }
 

@@ -5,7 +5,8 @@
 
    D_B is the block diagonal of the level matrix over its block size (MatGetBlockSize of the level: the unknowns per
    node on the finest level, the near-null-space vectors per aggregate on the coarse levels of aggregation); a level of
-   block size 1 uses the diagonal and is then the jacobi smoother (same lambda_l, same damping). The inverses of the
+   block size 1 is the jacobi smoother (same lambda_l, same damping, the same fused step on omega_l dinv): it reads no
+   host matrix, so the device setup keeps no host levels for it (needs_host_blocks). The inverses of the
    blocks are computed, uploaded and applied by PC gpubjacobi's shared code (gpubjacobiblocks.c: dense inverses of
    1..32 rows, one batched kernel per application); lambda_l of a block size > 1 comes from Lanczos in the D_B inner
    product (amgsmootherlambda.c). The transpose is the same step with A^T and the transposed inverses. Blocks never cross
@@ -15,8 +16,9 @@
 #include <gpupc/gpubjacobi.h>
 
 typedef struct {
-  GPUPCPBJBlocks blocks; /* the inverses of the diagonal blocks on the device */
-  Vec            z;      /* D_B^-1 (b - A x) */
+  PetscInt       bs;     /* the level's block size */
+  GPUPCPBJBlocks blocks; /* bs > 1: the inverses of the diagonal blocks on the device */
+  Vec            z;      /* bs > 1: D_B^-1 (b - A x); bs 1: omega_l dinv, the weights of the Jacobi step */
 } BJacobiData;
 
 static PetscErrorCode DestroyBJacobi(PCGPUAMGSmootherLevel *S)
@@ -24,7 +26,7 @@ static PetscErrorCode DestroyBJacobi(PCGPUAMGSmootherLevel *S)
   BJacobiData *d = (BJacobiData *)S->data;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCPBJBlocksDestroy(&d->blocks));
+  if (d->bs > 1) PetscCall(GPUPCPBJBlocksDestroy(&d->blocks));
   PetscCall(VecDestroy(&d->z));
   PetscCall(PetscFree(S->data));
   PetscFunctionReturn(0);
@@ -40,15 +42,20 @@ static PetscErrorCode SetUpBJacobi(PCGPUAMGSmootherLevel *S)
   PetscCheck(bs <= GPUPC_PBJ_MAX_BS, PetscObjectComm((PetscObject)S->A), PETSC_ERR_SUP, "PC gpuamg: the bjacobi smoother inverts blocks of at most %d rows; level %" PetscInt_FMT " has block size %" PetscInt_FMT " (for aggregation: the near-null-space vectors). Use another smoother (-pc_gpuamg_smoother jacobi or chebyshev)", GPUPC_PBJ_MAX_BS, S->level, bs);
   PetscCall(PetscNew(&d));
   S->data = d;
+  d->bs   = bs;
   PetscCall(VecDuplicate(S->x, &d->z));
-  PetscCall(GPUPCPBJBlocksSetUp(S->A, bs, NULL, &d->blocks, NULL));
-  {
-    GPUPCAMGDeviceLevel *L = &((GPUPCAMGDevice *)S->cycle)->levels[S->level];                                             /* its kept Lanczos start */
-    if (bs == 1) PetscCall(GPUPCAMGSmootherLambda(S->A, S->dinv, S->level, S->gersh, &L->lanczos, &S->ritz, &S->lambda)); /* jacobi's */
-    else PetscCall(GPUPCAMGSmootherLambdaBlock(S->A, &d->blocks, S->x, S->level, &L->lanczos, &S->ritz, &S->lambda));
-  }
-  S->omega = S->weight * 4.0 / (3.0 * S->lambda);
   PetscCall(VecGetLocalSize(S->x, &n));
+  if (bs == 1) { /* jacobi: its lambda_l and its step, from the device scalings (no host matrix) */
+    PetscCall(GPUPCAMGSmootherLambda(GPUPCAMGSmootherKernels(S), S->A, S->dinv, S->level, S->gersh, &S->ritz, &S->lambda));
+    S->omega = S->weight * 4.0 / (3.0 * S->lambda);
+    PetscCall(VecCopy(S->dinv, d->z));
+    PetscCall(VecScale(d->z, S->omega));
+    S->bytes += sizeof(PetscScalar) * (size_t)n;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(GPUPCPBJBlocksSetUp(S->A, bs, NULL, &d->blocks, NULL));
+  PetscCall(GPUPCAMGSmootherLambdaBlock(GPUPCAMGSmootherKernels(S), S->A, &d->blocks, S->x, S->level, &S->ritz, &S->lambda));
+  S->omega = S->weight * 4.0 / (3.0 * S->lambda);
   S->bytes += sizeof(PetscScalar) * ((size_t)d->blocks.ld * bs + (size_t)n);
   PetscFunctionReturn(0);
 }
@@ -59,6 +66,10 @@ static PetscErrorCode ApplyBJacobi(PCGPUAMGSmootherLevel *S, PetscBool transpose
   PetscInt     N;
 
   PetscFunctionBegin;
+  if (d->bs == 1) {
+    for (PetscInt s = 0; s < sweeps; s++) PetscCall(GPUPCAMGSmootherJacobiStep(S, d->z, transpose, (PetscBool)(zero && s == 0)));
+    PetscFunctionReturn(0);
+  }
   PetscCall(VecGetSize(S->x, &N));
   for (PetscInt s = 0; s < sweeps; s++) {
     if (zero && s == 0) { /* x = omega D_B^-1 b */
@@ -88,11 +99,11 @@ static PetscErrorCode ViewBJacobi(PCGPUAMGSmootherLevel *S, PetscViewer v)
   PetscCall(PetscViewerASCIIUseTabs(v, PETSC_FALSE));
   for (PetscInt l = 0; D && l < D->nlevels - 1; l++) {
     const BJacobiData *d = (const BJacobiData *)D->levels[l].sm.data;
-    PetscCall(PetscViewerASCIIPrintf(v, " %" PetscInt_FMT, d ? d->blocks.bs : 0));
+    PetscCall(PetscViewerASCIIPrintf(v, " %" PetscInt_FMT, d ? d->bs : 0));
   }
   PetscCall(PetscViewerASCIIPrintf(v, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(v, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsBJacobi = {SetUpBJacobi, ApplyBJacobi, ViewBJacobi, DestroyBJacobi, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_TRUE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsBJacobi = {SetUpBJacobi, ApplyBJacobi, ViewBJacobi, DestroyBJacobi, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE};

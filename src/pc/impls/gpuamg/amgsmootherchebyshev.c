@@ -123,5 +123,5 @@ static PetscErrorCode ViewPolynomial(PCGPUAMGSmootherLevel *S, PetscViewer v)
   PetscFunctionReturn(0);
 }
 
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsChebyshev  = {SetUpChebyshev, ApplyChebyshev, ViewChebyshev, DestroyChebyshev, 1, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsPolynomial = {SetUpPolynomial, ApplyPolynomial, ViewPolynomial, GPUPCAMGSmootherDestroyScaled, 1, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsChebyshev  = {SetUpChebyshev, ApplyChebyshev, ViewChebyshev, DestroyChebyshev, 1, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsPolynomial = {SetUpPolynomial, ApplyPolynomial, ViewPolynomial, GPUPCAMGSmootherDestroyScaled, 1, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};

@@ -101,5 +101,5 @@ static PetscErrorCode ViewL1Jacobi(PCGPUAMGSmootherLevel *S, PetscViewer v)
   PetscFunctionReturn(0);
 }
 
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi   = {SetUpJacobi, ApplyScaled, ViewJacobi, GPUPCAMGSmootherDestroyScaled, 1, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsL1Jacobi = {SetUpL1Jacobi, ApplyScaled, ViewL1Jacobi, GPUPCAMGSmootherDestroyScaled, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsJacobi   = {SetUpJacobi, ApplyScaled, ViewJacobi, GPUPCAMGSmootherDestroyScaled, 1, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsL1Jacobi = {SetUpL1Jacobi, ApplyScaled, ViewL1Jacobi, GPUPCAMGSmootherDestroyScaled, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE};

@@ -57,18 +57,17 @@ typedef struct {
   void *ctx;
 } LanczosOperator;
 
-/* the largest Ritz value of GPUPC_AMG_LANCZOS_STEPS Lanczos steps on L, vectors like tmpl. The start is random from
-   level l's seed, drawn into *start (a vector like tmpl) on the first call and copied from it on later ones: the same
-   start without the host's generator and an upload on every new setup of the values (7.2M draws: tens of ms). Without
+/* the largest Ritz value of GPUPC_AMG_LANCZOS_STEPS Lanczos steps on L from level l's start vector (made on the device
+   by the kernel table k: a host-made random vector cost more than the steps), vectors like tmpl. Without
    minv: the plain symmetric Lanczos on op. With minv: preconditioned Lanczos, v the residual-like and z = M^-1 v the
    search-like vectors, normalised by sqrt(v^T z) (which must be positive: M SPD). */
-static PetscErrorCode LanczosRitz(Mat A, const LanczosOperator *L, Vec tmpl, PetscInt l, Vec *start, PetscReal *ritz)
+static PetscErrorCode LanczosRitz(const GPUPCAMGKernels *kt, Mat A, const LanczosOperator *L, Vec tmpl, PetscInt l, PetscReal *ritz)
 {
-  Vec         v, vold, w, z, zw;
-  PetscRandom rnd;
-  PetscReal   alpha[GPUPC_AMG_LANCZOS_STEPS], beta[GPUPC_AMG_LANCZOS_STEPS], nv;
-  PetscScalar dot;
-  PetscInt    k = 0;
+  Vec          v, vold, w, z, zw;
+  PetscScalar *va;
+  PetscReal    alpha[GPUPC_AMG_LANCZOS_STEPS], beta[GPUPC_AMG_LANCZOS_STEPS], nv;
+  PetscScalar  dot;
+  PetscInt     k = 0, n, rstart;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(tmpl, &v));
@@ -78,21 +77,11 @@ static PetscErrorCode LanczosRitz(Mat A, const LanczosOperator *L, Vec tmpl, Pet
     PetscCall(VecDuplicate(tmpl, &z));
     PetscCall(VecDuplicate(tmpl, &zw));
   } else z = zw = v;
-  if (!*start) {
-    PetscCall(VecDuplicate(tmpl, start));
-    PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)A), &rnd));
-    PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-    PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(0x5eed + l)));
-    PetscCall(PetscRandomSeed(rnd));
-    PetscCall(VecSetRandom(*start, rnd));
-    PetscCall(PetscRandomDestroy(&rnd));
-    { /* drawn on the host: on the device from here on, so that this copy and those of later setups stay there */
-      const PetscScalar *d;
-      PetscCall(VecGPUGetDeviceArrayRead(*start, &d));
-      PetscCall(VecGPURestoreDeviceArrayRead(*start, &d));
-    }
-  }
-  PetscCall(VecCopy(*start, v));
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetOwnershipRange(v, &rstart, NULL));
+  PetscCall(VecGPUGetDeviceArrayWrite(v, &va));
+  PetscCall(kt->random(n, 0x5eed + l, rstart, va)); /* entries in [-1, 1), a hash of the global row: any rank count alike */
+  PetscCall(VecGPURestoreDeviceArrayWrite(v, &va));
   PetscCall(VecSet(vold, 0.0));
   if (L->minv) { /* v^T M^-1 v = 1 */
     PetscCall((*L->minv)(L->ctx, v, z));
@@ -152,9 +141,9 @@ static PetscErrorCode PointScaledMult(void *ctx, Vec z, Vec w)
 
 /*
    GPUPCAMGSmootherLambda - the largest Ritz value of GPUPC_AMG_LANCZOS_STEPS Lanczos steps on S sgn(D) A S of level l
-   (dinv holds 1/a_ii) and the bound lambda = min(1.1 * Ritz, gersh); collective on the level's matrix
+   (dinv holds 1/a_ii; k: the cycle's kernel table, which makes the start vector) and the bound lambda = min(1.1 * Ritz, gersh); collective on the level's matrix
 */
-PetscErrorCode GPUPCAMGSmootherLambda(Mat A, Vec dinv, PetscInt l, PetscReal gersh, Vec *start, PetscReal *ritz, PetscReal *lambda)
+PetscErrorCode GPUPCAMGSmootherLambda(const GPUPCAMGKernels *k, Mat A, Vec dinv, PetscInt l, PetscReal gersh, PetscReal *ritz, PetscReal *lambda)
 {
   PointScaled     P;
   LanczosOperator L = {PointScaledMult, NULL, &P};
@@ -167,7 +156,7 @@ PetscErrorCode GPUPCAMGSmootherLambda(Mat A, Vec dinv, PetscInt l, PetscReal ger
   PetscCall(VecCopy(dinv, P.s));
   PetscCall(VecSqrtAbs(P.s));                     /* S = |D|^-1/2 */
   PetscCall(VecPointwiseDivide(P.ss, dinv, P.s)); /* sgn(D) S = D^-1 / |D|^-1/2 */
-  PetscCall(LanczosRitz(A, &L, dinv, l, start, ritz));
+  PetscCall(LanczosRitz(k, A, &L, dinv, l, ritz));
   PetscCall(VecDestroy(&P.s));
   PetscCall(VecDestroy(&P.ss));
   PetscCall(VecDestroy(&P.t));
@@ -201,13 +190,13 @@ static PetscErrorCode BlockInverse(void *ctx, Vec v, Vec z)
    GPUPC_AMG_LANCZOS_STEPS steps of Lanczos in the D_B inner product: the largest Ritz value, and lambda = 1.1 x it
    (no Gershgorin cap: the bound of D_B^-1 A would need the products of the inverses with the rows). Collective.
 */
-PetscErrorCode GPUPCAMGSmootherLambdaBlock(Mat A, const GPUPCPBJBlocks *blocks, Vec tmpl, PetscInt l, Vec *start, PetscReal *ritz, PetscReal *lambda)
+PetscErrorCode GPUPCAMGSmootherLambdaBlock(const GPUPCAMGKernels *k, Mat A, const GPUPCPBJBlocks *blocks, Vec tmpl, PetscInt l, PetscReal *ritz, PetscReal *lambda)
 {
   BlockScaled     B = {A, blocks};
   LanczosOperator L = {BlockMult, BlockInverse, &B};
 
   PetscFunctionBegin;
-  PetscCall(LanczosRitz(A, &L, tmpl, l, start, ritz));
+  PetscCall(LanczosRitz(k, A, &L, tmpl, l, ritz));
   *lambda = 1.1 * *ritz;
   PetscCheck(*lambda > 0 && !PetscIsInfOrNanReal(*lambda), PetscObjectComm((PetscObject)A), PETSC_ERR_CONV_FAILED, "PC gpuamg: the estimate of the largest eigenvalue of D_B^-1 A (block size %" PetscInt_FMT ") on level %" PetscInt_FMT " is %g; the bjacobi smoother works on positive definite levels (use -pc_gpuamg_smoother l1jacobi)", blocks->bs, l, (double)*lambda);
   PetscFunctionReturn(0);

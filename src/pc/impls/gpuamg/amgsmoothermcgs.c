@@ -216,4 +216,4 @@ static PetscErrorCode ViewMCGS(PCGPUAMGSmootherLevel *S, PetscViewer v)
   PetscFunctionReturn(0);
 }
 
-const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsMCGS = {SetUpMCGS, ApplyMCGS, ViewMCGS, DestroyMCGS, 1, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+const PCGPUAMGSmootherOps GPUPCAMGSmootherOpsMCGS = {SetUpMCGS, ApplyMCGS, ViewMCGS, DestroyMCGS, 1, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};

@@ -68,6 +68,26 @@ static PetscErrorCode OperatorAIJ(PC pc, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/* whether every level of the hierarchy of A has block size 1: A's is 1 and the coarse levels' (classical: 1;
+   aggregation: the near-null-space vectors, the constant when none is attached) too */
+static PetscErrorCode UnitBlocks(Mat A, const GPUPCAMGSetupOptions *so, PetscBool *unit)
+{
+  PetscInt     bs, nvec = 0;
+  MatNullSpace nsp;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(MatGetNearNullSpace(A, &nsp));
+  if (nsp) {
+    PetscBool  has;
+    const Vec *vecs;
+    PetscCall(MatNullSpaceGetVecs(nsp, &has, &nvec, &vecs));
+    nvec += has ? 1 : 0;
+  }
+  *unit = (PetscBool)(bs == 1 && (so->type == PC_GPUAMG_CLASSICAL || nvec <= 1));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCSetUp_GPUAMG(PC pc)
 {
   PC_GPUAMG     *g = (PC_GPUAMG *)pc->data;
@@ -91,13 +111,14 @@ static PetscErrorCode PCSetUp_GPUAMG(PC pc)
     PetscCall(GPUPCAMGReset(pc, PETSC_FALSE)); /* OperatorAIJ replaces the AIJ copy */
     PetscCall(OperatorAIJ(pc, &A));
     { /* host copies of the device setup's levels only where the cycle reads them: a smoother that reads the host
-         matrix, or bcsr levels (laid out from a host matrix) */
+         matrix (bjacobi: on levels of block size > 1 only), or bcsr levels (laid out from a host matrix) */
       GPUPCAMGSetupOptions so = g->setup;
       PCGPUAMGSmootherOps  sm;
-      PetscBool            found;
+      PetscBool            found, unit = PETSC_FALSE;
 
       PetscCall(GPUPCAMGSmootherFind(g->cyc.smoother, &sm, &found));
-      if ((found && (sm.needs_host || sm.needs_graph)) || !strcmp(g->cyc.mattype, "bcsr")) so.host_levels = PETSC_TRUE;
+      PetscCall(UnitBlocks(A, &so, &unit));
+      if ((found && (sm.needs_host || sm.needs_graph || (sm.needs_host_blocks && !unit))) || !strcmp(g->cyc.mattype, "bcsr")) so.host_levels = PETSC_TRUE;
       ierr = GPUPCAMGHierarchyBuild(A, &so, &g->hier);
     }
     if (ierr) { /* bad input: what the build had made goes, the error stays (not yet built, so not GPUPCAMGReset's) */

@@ -1825,6 +1825,104 @@ PetscErrorCode PCGPUAMGGetSetupLocation(PC pc, PCGPUAMGSetupLocation *v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetInterpTuning_GPUAMG(PC pc, PetscInt small_level, PetscInt long_row, PetscInt long_slots, PetscInt long_slots_big)
+{
+  PC_GPUAMG           *g = (PC_GPUAMG *)pc->data;
+  GPUPCAMGInterpTuning t = g->setup.interp_tuning, def;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGInterpTuningDefault(&def));
+  t.small_level    = small_level == PETSC_DEFAULT ? def.small_level : small_level;
+  t.long_row       = long_row == PETSC_DEFAULT ? def.long_row : long_row;
+  t.long_slots     = long_slots == PETSC_DEFAULT ? def.long_slots : long_slots;
+  t.long_slots_big = long_slots_big == PETSC_DEFAULT ? def.long_slots_big : long_slots_big;
+  PetscCheck(t.long_row >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_dev_interp_long_row %" PetscInt_FMT " must be >= 0 (or -1: by the level's size)", t.long_row);
+  PetscCall(GPUPCAMGInterpTuningCheck(PetscObjectComm((PetscObject)pc), &t));
+  if (t.small_level != g->setup.interp_tuning.small_level || t.long_row != g->setup.interp_tuning.long_row || t.long_slots != g->setup.interp_tuning.long_slots || t.long_slots_big != g->setup.interp_tuning.long_slots_big) PetscCall(Invalidate(pc));
+  g->setup.interp_tuning = t;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetInterpTuning_GPUAMG(PC pc, PetscInt *small_level, PetscInt *long_row, PetscInt *long_slots, PetscInt *long_slots_big)
+{
+  const GPUPCAMGInterpTuning *t = &((PC_GPUAMG *)pc->data)->setup.interp_tuning;
+
+  PetscFunctionBegin;
+  if (small_level) *small_level = t->small_level;
+  if (long_row) *long_row = t->long_row;
+  if (long_slots) *long_slots = t->long_slots;
+  if (long_slots_big) *long_slots_big = t->long_slots_big;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetInterpTuning - developers' tuning of the device setup's ext+i interpolation kernels on the cuda backend:
+   which rows take a warp and the hash tables of the warp passes (the host backend ignores it)
+
+   Logically Collective
+
+   Input Parameters:
++  pc             - the PC gpuamg
+.  small_level    - on levels of fewer rows every ext+i F row takes a warp (>= 0; PETSC_DEFAULT: 500000)
+.  long_row       - >= 0: on every level, the rows of more candidates take a warp; -1 or PETSC_DEFAULT: by small_level
+                    (0 below it, 64 above)
+.  long_slots     - hash slots per row of the first warp pass, a power of 2 from 64 (PETSC_DEFAULT: 256)
+-  long_slots_big - hash slots of the last pass, a power of 2 from 64 to 8192 (PETSC_DEFAULT: 8192); rows whose
+                    distinct points overflow it are built by one lane
+
+   Options Database Keys:
++  -pc_gpuamg_dev_interp_small_level - small_level
+.  -pc_gpuamg_dev_interp_long_row - long_row
+.  -pc_gpuamg_dev_interp_long_slots - long_slots
+-  -pc_gpuamg_dev_interp_long_slots_big - long_slots_big
+
+   Notes:
+   The interpolation is the same for every value (the kernels sum in one order); only its time changes. The values
+   that send rows through every pass and the one-lane fallback are for tests (tests/kernel_equiv_amgsetup.c); the
+   defaults come from ksp ex45 193^3 on an H200 (src/pc/impls/gpuamg/cuda/amgsetupkernels.cu says why).
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGGetInterpTuning(), PCGPUAMGSetSetupLocation()
+@*/
+PetscErrorCode PCGPUAMGSetInterpTuning(PC pc, PetscInt small_level, PetscInt long_row, PetscInt long_slots, PetscInt long_slots_big)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, small_level, 2);
+  PetscValidLogicalCollectiveInt(pc, long_row, 3);
+  PetscValidLogicalCollectiveInt(pc, long_slots, 4);
+  PetscValidLogicalCollectiveInt(pc, long_slots_big, 5);
+  PetscTryMethod(pc, "PCGPUAMGSetInterpTuning_C", (PC, PetscInt, PetscInt, PetscInt, PetscInt), (pc, small_level, long_row, long_slots, long_slots_big));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetInterpTuning - the values set by PCGPUAMGSetInterpTuning() (defaults resolved)
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameters:
++  small_level    - (may be NULL)
+.  long_row       - -1: by small_level (may be NULL)
+.  long_slots     - (may be NULL)
+-  long_slots_big - (may be NULL)
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGSetInterpTuning()
+@*/
+PetscErrorCode PCGPUAMGGetInterpTuning(PC pc, PetscInt *small_level, PetscInt *long_row, PetscInt *long_slots, PetscInt *long_slots_big)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGPUAMGGetInterpTuning_C", (PC, PetscInt *, PetscInt *, PetscInt *, PetscInt *), (pc, small_level, long_row, long_slots, long_slots_big));
+  PetscFunctionReturn(0);
+}
+
 /* composes (or removes, with set PETSC_FALSE) every option function on pc */
 PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
 {
@@ -1880,6 +1978,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMatType_C", set ? PCGPUAMGSetMatType_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMatType_C", set ? PCGPUAMGGetMatType_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetNumberOfLevels_C", set ? PCGPUAMGGetNumberOfLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetInterpTuning_C", set ? PCGPUAMGSetInterpTuning_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetInterpTuning_C", set ? PCGPUAMGGetInterpTuning_GPUAMG : NULL));
   PetscFunctionReturn(0);
 }
 
@@ -2018,6 +2118,15 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscCall(PetscOptionsInt("-pc_gpuamg_pre_sweeps", "smoothing sweeps before the coarse correction", "PCGPUAMGSetSweeps", pre, &pre, &s1));
     PetscCall(PetscOptionsInt("-pc_gpuamg_post_sweeps", "smoothing sweeps after the coarse correction", "PCGPUAMGSetSweeps", post, &post, &s2));
     if (s1 || s2) PetscCall(PCGPUAMGSetSweeps(pc, pre, post));
+  }
+  { /* developers' tuning of the device setup's CUDA ext+i kernels */
+    GPUPCAMGInterpTuning t = g->setup.interp_tuning;
+    PetscBool            s[4];
+    PetscCall(PetscOptionsInt("-pc_gpuamg_dev_interp_small_level", "developer: device setup, cuda: levels of fewer rows give every ext+i F row a warp", "PCGPUAMGSetInterpTuning", t.small_level, &t.small_level, &s[0]));
+    PetscCall(PetscOptionsInt("-pc_gpuamg_dev_interp_long_row", "developer: device setup, cuda: rows of more ext+i candidates take a warp on every level (-1: by the level's size)", "PCGPUAMGSetInterpTuning", t.long_row, &t.long_row, &s[1]));
+    PetscCall(PetscOptionsInt("-pc_gpuamg_dev_interp_long_slots", "developer: device setup, cuda: hash slots of the first ext+i warp pass (power of 2 from 64)", "PCGPUAMGSetInterpTuning", t.long_slots, &t.long_slots, &s[2]));
+    PetscCall(PetscOptionsInt("-pc_gpuamg_dev_interp_long_slots_big", "developer: device setup, cuda: hash slots of the last ext+i warp pass (power of 2, 64 to 8192)", "PCGPUAMGSetInterpTuning", t.long_slots_big, &t.long_slots_big, &s[3]));
+    if (s[0] || s[1] || s[2] || s[3]) PetscCall(PCGPUAMGSetInterpTuning(pc, t.small_level, t.long_row, t.long_slots, t.long_slots_big));
   }
   PetscCall(PetscOptionsString("-pc_gpuamg_mat_type", "device format of the level matrices, P and R: segcsr, hec, bcsr or auto (per matrix)", "PCGPUAMGSetMatType", g->cyc.mattype, mtype, sizeof(mtype), &set));
   if (set) PetscCall(PCGPUAMGSetMatType(pc, mtype));

@@ -3,11 +3,12 @@
    in grid-stride loops; each thread adds its floating point terms in the order of the host setup, so the results agree
    with the host table bit for bit (the ground row's diagonal: one thread per chunk of GPUPC_CMG_GROUND_CHUNK entries,
    then one thread over the chunk sums). Counts: a per-thread sum, then one atomicAdd per thread into a device counter
-   copied back at the end. The forest's heights climb from the leaves as on the host: the last child of a vertex to
+   (a slot of the device scalar pool) copied back at the end. The forest's heights climb from the leaves as on the host: the last child of a vertex to
    finish (atomicSub on its pending count) carries on with it; a fence orders a child's atomicMax of its parent's
    height before its atomicSub, so the last child reads the final height.
 */
 #include <gpupc/cuda.h>
+#include <gpupc/devscalar.h>
 #include <gpupc/cmgsetupkernels.h>
 #include <gpupc/cmgsetuprow.h>
 
@@ -46,19 +47,20 @@ struct Scratch {
   }
 };
 
-/* device counters, zeroed */
-static PetscErrorCode CountersGet(Scratch *s, int **c)
+/* device counters, zeroed: a slot of the device scalar pool (gpupc/devscalar.h), so no allocation */
+static PetscErrorCode CountersGet(GPUPCDevScalar *slot, int **c)
 {
   PetscFunctionBegin;
-  PetscCall(s->Get(NCOUNT, c));
-  GPUPCCallCUDA(cudaMemsetAsync(*c, 0, NCOUNT * sizeof(int), GPUPCCUDAStream()));
+  PetscCall(GPUPCDevScalarGet(NULL, NCOUNT * sizeof(int), slot));
+  *c = (int *)slot->d;
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CountersRead(const int *c, int h[NCOUNT])
+/* their values on the host (one copy, one wait); gives the slot back */
+static PetscErrorCode CountersRead(GPUPCDevScalar *slot, int h[NCOUNT])
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCCopyToHost(h, c, NCOUNT));
+  PetscCall(GPUPCDevScalarRead(slot, h, NCOUNT * sizeof(int)));
   PetscFunctionReturn(0);
 }
 
@@ -81,10 +83,11 @@ static PetscErrorCode DirichletRows_CUDA(const GPUPCDevCSR *A, const GPUPCCMGRed
   PetscFunctionBegin;
   *ndir = 0;
   if (A->m <= 0) PetscFunctionReturn(0);
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   DirichletKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *rule, isdir, c);
   GPUPCCheckLaunch("DirichletKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *ndir = h[0];
   PetscFunctionReturn(0);
 }
@@ -107,10 +110,11 @@ static PetscErrorCode CheckRows_CUDA(const GPUPCDevCSR *A, const GPUPCCMGReduceR
   PetscFunctionBegin;
   *nbad = *npos = *nstrict = 0;
   if (A->m <= 0) PetscFunctionReturn(0);
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   CheckRowsKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *rule, isdir, excess, dinv, bad, strict, len, c);
   GPUPCCheckLaunch("CheckRowsKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *nbad    = h[0];
   *npos    = h[1];
   *nstrict = h[2];
@@ -224,10 +228,11 @@ static PetscErrorCode Level0Refill_CUDA(const GPUPCDevCSR *A, const GPUPCCMGRedu
   PetscFunctionBegin;
   *nbad = *npos = *nstrict = *nchanged = 0;
   if (A->m <= 0) PetscFunctionReturn(0);
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   Level0RefillKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *rule, map, nk, copies, rp, col, excess, dinv, val, c);
   GPUPCCheckLaunch("Level0RefillKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *nbad     = h[0];
   *npos     = h[1];
   *nstrict  = h[2];
@@ -322,10 +327,11 @@ static PetscErrorCode Heaviest_CUDA(const GPUPCDevCSR *L, PetscInt *p, PetscReal
   PetscFunctionBegin;
   *nlight = 0;
   if (L->m <= 0) PetscFunctionReturn(0);
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   HeaviestKernel<<<Grid(L->m), BLOCK, 0, GPUPCCUDAStream()>>>(*L, p, wmax, vol, c);
   GPUPCCheckLaunch("HeaviestKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *nlight = h[0];
   PetscFunctionReturn(0);
 }
@@ -366,12 +372,13 @@ static PetscErrorCode Weak_CUDA(const GPUPCDevCSR *L, const PetscReal *wmax, con
   if (peak) *peak = 0;
   if (L->m <= 0) PetscFunctionReturn(0);
   PetscCall(s.Get(L->m, &t));
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   ForestWeightKernel<<<Grid(L->m), BLOCK, 0, st>>>(*L, wmax, p, t);
   GPUPCCheckLaunch("ForestWeightKernel");
   WeakRootsKernel<<<Grid(L->m), BLOCK, 0, st>>>(L->m, t, vol, p, c);
   GPUPCCheckLaunch("WeakRootsKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *nweak = h[0];
   if (peak) *peak = s.bytes;
   PetscFunctionReturn(0);
@@ -461,7 +468,8 @@ static PetscErrorCode Heights_CUDA(PetscInt n, const PetscInt *p, PetscInt *h, P
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(s.Get(n, &pending));
   PetscCall(s.Get(n, &leaf));
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   HeightsInitKernel<<<Grid(n), BLOCK, 0, st>>>(n, h, pending);
   GPUPCCheckLaunch("HeightsInitKernel");
   ChildrenKernel<<<Grid(n), BLOCK, 0, st>>>(n, p, pending);
@@ -470,7 +478,7 @@ static PetscErrorCode Heights_CUDA(PetscInt n, const PetscInt *p, PetscInt *h, P
   GPUPCCheckLaunch("LeavesKernel");
   ClimbKernel<<<Grid(n), BLOCK, 0, st>>>(n, p, leaf, h, pending, c);
   GPUPCCheckLaunch("ClimbKernel");
-  PetscCall(CountersRead(c, hc));
+  PetscCall(CountersRead(&cs, hc));
   *done = hc[0];
   if (peak) *peak = s.bytes;
   PetscFunctionReturn(0);
@@ -600,13 +608,14 @@ static PetscErrorCode ClusterNumber_CUDA(PetscInt n, PetscInt nc, const PetscInt
   if (peak) *peak = 0;
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(s.Get(nc, &size));
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   GPUPCCallCUDA(cudaMemsetAsync(size, 0, (size_t)nc * sizeof(int), st));
   NumberKernel<<<Grid(n), BLOCK, 0, st>>>(n, rep, id, cluster, size);
   GPUPCCheckLaunch("NumberKernel");
   SizeStatsKernel<<<Grid(nc), BLOCK, 0, st>>>(nc, size, c);
   GPUPCCheckLaunch("SizeStatsKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *nsingle = h[0];
   *maxsize = h[1];
   if (peak) *peak = s.bytes;
@@ -739,10 +748,11 @@ static PetscErrorCode Differ_CUDA(PetscInt n, const PetscInt *a, const PetscInt 
   PetscFunctionBegin;
   *count = 0;
   if (n <= 0) PetscFunctionReturn(0);
-  PetscCall(CountersGet(&s, &c));
+  GPUPCDevScalar cs;
+  PetscCall(CountersGet(&cs, &c));
   DifferKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, a, b, c);
   GPUPCCheckLaunch("DifferKernel");
-  PetscCall(CountersRead(c, h));
+  PetscCall(CountersRead(&cs, h));
   *count = h[0];
   PetscFunctionReturn(0);
 }

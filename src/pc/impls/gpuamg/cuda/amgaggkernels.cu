@@ -98,12 +98,12 @@ __global__ void MIS2InitKernel(GPUPCDevCSR G, PetscInt *state, int *left)
 
 static PetscErrorCode AMGAggMIS2Init_CUDA(const GPUPCDevCSR *G, PetscInt *state, PetscInt *left)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (G->m > 0) {
-    MIS2InitKernel<<<Grid(G->m), BLOCK, 0, GPUPCCUDAStream()>>>(*G, state, c);
+    MIS2InitKernel<<<Grid(G->m), BLOCK, 0, GPUPCCUDAStream()>>>(*G, state, (int *)c.d);
     GPUPCCheckLaunch("MIS2InitKernel");
   }
   PetscCall(CounterPut(&c, left));
@@ -142,12 +142,12 @@ __global__ void MIS2RootsKernel(PetscInt n, const PetscInt *best, PetscInt *stat
 
 static PetscErrorCode AMGAggMIS2Roots_CUDA(PetscInt n, const PetscInt *best, PetscInt *state, PetscInt *roots, PetscInt *nroots)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (n > 0) {
-    MIS2RootsKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, best, state, roots, c);
+    MIS2RootsKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, best, state, roots, (int *)c.d);
     GPUPCCheckLaunch("MIS2RootsKernel");
   }
   PetscCall(CounterPut(&c, nroots));
@@ -167,12 +167,12 @@ __global__ void MIS2CoverKernel(PetscInt n, const PetscInt *near, PetscInt *stat
 
 static PetscErrorCode AMGAggMIS2Cover_CUDA(PetscInt n, const PetscInt *near, PetscInt *state, PetscInt *left)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (n > 0) {
-    MIS2CoverKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, near, state, c);
+    MIS2CoverKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, near, state, (int *)c.d);
     GPUPCCheckLaunch("MIS2CoverKernel");
   }
   PetscCall(CounterPut(&c, left));
@@ -205,12 +205,12 @@ __global__ void AggSecondKernel(GPUPCDevCSR G, const PetscInt *first, PetscInt *
 
 static PetscErrorCode AMGAggSecond_CUDA(const GPUPCDevCSR *G, const PetscInt *first, PetscInt *agg, PetscInt *orphan)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(INT_MAX, &c));
   if (G->m > 0) {
-    AggSecondKernel<<<Grid(G->m), BLOCK, 0, GPUPCCUDAStream()>>>(*G, first, agg, c);
+    AggSecondKernel<<<Grid(G->m), BLOCK, 0, GPUPCCUDAStream()>>>(*G, first, agg, (int *)c.d);
     GPUPCCheckLaunch("AggSecondKernel");
   }
   PetscCall(CounterPut(&c, orphan));
@@ -257,7 +257,7 @@ __global__ void TentQRKernel(PetscInt nagg, PetscInt bs, PetscInt nv, const Pets
 
 static PetscErrorCode AMGAggTentQR_CUDA(PetscInt nagg, PetscInt bs, PetscInt nv, const PetscInt *aptr, const PetscInt *anodes, const PetscReal *B, GPUPCDevCSR *P, PetscReal *Bc, PetscInt *bad)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(INT_MAX, &c));
@@ -265,7 +265,7 @@ static PetscErrorCode AMGAggTentQR_CUDA(PetscInt nagg, PetscInt bs, PetscInt nv,
     /* blocks of 64: a few tens of thousands of aggregates still spread over every multiprocessor */
     const long long need = ((long long)nagg + 63) / 64, fill = GPUPCCUDAGridSize(1 << 28, 64);
     const int       grid = (int)(need < fill ? need : fill);
-    TentQRKernel<<<grid, 64, 0, GPUPCCUDAStream()>>>(nagg, bs, nv, aptr, anodes, B, *P, Bc, c);
+    TentQRKernel<<<grid, 64, 0, GPUPCCUDAStream()>>>(nagg, bs, nv, aptr, anodes, B, *P, Bc, (int *)c.d);
     GPUPCCheckLaunch("TentQRKernel");
   }
   PetscCall(CounterPut(&c, bad));
@@ -283,12 +283,12 @@ __global__ void ProlSmoothKernel(GPUPCDevCSR AP, const PetscScalar *d, PetscReal
 
 static PetscErrorCode AMGAggProlSmooth_CUDA(GPUPCDevCSR *AP, const PetscScalar *d, PetscReal omega, const GPUPCDevCSR *Pt, PetscInt *missing)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (AP->m > 0) {
-    ProlSmoothKernel<<<Grid(AP->m), BLOCK, 0, GPUPCCUDAStream()>>>(*AP, d, omega, *Pt, c);
+    ProlSmoothKernel<<<Grid(AP->m), BLOCK, 0, GPUPCCUDAStream()>>>(*AP, d, omega, *Pt, (int *)c.d);
     GPUPCCheckLaunch("ProlSmoothKernel");
   }
   PetscCall(CounterPut(&c, missing));

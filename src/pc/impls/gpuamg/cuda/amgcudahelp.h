@@ -1,12 +1,13 @@
 /*
    amgcudahelp.h - the launch helpers of PC gpuamg's setup kernel files (amgsetupkernels.cu, amgaggkernels.cu):
    grid-stride loops of BLOCK threads, and a device integer that kernels count into (atomicAdd) or take a minimum in
-   (atomicMin), read back on the host.
+   (atomicMin), read back on the host through the device scalar pool.
 */
 #ifndef GPUPC_AMGCUDAHELP_H
 #define GPUPC_AMGCUDAHELP_H
 
 #include <gpupc/cuda.h>
+#include <gpupc/devscalar.h>
 
 #define BLOCK      256
 #define ROWS(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (long long)(n); i += (long long)gridDim.x * blockDim.x)
@@ -18,24 +19,22 @@ static inline int Grid(PetscInt n)
   return (int)(need < 1 ? 1 : (need < fill ? need : fill));
 }
 
-/* a device integer set to v; the kernels count into it */
-static inline PetscErrorCode CounterGet(int v, int **c)
+/* a device integer set to v (a slot of the device scalar pool, gpupc/devscalar.h: no allocation); the kernels count
+   into it through (int *)c->d */
+static inline PetscErrorCode CounterGet(int v, GPUPCDevScalar *c)
 {
   PetscFunctionBegin;
-  PetscCall(GPUPCMalloc(sizeof(int), (void **)c));
-  PetscCall(GPUPCMemcpy(*c, &v, sizeof(int), GPUPC_COPY_HOST_TO_DEVICE));
+  PetscCall(GPUPCDevScalarGet(&v, sizeof(int), c));
   PetscFunctionReturn(0);
 }
 
-/* its value on the host; frees it */
-static inline PetscErrorCode CounterPut(int **c, PetscInt *v)
+/* its value on the host (one copy, one wait); gives the slot back */
+static inline PetscErrorCode CounterPut(GPUPCDevScalar *c, PetscInt *v)
 {
   int h;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCMemcpy(&h, *c, sizeof(int), GPUPC_COPY_DEVICE_TO_HOST));
-  PetscCall(GPUPCFree(*c));
-  *c = NULL;
+  PetscCall(GPUPCDevScalarRead(c, &h, sizeof(int)));
   *v = h;
   PetscFunctionReturn(0);
 }

@@ -376,5 +376,23 @@ static PetscErrorCode AMGScaling_CUDA(PetscInt n, const PetscInt *ai, const Pets
   PetscFunctionReturn(0);
 }
 
+/* the Lanczos start vector: a thread per entry; a setup kernel, launched plainly on the stream */
+__global__ void RandomKernel(PetscInt n, PetscInt seed, PetscInt first, PetscScalar *__restrict__ x)
+{
+  const PetscInt i = blockIdx.x * (PetscInt)BLOCK + threadIdx.x;
+
+  if (i < n) x[i] = GPUPCAMGRandomSigned(seed, first + i);
+}
+
+static PetscErrorCode AMGRandom_CUDA(PetscInt n, PetscInt seed, PetscInt first, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (n > 0) {
+    RandomKernel<<<Blocks(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, seed, first, x);
+    GPUPCCheckLaunch("gpuamg random");
+  }
+  PetscFunctionReturn(0);
+}
+
 /* the table: every member's Stem_CUDA from GPUPC_AMG_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, GPUPCAMGKernelsCUDA, GPUPC_AMG_KERNEL_LIST, "cuda", _CUDA);

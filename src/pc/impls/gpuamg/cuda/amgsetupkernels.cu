@@ -3,9 +3,11 @@
    around the per-row code shared with the host reference (../amgdevrows.h), so both tables compute every row alike;
    the ext+i rows of many candidates (every ext+i F row on a small level) take a warp each (InterpLongRowsKernel), which sums
    in the one-thread code's order.
-   Counts and the first zero diagonal come back through one device integer (atomics), copied to the host.
+   Counts and the first zero diagonal come back through one device integer (atomics), a slot of the device scalar pool
+   (gpupc/devscalar.h): the PMIS rounds allocate nothing and wait once per count.
 */
 #include <gpupc/cuda.h>
+#include <gpupc/devscalar.h>
 #include "../amgdevrows.h"
 #include "amgcudahelp.h"
 #include <climits>
@@ -18,12 +20,12 @@ __global__ void DiagZeroKernel(PetscInt n, const PetscScalar *d, int *first)
 
 static PetscErrorCode AMGDiagZero_CUDA(PetscInt n, const PetscScalar *d, PetscInt *row)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(INT_MAX, &c));
   if (n > 0) {
-    DiagZeroKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, d, c);
+    DiagZeroKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, d, (int *)c.d);
     GPUPCCheckLaunch("DiagZeroKernel");
   }
   PetscCall(CounterPut(&c, row));
@@ -70,12 +72,12 @@ __global__ void PMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart,
 
 static PetscErrorCode AMGPMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (S->m > 0) {
-    PMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, w, cf, c);
+    PMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, w, cf, (int *)c.d);
     GPUPCCheckLaunch("PMISInitKernel");
   }
   PetscCall(CounterPut(&c, left));
@@ -125,12 +127,12 @@ __global__ void PMISSetKernel(PetscInt n, const char *mark, PetscInt value, Pets
 
 static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left)
 {
-  int *c;
+  GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (n > 0) {
-    PMISSetKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, mark, value, cf, c);
+    PMISSetKernel<<<Grid(n), BLOCK, 0, GPUPCCUDAStream()>>>(n, mark, value, cf, (int *)c.d);
     GPUPCCheckLaunch("PMISSetKernel");
   }
   PetscCall(CounterPut(&c, left));
@@ -144,27 +146,23 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
    per row up to 256 candidates, 0.080 s with a warp above 64). On a level of fewer rows than LONG_SMALL_LEVEL the
    one-thread rows cannot fill the GPU and the kernel lasts as long as its slowest row (levels 3-6 of that run, 78k to
    3k rows: 18-20 ms each, 10-12 ms with one thread up to 64 candidates, 0.75-5.6 ms with a warp for every F row), so
-   every ext+i F row takes a warp there. A warp row's buffer holds its bound (its candidates, with repeats): the
-   write-out below uses it as scratch. */
-#define LONG_ROW         GPUPC_AMG_DEV_ROWCAP
-#define LONG_SMALL_LEVEL 500000
+   every ext+i F row takes a warp there (the level size and the thresholds: GPUPCAMGInterpTuning, defaults in
+   GPUPCAMGInterpTuningDefault()). A warp row's buffer holds its bound (its candidates, with repeats): the write-out
+   below uses it as scratch. */
+#define LONG_ROW GPUPC_AMG_DEV_ROWCAP
 
-/* the level's threshold: rows of more candidates than it take a warp (-gpuamg_interp_long_row sets it for every level) */
-static PetscErrorCode LongRowThreshold(PetscInt m, PetscInt *longrow)
+/* the level's threshold: rows of more candidates than it take a warp (tune->long_row >= 0 sets it for every level) */
+static PetscInt LongRowThreshold(PetscInt m, const GPUPCAMGInterpTuning *tune)
 {
-  PetscInt  small = LONG_SMALL_LEVEL;
-  PetscBool set;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_small_level", &small, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_long_row", longrow, &set));
-  if (!set) *longrow = m < small ? 0 : LONG_ROW;
-  PetscFunctionReturn(0);
+  if (tune->long_row >= 0) return tune->long_row;
+  return m < tune->small_level ? 0 : LONG_ROW;
 }
 
-__device__ static inline int LongExtIRow(const PetscInt *Bi, const PetscInt *cf, PetscInt type, PetscInt longrow, long long i)
+/* whether row i, of `candidates` candidates (its bound), is an ext+i F row that takes a warp: the one rule of the bound
+   pass (which gives such a row its whole bound) and of the row passes (which tell those rows by it) */
+__device__ static inline int LongExtIRow(const PetscInt *cf, PetscInt type, PetscInt longrow, long long i, PetscInt candidates)
 {
-  return type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && Bi[i + 1] - Bi[i] > longrow;
+  return type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && candidates > longrow;
 }
 
 __global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt longrow, PetscInt *Bi)
@@ -172,17 +170,17 @@ __global__ void InterpBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *
   ROWS(i, A.m)
   {
     const PetscInt bound = GPUPCAMGDevInterpBound(A.i, S.i, S.j, cf, type, (PetscInt)i);
-    Bi[i + 1]            = type == GPUPC_AMG_DEV_EXTI && cf[i] != GPUPC_AMG_C && bound > longrow ? bound : GPUPCAMGDevInterpCapacity(bound, tmax);
+    Bi[i + 1]            = LongExtIRow(cf, type, longrow, i, bound) ? bound : GPUPCAMGDevInterpCapacity(bound, tmax);
   }
 }
 
-static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi)
+static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, const GPUPCAMGInterpTuning *tune, PetscInt *Bi)
 {
   PetscInt longrow;
 
   PetscFunctionBegin;
   if (A->m == 0) PetscFunctionReturn(0);
-  PetscCall(LongRowThreshold(A->m, &longrow));
+  longrow = LongRowThreshold(A->m, tune);
   InterpBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, cf, type, tmax, longrow, Bi);
   GPUPCCheckLaunch("InterpBoundKernel");
   PetscFunctionReturn(0);
@@ -191,7 +189,7 @@ static PetscErrorCode AMGInterpBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCS
 __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, PetscInt longrow, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
   ROWS(i, A.m)
-  if (!LongExtIRow(Bi, cf, type, longrow, i)) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
+  if (!LongExtIRow(cf, type, longrow, i, Bi[i + 1] - Bi[i])) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A.i, A.j, A.a, d, S.i, S.j, cf, type, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
 }
 
 /* The long ext+i rows, one warp each. A row's interpolatory set lives in a hash table in shared memory (point, its
@@ -204,15 +202,13 @@ __global__ void InterpRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCS
    scratch bidx, and one ordered pass over the places compacts them; then lane 0 truncates the row as the one-thread
    code does.
    Up to three passes, each with tables of more slots and fewer rows per block: the first over all the level's long
-   rows (LONG_HS slots, LONG_WARPS rows a block: small tables keep many rows in flight), then over the rows whose
-   distinct points overflowed the previous pass's tables (LONG_HS_MID slots, LONG_WARPS_MID rows a block; then
-   LONG_HS_BIG, one row a block: dynamic shared memory); a row that overflows the last pass's table too is built by
-   lane 0 with the one-thread code. */
+   rows (tune->long_slots slots, 256 by default: 4 kB of shared memory; LONG_WARPS rows a block: small tables keep
+   many rows in flight), then over the rows whose distinct points overflowed the previous pass's tables (LONG_HS_MID
+   slots, LONG_WARPS_MID rows a block; then tune->long_slots_big, 8192 by default: 128 kB, one row a block: dynamic
+   shared memory); a row that overflows the last pass's table too is built by lane 0 with the one-thread code. */
 #define LONG_WARPS     8    /* rows per block, first pass */
-#define LONG_HS        256  /* hash slots per row, first pass: 4 kB of shared memory */
 #define LONG_WARPS_MID 4    /* second pass */
 #define LONG_HS_MID    2048 /* 32 kB */
-#define LONG_HS_BIG    8192 /* third pass, one row a block: 128 kB */
 #define FULL_MASK      0xffffffffu
 
 __device__ static inline unsigned LongSlot(PetscInt key, unsigned mask)
@@ -281,7 +277,7 @@ __global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPU
     int             limit, n;
     PetscReal       d = 0.0;
 
-    if (!in && !LongExtIRow(Bi, cf, GPUPC_AMG_DEV_EXTI, longrow, i)) continue; /* the same for the whole warp */
+    if (!in && !LongExtIRow(cf, GPUPC_AMG_DEV_EXTI, longrow, i, cap)) continue; /* the same for the whole warp */
     while (hs < 2 * (unsigned)cap && hs < (unsigned)hsmax) hs *= 2;
     mask  = hs - 1;
     limit = (int)(hs - hs / 4) - 33; /* at most 32 lanes claim past it: a probe always finds a free slot */
@@ -391,34 +387,23 @@ __global__ void InterpLongRowsKernel(GPUPCDevCSR A, const PetscScalar *diag, GPU
   }
 }
 
-/* -gpuamg_interp_small_level <500000>, -gpuamg_interp_long_row, -gpuamg_interp_long_slots <256>,
-   -gpuamg_interp_long_slots_big <8192>: developers' options for tuning, and for the tests to drive rows through every
-   pass and the fallback (the hash slots of the first and the last pass: powers of 2 from 64, the last at most 8192) */
-static PetscErrorCode LongRowOptions(PetscInt m, PetscInt *longrow, PetscInt *slots, PetscInt *big)
-{
-  PetscFunctionBegin;
-  *slots = LONG_HS;
-  *big   = LONG_HS_BIG;
-  PetscCall(LongRowThreshold(m, longrow));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_long_slots", slots, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpuamg_interp_long_slots_big", big, NULL));
-  PetscCheck(*slots >= 64 && *big >= 64 && !(*slots & (*slots - 1)) && !(*big & (*big - 1)) && *big <= 8192, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gpuamg_interp_long_slots %" PetscInt_FMT " and -gpuamg_interp_long_slots_big %" PetscInt_FMT " must be powers of 2 from 64 (the second at most 8192)", *slots, *big);
-  PetscFunctionReturn(0);
-}
-
 /* dynamic shared memory of InterpLongRowsKernel for nw warps of hsmax slots */
 static size_t LongShared(int nw, int hsmax)
 {
   return (size_t)nw * hsmax * (sizeof(PetscReal) + 2 * sizeof(PetscInt)) + (size_t)nw * 2 * sizeof(int);
 }
 
-static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+/* the rows that take one thread, then the warp passes over the long ext+i rows; tune->long_slots and
+   tune->long_slots_big are the first and the last pass's tables (the tests make them small to drive rows through every
+   pass and the one-lane fallback) */
+static PetscErrorCode AMGInterpRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const GPUPCAMGInterpTuning *tune, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
-  PetscInt longrow, slots, bigslots;
+  PetscInt longrow, slots = tune->long_slots, bigslots = tune->long_slots_big;
 
   PetscFunctionBegin;
   if (A->m == 0) PetscFunctionReturn(0);
-  PetscCall(LongRowOptions(A->m, &longrow, &slots, &bigslots));
+  PetscCall(GPUPCAMGInterpTuningCheck(PETSC_COMM_SELF, tune));
+  longrow = LongRowThreshold(A->m, tune);
   InterpRowsKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, d, *S, cf, type, tmax, tfac, longrow, Bi, bcols, bvals, bidx, Pi);
   GPUPCCheckLaunch("InterpRowsKernel");
   if (type == GPUPC_AMG_DEV_EXTI) {

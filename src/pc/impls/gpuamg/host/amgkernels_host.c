@@ -130,4 +130,10 @@ static PetscErrorCode AMGScaling_Host(PetscInt n, const PetscInt *ai, const Pets
   return 0;
 }
 
+static PetscErrorCode AMGRandom_Host(PetscInt n, PetscInt seed, PetscInt first, PetscScalar *x)
+{
+  for (PetscInt i = 0; i < n; i++) x[i] = GPUPCAMGRandomSigned(seed, first + i);
+  return 0;
+}
+
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCAMGKernels, GPUPCAMGKernelsHost, GPUPC_AMG_KERNEL_LIST, "host", _Host);

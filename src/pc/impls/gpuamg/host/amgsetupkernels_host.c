@@ -56,14 +56,16 @@ static PetscErrorCode AMGPMISSet_Host(PetscInt n, const char *mark, PetscInt val
   return 0;
 }
 
-static PetscErrorCode AMGInterpBound_Host(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscInt *Bi)
+static PetscErrorCode AMGInterpBound_Host(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, const GPUPCAMGInterpTuning *tune, PetscInt *Bi)
 {
+  (void)tune; /* the CUDA table's */
   for (PetscInt i = 0; i < A->m; i++) Bi[i + 1] = GPUPCAMGDevInterpCapacity(GPUPCAMGDevInterpBound(A->i, S->i, S->j, cf, type, i), tmax);
   return 0;
 }
 
-static PetscErrorCode AMGInterpRows_Host(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
+static PetscErrorCode AMGInterpRows_Host(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, PetscReal tfac, const GPUPCAMGInterpTuning *tune, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Pi)
 {
+  (void)tune;
   for (PetscInt i = 0; i < A->m; i++) Pi[i + 1] = GPUPCAMGDevInterpRowStored(A->i, A->j, A->a, d, S->i, S->j, cf, type, tmax, tfac, i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]);
   return 0;
 }
