@@ -145,6 +145,7 @@ static PetscErrorCode ViewAcross(PC pc, PetscViewer viewer)
   else if (na == nc) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on all %" PetscInt_FMT " coarsened levels (%s with the ghosts' states and measures, interpolation from other ranks' C points)\n", nc, PCGPUAMGCoarsenTypes[g->setup.coarsen]));
   else if (na == 0) PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening rank by rank on all %" PetscInt_FMT " coarsened levels (%s; couplings to other ranks lumped into the diagonal)\n", nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "coarsening across ranks on %" PetscInt_FMT " of %" PetscInt_FMT " coarsened levels; rank by rank on the others (%s; couplings to other ranks lumped into the diagonal)\n", na, nc, g->hier.localwhy ? g->hier.localwhy : "unknown"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Galerkin products: %s\n", g->setup.mpi_ptap ? "MatPtAP on MPIAIJ (-pc_gpuamg_mpi_galerkin_ptap)" : "each rank's share on the sparse kernel table, P's off-rank rows and the off-rank contributions exchanged"));
   PetscFunctionReturn(0);
 }
 
