@@ -22,7 +22,7 @@ static const char help[] = "PC gpuamg's distributed Galerkin products by each ra
 static PetscErrorCode RowRelDiff(Mat X, Mat Y, PetscReal *rel, PetscBool *samepattern)
 {
   PetscInt  lo, hi;
-  PetscReal worst = 0.0;
+  PetscReal worst   = 0.0;
   PetscInt  diffpat = 0, gdiff;
 
   PetscFunctionBegin;
@@ -39,10 +39,10 @@ static PetscErrorCode RowRelDiff(Mat X, Mat Y, PetscReal *rel, PetscBool *samepa
     while (a < nx || b < ny) {
       PetscScalar d;
       if (b >= ny || (a < nx && xc[a] < yc[b])) {
-        d = xv[a++];
+        d       = xv[a++];
         diffpat = 1;
       } else if (a >= nx || yc[b] < xc[a]) {
-        d = yv[b++];
+        d       = yv[b++];
         diffpat = 1;
       } else d = xv[a++] - yv[b++];
       worst = PetscMax(worst, PetscAbsScalar(d) / PetscMax(ymax, PETSC_SMALL));
@@ -122,7 +122,7 @@ static PetscErrorCode NewValues(Mat A)
 
 static PetscErrorCode RunCase(void)
 {
-  MPI_Comm             comm = PETSC_COMM_WORLD;
+  MPI_Comm             comm        = PETSC_COMM_WORLD;
   char                 problem[64] = "randcoef3d";
   PetscInt             n = 4000, minlev = 2;
   PetscReal            tol = 1e-13;

@@ -40,14 +40,14 @@ typedef struct {
   GPUPCDevCSR  X, B, R, AP, Cp;               /* R = P_loc^T, AP = X B, Cp = R AP */
   PetscInt    *rperm;                         /* R's entry q is P_loc's entry rperm[q] */
   PetscMPIInt *scount, *sdispl, *rcount, *rdispl;
-  PetscInt     own0, own1;   /* Cp's entries of this rank's rows */
-  PetscInt     nlo, nrecv;   /* entries received from lower ranks, from all */
+  PetscInt     own0, own1;    /* Cp's entries of this rank's rows */
+  PetscInt     nlo, nrecv;    /* entries received from lower ranks, from all */
   PetscScalar *hsend, *hrecv; /* Cp's values (own range unused), the received ones */
-  PetscScalar *v;            /* the triples' values in rank order */
+  PetscScalar *v;             /* the triples' values in rank order */
   GPUPCDevCOO  coo;
-  GPUPCDevCSR  Cs;           /* this rank's rows of C, columns compressed */
+  GPUPCDevCSR  Cs;            /* this rank's rows of C, columns compressed */
   PetscInt    *cmapd, *cmapo; /* compressed column -> diagonal block column, off-diagonal block column (-1: other) */
-  GPUPCDevCSR  Cd, Co;       /* C's blocks (Co: columns numbered by C's garray) */
+  GPUPCDevCSR  Cd, Co;        /* C's blocks (Co: columns numbered by C's garray) */
 } GalerkinMPI;
 
 static PetscErrorCode GalerkinMPIDestroy(void *ctx)
