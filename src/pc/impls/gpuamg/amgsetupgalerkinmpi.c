@@ -334,29 +334,6 @@ static PetscErrorCode ExchangePlan(MPI_Comm comm, Mat P, const PetscInt *colmap,
   PetscFunctionReturn(0);
 }
 
-/* the kept columns of L renumbered by cmap into B (first time: its pattern; then its values only) */
-static PetscErrorCode ExtractBlock(const GPUPCDevCSR *L, const PetscInt *cmap, PetscInt ncol, MatReuse reuse, GPUPCDevCSR *B)
-{
-  const GPUPCSparseKernels *sk;
-
-  PetscFunctionBegin;
-  PetscCall(GPUPCGetSparseKernels(&sk));
-  if (reuse == MAT_INITIAL_MATRIX) {
-    PetscInt nnz;
-    PetscCall(PetscMemzero(B, sizeof(*B)));
-    B->m = L->m;
-    B->n = ncol;
-    PetscCall(GPUPCMallocArray(L->m + 1, &B->i));
-    PetscCall(sk->extract_count(L, L->m, NULL, NULL, cmap, B->i));
-    PetscCall(sk->rowptr(L->m, B->i, &nnz, NULL));
-    B->nnz = nnz;
-    PetscCall(GPUPCMallocArray(nnz, &B->j));
-    PetscCall(GPUPCMallocArray(nnz, &B->a));
-  }
-  PetscCall(sk->extract_fill(L, L->m, NULL, NULL, cmap, B));
-  PetscFunctionReturn(0);
-}
-
 /* steps 4-5 the first time: the triples' indices, their sort, the blocks, C */
 static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *rrow, const PetscInt *rcol, GalerkinMPI *G, Mat *C)
 {
@@ -399,8 +376,8 @@ static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *rrow, const
     }
   }
   PetscCall(GPUPCCopyToDevice(G->cmapo, hmap, ncol));
-  PetscCall(ExtractBlock(&G->Cs, G->cmapd, G->mc, MAT_INITIAL_MATRIX, &G->Cd));
-  PetscCall(ExtractBlock(&G->Cs, G->cmapo, ngarray, MAT_INITIAL_MATRIX, &G->Co));
+  PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->mc, MAT_INITIAL_MATRIX, &G->Cd));
+  PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, ngarray, MAT_INITIAL_MATRIX, &G->Co));
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nc, &G->Cd, &G->Co, garray, NULL, C));
   {
     PetscInt cbs;
@@ -514,8 +491,8 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
     PetscCall(PetscContainerDestroy(&container));
   } else {
     PetscCall(GPUPCDevCOOAssemble(G->Cs.m, G->Cs.n, G->coo.nent, NULL, NULL, G->v, MAT_REUSE_MATRIX, &G->coo, &G->Cs));
-    PetscCall(ExtractBlock(&G->Cs, G->cmapd, G->Cd.n, MAT_REUSE_MATRIX, &G->Cd));
-    PetscCall(ExtractBlock(&G->Cs, G->cmapo, G->Co.n, MAT_REUSE_MATRIX, &G->Co));
+    PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->Cd.n, MAT_REUSE_MATRIX, &G->Cd));
+    PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, G->Co.n, MAT_REUSE_MATRIX, &G->Co));
     PetscCall(ValuesIntoC(G, *C));
   }
   PetscCall(PetscLogEventEnd(GPUPCAMG_GalerkinMPI, A, P, 0, 0));

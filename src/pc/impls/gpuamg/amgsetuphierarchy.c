@@ -266,7 +266,7 @@ static PetscErrorCode Galerkin(Mat A, Mat P, MatReuse reuse, PetscBool ptap, Pet
     own = (PetscBool)(info.nz_used <= GPUPC_AMG_OWN_PRODUCT_MAX_ROW * (PetscLogDouble)PetscMax(m, 1));
   }
   if (size > 1) {
-    PetscBool reads;
+    PetscBool reads = PETSC_FALSE;
     PetscCall(GalerkinMPIReads(A, P, &reads));
     if (reuse == MAT_REUSE_MATRIX) { /* the path that made C */
       PetscObject kept;
