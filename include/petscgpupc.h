@@ -596,5 +596,7 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetSetupLocation(PC, PCGPUAMGSetupLocation);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetSetupLocation(PC, PCGPUAMGSetupLocation *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetKeepHostLevels(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetKeepHostLevels(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetMPIGalerkinPtAP(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetMPIGalerkinPtAP(PC, PetscBool *);
 
 #endif

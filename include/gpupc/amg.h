@@ -37,6 +37,8 @@ typedef struct {
   PetscBool             location_set;      /* location was chosen (-pc_gpuamg_setup, PCGPUAMGSetSetupLocation()) */
   PetscBool             host_levels;       /* the device setup also makes host AIJ copies of the coarse levels, P and R
                                               (GPUPCAMGSetupOptionsDefault: true; the PC: -pc_gpuamg_keep_host_levels) */
+  PetscBool             mpi_ptap;          /* developer: on several ranks the Galerkin products by MatPtAP (the reference of
+                                              the per-rank products, GPUPCAMGGalerkinMPI) */
   PetscInt              cdim;              /* coordinates given by PCSetCoordinates: dimension (0: none) */
   PetscInt              ncoords;           /* local points (one per local block row; 0 on a rank without rows) */
   const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL

@@ -9,7 +9,7 @@
 #include <petscsys.h>
 
 /* the host setup's phases (GPUPCAMGRegisterSetupEvents, amgsetuphierarchy.c) */
-PETSC_INTERN PetscLogEvent  GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin;
+PETSC_INTERN PetscLogEvent  GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin, GPUPCAMG_GalerkinMPI;
 PETSC_EXTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
 
 /* the device half: upload, smoother and coarse setups, the cycle's parts (PCGPUAMGRegisterEvents, amgcycledevice.c) */

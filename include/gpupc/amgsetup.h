@@ -98,6 +98,10 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *
 PETSC_EXTERN PetscErrorCode GPUPCAMGAgglomerate(PetscInt, Mat *, PetscMPIInt *);
 /* P^T A P on one rank (SEQAIJ or derived), threaded over the coarse rows; the same values as MatPtAP */
 PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Mat *, Mat *);
+/* P^T A P on several ranks (A MPIAIJ or derived, P MPIAIJ) by each rank's share on the active sparse kernel table,
+   not MatPtAP (amgsetupgalerkinmpi.c); MAT_REUSE_MATRIX reruns the numeric parts on what it composed on C under this key */
+PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinMPI(Mat, Mat, MatReuse, Mat *);
+#define GPUPC_AMG_GALERKIN_MPI_KEY "GPUPCAMGGalerkinMPI"
 
 /* aggregation: node graph (blocks of bs rows) with |A_IJ| >= eps sqrt(|A_II| |A_JJ|) (Frobenius norms of blocks) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGStrengthAgg(const GPUPCAMGLocal *, PetscInt, PetscReal, PetscInt, GPUPCAMGStrength *);

@@ -132,6 +132,8 @@ PETSC_EXTERN PetscErrorCode GPUPCDevCSRFromMat(Mat, GPUPCDevCSR *);
 PETSC_EXTERN PetscErrorCode GPUPCDevCSRToMat(const GPUPCDevCSR *, Mat *);
 /* a PETSc error naming the first row of A that breaks the CSR rules; what names A in the message */
 PETSC_EXTERN PetscErrorCode GPUPCDevCSRCheck(const GPUPCDevCSR *, const char *);
+/* B = the entries of A whose columns cmap keeps (cmap[c] >= 0), renumbered by cmap (MAT_REUSE_MATRIX: values only) */
+PETSC_EXTERN PetscErrorCode GPUPCDevCSRExtract(const GPUPCDevCSR *, const PetscInt *, PetscInt, MatReuse, GPUPCDevCSR *);
 /* R = A^T (MAT_INITIAL_MATRIX: R and *perm created; MAT_REUSE_MATRIX: R's values from A's through *perm) */
 PETSC_EXTERN PetscErrorCode GPUPCDevCSRTranspose(const GPUPCDevCSR *, MatReuse, GPUPCDevCSR *, PetscInt **, size_t *);
 /* C = A B (MAT_INITIAL_MATRIX: symbolic and numeric; MAT_REUSE_MATRIX: numeric only, on C's pattern) */

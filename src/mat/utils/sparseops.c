@@ -236,6 +236,49 @@ PetscErrorCode GPUPCDevCSRMatMult(const GPUPCDevCSR *A, const GPUPCDevCSR *B, Ma
 }
 
 /*@C
+   GPUPCDevCSRExtract - the entries of A whose columns cmap keeps, renumbered by cmap, on the active backend (the
+   extract members of gpupc/sparsekernels.h)
+
+   Not Collective
+
+   Input Parameters:
++  A     - the matrix
+.  cmap  - per column of A: its column in B, or -1 to drop it (device array; increasing on the kept columns keeps B's
+           rows sorted)
+.  ncol  - B's columns
+-  reuse - MAT_INITIAL_MATRIX (B created: its pattern and values) or MAT_REUSE_MATRIX (new values of A on the same
+           pattern: B's values only, its row pointers kept)
+
+   Output Parameter:
+.  B - A's rows with the kept entries (GPUPCDevCSRDestroy frees it)
+
+   Level: developer
+
+.seealso: GPUPCDevCSRCreate()
+@*/
+PetscErrorCode GPUPCDevCSRExtract(const GPUPCDevCSR *A, const PetscInt *cmap, PetscInt ncol, MatReuse reuse, GPUPCDevCSR *B)
+{
+  const GPUPCSparseKernels *k;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetSparseKernels(&k));
+  if (reuse == MAT_INITIAL_MATRIX) {
+    PetscInt nnz;
+    PetscCall(PetscMemzero(B, sizeof(*B)));
+    B->m = A->m;
+    B->n = ncol;
+    PetscCall(GPUPCMallocArray(A->m + 1, &B->i));
+    PetscCall(k->extract_count(A, A->m, NULL, NULL, cmap, B->i));
+    PetscCall(k->rowptr(A->m, B->i, &nnz, NULL));
+    B->nnz = nnz;
+    PetscCall(GPUPCMallocArray(nnz, &B->j));
+    PetscCall(GPUPCMallocArray(nnz, &B->a));
+  }
+  PetscCall(k->extract_fill(A, A->m, NULL, NULL, cmap, B));
+  PetscFunctionReturn(0);
+}
+
+/*@C
    GPUPCDevCSRRAP - the Galerkin product C = R A P with R = P^T, as R (A P), on the active backend
 
    Not Collective

@@ -8,7 +8,9 @@
    the couplings to other ranks, P reaches other ranks' C points (an off-diagonal block), and pmis splits alike on any
    number of ranks. Otherwise (rs, cljp, multipass, aggressive levels, systems, aggregation) each rank coarsens its
    own rows (the diagonal block), couplings to other ranks lumped into the diagonal so interpolation keeps row sums;
-   P has entries in its diagonal block only (classical). MatPtAP couples the ranks.
+   P has entries in its diagonal block only (classical). On several ranks the Galerkin products are each rank's share
+   on the sparse kernel table, the off-rank rows of P and the off-rank contributions exchanged (GPUPCAMGGalerkinMPI,
+   amgsetupgalerkinmpi.c); MatPtAP with -pc_gpuamg_mpi_galerkin_ptap (the reference).
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/stage.h>
@@ -23,7 +25,8 @@ PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, 
 
    Events: GPUAMGSetup (the whole hierarchy), GPUAMGLocal (the rank-local part of a level), GPUAMGPMat (a local P
    made a Mat), GPUAMGStrength, GPUAMGCoarsen, GPUAMGInterp (classical), GPUAMGAggregate,
-   GPUAMGTentative, GPUAMGProlSmooth (aggregation), GPUAMGGalerkin (the products P^T A P)
+   GPUAMGTentative, GPUAMGProlSmooth (aggregation), GPUAMGGalerkin (the products P^T A P), GPUAMGGalerkinMPI
+   (inside it on several ranks: the per-rank products, GPUPCAMGGalerkinMPI())
 
    Level: developer
 
@@ -46,6 +49,7 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
   PetscCall(PetscLogEventRegister("GPUAMGTentative", PC_CLASSID, &GPUPCAMG_Tentative));
   PetscCall(PetscLogEventRegister("GPUAMGProlSmooth", PC_CLASSID, &GPUPCAMG_ProlSmooth));
   PetscCall(PetscLogEventRegister("GPUAMGGalerkin", PC_CLASSID, &GPUPCAMG_Galerkin));
+  PetscCall(PetscLogEventRegister("GPUAMGGalerkinMPI", PC_CLASSID, &GPUPCAMG_GalerkinMPI));
   PetscFunctionReturn(0);
 }
 
@@ -58,7 +62,8 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
 .  opts - classical, pmis, ext+i, theta 0.25, agg eps 0.05, no aggressive levels, at most 4 entries per interpolation
           row, no relative truncation, one prolongator smoothing step, 25 levels, coarsest at most 100 rows, ratio 0.9,
           threads from GPUPCDefaultHostThreads(), coarsening across ranks where several ranks share the matrix (pmis,
-          hmis), no coordinates, the default ext+i tuning of the device setup (GPUPCAMGInterpTuningDefault())
+          hmis), no coordinates, the default ext+i tuning of the device setup (GPUPCAMGInterpTuningDefault()),
+          the per-rank Galerkin products on several ranks (not MatPtAP)
 
    Level: developer
 
@@ -232,9 +237,24 @@ static PetscErrorCode ProlongatorClassical(Mat A, const GPUPCAMGSetupOptions *op
    measured again */
 #define GPUPC_AMG_OWN_PRODUCT_MAX_ROW 4.5
 
-/* P^T A P: our threaded product on one rank when P's rows are short (it gives R = P^T too, when R is not NULL),
-   else MatPtAP (and R by MatTranspose on one rank); the choice depends on P only, so a reuse takes the same path */
-static PetscErrorCode Galerkin(Mat A, Mat P, MatReuse reuse, PetscInt threads, Mat *C, Mat *R)
+/* whether the per-rank product reads A and P: MPIAIJ blocks (A derived from MPIAIJ, or mpisegcsr) */
+static PetscErrorCode GalerkinMPIReads(Mat A, Mat P, PetscBool *reads)
+{
+  PetscBool a, p;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &a));
+  if (!a) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPISEGCSR, &a));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATMPIAIJ, &p));
+  *reads = (PetscBool)(a && p);
+  PetscFunctionReturn(0);
+}
+
+/* P^T A P: our threaded product on one rank when P's rows are short (it gives R = P^T too, when R is not NULL), else
+   MatPtAP (and R by MatTranspose on one rank); on several ranks the per-rank product (GPUPCAMGGalerkinMPI) unless
+   ptap asks for MatPtAP. The choice depends on P and the types only, so a reuse takes the same path (the per-rank
+   product's reuse: when C carries what it kept) */
+static PetscErrorCode Galerkin(Mat A, Mat P, MatReuse reuse, PetscBool ptap, PetscInt threads, Mat *C, Mat *R)
 {
   PetscMPIInt size;
   PetscBool   own = PETSC_FALSE;
@@ -247,6 +267,19 @@ static PetscErrorCode Galerkin(Mat A, Mat P, MatReuse reuse, PetscInt threads, M
     PetscCall(MatGetInfo(P, MAT_LOCAL, &info));
     PetscCall(MatGetLocalSize(P, &m, NULL));
     own = (PetscBool)(info.nz_used <= GPUPC_AMG_OWN_PRODUCT_MAX_ROW * (PetscLogDouble)PetscMax(m, 1));
+  }
+  if (size > 1) {
+    PetscBool reads = PETSC_FALSE;
+    PetscCall(GalerkinMPIReads(A, P, &reads));
+    if (reuse == MAT_REUSE_MATRIX) { /* the path that made C */
+      PetscObject kept;
+      PetscCall(PetscObjectQuery((PetscObject)*C, GPUPC_AMG_GALERKIN_MPI_KEY, &kept));
+      ptap = (PetscBool)!kept;
+    }
+    if (reads && !ptap) {
+      PetscCall(GPUPCAMGGalerkinMPI(A, P, reuse, C));
+      PetscFunctionReturn(0);
+    }
   }
   if (own) PetscCall(GPUPCAMGGalerkinSeq(A, P, reuse, threads, C, R));
   else {
@@ -398,7 +431,7 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     }
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
-    PetscCall(Galerkin(H->A[l], P, MAT_INITIAL_MATRIX, opts->threads, &H->A[l + 1], &H->R[l]));
+    PetscCall(Galerkin(H->A[l], P, MAT_INITIAL_MATRIX, opts->mpi_ptap, opts->threads, &H->A[l + 1], &H->R[l]));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, H->A[l], 0, 0, 0));
     PetscCall(PetscTime(&t2));
     H->times[2] += t2 - t1;
@@ -455,7 +488,7 @@ PetscErrorCode GPUPCAMGHierarchyRecompute(Mat A, GPUPCAMGHierarchy *H)
     H->A[0] = A;
   }
   PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
-  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(Galerkin(H->A[l], H->P[l], MAT_REUSE_MATRIX, H->threads, &H->A[l + 1], NULL));
+  for (PetscInt l = 0; l + 1 < H->nlevels; l++) PetscCall(Galerkin(H->A[l], H->P[l], MAT_REUSE_MATRIX, PETSC_FALSE, H->threads, &H->A[l + 1], NULL));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
   PetscCall(PetscTime(&t1));
   H->times[2] = t1 - t0;

@@ -179,6 +179,7 @@ static PetscErrorCode ViewAcross(PC pc, PetscViewer viewer)
     } else if (g->hier.aggwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "no agglomeration onto fewer ranks: not done for %s\n", g->hier.aggwhy));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "every level on all %d ranks (none below -pc_gpuamg_coarse_eq_limit %" PetscInt_FMT " rows a rank)\n", (int)size, GPUPCAMGCoarseEqLimit(&g->setup)));
   }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Galerkin products: %s\n", g->setup.mpi_ptap ? "MatPtAP on MPIAIJ (-pc_gpuamg_mpi_galerkin_ptap)" : "each rank's share on the sparse kernel table, P's off-rank rows and the off-rank contributions exchanged"));
   PetscFunctionReturn(0);
 }
 

@@ -1802,6 +1802,81 @@ PetscErrorCode PCGPUAMGGetKeepHostLevels(PC pc, PetscBool *v)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetMPIGalerkinPtAP_GPUAMG(PC pc, PetscBool v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (g->setup.mpi_ptap != v) PetscCall(Invalidate(pc));
+  g->setup.mpi_ptap = v;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetMPIGalerkinPtAP_GPUAMG(PC pc, PetscBool *v)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  *v = g->setup.mpi_ptap;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetMPIGalerkinPtAP - (developer) whether PC gpuamg's host setup forms the coarse levels on several ranks by
+   MatPtAP instead of its per-rank products
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  v  - PETSC_TRUE for MatPtAP
+
+   Options Database Key:
+.  -pc_gpuamg_mpi_galerkin_ptap <bool> - MatPtAP (default false)
+
+   Notes:
+   By default each rank forms its share of P^T A P on the sparse kernel table of the backend (the rows of P that its
+   ghost columns need fetched once per level, the contributions to other ranks' coarse rows sent to them and summed in
+   rank order; docs/algorithms.md 4.3), and a value-only setup reruns only the numeric parts. MatPtAP on MPIAIJ is the
+   reference it is tested against (the same coarse levels up to rounding). One rank is not affected.
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGGetMPIGalerkinPtAP()
+@*/
+PetscErrorCode PCGPUAMGSetMPIGalerkinPtAP(PC pc, PetscBool v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, v, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetMPIGalerkinPtAP_C", (PC, PetscBool), (pc, v));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetMPIGalerkinPtAP - (developer) whether PC gpuamg forms its coarse levels on several ranks by MatPtAP
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  v - the setting
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGSetMPIGalerkinPtAP()
+@*/
+PetscErrorCode PCGPUAMGGetMPIGalerkinPtAP(PC pc, PetscBool *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidBoolPointer(v, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetMPIGalerkinPtAP_C", (PC, PetscBool *), (pc, v));
+  PetscFunctionReturn(0);
+}
+
 /*@
    PCGPUAMGGetSetupLocation - where PC gpuamg builds its hierarchy (the value set, or the backend's default)
 
@@ -1941,6 +2016,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetSetupLocation_C", set ? PCGPUAMGGetSetupLocation_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetKeepHostLevels_C", set ? PCGPUAMGSetKeepHostLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetKeepHostLevels_C", set ? PCGPUAMGGetKeepHostLevels_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetMPIGalerkinPtAP_C", set ? PCGPUAMGSetMPIGalerkinPtAP_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetMPIGalerkinPtAP_C", set ? PCGPUAMGGetMPIGalerkinPtAP_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetCoarsenAcross_C", set ? PCGPUAMGSetCoarsenAcross_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetCoarsenAcross_C", set ? PCGPUAMGGetCoarsenAcross_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetAggressiveLevels_C", set ? PCGPUAMGSetAggressiveLevels_GPUAMG : NULL));
@@ -2006,6 +2083,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscBool v = g->setup.host_levels;
     PetscCall(PetscOptionsBool("-pc_gpuamg_keep_host_levels", "the device setup also keeps host (AIJ) copies of the coarse levels, P and R (default: on the device only)", "PCGPUAMGSetKeepHostLevels", v, &v, &set));
     if (set) PetscCall(PCGPUAMGSetKeepHostLevels(pc, v));
+  }
+  {
+    PetscBool v = g->setup.mpi_ptap;
+    PetscCall(PetscOptionsBool("-pc_gpuamg_mpi_galerkin_ptap", "(developer) on several ranks form the coarse levels by MatPtAP on MPIAIJ, the reference of the per-rank products", "PCGPUAMGSetMPIGalerkinPtAP", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetMPIGalerkinPtAP(pc, v));
   }
   {
     PCGPUAMGCoarsenType v = g->setup.coarsen;

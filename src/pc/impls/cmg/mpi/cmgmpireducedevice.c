@@ -83,28 +83,6 @@ static PetscErrorCode RowsUp(Mat Ad, Mat Ao, PetscInt nghost, GPUPCDevCSR *X, Pe
   PetscFunctionReturn(0);
 }
 
-/* the rows of L (n rows, columns: kept local 0 .. n-1, the ground n, ghosts n + 1 + g) whose columns cmap keeps,
-   renumbered by cmap (increasing on the kept columns, so B's rows stay sorted) */
-static PetscErrorCode Extract(const GPUPCDevCSR *L, const PetscInt *cmap, PetscInt ncol, GPUPCDevCSR *B)
-{
-  const GPUPCSparseKernels *sk;
-  PetscInt                  nnz;
-
-  PetscFunctionBegin;
-  PetscCall(GPUPCGetSparseKernels(&sk));
-  PetscCall(PetscMemzero(B, sizeof(*B)));
-  B->m = L->m;
-  B->n = ncol;
-  PetscCall(GPUPCMallocArray(L->m + 1, &B->i));
-  PetscCall(sk->extract_count(L, L->m, NULL, NULL, cmap, B->i));
-  PetscCall(sk->rowptr(L->m, B->i, &nnz, NULL));
-  B->nnz = nnz;
-  PetscCall(GPUPCMallocArray(nnz, &B->j));
-  PetscCall(GPUPCMallocArray(nnz, &B->a));
-  PetscCall(sk->extract_fill(L, L->m, NULL, NULL, cmap, B));
-  PetscFunctionReturn(0);
-}
-
 /* leaf[g] = root[garray[g] - owner's first row] of the owner of ghost column garray[g] */
 static PetscErrorCode GhostBcast(Mat A, PetscInt nghost, const PetscInt *garray, MPI_Datatype type, const void *root, void *leaf)
 {
@@ -288,10 +266,10 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCMallocArray(nk + 1 + ngk, &D.cmap));
     for (PetscInt c = 0; c < nk + 1 + ngk; c++) hcmap[c] = c < nk ? c : -1;
     PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, nk + 1 + ngk));
-    PetscCall(Extract(&D.L0, D.cmap, nk, &D.Bd));
+    PetscCall(GPUPCDevCSRExtract(&D.L0, D.cmap, nk, MAT_INITIAL_MATRIX, &D.Bd)); /* L0's rows: kept local columns 0 .. nk-1, the ground nk, ghosts nk + 1 + g */
     for (PetscInt c = 0; c < nk + 1 + ngk; c++) hcmap[c] = c > nk ? c - nk - 1 : -1;
     PetscCall(GPUPCCopyToDevice(D.cmap, hcmap, nk + 1 + ngk));
-    PetscCall(Extract(&D.L0, D.cmap, ngk, &D.Bo));
+    PetscCall(GPUPCDevCSRExtract(&D.L0, D.cmap, ngk, MAT_INITIAL_MATRIX, &D.Bo));
     PetscCall(PetscFree2(hmap, hcmap));
   }
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nk, &D.Bd, &D.Bo, garray0, NULL, &A0));
