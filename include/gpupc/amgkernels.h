@@ -42,9 +42,9 @@
   X(A, colour, AMGColour, (PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *ti, const PetscInt *tj, PetscInt *colour, PetscInt *ncolours, PetscInt *rounds))                                                                                  \
   /* the smoothers' scalings of the n rows of the CSR ai, aj, aa (device arrays): dinv, dl1 by GPUPCAMGRowScaling; \
      *gersh (host) = the largest row bound, bad[0], bad[1] (host) = the first row with a zero diagonal, with Inf or NaN (-1: none) */                                                                                                                                             \
-  X(A, scaling, AMGScaling, (PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscScalar *dinv, PetscScalar *dl1, PetscReal *gersh, PetscInt *bad)) \
+  X(A, scaling, AMGScaling, (PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscScalar *dinv, PetscScalar *dl1, PetscReal *gersh, PetscInt *bad))                                                                                   \
   /* x[i] = GPUPCAMGRandomSigned(seed, first + i): the start vector of the smoothers' Lanczos estimates, made where it \
-     lives (a host-made random vector of a 7.2M-row level cost more than the whole estimate on the device) */                                                                             \
+     lives (a host-made random vector of a 7.2M-row level cost more than the whole estimate on the device) */                                                                                                                                         \
   X(A, random, AMGRandom, (PetscInt n, PetscInt seed, PetscInt first, PetscScalar * x))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_KERNEL_LIST) GPUPCAMGKernels;

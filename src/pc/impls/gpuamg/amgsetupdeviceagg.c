@@ -248,8 +248,8 @@ PetscErrorCode GPUPCAMGDevProlSmooth(const GPUPCAMGAggKernels *ak, const GPUPCDe
 @*/
 PetscErrorCode GPUPCAMGDevEstimateRho(const GPUPCDevCSR *A, PetscInt l, PetscReal *rho)
 {
-  GPUPCDevMat dm;
-  Mat         M;
+  GPUPCDevMat            dm;
+  Mat                    M;
   Vec                    dinv;
   PetscReal              lambda;
   const GPUPCAMGKernels *k;

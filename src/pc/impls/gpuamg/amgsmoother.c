@@ -125,7 +125,7 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
   S->omega  = 0;
   if (D->smoother.needs_lambda) PetscCall(GPUPCAMGSmootherLambda(D->k, L->A, S->dinv, l, S->gersh, &S->ritz, &S->lambda));
   PetscCall((*D->smoother.setup)(S));
-  S->bytes += 2 * sizeof(PetscScalar) * (size_t)L->n;             /* dinv, dl1 */
+  S->bytes += 2 * sizeof(PetscScalar) * (size_t)L->n; /* dinv, dl1 */
   PetscFunctionReturn(0);
 }
 
