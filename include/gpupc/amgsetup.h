@@ -118,6 +118,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGNearNullSpace(Mat, const GPUPCAMGSetupOption
 /* the device setup's steps (amgsetupdevice.c), for tests/kernel_equiv_amgsetup.c: strength, PMIS, interpolation */
 /* the device CSR of a level of a device-built hierarchy (NULL otherwise): A, P, R = P^T */
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevHierarchyGetLevel(const GPUPCAMGHierarchy *, PetscInt, const GPUPCDevCSR **, const GPUPCDevCSR **, const GPUPCDevCSR **);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevHierarchyGetBlockSize(const GPUPCAMGHierarchy *, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GPUPCAMGDevDiagonal(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscScalar **);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, PetscReal, GPUPCDevCSR *, GPUPCDevCSR *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);

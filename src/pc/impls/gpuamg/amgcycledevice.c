@@ -366,8 +366,12 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
         L->A = H->A[0];
         PetscCall(PetscStrlcat(L->awhy, "; the operator itself", sizeof(L->awhy)));
       } else PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
-    } else if (devonly) PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
-    else {
+    } else if (devonly) {
+      PetscInt bs;
+      PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
+      PetscCall(GPUPCAMGDevHierarchyGetBlockSize(H, l, &bs)); /* aggregation levels: nv rows a node (bjacobi's blocks) */
+      if (bs > 1) PetscCall(MatSetBlockSizes(L->A, bs, bs));
+    } else {
       PetscCall(CheckLevelMatrix(H->A[l], l));
       PetscCall(ChooseFormat(H->A[l], o->mattype, &L->afmt, &aops, L->awhy, sizeof(L->awhy)));
       if (l == 0) PetscCall(ToDeviceCopy(H->A[l], L->afmt, aops, dA, H->threads, &L->A)); /* the caller's operator */

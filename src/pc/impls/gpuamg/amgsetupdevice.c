@@ -38,6 +38,7 @@ struct _n_GPUPCAMGDevHierarchy {
   GPUPCDevCSR     *A;       /* A[0]: the operator's copy; A[l+1] = R A[l] P */
   GPUPCDevCSR     *P;       /* P[l], l < nlevels - 1 */
   GPUPCDevRAP     *rap;     /* what each Galerkin product keeps for a numeric re-run */
+  PetscInt        *bs;      /* block size of each level (aggregation: the operator's, then the near-null vectors) */
 };
 
 /*@C
@@ -143,6 +144,26 @@ PetscErrorCode GPUPCAMGDevHierarchyGetLevel(const GPUPCAMGHierarchy *H, PetscInt
     *P = &D->P[l];
     *R = &D->rap[l].R;
   }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDevHierarchyGetBlockSize - the block size of level l of a device-built hierarchy (aggregation: the operator's
+   on level 0, the near-null vectors per aggregate on the coarse levels; 1 otherwise, or for a host-built hierarchy)
+
+   Not Collective
+
+   Level: developer
+
+.seealso: GPUPCAMGDevHierarchyGetLevel()
+@*/
+PetscErrorCode GPUPCAMGDevHierarchyGetBlockSize(const GPUPCAMGHierarchy *H, PetscInt l, PetscInt *bs)
+{
+  const struct _n_GPUPCAMGDevHierarchy *D = H->dev;
+
+  PetscFunctionBegin;
+  *bs = 1;
+  if (H->ondevice && D && l >= 0 && l < D->nlevels) *bs = D->bs[l];
   PetscFunctionReturn(0);
 }
 
@@ -495,6 +516,8 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
   PetscCall(PetscNew(&D));
   H->dev = D;
   PetscCall(PetscCalloc3(opts->max_levels, &D->A, opts->max_levels, &D->P, opts->max_levels, &D->rap));
+  PetscCall(PetscMalloc1(opts->max_levels, &D->bs));
+  for (PetscInt l = 0; l < opts->max_levels; l++) D->bs[l] = 1;
   D->cap = opts->max_levels;
   PetscCall(PetscObjectReference((PetscObject)A));
   H->A[0]       = A;
@@ -509,6 +532,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
     PetscCall(GPUPCGetAMGAggKernels(&ak));
     PetscCall(MatGetBlockSize(A, &bs));
     PetscCall(GPUPCAMGNearNullSpace(A, opts, &nv, &Bh));
+    D->bs[0] = bs;
     PetscCall(DevAlloc(D->A[0].m * nv, &B));
     PetscCall(GPUPCCopyToDevice(B, Bh, D->A[0].m * nv));
     PetscCall(PetscFree(Bh));
@@ -522,8 +546,9 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
       PetscReal *Bc;
       PetscCall(GPUPCAMGDevProlongatorAgg(k, ak, sk, &D->A[l], l, opts, bs, nv, B, &P, &Bc, H->times));
       PetscCall(GPUPCFree(B));
-      B  = Bc;
-      bs = nv; /* a coarse node: the nv columns of one aggregate */
+      B            = Bc;
+      bs           = nv; /* a coarse node: the nv columns of one aggregate */
+      D->bs[l + 1] = nv;
     } else PetscCall(DevProlongator(k, sk, &D->A[l], l, opts, &P, H->times));
     if (P.m == 0) break;
     PetscCall(Now(&t1));
@@ -536,6 +561,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
     H->times[2] += t2 - t1;
     if (opts->host_levels) {
       PetscCall(LevelToMat(&D->A[l + 1], &H->A[l + 1]));
+      PetscCall(MatSetBlockSizes(H->A[l + 1], D->bs[l + 1], D->bs[l + 1]));
       PetscCall(LevelToMat(&D->P[l], &H->P[l]));
       PetscCall(LevelToMat(&D->rap[l].R, &H->R[l]));
     }
@@ -544,7 +570,10 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
   }
   PetscCall(GPUPCFree(B));
   /* the last level comes to the host in any case: it is inverted densely there (a few hundred rows) */
-  if (!H->A[H->nlevels - 1]) PetscCall(LevelToMat(&D->A[H->nlevels - 1], &H->A[H->nlevels - 1]));
+  if (!H->A[H->nlevels - 1]) {
+    PetscCall(LevelToMat(&D->A[H->nlevels - 1], &H->A[H->nlevels - 1]));
+    PetscCall(MatSetBlockSizes(H->A[H->nlevels - 1], D->bs[H->nlevels - 1], D->bs[H->nlevels - 1]));
+  }
   PetscCall(Now(&t1));
   H->times[3] = t1 - t0;
   PetscCall(PetscGPUPCDeviceMemoryPeak(&peak));
@@ -605,6 +634,7 @@ PetscErrorCode GPUPCAMGDevHierarchyFree(GPUPCAMGHierarchy *H)
     PetscCall(GPUPCDevRAPDestroy(&D->rap[l]));
   }
   PetscCall(PetscFree3(D->A, D->P, D->rap));
+  PetscCall(PetscFree(D->bs));
   PetscCall(PetscFree(H->dev));
   PetscFunctionReturn(0);
 }
