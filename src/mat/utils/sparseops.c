@@ -178,7 +178,7 @@ PetscErrorCode GPUPCDevCSRTranspose(const GPUPCDevCSR *A, MatReuse reuse, GPUPCD
     const GPUPCHaloKernels *g;
     PetscCall(GPUPCSparseCheckTranspose(A, R));
     PetscCheck(A->nnz == 0 || (R->a && A->a), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GPUPCDevCSRTranspose(MAT_REUSE_MATRIX) moves values: A and R need them"); /* no entries: no arrays (a rank without rows of the level) */
-    PetscCall(GPUPCGetHaloKernels(&g)); /* R->a[q] = A->a[perm[q]]: the halo's gather */
+    PetscCall(GPUPCGetHaloKernels(&g));                                                                                                                       /* R->a[q] = A->a[perm[q]]: the halo's gather */
     PetscCall(g->gather(A->nnz, *perm, A->a, R->a));
     if (peak) *peak = 0;
   }
