@@ -12,6 +12,10 @@ static const char help[] = "The gpuamg aggressive-coarsening and multipass kerne
 #include <gpupc/amgaggrkernels.h>
 #include <gpupc/problems.h>
 #include "amgdevtest.h"
+#include "../src/pc/impls/gpuamg/amgdevrows.h" /* GPUPC_AMG_DEV_ROWCAP: rows up to it are formed in a thread's own arrays */
+
+/* rows of the cases on each side of GPUPC_AMG_DEV_ROWCAP (S2 candidates, multipass bounds): both sides must be met */
+static PetscInt covered[2][2];
 
 /* the operator: the built-in problem, or with levels > 0 the level that many levels down in the host setup's default
    hierarchy (coarse levels have the long rows whose candidates reach hundreds) */
@@ -142,6 +146,49 @@ static PetscErrorCode CheckS2(const char *what, const GPUPCAMGAggrKernels *ak, c
   PetscFunctionReturn(0);
 }
 
+/* the rows' sizes that decide where the device forms them, from the host setup's S, first splitting hcf1, final
+   splitting hcf and P: the S2 candidates of each C point of hcf1; for multipass the pass of each F point (computed
+   here again) and its bound, the row of A plus the rows of P of its strong neighbours of earlier passes */
+static PetscErrorCode Cover(Mat A, const GPUPCAMGStrength *S, const PetscInt *hcf1, const PetscInt *hcf, const GPUPCAMGLocalP *P, PetscBool aggressive, PetscInt *s2max, PetscInt *mpmax)
+{
+  PetscInt        n = S->n, m, *pass, left = 1;
+  const PetscInt *ai, *aj;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  *s2max = *mpmax = 0;
+  for (PetscInt c = 0; c < n && aggressive; c++) {
+    PetscInt b = 0;
+    if (hcf1[c] != GPUPC_AMG_C) continue;
+    for (PetscInt e = S->i[c]; e < S->i[c + 1]; e++) b += hcf1[S->j[e]] == GPUPC_AMG_C ? 1 : S->i[S->j[e] + 1] - S->i[S->j[e]];
+    covered[0][b > GPUPC_AMG_DEV_ROWCAP]++;
+    *s2max = PetscMax(*s2max, b);
+  }
+  PetscCall(PetscMalloc1(n, &pass));
+  for (PetscInt i = 0; i < n; i++) pass[i] = hcf[i] == GPUPC_AMG_C ? 0 : -1;
+  for (PetscInt p = 1; left; p++) {
+    left = 0;
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt e = S->i[i]; e < S->i[i + 1] && pass[i] < 0; e++)
+        if (pass[S->j[e]] >= 0 && pass[S->j[e]] < p) {
+          pass[i] = p;
+          left++;
+        }
+  }
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt b = ai[i + 1] - ai[i];
+    if (pass[i] <= 0) continue;
+    for (PetscInt e = S->i[i]; e < S->i[i + 1]; e++)
+      if (pass[S->j[e]] >= 0 && pass[S->j[e]] < pass[i]) b += P->i[S->j[e] + 1] - P->i[S->j[e]];
+    covered[1][b > GPUPC_AMG_DEV_ROWCAP]++;
+    *mpmax = PetscMax(*mpmax, b);
+  }
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCall(PetscFree(pass));
+  PetscFunctionReturn(0);
+}
+
 /* one case: the level's host setup (strength, pmis, the aggressive second stage when aggressive, multipass) against
    the device setup's steps */
 static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCAMGAggrKernels *ak, const GPUPCSparseKernels *sk, const char *problem, PetscInt size, PetscInt levels, PetscBool aggressive, PetscInt tmax, PetscReal tfac)
@@ -152,7 +199,7 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCAMGAggrKern
   GPUPCAMGLocalP   P;
   GPUPCDevCSR      Ad, Sd, STd, Pd;
   PetscScalar     *d;
-  PetscInt        *hcf1, *hcf, *cf, *cmap, *back, *pi, *pj, n, nc = 0, hnc = 0, nc1 = 0, npasses = 0, s2nnz = 0, rowmax = 0;
+  PetscInt        *hcf1, *hcf, *cf, *cmap, *back, *pi, *pj, n, nc = 0, hnc = 0, nc1 = 0, npasses = 0, s2nnz = 0, rowmax = 0, s2max, mpmax;
   PetscReal       *pa;
   char             what[160];
 
@@ -174,6 +221,7 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCAMGAggrKern
     nc1 += hcf1[i] == GPUPC_AMG_C;
     rowmax = PetscMax(rowmax, P.i[i + 1] - P.i[i]);
   }
+  PetscCall(Cover(A, &S, hcf1, hcf, &P, aggressive, &s2max, &mpmax));
   /* the device setup's steps */
   PetscCall(GPUPCDevCSRFromMat(A, &Ad));
   PetscCall(GPUPCMallocArray(n, &d));
@@ -206,8 +254,8 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCAMGAggrKern
     for (PetscInt e = P.i[i]; e < P.i[i + 1]; e++) /* bit for bit, the sign of a zero included */
       PetscCheck(pa[e] == P.a[e] && !signbit(pa[e]) == !signbit(P.a[e]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: P(%" PetscInt_FMT ", %" PetscInt_FMT ") is %.17g on the device setup, %.17g on the host setup", what, i, P.j[e], (double)pa[e], (double)P.a[e]);
   PetscCheck(npasses >= 1 || nc == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " passes", what, npasses);
-  if (aggressive) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " C points after the first stage, S2 %" PetscInt_FMT " entries, %" PetscInt_FMT " C points after the second; P %" PetscInt_FMT " entries in %" PetscInt_FMT " passes, longest row %" PetscInt_FMT ": same as the host setup\n", what, n, nc1, s2nnz, nc, Pd.nnz, npasses, rowmax));
-  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " C points; P %" PetscInt_FMT " entries in %" PetscInt_FMT " passes, longest row %" PetscInt_FMT ": same as the host setup\n", what, n, nc, Pd.nnz, npasses, rowmax));
+  if (aggressive) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " C points after the first stage, S2 %" PetscInt_FMT " entries, %" PetscInt_FMT " C points after the second; P %" PetscInt_FMT " entries in %" PetscInt_FMT " passes, longest row %" PetscInt_FMT "; most candidates of a row of S2 %" PetscInt_FMT ", of P %" PetscInt_FMT ": same as the host setup\n", what, n, nc1, s2nnz, nc, Pd.nnz, npasses, rowmax, s2max, mpmax));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " C points; P %" PetscInt_FMT " entries in %" PetscInt_FMT " passes, longest row %" PetscInt_FMT "; most candidates of a row %" PetscInt_FMT ": same as the host setup\n", what, n, nc, Pd.nnz, npasses, rowmax, mpmax));
   PetscCall(PetscFree(pi));
   PetscCall(PetscFree(pj));
   PetscCall(PetscFree(pa));
@@ -268,6 +316,9 @@ int main(int argc, char **argv)
   /* coarse levels of the host setup's hierarchy: denser rows, more passes */
   PetscCall(Case(k, ak, sk, "randcoef3d", 27000, 1, PETSC_TRUE, 4, 0.0));
   PetscCall(Case(k, ak, sk, "elasticity3d", 24000, 2, PETSC_TRUE, 0, 0.0));
+  for (PetscInt t = 0; t < 2; t++)
+    PetscCheck(covered[t][0] > 0 && covered[t][1] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the cases formed %" PetscInt_FMT " rows of %s in a thread's own arrays and %" PetscInt_FMT " in the buffer: both ways must be tested", covered[t][0], t ? "P" : "S2", covered[t][1]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rows up to %d candidates (a thread's own arrays) and above (the buffer): S2 %" PetscInt_FMT " and %" PetscInt_FMT ", P %" PetscInt_FMT " and %" PetscInt_FMT "\n", GPUPC_AMG_DEV_ROWCAP, covered[0][0], covered[0][1], covered[1][0], covered[1][1]));
   PetscCall(BadFactor(k, ak, sk));
   PetscCall(PetscFinalize());
   return 0;

@@ -58,6 +58,37 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggrS2RowOf(const PetscInt *Si, cons
   return len;
 }
 
+/* the buffer entries of the C point c in the S2 passes: its candidates when they are more than GPUPC_AMG_DEV_ROWCAP
+   (the row is formed in the buffer by the count pass and read back by the fill pass), else none (both passes form it
+   in the thread's own arrays: local memory on the device, as ext+i's short rows) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggrS2Capacity(const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt c)
+{
+  const PetscInt b = GPUPCAMGAggrS2BoundOf(Si, Sj, cf, c);
+  return b > GPUPC_AMG_DEV_ROWCAP ? b : 0;
+}
+
+/* the count pass of the C point c: the length of its S2 row (formed in cand, out when it has a buffer) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggrS2Count(const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt c, PetscInt *cand, PetscInt *out)
+{
+  PetscInt lc[GPUPC_AMG_DEV_ROWCAP], lo[GPUPC_AMG_DEV_ROWCAP];
+
+  if (GPUPCAMGAggrS2Capacity(Si, Sj, cf, c)) return GPUPCAMGAggrS2RowOf(Si, Sj, cf, c, cand, out);
+  return GPUPCAMGAggrS2RowOf(Si, Sj, cf, c, lc, lo);
+}
+
+/* the fill pass of the C point c: its S2 row of len points (from the count pass's buffer out, or formed again here)
+   into S2j, numbered by cidx */
+static inline GPUPC_AMG_HD void GPUPCAMGAggrS2Fill(const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt c, const PetscInt *out, const PetscInt *cidx, PetscInt len, PetscInt *S2j)
+{
+  PetscInt lc[GPUPC_AMG_DEV_ROWCAP], lo[GPUPC_AMG_DEV_ROWCAP];
+
+  if (!GPUPCAMGAggrS2Capacity(Si, Sj, cf, c)) {
+    (void)GPUPCAMGAggrS2RowOf(Si, Sj, cf, c, lc, lo);
+    out = lo;
+  }
+  for (PetscInt r = 0; r < len; r++) S2j[r] = cidx[out[r]];
+}
+
 /* the second stage's result for the C point q of S2 (state cf2q): F when S2's PMIS did not keep it and it has a C point
    within distance two (a C point without one stays C) */
 static inline GPUPC_AMG_HD int GPUPCAMGAggrS2Drops(const PetscInt *S2i, const PetscInt *S2Ti, PetscInt cf2q, PetscInt q)
@@ -113,6 +144,23 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggrMPRowOf(const PetscInt *Ai, cons
   for (PetscInt q = 0; q < len; q++) {                                          /* to the front: cc is at na >= q */
     cols[q] = cc[q];
     vals[q] = cv[q];
+  }
+  return len;
+}
+
+/* row i of pass p, truncated, into the buffer cols, vals of GPUPCAMGDevInterpCapacity(GPUPCAMGAggrMPBoundOf(), tmax)
+   entries (idx: scratch of as many): formed there when its bound passes GPUPC_AMG_DEV_ROWCAP, else in the thread's own
+   arrays (local memory on the device) with only its kept entries copied out; returns its length */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggrMPRowStored(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, PetscReal di, const PetscInt *Si, const PetscInt *Sj, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rs, const PetscInt *rl, const PetscInt *sc, const PetscReal *sv, PetscInt tmax, PetscReal tfac, PetscInt i, PetscInt *cols, PetscReal *vals, PetscInt *idx)
+{
+  PetscInt  lc[GPUPC_AMG_DEV_ROWCAP], li[GPUPC_AMG_DEV_ROWCAP], len;
+  PetscReal lv[GPUPC_AMG_DEV_ROWCAP];
+
+  if (GPUPCAMGAggrMPBoundOf(Ai, Si, Sj, pass, p, earlier, rl, i) > GPUPC_AMG_DEV_ROWCAP) return GPUPCAMGAggrMPRowOf(Ai, Aj, Aa, di, Si, Sj, earlier, rs, rl, sc, sv, tmax, tfac, i, cols, vals, idx);
+  len = GPUPCAMGAggrMPRowOf(Ai, Aj, Aa, di, Si, Sj, earlier, rs, rl, sc, sv, tmax, tfac, i, lc, lv, li);
+  for (PetscInt q = 0; q < len; q++) {
+    cols[q] = lc[q];
+    vals[q] = lv[q];
   }
   return len;
 }

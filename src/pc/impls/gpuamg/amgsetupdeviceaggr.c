@@ -61,7 +61,7 @@ PetscErrorCode GPUPCAMGDevStrength2(const GPUPCAMGAggrKernels *ak, const GPUPCSp
   S2->nnz = nnz;
   S2->i   = S2i;
   PetscCall(AggrAlloc(nnz, &S2->j));
-  PetscCall(ak->s2_fill(nc, Bi, bidx, cidx, S2));
+  PetscCall(ak->s2_fill(S, cf, nc, cpts, Bi, bidx, cidx, S2));
   PetscCall(GPUPCFree(Bi));
   PetscCall(GPUPCFree(bidx));
   PetscCall(GPUPCDevCSRTranspose(S2, MAT_INITIAL_MATRIX, S2T, &perm, NULL));
@@ -168,7 +168,7 @@ PetscErrorCode GPUPCAMGDevInterpMultipass(const GPUPCAMGSetupKernels *k, const G
     PetscReal *bvals;
 
     PetscCall(ak->mp_earlier(n, pass, q, earlier));
-    PetscCall(ak->mp_bound(A, S, pass, q, earlier, rl, Bi));
+    PetscCall(ak->mp_bound(A, S, pass, q, earlier, rl, tmax, Bi));
     PetscCall(sk->rowptr(n, Bi, &nb, NULL));
     PetscCall(AggrAlloc(nb, &bcols));
     PetscCall(AggrAlloc(nb, &bvals));

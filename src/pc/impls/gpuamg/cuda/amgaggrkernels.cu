@@ -11,7 +11,7 @@
 __global__ void S2BoundKernel(GPUPCDevCSR S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, PetscInt *Bi)
 {
   ROWS(q, nc)
-  Bi[q + 1] = GPUPCAMGAggrS2BoundOf(S.i, S.j, cf, cpts[q]);
+  Bi[q + 1] = GPUPCAMGAggrS2Capacity(S.i, S.j, cf, cpts[q]);
 }
 
 static PetscErrorCode AMGAggrS2Bound_CUDA(const GPUPCDevCSR *S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, PetscInt *Bi)
@@ -26,7 +26,7 @@ static PetscErrorCode AMGAggrS2Bound_CUDA(const GPUPCDevCSR *S, const PetscInt *
 __global__ void S2CountKernel(GPUPCDevCSR S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, const PetscInt *Bi, PetscInt *bcand, PetscInt *bidx, PetscInt *S2i)
 {
   ROWS(q, nc)
-  S2i[q + 1] = GPUPCAMGAggrS2RowOf(S.i, S.j, cf, cpts[q], bcand + Bi[q], bidx + Bi[q]);
+  S2i[q + 1] = GPUPCAMGAggrS2Count(S.i, S.j, cf, cpts[q], bcand + Bi[q], bidx + Bi[q]);
 }
 
 static PetscErrorCode AMGAggrS2Count_CUDA(const GPUPCDevCSR *S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, const PetscInt *Bi, PetscInt *bcand, PetscInt *bidx, PetscInt *S2i)
@@ -38,17 +38,17 @@ static PetscErrorCode AMGAggrS2Count_CUDA(const GPUPCDevCSR *S, const PetscInt *
   PetscFunctionReturn(0);
 }
 
-__global__ void S2FillKernel(PetscInt nc, const PetscInt *Bi, const PetscInt *bidx, const PetscInt *cidx, GPUPCDevCSR S2)
+__global__ void S2FillKernel(GPUPCDevCSR S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, const PetscInt *Bi, const PetscInt *bidx, const PetscInt *cidx, GPUPCDevCSR S2)
 {
   ROWS(q, nc)
-  for (PetscInt r = 0; r < S2.i[q + 1] - S2.i[q]; r++) S2.j[S2.i[q] + r] = cidx[bidx[Bi[q] + r]];
+  GPUPCAMGAggrS2Fill(S.i, S.j, cf, cpts[q], bidx + Bi[q], cidx, S2.i[q + 1] - S2.i[q], S2.j + S2.i[q]);
 }
 
-static PetscErrorCode AMGAggrS2Fill_CUDA(PetscInt nc, const PetscInt *Bi, const PetscInt *bidx, const PetscInt *cidx, GPUPCDevCSR *S2)
+static PetscErrorCode AMGAggrS2Fill_CUDA(const GPUPCDevCSR *S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, const PetscInt *Bi, const PetscInt *bidx, const PetscInt *cidx, GPUPCDevCSR *S2)
 {
   PetscFunctionBegin;
   if (nc == 0) PetscFunctionReturn(0);
-  S2FillKernel<<<Grid(nc), BLOCK, 0, GPUPCCUDAStream()>>>(nc, Bi, bidx, cidx, *S2);
+  S2FillKernel<<<Grid(nc), BLOCK, 0, GPUPCCUDAStream()>>>(*S, cf, nc, cpts, Bi, bidx, cidx, *S2);
   GPUPCCheckLaunch("S2FillKernel");
   PetscFunctionReturn(0);
 }
@@ -134,17 +134,17 @@ static PetscErrorCode AMGAggrMPEarlier_CUDA(PetscInt n, const PetscInt *pass, Pe
   PetscFunctionReturn(0);
 }
 
-__global__ void MPBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rl, PetscInt *Bi)
+__global__ void MPBoundKernel(GPUPCDevCSR A, GPUPCDevCSR S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rl, PetscInt tmax, PetscInt *Bi)
 {
   ROWS(i, A.m)
-  Bi[i + 1] = GPUPCAMGAggrMPBoundOf(A.i, S.i, S.j, pass, p, earlier, rl, (PetscInt)i);
+  Bi[i + 1] = GPUPCAMGDevInterpCapacity(GPUPCAMGAggrMPBoundOf(A.i, S.i, S.j, pass, p, earlier, rl, (PetscInt)i), tmax);
 }
 
-static PetscErrorCode AMGAggrMPBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rl, PetscInt *Bi)
+static PetscErrorCode AMGAggrMPBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rl, PetscInt tmax, PetscInt *Bi)
 {
   PetscFunctionBegin;
   if (A->m == 0) PetscFunctionReturn(0);
-  MPBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, pass, p, earlier, rl, Bi);
+  MPBoundKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, *S, pass, p, earlier, rl, tmax, Bi);
   GPUPCCheckLaunch("MPBoundKernel");
   PetscFunctionReturn(0);
 }
@@ -152,7 +152,7 @@ static PetscErrorCode AMGAggrMPBound_CUDA(const GPUPCDevCSR *A, const GPUPCDevCS
 __global__ void MPRowsKernel(GPUPCDevCSR A, const PetscScalar *d, GPUPCDevCSR S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rs, const PetscInt *rl, const PetscInt *sc, const PetscReal *sv, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Ci)
 {
   ROWS(i, A.m)
-  Ci[i + 1] = pass[i] == p ? GPUPCAMGAggrMPRowOf(A.i, A.j, A.a, d[i], S.i, S.j, earlier, rs, rl, sc, sv, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]) : 0;
+  Ci[i + 1] = pass[i] == p ? GPUPCAMGAggrMPRowStored(A.i, A.j, A.a, d[i], S.i, S.j, pass, p, earlier, rs, rl, sc, sv, tmax, tfac, (PetscInt)i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]) : 0;
 }
 
 static PetscErrorCode AMGAggrMPRows_CUDA(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rs, const PetscInt *rl, const PetscInt *sc, const PetscReal *sv, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Ci)

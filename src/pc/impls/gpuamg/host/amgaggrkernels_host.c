@@ -7,20 +7,19 @@
 
 static PetscErrorCode AMGAggrS2Bound_Host(const GPUPCDevCSR *S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, PetscInt *Bi)
 {
-  for (PetscInt q = 0; q < nc; q++) Bi[q + 1] = GPUPCAMGAggrS2BoundOf(S->i, S->j, cf, cpts[q]);
+  for (PetscInt q = 0; q < nc; q++) Bi[q + 1] = GPUPCAMGAggrS2Capacity(S->i, S->j, cf, cpts[q]);
   return 0;
 }
 
 static PetscErrorCode AMGAggrS2Count_Host(const GPUPCDevCSR *S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, const PetscInt *Bi, PetscInt *bcand, PetscInt *bidx, PetscInt *S2i)
 {
-  for (PetscInt q = 0; q < nc; q++) S2i[q + 1] = GPUPCAMGAggrS2RowOf(S->i, S->j, cf, cpts[q], bcand + Bi[q], bidx + Bi[q]);
+  for (PetscInt q = 0; q < nc; q++) S2i[q + 1] = GPUPCAMGAggrS2Count(S->i, S->j, cf, cpts[q], bcand + Bi[q], bidx + Bi[q]);
   return 0;
 }
 
-static PetscErrorCode AMGAggrS2Fill_Host(PetscInt nc, const PetscInt *Bi, const PetscInt *bidx, const PetscInt *cidx, GPUPCDevCSR *S2)
+static PetscErrorCode AMGAggrS2Fill_Host(const GPUPCDevCSR *S, const PetscInt *cf, PetscInt nc, const PetscInt *cpts, const PetscInt *Bi, const PetscInt *bidx, const PetscInt *cidx, GPUPCDevCSR *S2)
 {
-  for (PetscInt q = 0; q < nc; q++)
-    for (PetscInt r = 0; r < S2->i[q + 1] - S2->i[q]; r++) S2->j[S2->i[q] + r] = cidx[bidx[Bi[q] + r]];
+  for (PetscInt q = 0; q < nc; q++) GPUPCAMGAggrS2Fill(S->i, S->j, cf, cpts[q], bidx + Bi[q], cidx, S2->i[q + 1] - S2->i[q], S2->j + S2->i[q]);
   return 0;
 }
 
@@ -63,15 +62,15 @@ static PetscErrorCode AMGAggrMPEarlier_Host(PetscInt n, const PetscInt *pass, Pe
   return 0;
 }
 
-static PetscErrorCode AMGAggrMPBound_Host(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rl, PetscInt *Bi)
+static PetscErrorCode AMGAggrMPBound_Host(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rl, PetscInt tmax, PetscInt *Bi)
 {
-  for (PetscInt i = 0; i < A->m; i++) Bi[i + 1] = GPUPCAMGAggrMPBoundOf(A->i, S->i, S->j, pass, p, earlier, rl, i);
+  for (PetscInt i = 0; i < A->m; i++) Bi[i + 1] = GPUPCAMGDevInterpCapacity(GPUPCAMGAggrMPBoundOf(A->i, S->i, S->j, pass, p, earlier, rl, i), tmax);
   return 0;
 }
 
 static PetscErrorCode AMGAggrMPRows_Host(const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *pass, PetscInt p, const PetscInt *earlier, const PetscInt *rs, const PetscInt *rl, const PetscInt *sc, const PetscReal *sv, PetscInt tmax, PetscReal tfac, const PetscInt *Bi, PetscInt *bcols, PetscReal *bvals, PetscInt *bidx, PetscInt *Ci)
 {
-  for (PetscInt i = 0; i < A->m; i++) Ci[i + 1] = pass[i] == p ? GPUPCAMGAggrMPRowOf(A->i, A->j, A->a, d[i], S->i, S->j, earlier, rs, rl, sc, sv, tmax, tfac, i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]) : 0;
+  for (PetscInt i = 0; i < A->m; i++) Ci[i + 1] = pass[i] == p ? GPUPCAMGAggrMPRowStored(A->i, A->j, A->a, d[i], S->i, S->j, pass, p, earlier, rs, rl, sc, sv, tmax, tfac, i, bcols + Bi[i], bvals + Bi[i], bidx + Bi[i]) : 0;
   return 0;
 }
 
