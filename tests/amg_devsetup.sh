@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # PC gpuamg's device setup (-pc_gpuamg_setup device; on the host backend through the host kernel table) against the
 # host setup on one gpupc-solve problem. One rank: -ksp_view must say "setup on the device" and "setup on the host",
-# and both must give the same levels, grid and operator complexity (same C/F splitting, same P) and the same CG
-# iterations. Several ranks, or --fallback <reason> (options the device setup does not cover): the setup must fall
+# and both must give the same levels, grid and operator complexity, rows and nonzeros of every level (same C/F
+# splitting, same P) and the same CG iterations. Several ranks, or --fallback <reason> (options the device setup does not cover): the setup must fall
 # back to the host one and -ksp_view must say why. --agg (smoothed aggregation: the device's MIS(2) aggregates are not
 # the host's greedy ones): the same quality instead of the same hierarchy: CG iterations at most ceil(1.1x) the host
 # setup's and operator complexity at most 1.05x its.
@@ -43,6 +43,9 @@ if [ -n "$agg" ]; then
   exit 0
 fi
 [ -n "$(cx "$dev")" ] && [ "$(cx "$dev")" = "$(cx "$host")" ] || { echo "levels or complexities differ"; exit 1; }
+# the level table of -ksp_view: rows and nonzeros of every level (the same splittings and patterns of P)
+sizes() { echo "$1" | awk '/^ *level +rows +nnz/ { t = 1; next } t && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { print $1, $2, $3; next } { t = 0 }'; }
+[ -n "$(sizes "$dev")" ] && [ "$(sizes "$dev")" = "$(sizes "$host")" ] || { echo "$(sizes "$dev")"; echo "$(sizes "$host")"; echo "level sizes differ"; exit 1; }
 [ -n "$(its "$dev")" ] && [ "$(its "$dev")" = "$(its "$host")" ] || { echo "iterations differ"; exit 1; }
 echo "$dev" | grep -m1 '^gpupc-solve:' | grep -q 'reason=CONVERGED' || { echo "not converged"; exit 1; }
 echo "same hierarchy and iterations from the device and the host setup"

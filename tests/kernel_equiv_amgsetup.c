@@ -8,16 +8,7 @@ static const char help[] = "The gpuamg device-setup kernel table (gpupc/amgsetup
 #include <petscmat.h>
 #include <gpupc/amgsetup.h>
 #include <gpupc/problems.h>
-
-/* device array of n items back to a new host array */
-#define Back(h, d, n) (PetscMalloc1(PetscMax((n), 1), &(h)) || GPUPCCopyToHost((h), (d), (n)))
-
-static PetscErrorCode ExpectEqualInts(const char *what, const char *name, PetscInt n, const PetscInt *dev, const PetscInt *host)
-{
-  PetscFunctionBegin;
-  for (PetscInt q = 0; q < n; q++) PetscCheck(dev[q] == host[q], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s[%" PetscInt_FMT "] is %" PetscInt_FMT " on the device setup, %" PetscInt_FMT " on the host setup", what, name, q, dev[q], host[q]);
-  PetscFunctionReturn(0);
-}
+#include "amgdevtest.h"
 
 /* A: the built-in problem of the given size, or with levels > 0 its Galerkin operator that many levels down (the host
    setup's PMIS and ext+i interpolation, truncated to 4 entries): coarse levels have the dense rows whose interpolatory

@@ -15,9 +15,13 @@
    aggregates, QR per aggregate, smoothing on the device) and the same Galerkin product; the near-null space is
    uploaded once and each level's coarse one (Bc) stays on the device.
 
+   Aggressive coarsening (-pc_gpuamg_aggressive_levels, pmis in both stages) and multipass interpolation run through
+   amgsetupdeviceaggr.c (S2 among the C points and its PMIS, the passes and their rows), with the host setup's results.
+
    What it does not cover goes to the host setup, and the hierarchy says why (hostwhy, shown by -ksp_view): several
-   ranks, aggressive aggregation (the squared graph), and for classical AMG coarsening other than pmis, aggressive
-   coarsening, truncation rescaled by signs, interpolation other than direct and ext+i, block size > 1.
+   ranks, aggressive aggregation (the squared graph), and for classical AMG coarsening other than pmis (aggressive
+   coarsening's second stage included), truncation rescaled by signs, interpolation other than direct, ext+i and
+   multipass, block size > 1.
 
    The levels stay on the device: GPUPCAMGDeviceCreate lays their device formats out from the device CSR kept here
    (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. Only the last level (inverted
@@ -28,6 +32,7 @@
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/matgpu.h>
+#include <gpupc/amgaggrkernels.h>
 #include <petsctime.h>
 
 struct _n_GPUPCAMGDevHierarchy {
@@ -78,11 +83,11 @@ PetscErrorCode GPUPCAMGSetupWhere(Mat A, const GPUPCAMGSetupOptions *opts, PCGPU
   if (size > 1) *why = "several ranks (the device setup is for one rank)";
   else if (opts->type == PC_GPUAMG_AGG) { /* any block size; the classical options below do not apply */
     if (opts->aggressive_levels > 0) *why = "aggressive aggregation (-pc_gpuamg_aggressive_levels: the squared graph)";
-  } else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
+  } else if (opts->aggressive_levels > 0 && opts->coarsen != PC_GPUAMG_COARSEN_PMIS) *why = "aggressive coarsening other than pmis (the device's second stage is pmis)";
+  else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_CLJP) *why = "coarsening cljp";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_HMIS) *why = "coarsening hmis (its Ruge-Stueben pass is sequential)";
-  else if (opts->aggressive_levels > 0) *why = "aggressive coarsening (-pc_gpuamg_aggressive_levels, multipass interpolation)";
-  else if (opts->interp != PC_GPUAMG_INTERP_DIRECT && opts->interp != PC_GPUAMG_INTERP_EXTENDED_I) *why = "interpolation other than direct and ext+i";
+  else if (opts->interp != PC_GPUAMG_INTERP_DIRECT && opts->interp != PC_GPUAMG_INTERP_EXTENDED_I && opts->interp != PC_GPUAMG_INTERP_MULTIPASS) *why = "interpolation other than direct, ext+i and multipass";
   else if (bs > 1) *why = "block size > 1 (systems AMG)";
   else if (opts->trunc_rescale != PC_GPUAMG_TRUNC_RESCALE_SUM) *why = "truncation rescale signs (-pc_gpuamg_trunc_rescale)";
   if (*why) *where = PC_GPUAMG_SETUP_HOST;
@@ -426,13 +431,16 @@ static PetscErrorCode Now(PetscLogDouble *t)
 /* the prolongator of level l (device CSR A): P, or P->m == 0 when the level is the last (too few C points) */
 static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, PetscInt l, const GPUPCAMGSetupOptions *opts, GPUPCDevCSR *P, PetscLogDouble *times)
 {
-  PetscInt       n = A->m, nc;
-  PetscScalar   *d;
-  PetscInt      *cf, *cmap;
-  GPUPCDevCSR    S, ST;
-  PetscLogDouble t0 = 0, t1 = 0, t2 = 0;
+  PetscInt                   n = A->m, nc;
+  PetscScalar               *d;
+  PetscInt                  *cf, *cmap;
+  GPUPCDevCSR                S, ST;
+  PetscLogDouble             t0 = 0, t1 = 0, t2 = 0;
+  const PetscBool            aggressive = (PetscBool)(l < opts->aggressive_levels); /* multipass on these levels, as the host setup */
+  const GPUPCAMGAggrKernels *ak;
 
   PetscFunctionBegin;
+  PetscCall(GPUPCGetAMGAggrKernels(&ak));
   PetscCall(PetscMemzero(P, sizeof(*P)));
   PetscCall(Now(&t0));
   PetscCall(GPUPCAMGDevDiagonal(k, sk, A, l, &d));
@@ -443,12 +451,14 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   PetscCall(DevAlloc(n, &cf));
   PetscCall(DevAlloc(n, &cmap));
   PetscCall(GPUPCAMGDevPMIS(k, &S, &ST, 0, cf));
+  if (aggressive) PetscCall(GPUPCAMGDevCoarsenAggressive(k, ak, sk, &S, cf));
   PetscCall(sk->compact(n, cf, GPUPC_AMG_C, NULL, cmap, &nc, NULL));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, 0, 0, 0, 0));
   PetscCall(Now(&t1));
   if (nc > 0 && nc < n && (PetscReal)nc <= opts->max_ratio * (PetscReal)n) {
     PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, 0, 0, 0, 0));
-    PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, &opts->interp_tuning, P));
+    if (aggressive || opts->interp == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(GPUPCAMGDevInterpMultipass(k, ak, sk, A, d, &S, cf, cmap, nc, opts->trunc_max, opts->trunc_factor, NULL, P));
+    else PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, &opts->interp_tuning, P));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, 0, 0, 0, 0));
   }
   PetscCall(Now(&t2));
@@ -469,7 +479,7 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
 
    Input Parameters:
 +  A    - the operator (SEQAIJ, a type derived from it, or MPIAIJ on one rank), nonzero diagonal
--  opts - classical, pmis, direct or ext+i, no aggressive levels (GPUPCAMGSetupWhere() says whether they are)
+-  opts - classical, pmis (aggressive levels too), direct, ext+i or multipass (GPUPCAMGSetupWhere() says whether they are)
 
    Output Parameter:
 .  H - the hierarchy (H->ondevice, H->devpeak set; the device CSR kept for GPUPCAMGHierarchyRecomputeDevice())

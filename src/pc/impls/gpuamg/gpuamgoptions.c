@@ -1709,7 +1709,8 @@ static PetscErrorCode PCGPUAMGGetSetupLocation_GPUAMG(PC pc, PCGPUAMGSetupLocati
    Notes:
    The default is device on the cuda backend and host on the host backend; on the host backend, device runs the
    device setup through the host kernel table (what CI tests). The device setup covers one rank, classical AMG with
-   pmis coarsening and direct or ext+i interpolation, scalar problems; for anything else the host setup runs and
+   pmis coarsening (aggressive levels included) and direct, ext+i or multipass interpolation, scalar problems, and
+   smoothed aggregation without aggressive levels; for anything else the host setup runs and
    -ksp_view says why. Both give the same strength graph, C/F splitting and prolongators; the Galerkin products agree
    up to rounding.
 
