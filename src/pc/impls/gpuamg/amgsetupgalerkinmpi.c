@@ -26,7 +26,7 @@
 #include <gpupc/cmgmpi.h> /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
 #include <gpupc/matgpu.h>
 
-PetscLogEvent GPUPCAMG_GalerkinMPI;
+PetscLogEvent GPUPCAMG_GalerkinMPI, GPUPCAMG_GalMPIPlan, GPUPCAMG_GalMPIVals, GPUPCAMG_GalMPIProd, GPUPCAMG_GalMPIXPlan, GPUPCAMG_GalMPIXchg, GPUPCAMG_GalMPIAsm, GPUPCAMG_GalMPIMat;
 
 /* what a numeric re-run of one product needs (host arrays h*, the rest in the table's world) */
 typedef struct {
@@ -378,7 +378,9 @@ static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *rrow, const
   PetscCall(GPUPCCopyToDevice(G->cmapo, hmap, ncol));
   PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->mc, MAT_INITIAL_MATRIX, &G->Cd));
   PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, ngarray, MAT_INITIAL_MATRIX, &G->Co));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nc, &G->Cd, &G->Co, garray, NULL, C));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
   {
     PetscInt cbs;
     PetscCall(MatGetBlockSizes(P, NULL, &cbs)); /* as MatPtAP: C's blocks are P's column blocks */
@@ -457,15 +459,18 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
     PetscCheck(container, comm, PETSC_ERR_ARG_WRONG, "PC gpuamg: MAT_REUSE_MATRIX needs a coarse matrix made by GPUPCAMGGalerkinMPI()");
   } else PetscCheck(reuse == MAT_INITIAL_MATRIX, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: GPUPCAMGGalerkinMPI() takes MAT_INITIAL_MATRIX or MAT_REUSE_MATRIX");
   PetscCall(PetscLogEventBegin(GPUPCAMG_GalerkinMPI, A, P, 0, 0));
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(PetscContainerGetPointer(container, (void **)&G));
-    PetscCall(FactorValues(G, A, P));
-  } else {
+  if (reuse == MAT_REUSE_MATRIX) PetscCall(PetscContainerGetPointer(container, (void **)&G));
+  else {
     PetscCall(PetscNew(&G));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
     PetscCall(Factors(comm, A, P, G, &ncc, &colmap));
-    PetscCall(FactorValues(G, A, P));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
   }
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
+  PetscCall(FactorValues(G, A, P));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
   /* AP = X B, Cp = P_loc^T AP: P_loc is B's first n rows */
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIProd, 0, 0, 0, 0));
   Pl.m   = G->n;
   Pl.n   = G->B.n;
   Pl.nnz = G->nploc;
@@ -475,11 +480,17 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
   PetscCall(GPUPCDevCSRTranspose(&Pl, reuse, &G->R, &G->rperm, NULL));
   PetscCall(GPUPCDevCSRMatMult(&G->X, &G->B, reuse, PETSC_TRUE, &G->AP, NULL));
   PetscCall(GPUPCDevCSRMatMult(&G->R, &G->AP, reuse, PETSC_TRUE, &G->Cp, NULL));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIProd, 0, 0, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) {
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIXPlan, 0, 0, 0, 0));
     PetscCall(ExchangePlan(comm, P, colmap, ncc, G, &rrow, &rcol));
     PetscCall(GPUPCMallocArray(G->nrecv + G->own1 - G->own0, &G->v));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIXPlan, 0, 0, 0, 0));
   }
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIXchg, 0, 0, 0, 0));
   PetscCall(TripleValues(comm, G));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIXchg, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIAsm, 0, 0, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) {
     PetscCall(Assemble(comm, P, rrow, rcol, G, C));
     PetscCall(PetscFree2(rrow, rcol));
@@ -493,8 +504,11 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
     PetscCall(GPUPCDevCOOAssemble(G->Cs.m, G->Cs.n, G->coo.nent, NULL, NULL, G->v, MAT_REUSE_MATRIX, &G->coo, &G->Cs));
     PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->Cd.n, MAT_REUSE_MATRIX, &G->Cd));
     PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, G->Co.n, MAT_REUSE_MATRIX, &G->Co));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
     PetscCall(ValuesIntoC(G, *C));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
   }
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIAsm, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(GPUPCAMG_GalerkinMPI, A, P, 0, 0));
   PetscFunctionReturn(0);
 }
