@@ -3,7 +3,7 @@ static const char help[] = "Every member of the device sparse kernel table (gpup
                            "MatSetValuesCOO, MatCreateSubMatrix, MatGetDiagonal) on random and structured matrices: 2D and 3D Laplacians,\n"
                            "gpuamg's classical and aggregation prolongators (and the A P, R (A P) of two levels), a 0/1 cluster prolongator\n"
                            "(cmg's Galerkin sums), rows of every product count up to a dense row, rectangles, 1 x 1, no rows, no columns,\n"
-                           "no entries. The operations the setups call (GPUPCDevCSRMatMult, GPUPCDevCSRRAP, GPUPCDevCOOAssemble,\n"
+                           "no entries. The merge, unique and search members against results made in the test. The operations the setups call (GPUPCDevCSRMatMult, GPUPCDevCSRRAP, GPUPCDevCOOAssemble,\n"
                            "GPUPCDevCSRTranspose) with new values on the same patterns. A member without a case fails the test.\n"
                            "  -large <48>   grid points per side of the large 3D Laplacian (more than 10^5 rows: the coverage asks for it)\n";
 
@@ -890,7 +890,167 @@ static PetscErrorCode ClusterCase(Ctx *c, const char *name, Mat A, PetscInt csiz
 
 /* ---------------------------------------------------------------- the small members */
 
-/* rowptr, compact, diagonal, expand, extraction and check on A (both sides, and against PETSc where it has them) */
+/* merge (A with a subset of its own entries, columns interleaved through maps; A with itself side by side through
+   offsets; values and pattern only), unique (A's columns scrambled, some negative; every output alone and the map in
+   place) and search (A's row pointers as the ranges, keys from below the first to above the last), each against
+   results made here */
+static PetscErrorCode ListCases(Ctx *c, const char *what, const TestCSR *pA)
+{
+  const TestCSR  hA = *pA;
+  const PetscInt m = hA.m, n = hA.n, nnz = NNZ(&hA);
+
+  PetscFunctionBegin;
+  { /* merge */
+    TestCSR   hB, want;
+    PetscInt *acol, *bcol, nb = 0;
+    PetscCall(HostAlloc(m, n, nnz, &hB));
+    for (PetscInt r = 0; r < m; r++) {
+      for (PetscInt e = hA.i[r]; e < hA.i[r + 1]; e++)
+        if (e % 2 == 0) {
+          hB.j[nb]   = hA.j[e];
+          hB.a[nb++] = 2 * hA.a[e] + 1;
+        }
+      hB.i[r + 1] = nb;
+    }
+    PetscCall(PetscMalloc2(n, &acol, n, &bcol));
+    for (PetscInt q = 0; q < n; q++) acol[q] = 2 * q, bcol[q] = 2 * q + 1;
+    for (int variant = 0; variant < 3; variant++) { /* 0: interleaved by maps; 1: side by side by offsets; 2: 1 as a pattern */
+      const PetscBool values = (PetscBool)(variant < 2);
+      const PetscInt  cn = variant ? 2 * n + 3 : 2 * n, cnnz = nnz + nb;
+      PetscCall(HostAlloc(m, cn, cnnz, &want));
+      for (PetscInt r = 0, q = 0, kb = 0; r < m; r++) {
+        if (variant == 0) {
+          for (PetscInt e = hA.i[r]; e < hA.i[r + 1]; e++) {
+            want.j[q]   = 2 * hA.j[e];
+            want.a[q++] = hA.a[e];
+            if (e % 2 == 0) {
+              want.j[q]   = 2 * hA.j[e] + 1;
+              want.a[q++] = hB.a[kb++];
+            }
+          }
+        } else {
+          for (PetscInt e = hA.i[r]; e < hA.i[r + 1]; e++) want.j[q] = hA.j[e] + 3, want.a[q++] = values ? hA.a[e] : 0.0;
+          for (PetscInt e = hB.i[r]; e < hB.i[r + 1]; e++) want.j[q] = hB.j[e] + n + 3, want.a[q++] = values ? hB.a[e] : 0.0;
+        }
+        want.i[r + 1] = q;
+      }
+      FOR_SIDES(s)
+      {
+        GPUPCDevCSR dA, dB, dC;
+        PetscInt   *da = NULL, *db = NULL;
+        TestCSR     got;
+        PetscCall(Put(&c->S[s], &hA, PETSC_TRUE, &dA));
+        PetscCall(Put(&c->S[s], &hB, PETSC_TRUE, &dB));
+        PetscCall(Make(&c->S[s], m, cn, cnnz, values, &dC));
+        if (variant == 0) {
+          PetscCall(TestDup(c->S[s].device, acol, n * sizeof(PetscInt), (void **)&da));
+          PetscCall(TestDup(c->S[s].device, bcol, n * sizeof(PetscInt), (void **)&db));
+          PetscCall(c->S[s].k->merge(&dA, da, 0, &dB, db, 0, &dC));
+        } else PetscCall(c->S[s].k->merge(&dA, NULL, 3, &dB, NULL, n + 3, &dC));
+        PetscCall(Get(&c->S[s], &dC, &got));
+        PetscCall(SameCSR(what, &got, &want, NULL, NULL));
+        PetscCall(HostFree(&got));
+        PetscCall(Drop(&c->S[s], &dA));
+        PetscCall(Drop(&c->S[s], &dB));
+        PetscCall(Drop(&c->S[s], &dC));
+        PetscCall(TestFree(c->S[s].device, da));
+        PetscCall(TestFree(c->S[s].device, db));
+      }
+      PetscCall(HostFree(&want));
+    }
+    PetscCall(PetscFree2(acol, bcol));
+    PetscCall(HostFree(&hB));
+    Covered(c, GPUPC_SPARSE_KERNEL_merge, nnz);
+  }
+  { /* unique */
+    PetscInt *keys, *sorted, *hl, *hm, nd = 0;
+    PetscCall(PetscMalloc4(nnz, &keys, nnz, &sorted, nnz, &hl, nnz, &hm));
+    for (PetscInt e = 0; e < nnz; e++) keys[e] = (7 * hA.j[e] + e % 3) % (n + 3) - 2;
+    PetscCall(PetscArraycpy(sorted, keys, nnz));
+    nd = nnz;
+    PetscCall(PetscSortRemoveDupsInt(&nd, sorted));
+    FOR_SIDES(s)
+    {
+      PetscInt *dk, *dl, *dm, count;
+      size_t    inuse, peak;
+      PetscCall(TestDup(c->S[s].device, keys, nnz * sizeof(PetscInt), (void **)&dk));
+      PetscCall(TestMalloc(c->S[s].device, nnz * sizeof(PetscInt), (void **)&dl));
+      PetscCall(TestMalloc(c->S[s].device, nnz * sizeof(PetscInt), (void **)&dm));
+      PetscCall(PeakBegin(&c->S[s], &inuse));
+      PetscCall(c->S[s].k->unique(nnz, dk, dl, dm, &count, &peak));
+      PetscCall(PeakEnd(c, s, "unique", inuse, peak));
+      PetscCheck(count == nd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: unique (%s) counted %" PetscInt_FMT ", expected %" PetscInt_FMT, what, c->S[s].what, count, nd);
+      PetscCall(TestGet(c->S[s].device, hl, dl, nd * sizeof(PetscInt)));
+      PetscCall(TestGet(c->S[s].device, hm, dm, nnz * sizeof(PetscInt)));
+      PetscCall(SameInts(what, "unique list", nd, hl, sorted));
+      for (PetscInt e = 0; e < nnz; e++) PetscCheck(hm[e] >= 0 && hm[e] < nd && sorted[hm[e]] == keys[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: unique (%s) mapped key %" PetscInt_FMT " (%" PetscInt_FMT ") to %" PetscInt_FMT, what, c->S[s].what, e, keys[e], hm[e]);
+      /* the count alone, the list alone, the map alone in place of the keys */
+      PetscCall(c->S[s].k->unique(nnz, dk, NULL, NULL, &count, NULL));
+      PetscCheck(count == nd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: unique (%s) counted %" PetscInt_FMT " without outputs, expected %" PetscInt_FMT, what, c->S[s].what, count, nd);
+      PetscCall(c->S[s].k->unique(nnz, dk, dl, NULL, &count, NULL));
+      PetscCall(TestGet(c->S[s].device, hl, dl, nd * sizeof(PetscInt)));
+      PetscCall(SameInts(what, "unique list alone", nd, hl, sorted));
+      PetscCall(c->S[s].k->unique(nnz, dk, NULL, dk, &count, NULL));
+      PetscCall(TestGet(c->S[s].device, hl, dk, nnz * sizeof(PetscInt)));
+      PetscCall(SameInts(what, "unique map in place", nnz, hl, hm));
+      PetscCall(TestFree(c->S[s].device, dk));
+      PetscCall(TestFree(c->S[s].device, dl));
+      PetscCall(TestFree(c->S[s].device, dm));
+    }
+    PetscCall(PetscFree4(keys, sorted, hl, hm));
+    Covered(c, GPUPC_SPARSE_KERNEL_unique, nnz);
+  }
+  { /* search: keys -1 .. nnz + 1 in a scrambled order against the row pointers (equal bounds at empty rows) */
+    const PetscInt nl = m + 1, nk = nnz + 3;
+    PetscInt      *keys, *wpos, *wseg, *woff, *hp, *hs, *ho;
+    PetscCall(PetscMalloc4(nk, &keys, nk, &wpos, nk, &wseg, nk, &woff));
+    PetscCall(PetscMalloc3(nk, &hp, nk, &hs, nk, &ho));
+    for (PetscInt x = -1, below = 0, atorbelow = 0; x <= nnz + 1; x++) { /* the counts for key x, by a sweep */
+      while (below < nl && hA.i[below] < x) below++;
+      while (atorbelow < nl && hA.i[atorbelow] <= x) atorbelow++;
+      wpos[x + 1] = below;
+      wseg[x + 1] = atorbelow - 1;
+      woff[x + 1] = atorbelow - 1 >= 0 && atorbelow - 1 < nl - 1 ? x - hA.i[atorbelow - 1] : -1;
+    }
+    for (PetscInt k = 0; k < nk; k++) keys[k] = (PetscInt)(((PetscInt64)k * 7919) % nk) - 1;
+    FOR_SIDES(s)
+    {
+      PetscInt *dl, *dk, *dp, *ds, *doff;
+      PetscCall(TestDup(c->S[s].device, hA.i, nl * sizeof(PetscInt), (void **)&dl));
+      PetscCall(TestDup(c->S[s].device, keys, nk * sizeof(PetscInt), (void **)&dk));
+      PetscCall(TestMalloc(c->S[s].device, nk * sizeof(PetscInt), (void **)&dp));
+      PetscCall(TestMalloc(c->S[s].device, nk * sizeof(PetscInt), (void **)&ds));
+      PetscCall(TestMalloc(c->S[s].device, nk * sizeof(PetscInt), (void **)&doff));
+      for (int variant = 0; variant < 2; variant++) { /* all outputs; then each alone */
+        if (!variant) PetscCall(c->S[s].k->search(nl, dl, nk, dk, dp, ds, doff));
+        else {
+          PetscCall(c->S[s].k->search(nl, dl, nk, dk, dp, NULL, NULL));
+          PetscCall(c->S[s].k->search(nl, dl, nk, dk, NULL, ds, NULL));
+          PetscCall(c->S[s].k->search(nl, dl, nk, dk, NULL, NULL, doff));
+        }
+        PetscCall(TestGet(c->S[s].device, hp, dp, nk * sizeof(PetscInt)));
+        PetscCall(TestGet(c->S[s].device, hs, ds, nk * sizeof(PetscInt)));
+        PetscCall(TestGet(c->S[s].device, ho, doff, nk * sizeof(PetscInt)));
+        for (PetscInt k = 0; k < nk; k++) {
+          const PetscInt x = keys[k] + 1;
+          PetscCheck(hp[k] == wpos[x] && hs[k] == wseg[x] && ho[k] == woff[x], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: search (%s) of key %" PetscInt_FMT " gave pos %" PetscInt_FMT " seg %" PetscInt_FMT " off %" PetscInt_FMT ", expected %" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, what, c->S[s].what, keys[k], hp[k], hs[k], ho[k], wpos[x], wseg[x], woff[x]);
+        }
+      }
+      PetscCall(TestFree(c->S[s].device, dl));
+      PetscCall(TestFree(c->S[s].device, dk));
+      PetscCall(TestFree(c->S[s].device, dp));
+      PetscCall(TestFree(c->S[s].device, ds));
+      PetscCall(TestFree(c->S[s].device, doff));
+    }
+    PetscCall(PetscFree4(keys, wpos, wseg, woff));
+    PetscCall(PetscFree3(hp, hs, ho));
+    Covered(c, GPUPC_SPARSE_KERNEL_search, nk - 2);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* rowptr, compact, diagonal, expand, extraction and check on A (both sides, and against PETSc where it has them),
+   then ListCases */
 static PetscErrorCode SmallCases(Ctx *c, const char *name, Mat A)
 {
   TestCSR     hA;
@@ -1111,6 +1271,7 @@ static PetscErrorCode SmallCases(Ctx *c, const char *name, Mat A)
     }
     Covered(c, GPUPC_SPARSE_KERNEL_check, m);
   }
+  PetscCall(ListCases(c, what, &hA));
   FOR_SIDES(s)
   PetscCall(Drop(&c->S[s], &dA[s]));
   PetscCall(HostFree(&hA));

@@ -9,7 +9,9 @@
 #include <petscsys.h>
 
 /* the host setup's phases (GPUPCAMGRegisterSetupEvents, amgsetuphierarchy.c) */
-PETSC_INTERN PetscLogEvent  GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin, GPUPCAMG_GalerkinMPI;
+PETSC_INTERN PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, GPUPCAMG_Coarsen, GPUPCAMG_Interp, GPUPCAMG_Aggregate, GPUPCAMG_Tentative, GPUPCAMG_ProlSmooth, GPUPCAMG_Galerkin, GPUPCAMG_GalerkinMPI;
+/* inside GPUAMGGalerkinMPI: its phases (amgsetupgalerkinmpi.c) */
+PETSC_INTERN PetscLogEvent  GPUPCAMG_GalMPIPlan, GPUPCAMG_GalMPIVals, GPUPCAMG_GalMPIProd, GPUPCAMG_GalMPIXPlan, GPUPCAMG_GalMPIXchg, GPUPCAMG_GalMPIAsm, GPUPCAMG_GalMPIMat;
 PETSC_EXTERN PetscErrorCode GPUPCAMGRegisterSetupEvents(void);
 
 /* the device half: upload, smoother and coarse setups, the cycle's parts (PCGPUAMGRegisterEvents, amgcycledevice.c) */

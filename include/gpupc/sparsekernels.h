@@ -2,7 +2,8 @@
    gpupc/sparsekernels.h - the device sparse kernels of the setups (private to GPUPC and its tests): CSR transpose,
    SpGEMM (symbolic, then numeric; the numeric alone again for new values on the same pattern), sort-and-reduce of
    (row, column, value) triples into CSR, and the small pieces around them (row pointers from counts, compaction of
-   marked indices, extraction of rows and entries, COO indices of a CSR, the diagonal, a validity check). One table
+   marked indices, extraction of rows and entries, COO indices of a CSR, the diagonal, a validity check, the merge of
+   two CSR's rows, the distinct values of a list, searches in a sorted list). One table
    serves PC gpuamg's and PC cmg's device setups and the distributed setup's rank-local parts.
 
    GPUPCSparseKernels is declared once by GPUPC_SPARSE_KERNEL_LIST (gpupc/kerneltable.h). GPUPCSparseKernelsHost
@@ -22,7 +23,7 @@
      refused with a PETSc error that names them; nothing wraps around silently.
    - Row pointers are PetscInt: i[0] = 0, nondecreasing, i[m] = nnz.
 
-   Results: transpose, the COO members, extraction, compaction, expansion and the diagonal move values without
+   Results: transpose, the COO members, extraction, compaction, expansion, merge and the diagonal move values without
    arithmetic (bit-identical on both tables); coo_sum adds the duplicates of one (row, column) in input order, one
    after the other, on both tables (bit-identical); spgemm_values with deterministic true adds the products of an
    entry c_ij in the order of A's row i (a_ik b_kj, k in row order, each product rounded before the add, never fused)
@@ -102,7 +103,20 @@ typedef enum {
   /* numeric: C->a on the pattern C->i, C->j (from the symbolic passes, kept for new values of A and B on the same \
      patterns); a product outside C's pattern is an error. deterministic: each entry sums its products in A's row order \
      (bit-identical on both tables); otherwise the CUDA table adds them in any order */                                                                                  \
-  X(A, spgemm_values, SpGEMMValues, (const GPUPCDevCSR *A, const GPUPCDevCSR *B, GPUPCDevCSR *C, PetscBool deterministic, size_t *peak))
+  X(A, spgemm_values, SpGEMMValues, (const GPUPCDevCSR *A, const GPUPCDevCSR *B, GPUPCDevCSR *C, PetscBool deterministic, size_t *peak))                                                              \
+  /* C's rows = A's and B's rows (A->m == B->m == C->m) merged by column: A's entry e gets column (acol ? acol[A->j[e]] : \
+     A->j[e]) + aoff, B's likewise; each map must increase along a row and the columns of a merged row be distinct (so C's \
+     rows are sorted). C->i (m + 1) and C->j (A->nnz + B->nnz) are written, C->a when not NULL (A->a and B->a then \
+     needed); values moved. New values on the same patterns: merge again */                                                                           \
+  X(A, merge, Merge, (const GPUPCDevCSR *A, const PetscInt *acol, PetscInt aoff, const GPUPCDevCSR *B, const PetscInt *bcol, PetscInt boff, GPUPCDevCSR *C))                                          \
+  /* the distinct values of keys[0 .. n): list[0 .. *count) ascending (list NULL: not written; room for n), map[k] = the \
+     place of keys[k] in list (map NULL: not written; map may be keys itself); *count on the host */                                                                            \
+  X(A, unique, Unique, (PetscInt n, const PetscInt *keys, PetscInt *list, PetscInt *map, PetscInt *count, size_t *peak))                                                                              \
+  /* keys against the nondecreasing list[0 .. nl), nl >= 1, read as the bounds of the ranges [list[s], list[s+1]): \
+     pos[k] = the list entries below keys[k] (a lower bound); seg[k] = the list entries at or below keys[k], minus one \
+     (-1 below list[0], nl - 1 at or above list[nl-1]; of equal bounds the last, so an empty range is never found); \
+     off[k] = keys[k] - list[seg[k]] when 0 <= seg[k] < nl - 1, else -1. Any of pos, seg, off may be NULL */                                                                                  \
+  X(A, search, Search, (PetscInt nl, const PetscInt *list, PetscInt nk, const PetscInt *keys, PetscInt *pos, PetscInt *seg, PetscInt *off))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_SPARSE_KERNEL_LIST) GPUPCSparseKernels;
 

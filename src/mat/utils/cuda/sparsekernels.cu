@@ -673,6 +673,130 @@ static PetscErrorCode COOSum_CUDA(PetscInt nnz, const PetscInt *seg, const Petsc
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------------- merge, unique, search */
+
+/* one thread per row: C->i from A's and B's row pointers, then the two sorted runs merged (A's entry first on a tie) */
+__global__ void MergeKernel(GPUPCDevCSR A, const int *acol, int aoff, GPUPCDevCSR B, const int *bcol, int boff, GPUPCDevCSR C)
+{
+  GRID_LOOP(r, (long long)A.m + 1)
+  {
+    C.i[r] = A.i[r] + B.i[r];
+    if (r == A.m) continue;
+    int       ka = A.i[r], kb = B.i[r], q = A.i[r] + B.i[r];
+    const int ea = A.i[r + 1], eb = B.i[r + 1];
+    while (ka < ea || kb < eb) {
+      const int ca = ka < ea ? (acol ? acol[A.j[ka]] : A.j[ka]) + aoff : INT_MAX;
+      const int cb = kb < eb ? (bcol ? bcol[B.j[kb]] : B.j[kb]) + boff : INT_MAX;
+      if (ka < ea && ca <= cb) {
+        C.j[q] = ca;
+        if (C.a) C.a[q] = A.a[ka];
+        ka++;
+      } else {
+        C.j[q] = cb;
+        if (C.a) C.a[q] = B.a[kb];
+        kb++;
+      }
+      q++;
+    }
+  }
+}
+
+static PetscErrorCode Merge_CUDA(const GPUPCDevCSR *A, const PetscInt *acol, PetscInt aoff, const GPUPCDevCSR *B, const PetscInt *bcol, PetscInt boff, GPUPCDevCSR *C)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->m == B->m && A->m == C->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "merge: A has %" PetscInt_FMT " rows, B %" PetscInt_FMT ", C %" PetscInt_FMT, A->m, B->m, C->m);
+  PetscCheck(!C->a || ((A->a || !A->nnz) && (B->a || !B->nnz)), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "merge: C has values but A or B is a pattern");
+  if (A->m <= 0) {
+    PetscCall(GPUPCMemzero(C->i, sizeof(PetscInt)));
+    PetscFunctionReturn(0);
+  }
+  MergeKernel<<<Grid((long long)A->m + 1), BLOCK, 0, GPUPCCUDAStream()>>>(*A, acol, aoff, *B, bcol, boff, *C);
+  GPUPCCheckLaunch("MergeKernel");
+  PetscFunctionReturn(0);
+}
+
+/* flag[q] = sorted key q differs from the one before */
+__global__ void KeyStartKernel(long long n, const int *key, int *flag)
+{
+  GRID_LOOP(q, n)
+  flag[q] = q == 0 || key[q] != key[q - 1];
+}
+
+/* rank[q] = the inclusive scan of the starts: the place of sorted key q is rank[q] - 1 */
+__global__ void UniqueFillKernel(long long n, const int *key, const int *at, const int *rank, int *list, int *map, Scalars *ds)
+{
+  GRID_LOOP(q, n)
+  {
+    const int c = rank[q] - 1;
+    if (list && (q == 0 || key[q] != key[q - 1])) list[c] = key[q];
+    if (map) map[at[q]] = c;
+    if (q == n - 1) ds->count = c + 1;
+  }
+}
+
+static PetscErrorCode Unique_CUDA(PetscInt n, const PetscInt *keys, PetscInt *list, PetscInt *map, PetscInt *count, size_t *peak)
+{
+  PetscFunctionBegin;
+  *count = 0;
+  PetscCall(Run(peak, [&](Temp *t) -> PetscErrorCode {
+    Scalars           *ds, h;
+    int               *k0, *k1, *v0, *v1, *rank;
+    const cudaStream_t s = GPUPCCUDAStream();
+    if (n <= 0) return 0;
+    PetscCall(ScalarsGet(t, &ds));
+    PetscCall(TempGet(t, n, &k0));
+    PetscCall(TempGet(t, n, &k1));
+    PetscCall(TempGet(t, n, &v0));
+    PetscCall(TempGet(t, n, &v1));
+    PetscCall(GPUPCCopyOnDevice(k0, keys, n)); /* keys are read only here: map may be keys */
+    IotaKernel<<<Grid(n), BLOCK, 0, s>>>(n, v0);
+    GPUPCCheckLaunch("IotaKernel");
+    cub::DoubleBuffer<int> kb(k0, k1), vb(v0, v1);
+    PetscCall(RunCUB(t, "DeviceRadixSort::SortPairs (unique)", [&](void *tmp, size_t &bytes) { return cub::DeviceRadixSort::SortPairs(tmp, bytes, kb, vb, (int)n, 0, (int)(8 * sizeof(int)), s); }));
+    rank = kb.Alternate(); /* the other key buffer is free now */
+    KeyStartKernel<<<Grid(n), BLOCK, 0, s>>>(n, kb.Current(), rank);
+    GPUPCCheckLaunch("KeyStartKernel");
+    PetscCall(RunCUB(t, "DeviceScan::InclusiveSum (unique)", [&](void *tmp, size_t &bytes) { return cub::DeviceScan::InclusiveSum(tmp, bytes, rank, rank, (int)n, s); }));
+    UniqueFillKernel<<<Grid(n), BLOCK, 0, s>>>(n, kb.Current(), vb.Current(), rank, list, map, ds);
+    GPUPCCheckLaunch("UniqueFillKernel");
+    PetscCall(GPUPCCopyToHost(&h, ds, 1));
+    *count = h.count;
+    return 0;
+  }));
+  PetscFunctionReturn(0);
+}
+
+/* one thread per key: the lower and upper bounds by binary search */
+__global__ void SearchKernel(int nl, const int *list, long long nk, const int *keys, int *pos, int *seg, int *off)
+{
+  GRID_LOOP(k, nk)
+  {
+    const int x  = keys[k];
+    const int lo = (int)LowerBound(list, (long long)nl, x);
+    if (pos) pos[k] = lo;
+    if (seg || off) {
+      int a = lo, b = nl;
+      while (a < b) { /* the first entry > x */
+        const int mid = a + (b - a) / 2;
+        if (list[mid] <= x) a = mid + 1;
+        else b = mid;
+      }
+      if (seg) seg[k] = a - 1;
+      if (off) off[k] = a >= 1 && a < nl ? x - list[a - 1] : -1;
+    }
+  }
+}
+
+static PetscErrorCode Search_CUDA(PetscInt nl, const PetscInt *list, PetscInt nk, const PetscInt *keys, PetscInt *pos, PetscInt *seg, PetscInt *off)
+{
+  PetscFunctionBegin;
+  PetscCheck(nl >= 1 || (!seg && !off), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "search: ranges need a list of at least one bound");
+  if (nk <= 0 || (!pos && !seg && !off)) PetscFunctionReturn(0);
+  SearchKernel<<<Grid(nk), BLOCK, 0, GPUPCCUDAStream()>>>(nl, list, nk, keys, pos, seg, off);
+  GPUPCCheckLaunch("SearchKernel");
+  PetscFunctionReturn(0);
+}
+
 /* ---------------------------------------------------------------- SpGEMM: bins */
 
 /* a row whose table holds at most BinCap(b) keys goes to bin b = 1..7 (3/4 of its slots); more: bin 8 */

@@ -305,5 +305,81 @@ static PetscErrorCode SpGEMMValues_Host(const GPUPCDevCSR *A, const GPUPCDevCSR 
   PetscFunctionReturn(0);
 }
 
+/* two sorted runs per row, merged: the smaller column first (a tie, which the rules exclude, takes A's entry first) */
+static PetscErrorCode Merge_Host(const GPUPCDevCSR *A, const PetscInt *acol, PetscInt aoff, const GPUPCDevCSR *B, const PetscInt *bcol, PetscInt boff, GPUPCDevCSR *C)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->m == B->m && A->m == C->m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "merge: A has %" PetscInt_FMT " rows, B %" PetscInt_FMT ", C %" PetscInt_FMT, A->m, B->m, C->m);
+  PetscCheck(!C->a || ((A->a || !A->nnz) && (B->a || !B->nnz)), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "merge: C has values but A or B is a pattern");
+  for (PetscInt r = 0; r <= A->m; r++) C->i[r] = (A->m ? A->i[r] + B->i[r] : 0);
+  for (PetscInt r = 0; r < A->m; r++) {
+    PetscInt ka = A->i[r], kb = B->i[r], q = C->i[r];
+    while (ka < A->i[r + 1] || kb < B->i[r + 1]) {
+      const PetscInt ca = ka < A->i[r + 1] ? (acol ? acol[A->j[ka]] : A->j[ka]) + aoff : PETSC_MAX_INT;
+      const PetscInt cb = kb < B->i[r + 1] ? (bcol ? bcol[B->j[kb]] : B->j[kb]) + boff : PETSC_MAX_INT;
+      if (ka < A->i[r + 1] && ca <= cb) {
+        C->j[q] = ca;
+        if (C->a) C->a[q] = A->a[ka];
+        ka++;
+      } else {
+        C->j[q] = cb;
+        if (C->a) C->a[q] = B->a[kb];
+        kb++;
+      }
+      q++;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* the keys sorted with their places (a comparison sort), then the runs of equal keys numbered */
+static PetscErrorCode Unique_Host(PetscInt n, const PetscInt *keys, PetscInt *list, PetscInt *map, PetscInt *count, size_t *peak)
+{
+  PetscInt *k, *at, c = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(n, &k, n, &at));
+  if (peak) *peak = (size_t)2 * n * sizeof(PetscInt);
+  PetscCall(PetscArraycpy(k, keys, n));
+  for (PetscInt q = 0; q < n; q++) at[q] = q;
+  PetscCall(PetscSortIntWithArray(n, k, at));
+  for (PetscInt q = 0; q < n; q++) {
+    if (q == 0 || k[q] != k[q - 1]) {
+      c++;
+      if (list) list[c] = k[q];
+    }
+    if (map) map[at[q]] = c;
+  }
+  *count = c + 1;
+  PetscCall(PetscFree2(k, at));
+  PetscFunctionReturn(0);
+}
+
+/* a binary search per key */
+static PetscErrorCode Search_Host(PetscInt nl, const PetscInt *list, PetscInt nk, const PetscInt *keys, PetscInt *pos, PetscInt *seg, PetscInt *off)
+{
+  PetscFunctionBegin;
+  PetscCheck(nl >= 1 || (!seg && !off), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "search: ranges need a list of at least one bound");
+  for (PetscInt k = 0; k < nk; k++) {
+    const PetscInt x  = keys[k];
+    PetscInt       lo = 0, hi = nl;
+    while (lo < hi) { /* the first entry >= x */
+      const PetscInt mid = lo + (hi - lo) / 2;
+      if (list[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    if (pos) pos[k] = lo;
+    hi = nl;
+    while (lo < hi) { /* the first entry > x */
+      const PetscInt mid = lo + (hi - lo) / 2;
+      if (list[mid] <= x) lo = mid + 1;
+      else hi = mid;
+    }
+    if (seg) seg[k] = lo - 1;
+    if (off) off[k] = lo >= 1 && lo < nl ? x - list[lo - 1] : -1;
+  }
+  PetscFunctionReturn(0);
+}
+
 /* the table: every member's Stem_Host from GPUPC_SPARSE_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCSparseKernels, GPUPCSparseKernelsHost, GPUPC_SPARSE_KERNEL_LIST, "host", _Host);

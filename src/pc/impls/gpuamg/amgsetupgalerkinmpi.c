@@ -26,17 +26,20 @@
 #include <gpupc/cmgmpi.h> /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
 #include <gpupc/matgpu.h>
 
-PetscLogEvent GPUPCAMG_GalerkinMPI;
+PetscLogEvent GPUPCAMG_GalerkinMPI, GPUPCAMG_GalMPIPlan, GPUPCAMG_GalMPIVals, GPUPCAMG_GalMPIProd, GPUPCAMG_GalMPIXPlan, GPUPCAMG_GalMPIXchg, GPUPCAMG_GalMPIAsm, GPUPCAMG_GalMPIMat;
 
 /* what a numeric re-run of one product needs (host arrays h*, the rest in the table's world) */
 typedef struct {
   PetscInt     n, nghost, nda, noa, npd, npo; /* A's rows and ghost columns, entries of A's and P's blocks */
-  PetscInt     mc;                            /* C's rows on this rank (P's local columns) */
-  PetscInt    *xperm;                         /* X's entry q: A_d's entry xperm[q], or A_o's xperm[q] - nda */
-  PetscInt    *pperm;                         /* P_loc's entry q: P_d's entry pperm[q], or P_o's pperm[q] - npd */
+  PetscInt     mc, cstart;                    /* C's rows on this rank (P's local columns), the first of them */
   PetscInt     nploc, npoth;                  /* entries of P_loc, P_oth */
-  PetscSF      esf;                           /* roots: this rank's P_loc entries; leaves: P_oth's entries */
-  PetscScalar *hx, *hb;                       /* host staging of X's and B's values */
+  GPUPCDevCSR  Ad, Ao, Pd, Po;                /* A's and P's blocks (patterns kept, values renewed on reuse) */
+  PetscInt    *pgarray;                       /* P's off-diagonal block columns -> global coarse columns */
+  GPUPCDevCSR  Pl;                            /* P_loc: P's rows merged, global coarse columns */
+  PetscInt    *qrows;                         /* the rows of P_loc that other ranks fetch (a row once per rank) */
+  GPUPCDevCSR  Q;                             /* those rows, extracted from P_loc */
+  PetscScalar *hq, *hoth;                     /* Q's values, P_oth's values (host: the entry SF's roots, leaves) */
+  PetscSF      esf;                           /* roots: Q's entries; leaves: P_oth's entries */
   GPUPCDevCSR  X, B, R, AP, Cp;               /* R = P_loc^T, AP = X B, Cp = R AP */
   PetscInt    *rperm;                         /* R's entry q is P_loc's entry rperm[q] */
   PetscMPIInt *scount, *sdispl, *rcount, *rdispl;
@@ -55,10 +58,15 @@ static PetscErrorCode GalerkinMPIDestroy(void *ctx)
   GalerkinMPI *G = (GalerkinMPI *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(PetscFree(G->xperm));
-  PetscCall(PetscFree(G->hx));
-  PetscCall(PetscFree(G->pperm));
-  PetscCall(PetscFree(G->hb));
+  PetscCall(GPUPCDevCSRDestroy(&G->Ad));
+  PetscCall(GPUPCDevCSRDestroy(&G->Ao));
+  PetscCall(GPUPCDevCSRDestroy(&G->Pd));
+  PetscCall(GPUPCDevCSRDestroy(&G->Po));
+  PetscCall(GPUPCFree(G->pgarray));
+  PetscCall(GPUPCDevCSRDestroy(&G->Pl));
+  PetscCall(GPUPCFree(G->qrows));
+  PetscCall(GPUPCDevCSRDestroy(&G->Q));
+  PetscCall(PetscFree2(G->hq, G->hoth));
   PetscCall(PetscSFDestroy(&G->esf));
   PetscCall(GPUPCDevCSRDestroy(&G->X));
   PetscCall(GPUPCDevCSRDestroy(&G->B));
@@ -100,60 +108,45 @@ static PetscErrorCode BlocksRestore(GPUPCCSR *d, GPUPCCSR *o)
   PetscFunctionReturn(0);
 }
 
-/* the merged rows of two blocks: row r lists d's entries (columns d->j + doff) and o's (columns ocol[o->j]) sorted by
-   column; *pi (m + 1) and *pj (the columns: PetscFree2), *perm[q] = d's entry or nd + o's entry of merged entry q */
-static PetscErrorCode MergeRows(const GPUPCCSR *d, const GPUPCCSR *o, PetscInt doff, const PetscInt *ocol, PetscInt **pi, PetscInt **pj, PetscInt **perm)
+/* a device copy of a host block, values included (the arrays as they are: no host pass over them) */
+static PetscErrorCode Upload(const GPUPCCSR *h, GPUPCDevCSR *d)
 {
-  const PetscInt m = d->m, nd = d->nnz, nnz = d->nnz + o->nnz;
-  PetscInt      *i, *j, *p;
-
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(m + 1, &i, nnz, &j));
-  PetscCall(PetscMalloc1(nnz, &p));
-  i[0] = 0;
-  for (PetscInt r = 0; r < m; r++) {
-    PetscInt q = i[r];
-    for (PetscInt k = d->i[r]; k < d->i[r + 1]; k++, q++) {
-      j[q] = d->j[k] + doff;
-      p[q] = k;
-    }
-    for (PetscInt k = o->i[r]; k < o->i[r + 1]; k++, q++) {
-      j[q] = ocol[o->j[k]];
-      p[q] = nd + k;
-    }
-    i[r + 1] = q;
-    PetscCall(PetscSortIntWithArray(q - i[r], j + i[r], p + i[r])); /* columns are distinct: the order is unique */
-  }
-  *pi   = i;
-  *pj   = j;
-  *perm = p;
+  PetscCall(GPUPCDevCSRCreate(h->m, h->n, h->nnz, PETSC_TRUE, d));
+  if (h->m) PetscCall(GPUPCCopyToDevice(d->i, h->i, h->m + 1));
+  else PetscCall(GPUPCMemzero(d->i, sizeof(PetscInt)));
+  PetscCall(GPUPCCopyToDevice(d->j, h->j, h->nnz));
+  PetscCall(GPUPCCopyToDevice(d->a, h->a, h->nnz));
   PetscFunctionReturn(0);
 }
 
-/* stage[q] = the value of merged entry q (MergeRows' perm) */
-static void MergeValues(PetscInt nnz, const PetscInt *perm, PetscInt nd, const PetscScalar *da, const PetscScalar *oa, PetscScalar *stage)
-{
-  for (PetscInt q = 0; q < nnz; q++) stage[q] = perm[q] < nd ? da[perm[q]] : oa[perm[q] - nd];
-}
-
-/* X's values from A's blocks, B's from P's blocks and (P_oth) from their owners; both uploaded */
+/* X's values from A's blocks, B's from P's blocks (P_loc's merged on the device, P_oth's from their owners) */
 static PetscErrorCode FactorValues(GalerkinMPI *G, Mat A, Mat P)
 {
-  GPUPCCSR ad, ao, pd, po;
+  const GPUPCSparseKernels *sk;
+  GPUPCCSR                  ad, ao, pd, po;
 
   PetscFunctionBegin;
+  PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(BlocksGet(A, &ad, &ao, NULL));
   PetscCheck(ad.m == G->n && ad.nnz == G->nda && ao.nnz == G->noa && ao.n == G->nghost, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the level matrix of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries, %" PetscInt_FMT " ghosts; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ", %" PetscInt_FMT ")", ad.nnz, ao.nnz, ao.n, G->nda, G->noa, G->nghost);
-  MergeValues(G->nda + G->noa, G->xperm, G->nda, ad.a, ao.a, G->hx);
+  PetscCall(GPUPCCopyToDevice(G->Ad.a, ad.a, G->nda));
+  PetscCall(GPUPCCopyToDevice(G->Ao.a, ao.a, G->noa));
   PetscCall(BlocksRestore(&ad, &ao));
-  PetscCall(GPUPCCopyToDevice(G->X.a, G->hx, G->X.nnz));
+  PetscCall(sk->merge(&G->Ad, NULL, 0, &G->Ao, NULL, G->n, &G->X));
   PetscCall(BlocksGet(P, &pd, &po, NULL));
   PetscCheck(pd.m == G->n && pd.nnz == G->npd && po.nnz == G->npo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the prolongator of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ")", pd.nnz, po.nnz, G->npd, G->npo);
-  MergeValues(G->nploc, G->pperm, G->npd, pd.a, po.a, G->hb);
+  PetscCall(GPUPCCopyToDevice(G->Pd.a, pd.a, G->npd));
+  PetscCall(GPUPCCopyToDevice(G->Po.a, po.a, G->npo));
   PetscCall(BlocksRestore(&pd, &po));
-  PetscCall(PetscSFBcastBegin(G->esf, MPIU_SCALAR, G->hb, G->hb + G->nploc, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(G->esf, MPIU_SCALAR, G->hb, G->hb + G->nploc, MPI_REPLACE));
-  PetscCall(GPUPCCopyToDevice(G->B.a, G->hb, G->B.nnz));
+  PetscCall(sk->merge(&G->Pd, NULL, G->cstart, &G->Po, G->pgarray, 0, &G->Pl));
+  PetscCall(GPUPCCopyOnDevice(G->B.a, G->Pl.a, G->nploc));
+  /* the rows other ranks fetch: extracted again, their values down, broadcast, P_oth's values up */
+  PetscCall(sk->extract_fill(&G->Pl, G->Q.m, G->qrows, NULL, NULL, &G->Q));
+  PetscCall(GPUPCCopyToHost(G->hq, G->Q.a, G->Q.nnz));
+  PetscCall(PetscSFBcastBegin(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  PetscCall(GPUPCCopyToDevice(G->B.a + G->nploc, G->hoth, G->npoth));
   PetscFunctionReturn(0);
 }
 
@@ -172,57 +165,76 @@ static PetscErrorCode TripleValues(MPI_Comm comm, GalerkinMPI *G)
   PetscFunctionReturn(0);
 }
 
-/* the symbolic part of steps 1-2: X and P_loc merged, P_oth's pattern fetched (the entry SF kept), B's columns
-   compressed (*colmap: the ncc global coarse columns, ascending; PetscFree) */
+/* steps 1-2 the first time, on the table (host work only on the rows other ranks fetch): X and P_loc merged from the
+   uploaded blocks, P_oth fetched from its owners, B's columns compressed (*colmap: the ncc global coarse columns,
+   ascending, in the table's world; GPUPCFree) */
 static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, PetscInt *ncc, PetscInt **colmap)
 {
-  GPUPCCSR           ad, ao, pd, po;
-  const PetscInt    *agarray, *pgarray;
-  PetscInt          *xi, *xj, *pi, *pj, *pcol, cstart, *rs, *rl, *gs, *gl, *othj, *bj, *all, nall;
-  PetscLayout        rmap;
-  PetscSF            rsf;
-  const PetscSFNode *rremote;
-  PetscSFNode       *eremote;
+  const GPUPCSparseKernels *sk;
+  GPUPCCSR                  ad, ao, pd, po;
+  const PetscInt           *agarray, *pgarray, *ioffset, *irootloc;
+  const PetscMPIInt        *iranks;
+  PetscInt                  Nc, niranks, nq, *qi, *qj, *rs, *rl, *gs, *gl, *othj, *bi, *all;
+  PetscLayout               rmap;
+  PetscSF                   rsf;
+  const PetscSFNode        *rremote;
+  PetscSFNode              *eremote;
 
   PetscFunctionBegin;
-  /* X = [A_d | A_o]: the ghosts as columns n + g */
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  /* X = [A_d | A_o]: the ghosts as columns n + g, after every column of A_d, so a row of X is A_d's row, then A_o's */
   PetscCall(BlocksGet(A, &ad, &ao, &agarray));
   G->n      = ad.m;
   G->nghost = ao.n;
   G->nda    = ad.nnz;
   G->noa    = ao.nnz;
-  {
-    PetscInt *gcol;
-    PetscCall(PetscMalloc1(G->nghost, &gcol));
-    for (PetscInt g = 0; g < G->nghost; g++) gcol[g] = G->n + g;
-    PetscCall(MergeRows(&ad, &ao, 0, gcol, &xi, &xj, &G->xperm));
-    PetscCall(PetscMalloc1(G->nda + G->noa, &G->hx));
-    PetscCall(PetscFree(gcol));
-  }
+  PetscCall(Upload(&ad, &G->Ad));
+  PetscCall(Upload(&ao, &G->Ao));
   PetscCall(GPUPCDevCSRCreate(G->n, G->n + G->nghost, G->nda + G->noa, PETSC_TRUE, &G->X));
-  PetscCall(GPUPCCopyToDevice(G->X.i, xi, G->n + 1));
-  PetscCall(GPUPCCopyToDevice(G->X.j, xj, G->X.nnz));
-  PetscCall(PetscFree2(xi, xj));
+  PetscCall(sk->merge(&G->Ad, NULL, 0, &G->Ao, NULL, G->n, &G->X));
   /* P_loc: P's rows with global coarse columns, in global column order */
-  PetscCall(MatGetOwnershipRangeColumn(P, &cstart, NULL));
+  PetscCall(MatGetOwnershipRangeColumn(P, &G->cstart, NULL));
+  PetscCall(MatGetSize(P, NULL, &Nc));
   PetscCall(BlocksGet(P, &pd, &po, &pgarray));
   PetscCheck(pd.m == G->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC gpuamg: P has %" PetscInt_FMT " local rows, the level matrix %" PetscInt_FMT, pd.m, G->n);
   G->npd   = pd.nnz;
   G->npo   = po.nnz;
   G->nploc = pd.nnz + po.nnz;
   G->mc    = pd.n;
-  PetscCall(MergeRows(&pd, &po, cstart, pgarray, &pi, &pj, &G->pperm));
+  PetscCall(Upload(&pd, &G->Pd));
+  PetscCall(Upload(&po, &G->Po));
+  PetscCall(GPUPCMallocArray(po.n, &G->pgarray));
+  PetscCall(GPUPCCopyToDevice(G->pgarray, pgarray, po.n));
   PetscCall(BlocksRestore(&pd, &po));
-  /* P_oth: lengths and offsets of the ghosts' rows from their owners, then their columns over the entry SF */
-  PetscCall(PetscMalloc4(G->n, &rs, G->n, &rl, G->nghost, &gs, G->nghost, &gl));
-  for (PetscInt r = 0; r < G->n; r++) {
-    rs[r] = pi[r];
-    rl[r] = pi[r + 1] - pi[r];
-  }
+  PetscCall(GPUPCDevCSRCreate(G->n, Nc, G->nploc, PETSC_TRUE, &G->Pl));
+  PetscCall(sk->merge(&G->Pd, NULL, G->cstart, &G->Po, G->pgarray, 0, &G->Pl));
+  /* P_oth: the rows of P_loc that other ranks' ghosts reference (the row SF's roots that have leaves) extracted, down;
+     their offsets and lengths to the ghosts over the row SF, then columns and values over the entry SF */
   PetscCall(MatGetLayouts(P, &rmap, NULL));
   PetscCall(PetscSFCreate(comm, &rsf));
   PetscCall(PetscSFSetGraphLayout(rsf, rmap, G->nghost, NULL, PETSC_COPY_VALUES, agarray));
   PetscCall(BlocksRestore(&ad, &ao));
+  PetscCall(PetscSFSetUp(rsf));
+  PetscCall(PetscSFGetLeafRanks(rsf, &niranks, &iranks, &ioffset, &irootloc));
+  nq = ioffset[niranks];
+  PetscCall(GPUPCMallocArray(nq, &G->qrows));
+  PetscCall(GPUPCCopyToDevice(G->qrows, irootloc, nq));
+  G->Q.m = nq;
+  G->Q.n = Nc;
+  PetscCall(GPUPCMallocArray(nq + 1, &G->Q.i));
+  PetscCall(sk->extract_count(&G->Pl, nq, G->qrows, NULL, NULL, G->Q.i));
+  PetscCall(sk->rowptr(nq, G->Q.i, &G->Q.nnz, NULL));
+  PetscCall(GPUPCMallocArray(G->Q.nnz, &G->Q.j));
+  PetscCall(GPUPCMallocArray(G->Q.nnz, &G->Q.a));
+  PetscCall(sk->extract_fill(&G->Pl, nq, G->qrows, NULL, NULL, &G->Q));
+  PetscCall(PetscMalloc2(nq + 1, &qi, G->Q.nnz, &qj));
+  PetscCall(GPUPCCopyToHost(qi, G->Q.i, nq + 1));
+  PetscCall(GPUPCCopyToHost(qj, G->Q.j, G->Q.nnz));
+  PetscCall(PetscMalloc4(G->n, &rs, G->n, &rl, G->nghost, &gs, G->nghost, &gl)); /* rs, rl: read at fetched rows only */
+  for (PetscInt k = 0; k < nq; k++) {
+    rs[irootloc[k]] = qi[k]; /* a row fetched by several ranks: any of its (equal) copies */
+    rl[irootloc[k]] = qi[k + 1] - qi[k];
+  }
   PetscCall(PetscSFBcastBegin(rsf, MPIU_INT, rs, gs, MPI_REPLACE));
   PetscCall(PetscSFBcastEnd(rsf, MPIU_INT, rs, gs, MPI_REPLACE));
   PetscCall(PetscSFBcastBegin(rsf, MPIU_INT, rl, gl, MPI_REPLACE));
@@ -238,63 +250,67 @@ static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, Petsc
     }
   PetscCall(PetscSFDestroy(&rsf));
   PetscCall(PetscSFCreate(comm, &G->esf));
-  PetscCall(PetscSFSetGraph(G->esf, G->nploc, G->npoth, NULL, PETSC_COPY_VALUES, eremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetGraph(G->esf, G->Q.nnz, G->npoth, NULL, PETSC_COPY_VALUES, eremote, PETSC_OWN_POINTER));
   PetscCall(PetscMalloc1(G->npoth, &othj));
-  PetscCall(PetscSFBcastBegin(G->esf, MPIU_INT, pj, othj, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(G->esf, MPIU_INT, pj, othj, MPI_REPLACE));
-  PetscCall(PetscMalloc1(G->nploc + G->npoth, &G->hb)); /* the staging of B's values: P_loc's, then P_oth's */
-  /* the global coarse columns B reaches, in global order, and B with its columns compressed to them */
-  nall = G->nploc + G->npoth;
-  PetscCall(PetscMalloc1(nall, &all));
-  PetscCall(PetscArraycpy(all, pj, G->nploc));
-  PetscCall(PetscArraycpy(all + G->nploc, othj, G->npoth));
-  PetscCall(PetscSortRemoveDupsInt(&nall, all));
-  *ncc    = nall;
-  *colmap = all;
-  PetscCall(PetscMalloc2(G->n + G->nghost + 1, &pcol, G->nploc + G->npoth, &bj));
-  PetscCall(PetscArraycpy(pcol, pi, G->n + 1));
-  for (PetscInt g = 0; g < G->nghost; g++) pcol[G->n + g + 1] = pcol[G->n + g] + gl[g];
-  for (PetscInt q = 0; q < G->nploc + G->npoth; q++) {
-    PetscInt c = q < G->nploc ? pj[q] : othj[q - G->nploc], at;
-    PetscCall(PetscFindInt(c, nall, all, &at));
-    bj[q] = at;
-  }
-  PetscCall(GPUPCDevCSRCreate(G->n + G->nghost, nall, G->nploc + G->npoth, PETSC_TRUE, &G->B));
-  PetscCall(GPUPCCopyToDevice(G->B.i, pcol, G->B.m + 1));
-  PetscCall(GPUPCCopyToDevice(G->B.j, bj, G->B.nnz));
-  PetscCall(PetscFree2(pcol, bj));
+  PetscCall(PetscMalloc2(G->Q.nnz, &G->hq, G->npoth, &G->hoth));
+  PetscCall(GPUPCCopyToHost(G->hq, G->Q.a, G->Q.nnz));
+  PetscCall(PetscSFBcastBegin(G->esf, MPIU_INT, qj, othj, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(G->esf, MPIU_INT, qj, othj, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  /* B = [P_loc; P_oth]: the global coarse columns it reaches, in global order (unique), its columns their places */
+  PetscCall(GPUPCDevCSRCreate(G->n + G->nghost, 0, G->nploc + G->npoth, PETSC_TRUE, &G->B));
+  PetscCall(GPUPCMallocArray(G->B.nnz, &all));
+  PetscCall(GPUPCCopyOnDevice(all, G->Pl.j, G->nploc));
+  PetscCall(GPUPCCopyToDevice(all + G->nploc, othj, G->npoth));
+  PetscCall(GPUPCMallocArray(G->B.nnz, colmap));
+  PetscCall(sk->unique(G->B.nnz, all, *colmap, G->B.j, ncc, NULL));
+  G->B.n = *ncc;
+  PetscCall(GPUPCFree(all));
+  PetscCall(GPUPCCopyOnDevice(G->B.i, G->Pl.i, G->n + 1));
+  PetscCall(PetscMalloc1(G->nghost, &bi));
+  for (PetscInt g = 0, e = G->nploc; g < G->nghost; g++) bi[g] = (e += gl[g]);
+  PetscCall(GPUPCCopyToDevice(G->B.i + G->n + 1, bi, G->nghost));
+  PetscCall(GPUPCCopyOnDevice(G->B.a, G->Pl.a, G->nploc));
+  PetscCall(GPUPCCopyToDevice(G->B.a + G->nploc, G->hoth, G->npoth));
+  PetscCall(PetscFree(bi));
   PetscCall(PetscFree(othj));
-  PetscCall(PetscFree2(pi, pj));
+  PetscCall(PetscFree2(qi, qj));
   PetscCall(PetscFree4(rs, rl, gs, gl));
   PetscFunctionReturn(0);
 }
 
-/* the exchange plan of step 4: the range of Cp's entries of each rank's rows, counts to and from every rank, and
-   the global (row, column) of the received triples (*rrow, *rcol; PetscFree2) */
-static PetscErrorCode ExchangePlan(MPI_Comm comm, Mat P, const PetscInt *colmap, PetscInt ncc, GalerkinMPI *G, PetscInt **rrow, PetscInt **rcol)
+/* the exchange plan of step 4 on the table: the range of Cp's entries of each rank's rows (the ranks' first rows in
+   colmap by search: only the counts come down), counts to and from every rank, and the triples in rank order as
+   device arrays *tri, *tcj (local row at the owner, global column; GPUPCFree): the other ranks' ranges through host
+   buffers by MPI, this rank's own range copied on the device */
+static PetscErrorCode ExchangePlan(MPI_Comm comm, Mat P, const PetscInt *colmap, PetscInt ncc, GalerkinMPI *G, PetscInt **tri, PetscInt **tcj)
 {
-  PetscMPIInt     size, rank;
-  const PetscInt *cranges;
-  PetscInt       *ci, *cj, *srow, *scol, r = 0;
+  const GPUPCSparseKernels *sk;
+  PetscMPIInt               size, rank;
+  const PetscInt           *cranges;
+  PetscInt                 *dranges, *dpos, *hpos, *e, *rloc, *sci, *scj, *srow, *scol, *rrow, *rcol, nown, nent;
 
   PetscFunctionBegin;
+  PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(MatGetOwnershipRangesColumn(P, &cranges));
   PetscCall(PetscMalloc4(size, &G->scount, size, &G->sdispl, size, &G->rcount, size + 1, &G->rdispl));
-  PetscCall(PetscMalloc2(ncc + 1, &ci, G->Cp.nnz, &cj));
-  PetscCall(GPUPCCopyToHost(ci, G->Cp.i, ncc + 1));
-  PetscCall(GPUPCCopyToHost(cj, G->Cp.j, G->Cp.nnz));
-  for (PetscMPIInt p = 0; p < size; p++) { /* rows r .. of Cp belong to rank p while their global row is below its end */
-    PetscInt r0 = r;
-    while (r < ncc && colmap[r] < cranges[p + 1]) r++;
-    PetscCall(PetscMPIIntCast(ci[r0], &G->sdispl[p]));
-    PetscCall(PetscMPIIntCast(p == rank ? 0 : ci[r] - ci[r0], &G->scount[p]));
-    if (p == rank) {
-      G->own0 = ci[r0];
-      G->own1 = ci[r];
-    }
+  PetscCall(PetscMalloc2(size + 1, &hpos, size + 1, &e));
+  PetscCall(GPUPCMallocArray(size + 1, &dranges));
+  PetscCall(GPUPCMallocArray(size + 1, &dpos));
+  PetscCall(GPUPCCopyToDevice(dranges, cranges, size + 1));
+  PetscCall(sk->search(ncc, colmap, size + 1, dranges, dpos, NULL, NULL)); /* rank p's rows of Cp: hpos[p] .. hpos[p+1] */
+  PetscCall(GPUPCCopyToHost(hpos, dpos, size + 1));
+  for (PetscMPIInt p = 0; p <= size; p++) PetscCall(GPUPCCopyToHost(&e[p], G->Cp.i + hpos[p], 1));
+  for (PetscMPIInt p = 0; p < size; p++) {
+    PetscCall(PetscMPIIntCast(e[p], &G->sdispl[p]));
+    PetscCall(PetscMPIIntCast(p == rank ? 0 : e[p + 1] - e[p], &G->scount[p]));
   }
+  G->own0 = e[rank];
+  G->own1 = e[rank + 1];
+  nown    = G->own1 - G->own0;
   PetscCallMPI(MPI_Alltoall(G->scount, 1, MPI_INT, G->rcount, 1, MPI_INT, comm));
   G->rdispl[0] = 0;
   for (PetscMPIInt p = 0; p < size; p++) {
@@ -303,89 +319,85 @@ static PetscErrorCode ExchangePlan(MPI_Comm comm, Mat P, const PetscInt *colmap,
   }
   G->nrecv = G->rdispl[size];
   G->nlo   = G->rdispl[rank];
-  /* the patterns: the global row and column of every sent entry (the own range is not sent) */
-  PetscCall(PetscMalloc2(G->Cp.nnz, &srow, G->Cp.nnz, &scol));
-  for (PetscInt q = 0; q < ncc; q++)
-    for (PetscInt e = ci[q]; e < ci[q + 1]; e++) {
-      srow[e] = colmap[q];
-      scol[e] = colmap[cj[e]];
-    }
-  PetscCall(PetscMalloc2(G->nrecv, rrow, G->nrecv, rcol));
-  PetscCallMPI(MPI_Alltoallv(srow, G->scount, G->sdispl, MPIU_INT, *rrow, G->rcount, G->rdispl, MPIU_INT, comm));
-  PetscCallMPI(MPI_Alltoallv(scol, G->scount, G->sdispl, MPIU_INT, *rcol, G->rcount, G->rdispl, MPIU_INT, comm));
-  /* the own range: its (row, column) in place of the received triples' between the lower and higher ranks' */
-  {
-    const PetscInt nown = G->own1 - G->own0;
-    PetscInt      *tr, *tc;
-    PetscCall(PetscMalloc2(G->nrecv + nown, &tr, G->nrecv + nown, &tc));
-    PetscCall(PetscArraycpy(tr, *rrow, G->nlo));
-    PetscCall(PetscArraycpy(tc, *rcol, G->nlo));
-    PetscCall(PetscArraycpy(tr + G->nlo, srow + G->own0, nown));
-    PetscCall(PetscArraycpy(tc + G->nlo, scol + G->own0, nown));
-    PetscCall(PetscArraycpy(tr + G->nlo + nown, *rrow + G->nlo, G->nrecv - G->nlo));
-    PetscCall(PetscArraycpy(tc + G->nlo + nown, *rcol + G->nlo, G->nrecv - G->nlo));
-    PetscCall(PetscFree2(*rrow, *rcol));
-    *rrow = tr;
-    *rcol = tc;
-  }
+  /* the triples' indices: Cp's rows as local rows of their owners (search in the column ranges), columns global */
+  PetscCall(GPUPCMallocArray(ncc, &rloc));
+  PetscCall(sk->search(size + 1, dranges, ncc, colmap, NULL, NULL, rloc));
+  PetscCall(GPUPCMallocArray(G->Cp.nnz, &sci));
+  PetscCall(GPUPCMallocArray(G->Cp.nnz, &scj));
+  PetscCall(sk->expand(&G->Cp, rloc, colmap, sci, scj));
+  PetscCall(PetscMalloc2(G->Cp.nnz, &srow, G->Cp.nnz, &scol)); /* the own range is not sent, not written */
+  PetscCall(GPUPCCopyToHost(srow, sci, G->own0));
+  PetscCall(GPUPCCopyToHost(scol, scj, G->own0));
+  PetscCall(GPUPCCopyToHost(srow + G->own1, sci + G->own1, G->Cp.nnz - G->own1));
+  PetscCall(GPUPCCopyToHost(scol + G->own1, scj + G->own1, G->Cp.nnz - G->own1));
+  PetscCall(PetscMalloc2(G->nrecv, &rrow, G->nrecv, &rcol));
+  PetscCallMPI(MPI_Alltoallv(srow, G->scount, G->sdispl, MPIU_INT, rrow, G->rcount, G->rdispl, MPIU_INT, comm));
+  PetscCallMPI(MPI_Alltoallv(scol, G->scount, G->sdispl, MPIU_INT, rcol, G->rcount, G->rdispl, MPIU_INT, comm));
+  /* the own range in place between the lower and the higher ranks' triples */
+  nent = G->nrecv + nown;
+  PetscCall(GPUPCMallocArray(nent, tri));
+  PetscCall(GPUPCMallocArray(nent, tcj));
+  PetscCall(GPUPCCopyToDevice(*tri, rrow, G->nlo));
+  PetscCall(GPUPCCopyToDevice(*tcj, rcol, G->nlo));
+  PetscCall(GPUPCCopyOnDevice(*tri + G->nlo, sci + G->own0, nown));
+  PetscCall(GPUPCCopyOnDevice(*tcj + G->nlo, scj + G->own0, nown));
+  PetscCall(GPUPCCopyToDevice(*tri + G->nlo + nown, rrow + G->nlo, G->nrecv - G->nlo));
+  PetscCall(GPUPCCopyToDevice(*tcj + G->nlo + nown, rcol + G->nlo, G->nrecv - G->nlo));
   PetscCall(PetscMalloc2(G->Cp.nnz, &G->hsend, G->nrecv, &G->hrecv));
+  PetscCall(PetscFree2(rrow, rcol));
   PetscCall(PetscFree2(srow, scol));
-  PetscCall(PetscFree2(ci, cj));
+  PetscCall(GPUPCFree(sci));
+  PetscCall(GPUPCFree(scj));
+  PetscCall(GPUPCFree(rloc));
+  PetscCall(GPUPCFree(dranges));
+  PetscCall(GPUPCFree(dpos));
+  PetscCall(PetscFree2(hpos, e));
   PetscFunctionReturn(0);
 }
 
-/* steps 4-5 the first time: the triples' indices, their sort, the blocks, C */
-static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *rrow, const PetscInt *rcol, GalerkinMPI *G, Mat *C)
+/* steps 4-5 the first time, on the table: the triples' columns compressed (unique), their sort, the blocks' column
+   maps (search and compact), C; tcj is overwritten */
+static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *tri, PetscInt *tcj, GalerkinMPI *G, Mat *C)
 {
-  const PetscInt nent = G->nrecv + G->own1 - G->own0;
-  PetscInt       cstart, Nc, ncol, *col, *hci, *hcj, *dci, *dcj, *hmap, *garray, ngarray = 0;
+  const GPUPCSparseKernels *sk;
+  const PetscInt            nent = G->nrecv + G->own1 - G->own0;
+  PetscInt                  Nc, ncol, nbelow, ngarray, bounds[2], *col, *dbounds, *seg, *garray;
 
   PetscFunctionBegin;
-  PetscCall(MatGetOwnershipRangeColumn(P, &cstart, NULL));
+  PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(MatGetSize(P, NULL, &Nc));
   /* the columns of this rank's rows, compressed in global order */
-  PetscCall(PetscMalloc1(nent, &col));
-  PetscCall(PetscArraycpy(col, rcol, nent));
-  ncol = nent;
-  PetscCall(PetscSortRemoveDupsInt(&ncol, col));
-  PetscCall(PetscMalloc2(nent, &hci, nent, &hcj));
-  for (PetscInt k = 0; k < nent; k++) {
-    hci[k] = rrow[k] - cstart;
-    PetscCheck(hci[k] >= 0 && hci[k] < G->mc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg: a Galerkin triple of coarse row %" PetscInt_FMT " reached the rank of rows %" PetscInt_FMT " .. %" PetscInt_FMT, rrow[k], cstart, cstart + G->mc - 1);
-    PetscCall(PetscFindInt(rcol[k], ncol, col, &hcj[k]));
-  }
-  PetscCall(GPUPCMallocArray(nent, &dci));
-  PetscCall(GPUPCMallocArray(nent, &dcj));
-  PetscCall(GPUPCCopyToDevice(dci, hci, nent));
-  PetscCall(GPUPCCopyToDevice(dcj, hcj, nent));
-  PetscCall(PetscFree2(hci, hcj));
-  PetscCall(GPUPCDevCOOAssemble(G->mc, ncol, nent, dci, dcj, G->v, MAT_INITIAL_MATRIX, &G->coo, &G->Cs));
-  PetscCall(GPUPCFree(dci));
-  PetscCall(GPUPCFree(dcj));
-  /* the blocks: own columns minus cstart; the others numbered in order (C's garray) */
-  PetscCall(PetscMalloc2(ncol, &hmap, ncol, &garray));
+  PetscCall(GPUPCMallocArray(nent, &col));
+  PetscCall(sk->unique(nent, tcj, col, tcj, &ncol, NULL));
+  PetscCall(GPUPCDevCOOAssemble(G->mc, ncol, nent, tri, tcj, G->v, MAT_INITIAL_MATRIX, &G->coo, &G->Cs));
+  /* the blocks: own columns minus cstart (col's middle range); the others numbered in order (C's garray) */
+  bounds[0] = G->cstart;
+  bounds[1] = G->cstart + G->mc;
+  PetscCall(GPUPCMallocArray(2, &dbounds));
+  PetscCall(GPUPCCopyToDevice(dbounds, bounds, 2));
+  PetscCall(GPUPCMallocArray(ncol, &seg));
   PetscCall(GPUPCMallocArray(ncol, &G->cmapd));
   PetscCall(GPUPCMallocArray(ncol, &G->cmapo));
-  for (PetscInt c = 0; c < ncol; c++) hmap[c] = col[c] >= cstart && col[c] < cstart + G->mc ? col[c] - cstart : -1;
-  PetscCall(GPUPCCopyToDevice(G->cmapd, hmap, ncol));
-  for (PetscInt c = 0; c < ncol; c++) {
-    hmap[c] = -1;
-    if (col[c] < cstart || col[c] >= cstart + G->mc) {
-      garray[ngarray] = col[c];
-      hmap[c]         = ngarray++;
-    }
-  }
-  PetscCall(GPUPCCopyToDevice(G->cmapo, hmap, ncol));
+  PetscCall(sk->search(2, dbounds, ncol, col, NULL, seg, G->cmapd));
+  PetscCall(sk->compact(ncol, G->cmapd, -1, NULL, G->cmapo, &ngarray, NULL));
+  PetscCall(sk->compact(ncol, seg, -1, NULL, NULL, &nbelow, NULL));
+  PetscCall(PetscMalloc1(ngarray, &garray));
+  PetscCall(GPUPCCopyToHost(garray, col, nbelow));
+  PetscCall(GPUPCCopyToHost(garray + nbelow, col + ncol - (ngarray - nbelow), ngarray - nbelow));
+  PetscCall(GPUPCFree(seg));
+  PetscCall(GPUPCFree(dbounds));
+  PetscCall(GPUPCFree(col));
   PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->mc, MAT_INITIAL_MATRIX, &G->Cd));
   PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, ngarray, MAT_INITIAL_MATRIX, &G->Co));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nc, &G->Cd, &G->Co, garray, NULL, C));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
   {
     PetscInt cbs;
     PetscCall(MatGetBlockSizes(P, NULL, &cbs)); /* as MatPtAP: C's blocks are P's column blocks */
     PetscCall(MatSetBlockSizes(*C, cbs, cbs));
   }
-  PetscCall(PetscFree2(hmap, garray));
-  PetscCall(PetscFree(col));
+  PetscCall(PetscFree(garray));
   PetscFunctionReturn(0);
 }
 
@@ -444,7 +456,7 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
   MPI_Comm       comm = PetscObjectComm((PetscObject)A);
   GalerkinMPI   *G;
   PetscContainer container;
-  PetscInt       N, Np, ncc = 0, *colmap = NULL, *rrow = NULL, *rcol = NULL;
+  PetscInt       N, Np, ncc = 0, *colmap = NULL, *tri = NULL, *tcj = NULL;
   GPUPCDevCSR    Pl;
 
   PetscFunctionBegin;
@@ -459,13 +471,17 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
   PetscCall(PetscLogEventBegin(GPUPCAMG_GalerkinMPI, A, P, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(PetscContainerGetPointer(container, (void **)&G));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
     PetscCall(FactorValues(G, A, P));
-  } else {
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
+  } else { /* Factors makes the values too */
     PetscCall(PetscNew(&G));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
     PetscCall(Factors(comm, A, P, G, &ncc, &colmap));
-    PetscCall(FactorValues(G, A, P));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
   }
   /* AP = X B, Cp = P_loc^T AP: P_loc is B's first n rows */
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIProd, 0, 0, 0, 0));
   Pl.m   = G->n;
   Pl.n   = G->B.n;
   Pl.nnz = G->nploc;
@@ -475,15 +491,22 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
   PetscCall(GPUPCDevCSRTranspose(&Pl, reuse, &G->R, &G->rperm, NULL));
   PetscCall(GPUPCDevCSRMatMult(&G->X, &G->B, reuse, PETSC_TRUE, &G->AP, NULL));
   PetscCall(GPUPCDevCSRMatMult(&G->R, &G->AP, reuse, PETSC_TRUE, &G->Cp, NULL));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIProd, 0, 0, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) {
-    PetscCall(ExchangePlan(comm, P, colmap, ncc, G, &rrow, &rcol));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIXPlan, 0, 0, 0, 0));
+    PetscCall(ExchangePlan(comm, P, colmap, ncc, G, &tri, &tcj));
     PetscCall(GPUPCMallocArray(G->nrecv + G->own1 - G->own0, &G->v));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIXPlan, 0, 0, 0, 0));
   }
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIXchg, 0, 0, 0, 0));
   PetscCall(TripleValues(comm, G));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIXchg, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIAsm, 0, 0, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) {
-    PetscCall(Assemble(comm, P, rrow, rcol, G, C));
-    PetscCall(PetscFree2(rrow, rcol));
-    PetscCall(PetscFree(colmap));
+    PetscCall(Assemble(comm, P, tri, tcj, G, C));
+    PetscCall(GPUPCFree(tri));
+    PetscCall(GPUPCFree(tcj));
+    PetscCall(GPUPCFree(colmap));
     PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
     PetscCall(PetscContainerSetPointer(container, G));
     PetscCall(PetscContainerSetUserDestroy(container, GalerkinMPIDestroy));
@@ -493,8 +516,11 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
     PetscCall(GPUPCDevCOOAssemble(G->Cs.m, G->Cs.n, G->coo.nent, NULL, NULL, G->v, MAT_REUSE_MATRIX, &G->coo, &G->Cs));
     PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->Cd.n, MAT_REUSE_MATRIX, &G->Cd));
     PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, G->Co.n, MAT_REUSE_MATRIX, &G->Co));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
     PetscCall(ValuesIntoC(G, *C));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
   }
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIAsm, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(GPUPCAMG_GalerkinMPI, A, P, 0, 0));
   PetscFunctionReturn(0);
 }

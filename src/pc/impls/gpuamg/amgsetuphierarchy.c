@@ -26,7 +26,11 @@ PetscLogEvent GPUPCAMG_Setup, GPUPCAMG_Local, GPUPCAMG_PMat, GPUPCAMG_Strength, 
    Events: GPUAMGSetup (the whole hierarchy), GPUAMGLocal (the rank-local part of a level), GPUAMGPMat (a local P
    made a Mat), GPUAMGStrength, GPUAMGCoarsen, GPUAMGInterp (classical), GPUAMGAggregate,
    GPUAMGTentative, GPUAMGProlSmooth (aggregation), GPUAMGGalerkin (the products P^T A P), GPUAMGGalerkinMPI
-   (inside it on several ranks: the per-rank products, GPUPCAMGGalerkinMPI())
+   (inside it on several ranks: the per-rank products, GPUPCAMGGalerkinMPI()), and inside that its phases:
+   GPUAMGGalMPIPlan (the factors' patterns: X, P_loc, P_oth, B), GPUAMGGalMPIVals (the factors' values),
+   GPUAMGGalMPIProd (the transpose and the two SpGEMMs), GPUAMGGalMPIXPln (the exchange plan: counts and the triples'
+   indices), GPUAMGGalMPIXchg (the triples' values exchanged), GPUAMGGalMPIAsm (the sums, C's blocks, C) and inside
+   that GPUAMGGalMPIMat (C's host MPIAIJ made from the blocks, or its values written)
 
    Level: developer
 
@@ -50,6 +54,13 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
   PetscCall(PetscLogEventRegister("GPUAMGProlSmooth", PC_CLASSID, &GPUPCAMG_ProlSmooth));
   PetscCall(PetscLogEventRegister("GPUAMGGalerkin", PC_CLASSID, &GPUPCAMG_Galerkin));
   PetscCall(PetscLogEventRegister("GPUAMGGalerkinMPI", PC_CLASSID, &GPUPCAMG_GalerkinMPI));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIPlan", PC_CLASSID, &GPUPCAMG_GalMPIPlan));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIVals", PC_CLASSID, &GPUPCAMG_GalMPIVals));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIProd", PC_CLASSID, &GPUPCAMG_GalMPIProd));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIXPln", PC_CLASSID, &GPUPCAMG_GalMPIXPlan));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIXchg", PC_CLASSID, &GPUPCAMG_GalMPIXchg));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIAsm", PC_CLASSID, &GPUPCAMG_GalMPIAsm));
+  PetscCall(PetscLogEventRegister("GPUAMGGalMPIMat", PC_CLASSID, &GPUPCAMG_GalMPIMat));
   PetscFunctionReturn(0);
 }
 
