@@ -90,10 +90,10 @@ typedef struct {
   const PetscInt    *i, *j;
   const PetscScalar *a;
   PetscBool          done;
-  PetscBool          device;     /* j and a are device arrays (i is always on the host): a level built on the device; the
-                                segcsr and hec builds and value updates take it (gpupc/formatkernels.h), bcsr refuses it */
-  PetscBool          rowsdevice; /* with device: i is a device array too; the segcsr and hec builds then compute their
-                                    structure on the device (gpupc/formatkernels.h) */
+  PetscBool          device;     /* j and a are device arrays (i on the host unless rowsdevice): a level built on the
+                                device; the builds and value updates of segcsr, hec and bcsr take it (gpupc/formatkernels.h) */
+  PetscBool          rowsdevice; /* with device: i is a device array too; the builds then compute their structure on the
+                                    device (gpupc/formatkernels.h) */
 } GPUPCCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCMatGetCSR(Mat, GPUPCCSR *);
