@@ -248,7 +248,7 @@ PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBase(Mat, const GPUPCMatBlockOps *
 /* an assembled SEQAIJ whose host arrays hold the CSR given with its columns and values on the device (csr->device) into
    the sequential type of ops in place, its device block laid out from that device CSR (no host layout, no upload) */
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBaseDeviceCSR(Mat, const GPUPCMatBlockOps *, const GPUPCCSR *);
-/* new values of a sequential segcsr or hec matrix from device CSR on its pattern (its host arrays already hold them);
+/* new values of a sequential segcsr, hec or bcsr matrix from device CSR on its pattern (its host arrays already hold them);
    *done false (nothing done) for another type or a layout that is not current */
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksUploadDeviceCSR(Mat, const GPUPCCSR *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreate(Mat, MatType, const GPUPCMatBlockOps *);
