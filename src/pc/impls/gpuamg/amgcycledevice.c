@@ -350,12 +350,12 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     const GPUPCMatBlockOps *aops = NULL, *pops = NULL, *rops = NULL;
     const GPUPCDevCSR      *dA, *dP, *dR; /* the device setup's CSR of the level (NULL after the host setup) */
 
-    PetscBool devonly;      /* the device setup's level without host copies: device-only Mats (DeviceOnly) */
+    PetscBool devonly;         /* the device setup's level without host copies: device-only Mats (DeviceOnly) */
     PetscInt  bs = 1, pbs = 1; /* their block sizes: A's, and P's and R's */
 
     PetscCall(GPUPCAMGDevHierarchyGetLevel(H, l, &dA, &dP, &dR));
     devonly = (PetscBool)(dA && !H->hostlevels);
-    L->dcsr = dA;            /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
+    L->dcsr = dA;  /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
     if (devonly) { /* block sizes: the operator's on level 0, the device setup's on the coarse levels (aggregation: nv
                       rows a node, bjacobi's blocks); P and R have the blocks of both of their levels when they agree */
       PetscInt rbs, cbs, nbs = 1;
