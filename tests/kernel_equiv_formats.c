@@ -2,7 +2,11 @@ static const char help[] = "The format builds from CSR on the device (gpupc/form
                            "format-build kernel table, the active backend's table on device buffers against the host table on\n"
                            "host buffers; segcsr and hec level matrices built from device CSR against the same formats built\n"
                            "from host CSR (every column and value slot identical, products identical, value updates from host and\n"
-                           "device identical); products against a CSR reference; bcsr refusing device CSR; auto's choices.\n"
+                           "device identical); products against a CSR reference; auto's choices.\n"
+                           "bcsr from device CSR (row pointers on the device or the host) against bcsr from host CSR, array by\n"
+                           "array, with its members (bcsrcount, bcsrcolumns, bcsrslices, bcsrfill) against the host table and a\n"
+                           "plain count: random blocked matrices of block size 1, 2, 3, 6 (missing entries inside blocks, empty\n"
+                           "block rows), elasticity-like stencils, no entries, no rows; unsorted rows and bad sizes refused.\n"
                            "The structure of a block built from device row pointers (segment pointers, rows, bins, tiles; ELL\n"
                            "lengths, slabs, remainder offsets, long rows) is compared array by array with the host build.\n"
                            "Matrices: irregular rows (empty, slab, warp and block rows), a 2D Laplacian, a rectangle, no entries,\n"
@@ -14,6 +18,7 @@ static const char help[] = "The format builds from CSR on the device (gpupc/form
 /* the blocks' host statistics (segmin, groupbusy, Kcost, ...), compared between the host and the device builds */
 #include "../src/mat/impls/segcsr/segcsrimpl.h"
 #include "../src/mat/impls/hec/hecimpl.h"
+#include "../src/mat/impls/bcsr/bcsrimpl.h"
 
 typedef struct {
   const char  *name;
@@ -132,6 +137,26 @@ static PetscErrorCode Up(const void *h, size_t bytes, void **d)
 {
   PetscFunctionBegin;
   PetscCall(TestDup(PETSC_TRUE, h, bytes, d));
+  PetscFunctionReturn(0);
+}
+
+/* device copies of A's row pointers, columns and values */
+static PetscErrorCode UpCSR(const HostCSR *A, PetscInt **di, PetscInt **dj, PetscScalar **da)
+{
+  PetscFunctionBegin;
+  PetscCall(Up(A->i, (A->m + 1) * sizeof(PetscInt), (void **)di));
+  PetscCall(Up(A->j, A->nnz * sizeof(PetscInt), (void **)dj));
+  PetscCall(Up(A->a, A->nnz * sizeof(PetscScalar), (void **)da));
+  PetscFunctionReturn(0);
+}
+
+/* frees UpCSR's copies */
+static PetscErrorCode FreeUp(PetscInt *di, PetscInt *dj, PetscScalar *da)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCFree(di));
+  PetscCall(GPUPCFree(dj));
+  PetscCall(GPUPCFree(da));
   PetscFunctionReturn(0);
 }
 
@@ -441,9 +466,7 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscScalar *da, *na;
 
   PetscFunctionBegin;
-  PetscCall(Up(A->i, (A->m + 1) * sizeof(PetscInt), (void **)&di));
-  PetscCall(Up(A->j, A->nnz * sizeof(PetscInt), (void **)&dj));
-  PetscCall(Up(A->a, A->nnz * sizeof(PetscScalar), (void **)&da));
+  PetscCall(UpCSR(A, &di, &dj, &da));
   PetscCall(GPUPCDevMatCreate(&h, 1, f, &X));
   PetscCall(GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, di, dj, da, f, &Y));
   PetscCheck(!strcmp(X->ops->name, fmt) && !strcmp(Y->ops->name, fmt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "asked for %s, got %s and %s", fmt, X->ops->name, Y->ops->name);
@@ -471,9 +494,7 @@ static PetscErrorCode CheckFormat(const HostCSR *A, GPUPCDevMatFormat f)
   PetscCall(PetscFree(na));
   PetscCall(GPUPCDevMatDestroy(&X));
   PetscCall(GPUPCDevMatDestroy(&Y));
-  PetscCall(GPUPCFree(di));
-  PetscCall(GPUPCFree(dj));
-  PetscCall(GPUPCFree(da));
+  PetscCall(FreeUp(di, dj, da));
   PetscFunctionReturn(0);
 }
 
@@ -529,48 +550,329 @@ static PetscInt OneRowLen(PetscInt i, PetscReal u)
   return 3;
 }
 
-/* bcsr from device CSR: PETSC_ERR_SUP, nothing leaked */
-static PetscErrorCode CheckBCSRRefuses(const HostCSR *A)
+/* ---------------------------------------------------------------- bcsr from device CSR */
+
+/* a blocked matrix of mbr x nbc blocks of bs x bs: block row R touches block column C with probability pblock
+   (every 5th block row none: empty block rows; block row 1 every block column: a long one), and inside a touched
+   block each entry is stored with probability pfill (missing entries inside blocks); columns increasing in each
+   row, random values away from zero */
+static PetscErrorCode MakeBlocked(PetscRandom r, const char *name, PetscInt mbr, PetscInt nbc, PetscInt bs, PetscReal pblock, PetscReal pfill, HostCSR *A)
 {
-  PetscInt      *di, *dj;
+  PetscReal u;
+  PetscInt *touch, k = 0, cap;
+
+  PetscFunctionBegin;
+  A->name = name;
+  A->m    = mbr * bs;
+  A->n    = nbc * bs;
+  cap     = A->m * A->n;
+  PetscCall(PetscMalloc1(A->m + 1, &A->i));
+  PetscCall(PetscMalloc2(PetscMax(cap, 1), &A->j, PetscMax(cap, 1), &A->a));
+  PetscCall(PetscMalloc1(PetscMax(nbc, 1), &touch));
+  A->i[0] = 0;
+  for (PetscInt R = 0; R < mbr; R++) {
+    for (PetscInt C = 0; C < nbc; C++) {
+      PetscCall(PetscRandomGetValueReal(r, &u));
+      touch[C] = R % 5 == 3 ? 0 : (R == 1 || u < pblock);
+    }
+    for (PetscInt i = 0; i < bs; i++) {
+      for (PetscInt C = 0; C < nbc; C++) {
+        if (!touch[C]) continue;
+        for (PetscInt c = 0; c < bs; c++) {
+          PetscCall(PetscRandomGetValueReal(r, &u));
+          if (u >= pfill) continue;
+          PetscCall(PetscRandomGetValueReal(r, &u));
+          A->j[k]   = C * bs + c;
+          A->a[k++] = u < 0.5 ? u - 1.0 : u;
+        }
+      }
+      A->i[R * bs + i + 1] = k;
+    }
+  }
+  A->nnz = k;
+  PetscCall(PetscFree(touch));
+  PetscFunctionReturn(0);
+}
+
+/* elasticity-like: a g x g x g grid of nodes with bs unknowns each, every node coupled to its 27 neighbours by a
+   bs x bs block; with holes, the entries (i, c) of the off-diagonal blocks with i + c odd are missing */
+static PetscErrorCode MakeElastic(const char *name, PetscInt g, PetscInt bs, PetscBool holes, HostCSR *A)
+{
+  PetscInt k = 0;
+
+  PetscFunctionBegin;
+  A->name = name;
+  A->m = A->n = g * g * g * bs;
+  PetscCall(PetscMalloc1(A->m + 1, &A->i));
+  PetscCall(PetscMalloc2(27 * bs * A->m, &A->j, 27 * bs * A->m, &A->a));
+  A->i[0] = 0;
+  for (PetscInt node = 0; node < g * g * g; node++) {
+    const PetscInt x = node % g, y = (node / g) % g, z = node / (g * g);
+
+    for (PetscInt i = 0; i < bs; i++) {
+      for (PetscInt dz = -1; dz <= 1; dz++)
+        for (PetscInt dy = -1; dy <= 1; dy++)
+          for (PetscInt dx = -1; dx <= 1; dx++) {
+            const PetscInt X = x + dx, Y = y + dy, Z = z + dz, nb = (Z * g + Y) * g + X;
+
+            if (X < 0 || Y < 0 || Z < 0 || X >= g || Y >= g || Z >= g) continue;
+            for (PetscInt c = 0; c < bs; c++) {
+              if (holes && nb != node && (i + c) % 2) continue;
+              A->j[k]   = nb * bs + c;
+              A->a[k++] = nb == node ? (i == c ? 26.0 + 0.01 * node : 0.3) : -0.5 - 0.001 * (i + c) - 0.0001 * nb;
+            }
+          }
+      A->i[node * bs + i + 1] = k;
+    }
+  }
+  A->nnz = k;
+  PetscFunctionReturn(0);
+}
+
+/* every array and statistic of two bcsr blocks built from the same matrix */
+static PetscErrorCode SameBCSR(const char *what, GPUPCDevMat X, GPUPCDevMat Y)
+{
+  const GPUPCBCSRBlock *p = (const GPUPCBCSRBlock *)X->block, *q = (const GPUPCBCSRBlock *)Y->block;
+  const GPUPCBCSRDev   *a = &p->d, *b = &q->d;
+
+  PetscFunctionBegin;
+  PetscCheck(a->m == b->m && a->n == b->n && a->b == b->b && a->mb == b->mb && a->nb == b->nb && a->S == b->S && a->lanes == b->lanes && a->nslices == b->nslices && a->nblocks == b->nblocks && a->nnz == b->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: bcsr layouts differ (%" PetscInt_FMT " and %" PetscInt_FMT " stored blocks)", what, a->nblocks, b->nblocks);
+  PetscCheck(p->nreal == q->nreal && p->minlen == q->minlen && p->maxlen == q->maxlen && p->sorted == q->sorted && p->mapping == q->mapping, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: bcsr statistics differ: %" PetscInt_FMT " vs %" PetscInt_FMT " blocks, lengths %" PetscInt_FMT "..%" PetscInt_FMT " vs %" PetscInt_FMT "..%" PetscInt_FMT, what, p->nreal, q->nreal, p->minlen, p->maxlen, q->minlen, q->maxlen);
+  PetscCall(SAME("bcsr sliceptr", a->sliceptr, b->sliceptr, a->nslices + 1));
+  PetscCall(SAME("bcsr blkrow", a->blkrow, b->blkrow, a->nslices * a->S));
+  PetscCall(SAME("bcsr rowpos", a->rowpos, b->rowpos, a->mb));
+  PetscCall(SAME("bcsr bcol", a->bcol, b->bcol, a->nblocks));
+  PetscCall(SAME("bcsr pos", a->pos, b->pos, a->nnz));
+  PetscCall(SAME("bcsr val", a->val, b->val, a->nblocks * a->b * a->b));
+  PetscFunctionReturn(0);
+}
+
+/* the bcsr members for A with block size bs, the active table on device arrays against the host table on host arrays
+   and against a plain count of A's blocks; bcsrslices and bcsrfill take their inputs from X, the block built from host
+   CSR, and must reproduce its arrays */
+static PetscErrorCode CheckBCSRMembers(const HostCSR *A, PetscInt bs, const PetscInt *di, const PetscInt *dj, const GPUPCBCSRBlock *X)
+{
+  const GPUPCFormatKernels *act, *host;
+  const PetscInt            mb = A->m / bs, nb = A->n / bs;
+  const GPUPCBCSRDev       *D  = &X->d;
+  GPUPCBCSRDev              Dd = *D, Hd = *D;
+  PetscInt                 *hcnt, *hptr, *hbc, *mark, *dcnt, *dptr, *dbc, *dord, *dwidth, *hwidth, total = 0;
+  PetscInt64                ast[2], hst[2];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetFormatKernels(&act));
+  PetscCall(GPUPCGetFormatKernelsFor(PETSC_GPUPC_BACKEND_HOST, &host));
+  /* bcsrcount */
+  PetscCall(PetscMalloc3(PetscMax(mb, 1), &hcnt, mb + 1, &hptr, PetscMax(nb, 1), &mark));
+  PetscCall(GPUPCMallocArray(PetscMax(mb, 1), &dcnt));
+  PetscCall(act->bcsrcount(mb, bs, A->n, di, dj, dcnt, ast));
+  PetscCall(host->bcsrcount(mb, bs, A->n, A->i, A->j, hcnt, hst));
+  PetscCheck(ast[0] == hst[0] && ast[1] == hst[1] && hst[1] == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsrcount: %s sums %" PetscInt64_FMT " %" PetscInt64_FMT ", host %" PetscInt64_FMT " %" PetscInt64_FMT, act->name, ast[0], ast[1], hst[0], hst[1]);
+  PetscCall(SameInts("bcsrcount", act->name, dcnt, hcnt, mb));
+  for (PetscInt J = 0; J < nb; J++) mark[J] = -1;
+  hptr[0] = 0;
+  for (PetscInt R = 0; R < mb; R++) {
+    PetscInt c = 0;
+
+    for (PetscInt k = A->i[R * bs]; k < A->i[R * bs + bs]; k++)
+      if (mark[A->j[k] / bs] != R) mark[A->j[k] / bs] = R, c++;
+    PetscCheck(c == hcnt[R], PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsrcount: block row %" PetscInt_FMT " touches %" PetscInt_FMT " blocks, counted %" PetscInt_FMT, R, c, hcnt[R]);
+    hptr[R + 1] = hptr[R] + c;
+    total += c;
+  }
+  PetscCheck(total == X->nreal && total == hst[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsrcount: %" PetscInt_FMT " blocks, the build has %" PetscInt_FMT, total, X->nreal);
+  runs[GPUPC_FORMAT_KERNEL_bcsrcount]++;
+  /* bcsrcolumns: increasing, each touched */
+  PetscCall(PetscMalloc1(PetscMax(total, 1), &hbc));
+  PetscCall(Up(hptr, (mb + 1) * sizeof(PetscInt), (void **)&dptr));
+  PetscCall(GPUPCMallocArray(PetscMax(total, 1), &dbc));
+  PetscCall(act->bcsrcolumns(mb, bs, di, dj, dptr, dbc));
+  PetscCall(host->bcsrcolumns(mb, bs, A->i, A->j, hptr, hbc));
+  PetscCall(SameInts("bcsrcolumns", act->name, dbc, hbc, total));
+  for (PetscInt R = 0; R < mb; R++) { /* as many listed as touched (bcsrcount), each touched, increasing */
+    for (PetscInt k = A->i[R * bs]; k < A->i[R * bs + bs]; k++) mark[A->j[k] / bs] = R;
+    for (PetscInt t = hptr[R]; t < hptr[R + 1]; t++) PetscCheck(mark[hbc[t]] == R && (t == hptr[R] || hbc[t] > hbc[t - 1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsrcolumns: block row %" PetscInt_FMT " lists block column %" PetscInt_FMT " wrongly", R, hbc[t]);
+  }
+  runs[GPUPC_FORMAT_KERNEL_bcsrcolumns]++;
+  /* bcsrslices with the build's order (the first mb entries of its blkrow), into fresh blkrow and rowpos */
+  {
+    PetscInt *order, *hsl;
+
+    PetscCall(Down(D->blkrow, D->nslices * D->S * sizeof(PetscInt), (void **)&order));
+    PetscCall(Down(D->sliceptr, (D->nslices + 1) * sizeof(PetscInt), (void **)&hsl));
+    PetscCall(Up(order, mb * sizeof(PetscInt), (void **)&dord));
+    PetscCall(PetscMalloc3(D->nslices * D->S + 1, &Hd.blkrow, mb + 1, &Hd.rowpos, D->nslices + 1, &hwidth));
+    PetscCall(GPUPCMallocArray(D->nslices * D->S, &Dd.blkrow));
+    PetscCall(GPUPCMallocArray(mb, &Dd.rowpos));
+    PetscCall(GPUPCMallocArray(D->nslices, &dwidth));
+    PetscCall(act->bcsrslices(&Dd, dord, dptr, dwidth));
+    PetscCall(host->bcsrslices(&Hd, order, hptr, hwidth));
+    PetscCall(SameInts("bcsrslices blkrow", act->name, Dd.blkrow, Hd.blkrow, D->nslices * D->S));
+    PetscCall(SameInts("bcsrslices rowpos", act->name, Dd.rowpos, Hd.rowpos, mb));
+    PetscCall(SameInts("bcsrslices width", act->name, dwidth, hwidth, D->nslices));
+    PetscCall(SameDevice("bcsrslices blkrow against the build", Dd.blkrow, D->blkrow, D->nslices * D->S, sizeof(PetscInt)));
+    PetscCall(SameDevice("bcsrslices rowpos against the build", Dd.rowpos, D->rowpos, mb, sizeof(PetscInt)));
+    for (PetscInt s = 0; s < D->nslices; s++) PetscCheck(hwidth[s] == hsl[s + 1] - hsl[s], PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsrslices: slice %" PetscInt_FMT " is %" PetscInt_FMT " blocks wide, the build %" PetscInt_FMT, s, hwidth[s], hsl[s + 1] - hsl[s]);
+    runs[GPUPC_FORMAT_KERNEL_bcsrslices]++;
+    PetscCall(GPUPCFree(Dd.blkrow));
+    PetscCall(GPUPCFree(Dd.rowpos));
+    PetscCall(PetscFree3(Hd.blkrow, Hd.rowpos, hwidth));
+    /* bcsrfill on the build's slices into fresh bcol and pos */
+    Hd.sliceptr = hsl;
+    Hd.blkrow   = order;
+    PetscCall(Down(D->rowpos, mb * sizeof(PetscInt), (void **)&Hd.rowpos));
+    Dd.blkrow = D->blkrow;
+    Dd.rowpos = D->rowpos;
+    PetscCall(PetscMalloc2(D->nblocks + 1, &Hd.bcol, A->nnz + 1, &Hd.pos));
+    PetscCall(GPUPCMallocArray(D->nblocks, &Dd.bcol));
+    PetscCall(GPUPCMallocArray(A->nnz, &Dd.pos));
+    PetscCall(act->bcsrfill(&Dd, di, dj, dptr, dbc));
+    PetscCall(host->bcsrfill(&Hd, A->i, A->j, hptr, hbc));
+    PetscCall(SameInts("bcsrfill bcol", act->name, Dd.bcol, Hd.bcol, D->nblocks));
+    PetscCall(SameInts("bcsrfill pos", act->name, Dd.pos, Hd.pos, A->nnz));
+    PetscCall(SameDevice("bcsrfill bcol against the build", Dd.bcol, D->bcol, D->nblocks, sizeof(PetscInt)));
+    PetscCall(SameDevice("bcsrfill pos against the build", Dd.pos, D->pos, A->nnz, sizeof(PetscInt)));
+    runs[GPUPC_FORMAT_KERNEL_bcsrfill]++;
+    PetscCall(GPUPCFree(Dd.bcol));
+    PetscCall(GPUPCFree(Dd.pos));
+    PetscCall(PetscFree2(Hd.bcol, Hd.pos));
+    PetscCall(PetscFree(Hd.rowpos));
+    PetscCall(PetscFree(hsl));
+    PetscCall(PetscFree(order));
+  }
+  PetscCall(GPUPCFree(dord));
+  PetscCall(GPUPCFree(dwidth));
+  PetscCall(GPUPCFree(dptr));
+  PetscCall(GPUPCFree(dbc));
+  PetscCall(GPUPCFree(dcnt));
+  PetscCall(PetscFree(hbc));
+  PetscCall(PetscFree3(hcnt, hptr, mark));
+  PetscFunctionReturn(0);
+}
+
+/* bcsr of A with block size bs from host CSR (X), from device CSR with the row pointers on the device (Y) and on the
+   host (Z): the same block array by array, the same products; then new values from the host and from the device */
+static PetscErrorCode CheckBCSR(const HostCSR *A, PetscInt bs)
+{
+  GPUPCCSR     h = HostView(A), d = HostView(A);
+  GPUPCDevMat  X, Y, Z;
+  PetscInt    *di, *dj;
+  PetscScalar *da, *na;
+
+  PetscFunctionBegin;
+  PetscCall(UpCSR(A, &di, &dj, &da));
+  PetscCall(GPUPCDevMatCreate(&h, bs, GPUPC_DEVMAT_BCSR, &X));
+  PetscCall(GPUPCDevMatCreateFromDeviceCSRBlocked(A->m, A->n, A->nnz, di, dj, da, bs, GPUPC_DEVMAT_BCSR, &Y));
+  d.j      = dj;
+  d.a      = da;
+  d.device = PETSC_TRUE;
+  PetscCall(GPUPCDevMatCreate(&d, bs, GPUPC_DEVMAT_BCSR, &Z));
+  PetscCheck(!strcmp(X->ops->name, "bcsr") && !strcmp(Y->ops->name, "bcsr") && !strcmp(Z->ops->name, "bcsr"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "asked for bcsr, got %s, %s and %s", X->ops->name, Y->ops->name, Z->ops->name);
+  PetscCheck(X->h_i && !Y->h_i && Z->h_i, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr: host row pointers kept wrongly");
+  PetscCheck(((const GPUPCBCSRBlock *)Y->block)->d.b == bs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr from device CSR: block size %" PetscInt_FMT ", asked for %" PetscInt_FMT, ((const GPUPCBCSRBlock *)Y->block)->d.b, bs);
+  PetscCall(SameBCSR("row pointers on the device", X, Y));
+  PetscCall(SameBCSR("row pointers on the host", X, Z));
+  PetscCall(SameProducts(A, X, Y));
+  PetscCall(CheckBCSRMembers(A, bs, di, dj, (const GPUPCBCSRBlock *)X->block));
+  /* new values: 2a - 1 from the host into X, from the device into Y and Z */
+  PetscCall(PetscMalloc1(A->nnz + 1, &na));
+  for (PetscInt k = 0; k < A->nnz; k++) na[k] = 2.0 * A->a[k] - 1.0;
+  PetscCall(GPUPCFree(da));
+  PetscCall(Up(na, A->nnz * sizeof(PetscScalar), (void **)&da));
+  PetscCall(GPUPCDevMatUpdateValues(X, na, PETSC_FALSE));
+  PetscCall(GPUPCDevMatUpdateValues(Y, da, PETSC_TRUE));
+  PetscCall(GPUPCDevMatUpdateValues(Z, da, PETSC_TRUE));
+  PetscCall(SameBCSR("device value update", X, Y));
+  PetscCall(SameBCSR("device value update, host rows", X, Z));
+  /* then 1 - a from the host into X and Y (Y holds no host row pointers: a device copy) */
+  for (PetscInt k = 0; k < A->nnz; k++) na[k] = 1.0 - A->a[k];
+  PetscCall(GPUPCDevMatUpdateValues(X, na, PETSC_FALSE));
+  PetscCall(GPUPCDevMatUpdateValues(Y, na, PETSC_FALSE));
+  PetscCall(SameBCSR("host value update", X, Y));
+  {
+    const GPUPCBCSRBlock *b = (const GPUPCBCSRBlock *)X->block;
+
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-10s bcsr bs %" PetscInt_FMT " m %4" PetscInt_FMT " n %4" PetscInt_FMT " nnz %6" PetscInt_FMT ": %" PetscInt_FMT " blocks (%" PetscInt_FMT " stored) in %" PetscInt_FMT " slices, block rows of %" PetscInt_FMT "..%" PetscInt_FMT ": device build = host build, products and value updates agree\n", A->name, bs, A->m, A->n, A->nnz, b->nreal, b->d.nblocks, b->d.nslices, b->minlen, b->maxlen));
+  }
+  PetscCall(PetscFree(na));
+  PetscCall(GPUPCDevMatDestroy(&X));
+  PetscCall(GPUPCDevMatDestroy(&Y));
+  PetscCall(GPUPCDevMatDestroy(&Z));
+  PetscCall(FreeUp(di, dj, da));
+  PetscFunctionReturn(0);
+}
+
+/* bad input to bcsr from device CSR: a row whose columns are not increasing (PETSC_ERR_ARG_WRONG; auto then does not
+   take bcsr), sizes that are not multiples of the block size (PETSC_ERR_ARG_SIZ); nothing leaked */
+static PetscErrorCode CheckBCSRBadInput(const HostCSR *A, PetscInt bs)
+{
+  PetscInt      *di, *dj, *j, row = -1;
   PetscScalar   *da;
   GPUPCDevMat    Y = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(A->nnz, &j));
+  PetscCall(PetscArraycpy(j, A->j, A->nnz));
+  for (PetscInt i = 0; i < A->m && row < 0; i++)
+    if (A->i[i + 1] - A->i[i] >= 2) {
+      row            = i;
+      j[A->i[i]]     = A->j[A->i[i] + 1];
+      j[A->i[i] + 1] = A->j[A->i[i]];
+    }
+  PetscCheck(row >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no row of two entries to swap");
   PetscCall(Up(A->i, (A->m + 1) * sizeof(PetscInt), (void **)&di));
-  PetscCall(Up(A->j, A->nnz * sizeof(PetscInt), (void **)&dj));
+  PetscCall(Up(j, A->nnz * sizeof(PetscInt), (void **)&dj));
   PetscCall(Up(A->a, A->nnz * sizeof(PetscScalar), (void **)&da));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, di, dj, da, GPUPC_DEVMAT_BCSR, &Y);
+  ierr = GPUPCDevMatCreateFromDeviceCSRBlocked(A->m, A->n, A->nnz, di, dj, da, bs, GPUPC_DEVMAT_BCSR, &Y);
   PetscCall(PetscPopErrorHandler());
-  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr from device CSR gave error %d, expected PETSC_ERR_SUP", (int)ierr);
+  PetscCheck(ierr == PETSC_ERR_ARG_WRONG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr from device CSR with row %" PetscInt_FMT " unsorted gave error %d, expected PETSC_ERR_ARG_WRONG", row, (int)ierr);
   PetscCall(GPUPCDevMatDestroy(&Y));
-  PetscCall(GPUPCFree(di));
-  PetscCall(GPUPCFree(dj));
-  PetscCall(GPUPCFree(da));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "bcsr from device CSR: refused (PETSC_ERR_SUP)\n"));
+  PetscCall(GPUPCDevMatCreateFromDeviceCSRBlocked(A->m, A->n, A->nnz, di, dj, da, bs, GPUPC_DEVMAT_AUTO, &Y));
+  PetscCheck(strcmp(Y->ops->name, "bcsr") && strstr(Y->reason, "not sorted"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto with an unsorted row chose %s (%s)", Y->ops->name, Y->reason);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "bcsr from device CSR, row %" PetscInt_FMT " unsorted: refused (PETSC_ERR_ARG_WRONG); auto: %s (%s)\n", row, Y->ops->name, Y->reason));
+  PetscCall(GPUPCDevMatDestroy(&Y));
+  {
+    PetscInt bad = 2; /* a block size that does not divide the rows */
+
+    while (bad < GPUPC_BCSR_MAXB && A->m % bad == 0) bad++;
+    PetscCheck(A->m % bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "every block size up to %d divides %" PetscInt_FMT, GPUPC_BCSR_MAXB, A->m);
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = GPUPCDevMatCreateFromDeviceCSRBlocked(A->m, A->n, A->nnz, di, dj, da, bad, GPUPC_DEVMAT_BCSR, &Y);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(ierr == PETSC_ERR_ARG_SIZ, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr from device CSR of %" PetscInt_FMT " rows with block size %" PetscInt_FMT " gave error %d, expected PETSC_ERR_ARG_SIZ", A->m, bad, (int)ierr);
+    PetscCall(GPUPCDevMatDestroy(&Y));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "bcsr from device CSR of %" PetscInt_FMT " rows, block size %" PetscInt_FMT ": refused (PETSC_ERR_ARG_SIZ)\n", A->m, bad));
+  }
+  PetscCall(FreeUp(di, dj, da));
+  PetscCall(PetscFree(j));
   PetscFunctionReturn(0);
 }
 
-/* auto from device CSR (the longest row found on the device) chooses fmt, as from host CSR */
-static PetscErrorCode CheckAutoDevice(const HostCSR *A, const char *fmt)
+/* auto from device CSR with block size bs (the longest row, and the block fill for bs > 1, found on the device) chooses
+   fmt, as from host CSR */
+static PetscErrorCode CheckAutoDevice(const HostCSR *A, PetscInt bs, const char *fmt)
 {
   PetscInt    *di, *dj;
   PetscScalar *da;
   GPUPCDevMat  Y;
 
   PetscFunctionBegin;
-  PetscCall(Up(A->i, (A->m + 1) * sizeof(PetscInt), (void **)&di));
-  PetscCall(Up(A->j, A->nnz * sizeof(PetscInt), (void **)&dj));
-  PetscCall(Up(A->a, A->nnz * sizeof(PetscScalar), (void **)&da));
-  PetscCall(GPUPCDevMatCreateFromDeviceCSR(A->m, A->n, A->nnz, di, dj, da, GPUPC_DEVMAT_AUTO, &Y));
+  PetscCall(UpCSR(A, &di, &dj, &da));
+  PetscCall(GPUPCDevMatCreateFromDeviceCSRBlocked(A->m, A->n, A->nnz, di, dj, da, bs, GPUPC_DEVMAT_AUTO, &Y));
   PetscCheck(!strcmp(Y->ops->name, fmt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on %s from device CSR chose %s (%s), expected %s", A->name, Y->ops->name, Y->reason, fmt);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto %s from device CSR: %s (%s)\n", A->name, Y->ops->name, Y->reason));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto %s bs %" PetscInt_FMT " from device CSR: %s (%s)\n", A->name, bs, Y->ops->name, Y->reason));
+  if (bs > 1) { /* the same choice and reason as from host CSR */
+    GPUPCCSR    h = HostView(A);
+    GPUPCDevMat X;
+
+    PetscCall(GPUPCDevMatCreate(&h, bs, GPUPC_DEVMAT_AUTO, &X));
+    PetscCheck(!strcmp(X->ops->name, fmt) && !strcmp(X->reason, Y->reason), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on %s: from host CSR %s (%s), from device CSR %s (%s)", A->name, X->ops->name, X->reason, Y->ops->name, Y->reason);
+    PetscCall(GPUPCDevMatDestroy(&X));
+  }
   PetscCall(GPUPCDevMatDestroy(&Y));
-  PetscCall(GPUPCFree(di));
-  PetscCall(GPUPCFree(dj));
-  PetscCall(GPUPCFree(da));
+  PetscCall(FreeUp(di, dj, da));
   PetscFunctionReturn(0);
 }
 
@@ -590,15 +892,15 @@ static PetscErrorCode CheckAuto(const HostCSR *lap, const HostCSR *irr)
   PetscCheck(!strcmp(X->ops->name, "hec"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the Laplacian of 512^2 rows chose %s (%s), expected hec", X->ops->name, X->reason);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto laplace2d 512^2: %s (%s)\n", X->ops->name, X->reason));
   PetscCall(GPUPCDevMatDestroy(&X));
-  PetscCall(CheckAutoDevice(&big, "hec"));
+  PetscCall(CheckAutoDevice(&big, 1, "hec"));
   PetscCall(FreeCSR(&big));
   h = HostView(lap);
   PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_AUTO, &X));
   PetscCheck(!strcmp(X->ops->name, "segcsr"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the small Laplacian chose %s (%s), expected segcsr", X->ops->name, X->reason);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "auto laplace2d: %s (%s)\n", X->ops->name, X->reason));
   PetscCall(GPUPCDevMatDestroy(&X));
-  PetscCall(CheckAutoDevice(lap, "segcsr"));
-  PetscCall(CheckAutoDevice(irr, "segcsr"));
+  PetscCall(CheckAutoDevice(lap, 1, "segcsr"));
+  PetscCall(CheckAutoDevice(irr, 1, "segcsr"));
   h = HostView(irr);
   PetscCall(GPUPCDevMatCreate(&h, 1, GPUPC_DEVMAT_AUTO, &X));
   PetscCheck(!strcmp(X->ops->name, "segcsr"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "auto on the irregular rows chose %s (%s), expected segcsr", X->ops->name, X->reason);
@@ -627,7 +929,7 @@ static PetscErrorCode CheckAuto(const HostCSR *lap, const HostCSR *irr)
 int main(int argc, char **argv)
 {
   PetscRandom r;
-  HostCSR     irr, lap, rect, none, ragged, onelong, onerow, norows;
+  HostCSR     irr, lap, rect, none, ragged, onelong, onerow, norows, blk[6];
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -653,7 +955,28 @@ int main(int argc, char **argv)
   PetscCall(CheckMatrix(&onelong));
   PetscCall(CheckMatrix(&onerow));
   PetscCall(CheckMatrix(&norows));
-  PetscCall(CheckBCSRRefuses(&lap));
+  /* bcsr: random blocks (bs 1, 2, 3 rectangular, 6; missing entries inside blocks, empty block rows, one long block
+     row), elasticity-like stencils (full 3 x 3 blocks; 6 x 6 with holes), no entries, no rows */
+  PetscCall(MakeBlocked(r, "blocked1", 200, 150, 1, 0.03, 1.0, &blk[0]));
+  PetscCall(MakeBlocked(r, "blocked2", 120, 120, 2, 0.05, 0.7, &blk[1]));
+  PetscCall(MakeBlocked(r, "blocked3", 100, 80, 3, 0.06, 0.6, &blk[2]));
+  PetscCall(MakeBlocked(r, "blocked6", 60, 60, 6, 0.1, 0.5, &blk[3]));
+  PetscCall(MakeElastic("elastic3", 6, 3, PETSC_FALSE, &blk[4]));
+  PetscCall(MakeElastic("elastic6", 4, 6, PETSC_TRUE, &blk[5]));
+  PetscCall(CheckBCSR(&blk[0], 1));
+  PetscCall(CheckBCSR(&blk[1], 2));
+  PetscCall(CheckBCSR(&blk[2], 3));
+  PetscCall(CheckBCSR(&blk[3], 6));
+  PetscCall(CheckBCSR(&blk[4], 3));
+  PetscCall(CheckBCSR(&blk[5], 6));
+  PetscCall(CheckBCSR(&blk[4], 1));
+  PetscCall(CheckBCSR(&lap, 2));
+  PetscCall(CheckBCSR(&none, 3));
+  PetscCall(CheckBCSR(&norows, 2));
+  PetscCall(CheckBCSRBadInput(&blk[4], 3));
+  PetscCall(CheckAutoDevice(&blk[4], 3, "bcsr"));
+  PetscCall(CheckAutoDevice(&blk[5], 6, "segcsr"));
+  PetscCall(CheckAutoDevice(&blk[2], 3, "segcsr"));
   PetscCall(CheckAuto(&lap, &irr));
   PetscCheck(tiled > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no segcsr block in tile mode: the ragged matrix should make one");
   for (PetscInt k = 0; k < GPUPC_FORMAT_NKERNELS; k++) PetscCheck(runs[k] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "format kernel %s has no case", GPUPCFormatKernelNames[k]);
@@ -665,6 +988,7 @@ int main(int argc, char **argv)
   PetscCall(FreeCSR(&onelong));
   PetscCall(FreeCSR(&onerow));
   PetscCall(FreeCSR(&norows));
+  for (PetscInt b = 0; b < 6; b++) PetscCall(FreeCSR(&blk[b]));
   PetscCall(PetscRandomDestroy(&r));
   PetscCall(PetscFinalize());
   return 0;

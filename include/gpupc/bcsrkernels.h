@@ -49,7 +49,7 @@ typedef struct {
 } GPUPCBCSRDev;
 
 /* value slot of entry (i, j) of the block at row-in-slice r of the step whose first block is q */
-static inline size_t GPUPCBCSRSlot(PetscInt q, PetscInt S, PetscInt b, PetscInt r, PetscInt i, PetscInt j)
+static inline GPUPC_HOST_DEVICE size_t GPUPCBCSRSlot(PetscInt q, PetscInt S, PetscInt b, PetscInt r, PetscInt i, PetscInt j)
 {
   return (size_t)q * b * b + (size_t)j * S * b + (size_t)r * b + i;
 }

@@ -8,9 +8,10 @@
    format to the levels is adding a GPUPCMatBlockOps (with blocksize and buildcsr) and a name below.
 
    Created from a SEQAIJ, from CSR on the host, or from CSR already on the device (row pointers, columns, values: the
-   device setups build their levels so; segcsr and hec compute their structure on the device too, gpupc/formatkernels.h). bcsr
-   refuses device CSR (PETSC_ERR_SUP). auto picks per matrix (GPUPCDevMatChoose): bcsr when the block size is above 1
-   and the bs x bs blocks are at least 3/4 full, else hec when the longest row is at most twice the mean, the mean
+   device setups build their levels so; every format computes its structure on the device too, gpupc/formatkernels.h;
+   bcsr's blocks need each row's columns strictly increasing there, and a block size:
+   GPUPCDevMatCreateFromDeviceCSRBlocked). auto picks per matrix (GPUPCDevMatChoose): bcsr when the block size is
+   above 1 and the bs x bs blocks are at least 3/4 full (counted on the device for device CSR), else hec when the longest row is at most twice the mean, the mean
    at most 16 and the rows at least 262144, else segcsr;
    GPUPCDevMatView says which format and why.
 
@@ -59,6 +60,7 @@ PETSC_EXTERN PetscErrorCode GPUPCDevMatChooseForMat(Mat, GPUPCDevMatFormat, cons
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreate(const GPUPCCSR *, PetscInt, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, GPUPCDevMatFormat, GPUPCDevMat *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMatCreateFromDeviceCSRBlocked(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, GPUPCDevMatFormat, GPUPCDevMat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatMult(GPUPCDevMat, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatMultTransposeAdd(GPUPCDevMat, const PetscScalar *, PetscScalar *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMatGetDiagonal(GPUPCDevMat, PetscScalar *);

@@ -90,10 +90,10 @@ typedef struct {
   const PetscInt    *i, *j;
   const PetscScalar *a;
   PetscBool          done;
-  PetscBool          device;     /* j and a are device arrays (i is always on the host): a level built on the device; the
-                                segcsr and hec builds and value updates take it (gpupc/formatkernels.h), bcsr refuses it */
-  PetscBool          rowsdevice; /* with device: i is a device array too; the segcsr and hec builds then compute their
-                                    structure on the device (gpupc/formatkernels.h) */
+  PetscBool          device;     /* j and a are device arrays (i on the host unless rowsdevice): a level built on the
+                                device; the builds and value updates of segcsr, hec and bcsr take it (gpupc/formatkernels.h) */
+  PetscBool          rowsdevice; /* with device: i is a device array too; the builds then compute their structure on the
+                                    device (gpupc/formatkernels.h) */
 } GPUPCCSR;
 
 PETSC_INTERN PetscErrorCode GPUPCMatGetCSR(Mat, GPUPCCSR *);
@@ -248,7 +248,7 @@ PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBase(Mat, const GPUPCMatBlockOps *
 /* an assembled SEQAIJ whose host arrays hold the CSR given with its columns and values on the device (csr->device) into
    the sequential type of ops in place, its device block laid out from that device CSR (no host layout, no upload) */
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksFromBaseDeviceCSR(Mat, const GPUPCMatBlockOps *, const GPUPCCSR *);
-/* new values of a sequential segcsr or hec matrix from device CSR on its pattern (its host arrays already hold them);
+/* new values of a sequential segcsr, hec or bcsr matrix from device CSR on its pattern (its host arrays already hold them);
    *done false (nothing done) for another type or a layout that is not current */
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksUploadDeviceCSR(Mat, const GPUPCCSR *, PetscBool *);
 PETSC_INTERN PetscErrorCode GPUPCMatBlocksCreate(Mat, MatType, const GPUPCMatBlockOps *);

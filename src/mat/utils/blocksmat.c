@@ -278,7 +278,7 @@ PetscErrorCode GPUPCMatBlocksCreateRoot(Mat A, PetscErrorCode (*seq)(Mat), Petsc
 
 /*
    GPUPCMatBlocksUploadDeviceCSR - new values on the same pattern for a sequential matrix of a type over device blocks
-   whose format takes device CSR (segcsr, hec): the block's values from dev (columns and values on the device, row
+   whose format takes device CSR (segcsr, hec, bcsr): the block's values from dev (columns and values on the device, row
    pointers on the host), B's host arrays already holding the same values (the caller wrote them). *done is false and
    nothing happens for any other matrix or when B's layout is not current; the caller then syncs from the host.
 */
@@ -290,7 +290,7 @@ PetscErrorCode GPUPCMatBlocksUploadDeviceCSR(Mat B, const GPUPCCSR *dev, PetscBo
   *done = PETSC_FALSE;
   if (B->ops->destroy != MatDestroy_Blocks || !B->spptr) PetscFunctionReturn(0);
   g = Blocks(B);
-  if (g->sc.mpi || !g->sc.built || B->nonzerostate != g->sc.nzstate || !dev->device || (g->ops != &GPUPCSegCSRBlockOps && g->ops != &GPUPCHECBlockOps)) PetscFunctionReturn(0);
+  if (g->sc.mpi || !g->sc.built || B->nonzerostate != g->sc.nzstate || !dev->device || (g->ops != &GPUPCSegCSRBlockOps && g->ops != &GPUPCHECBlockOps && g->ops != &GPUPCBCSRBlockOps)) PetscFunctionReturn(0);
   PetscCheck(dev->m == B->rmap->n && dev->n == B->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: device CSR of %" PetscInt_FMT " x %" PetscInt_FMT " for a %" PetscInt_FMT " x %" PetscInt_FMT " matrix", ((PetscObject)B)->type_name, dev->m, dev->n, B->rmap->n, B->cmap->n);
   PetscCall(g->ops->upload(dev, g->diag));
   PetscCall(GPUPCMatSubclassMarkUploaded(B));

@@ -6,6 +6,7 @@
 #include <gpupc/devmat.h>
 #include <gpupc/device.h>
 #include <gpupc/formatkernels.h>
+#include <gpupc/sparsekernels.h>
 
 const char *const GPUPCDevMatFormats[] = {"segcsr", "hec", "bcsr", "auto", "GPUPCDevMatFormat", "GPUPC_DEVMAT_", NULL};
 
@@ -36,21 +37,48 @@ static PetscErrorCode BlockFill(const GPUPCCSR *csr, PetscInt bs, PetscReal *fil
   PetscFunctionReturn(0);
 }
 
-/* auto's rule on a matrix's statistics (blocked: bs > 1 and the sizes are multiples of it; fill < 0: not known) */
+/* the same share from CSR with the columns on the device (row pointers on the device with csr->rowsdevice, else
+   copied there): the filled bs x bs blocks counted there (bcsrcount, gpupc/formatkernels.h); -1 when a row's columns
+   are not strictly increasing (bcsr's device build needs them so) */
+static PetscErrorCode DeviceBlockFill(const GPUPCCSR *csr, PetscInt bs, PetscReal *fill)
+{
+  const GPUPCFormatKernels *fk;
+  const PetscInt            mb     = csr->m / bs;
+  PetscInt                 *rowptr = (PetscInt *)csr->i, *cnt;
+  PetscInt64                stats[2];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetFormatKernels(&fk));
+  if (!csr->rowsdevice) {
+    PetscCall(GPUPCMallocArray(csr->m + 1, &rowptr));
+    PetscCall(GPUPCCopyToDevice(rowptr, csr->i, csr->m + 1));
+  }
+  PetscCall(GPUPCMallocArray(mb, &cnt));
+  PetscCall(fk->bcsrcount(mb, bs, csr->n, rowptr, csr->j, cnt, stats));
+  PetscCall(GPUPCFree(cnt));
+  if (!csr->rowsdevice) PetscCall(GPUPCFree(rowptr));
+  *fill = stats[1] >= 0 ? -1.0 : (stats[0] ? (PetscReal)csr->nnz / ((PetscReal)stats[0] * bs * bs) : 0.0);
+  PetscFunctionReturn(0);
+}
+
+/* auto's rule on a matrix's statistics (blocked: 1 < bs <= bcsr's largest and the sizes are multiples of it; fill < 0:
+   not known) */
 static PetscErrorCode AutoRule(PetscInt bs, PetscBool blocked, PetscReal fill, PetscInt rows, PetscInt maxrow, PetscReal mean, const GPUPCMatBlockOps **ops, char *why, size_t len)
 {
+  const char *note = blocked && fill < 0 ? " (block size not used: columns not sorted in their rows)" : "";
+
   PetscFunctionBegin;
   if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
     *ops = &GPUPCBCSRBlockOps;
     PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%)", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL));
   } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean && mean <= GPUPC_DEVMAT_AUTO_HECMEAN && rows >= GPUPC_DEVMAT_AUTO_HECROWS) {
     *ops = &GPUPCHECBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g, mean <= %g, %" PetscInt_FMT " rows >= %d%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN, rows, GPUPC_DEVMAT_AUTO_HECROWS, blocked && fill < 0 ? " (block size not used: columns on the device)" : ""));
+    PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g, mean <= %g, %" PetscInt_FMT " rows >= %d%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN, rows, GPUPC_DEVMAT_AUTO_HECROWS, note));
   } else {
     *ops = &GPUPCSegCSRBlockOps;
-    if ((PetscReal)maxrow > GPUPC_DEVMAT_AUTO_ROWRATIO * mean) PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean));
-    else if (mean > GPUPC_DEVMAT_AUTO_HECMEAN) PetscCall(PetscSNPrintf(why, len, "auto: mean row %.3g > %g", (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN));
-    else PetscCall(PetscSNPrintf(why, len, "auto: %" PetscInt_FMT " rows < %d", rows, GPUPC_DEVMAT_AUTO_HECROWS));
+    if ((PetscReal)maxrow > GPUPC_DEVMAT_AUTO_ROWRATIO * mean) PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " > %.1f x mean %.3g%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, note));
+    else if (mean > GPUPC_DEVMAT_AUTO_HECMEAN) PetscCall(PetscSNPrintf(why, len, "auto: mean row %.3g > %g%s", (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN, note));
+    else PetscCall(PetscSNPrintf(why, len, "auto: %" PetscInt_FMT " rows < %d%s", rows, GPUPC_DEVMAT_AUTO_HECROWS, note));
   }
   PetscFunctionReturn(0);
 }
@@ -85,8 +113,9 @@ static PetscErrorCode NoBlocks(PetscInt bs, const GPUPCMatBlockOps **ops, char *
 
    Notes:
    bcsr asked for a rectangular matrix that has no bs x bs blocks (a level's P or R) gives segcsr, and why says so.
-   auto: bcsr when bs > 1, the sizes are multiples of bs, the columns are on the host and the touched bs x bs blocks are
-   at least GPUPC_DEVMAT_AUTO_BLOCKFILL full; else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
+   auto: bcsr when 1 < bs <= GPUPC_BCSR_MAXB, the sizes are multiples of bs and the touched bs x bs blocks are at least
+   GPUPC_DEVMAT_AUTO_BLOCKFILL full (counted on the device for device columns, where each row's columns must also be
+   strictly increasing); else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
    the mean (hec's ELL part then holds the whole matrix), the mean at most GPUPC_DEVMAT_AUTO_HECMEAN and the rows at
    least GPUPC_DEVMAT_AUTO_HECROWS (hec gives a row to a thread: longer rows make long chains of loads, fewer rows
    leave the GPU idle); else segcsr, whose segments split long rows and whose row bins take irregular rows.
@@ -99,7 +128,7 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
 {
   PetscInt  maxrow = 0;
   PetscReal mean = csr->m ? (PetscReal)csr->nnz / (PetscReal)csr->m : 0.0, fill = -1.0;
-  PetscBool blocked = (PetscBool)(bs > 1 && csr->m % bs == 0 && csr->n % bs == 0);
+  PetscBool blocked = (PetscBool)(bs > 1 && bs <= GPUPC_BCSR_MAXB && csr->m % bs == 0 && csr->n % bs == 0);
 
   PetscFunctionBegin;
   PetscCheck(format >= GPUPC_DEVMAT_SEGCSR && format <= GPUPC_DEVMAT_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix format %d is invalid; use segcsr, hec, bcsr or auto", (int)format);
@@ -116,7 +145,8 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
     PetscCall(fk->rowmax(csr->m, csr->i, &maxrow));
   } else
     for (PetscInt i = 0; i < csr->m; i++) maxrow = PetscMax(maxrow, csr->i[i + 1] - csr->i[i]);
-  if (blocked && !csr->device) PetscCall(BlockFill(csr, bs, &fill));
+  if (blocked && csr->device) PetscCall(DeviceBlockFill(csr, bs, &fill));
+  else if (blocked) PetscCall(BlockFill(csr, bs, &fill));
   PetscCall(AutoRule(bs, blocked, fill, csr->m, maxrow, mean, ops, why, len));
   PetscFunctionReturn(0);
 }
@@ -178,7 +208,7 @@ PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GP
   mloc[0] = 0;
   for (PetscInt i = 0; i < cd.m; i++) mloc[0] = PetscMax(mloc[0], cd.i[i + 1] - cd.i[i] + (Ao ? co.i[i + 1] - co.i[i] : 0));
   mloc[1] = cd.nnz + (Ao ? co.nnz : 0);
-  blocked = (PetscBool)(bs > 1 && rows % bs == 0 && cols % bs == 0 && cd.m % bs == 0 && cd.n % bs == 0);
+  blocked = (PetscBool)(bs > 1 && bs <= GPUPC_BCSR_MAXB && rows % bs == 0 && cols % bs == 0 && cd.m % bs == 0 && cd.n % bs == 0);
   if (blocked) PetscCall(BlockFill(&cd, bs, &fill));
   if (Ao) PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
@@ -206,8 +236,9 @@ PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GP
 
    Notes:
    From device CSR the columns and values are laid into the format on the device (gpupc/formatkernels.h); with the row
-   pointers on the device too (csr->rowsdevice) segcsr and hec compute their structure there as well, and the matrix
-   keeps no host row pointers (value updates from the host go through a device copy). bcsr refuses device CSR.
+   pointers on the device too (csr->rowsdevice) the formats compute their structure there as well, and the matrix
+   keeps no host row pointers (value updates from the host go through a device copy). bcsr computes its blocks on the
+   device from any device CSR; it needs each row's columns strictly increasing there (as a GPUPCDevCSR has them).
 
    Level: developer
 
@@ -273,34 +304,61 @@ PetscErrorCode GPUPCDevMatCreateFromSeqAIJ(Mat A, GPUPCDevMatFormat format, GPUP
 }
 
 /*@C
-   GPUPCDevMatCreateFromDeviceCSR - a matrix on the device in a GPUPC format from CSR arrays already on the device
+   GPUPCDevMatCreateFromDeviceCSR - a matrix on the device in a GPUPC format from CSR arrays already on the device,
+   without a block size (bcsr then has 1 x 1 blocks: GPUPCDevMatCreateFromDeviceCSRBlocked() gives one)
 
    Not Collective
 
    Input Parameters:
 +  m, n, nnz - rows, columns, entries
 .  d_i, d_j, d_a - the row pointers (m+1), columns and values (nnz) on the device; d_j and d_a may be freed after
--  format - segcsr, hec or auto (bcsr is refused: its blocks are found on the host)
+-  format - segcsr, hec, bcsr or auto
+
+   Output Parameter:
+.  dm - the matrix
+
+   Level: developer
+
+.seealso: GPUPCDevMatCreateFromDeviceCSRBlocked(), GPUPCDevMatCreate(), GPUPCDevMatUpdateValues()
+@*/
+PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt m, PetscInt n, PetscInt nnz, const PetscInt *d_i, const PetscInt *d_j, const PetscScalar *d_a, GPUPCDevMatFormat format, GPUPCDevMat *dm)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCDevMatCreateFromDeviceCSRBlocked(m, n, nnz, d_i, d_j, d_a, 1, format, dm));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCDevMatCreateFromDeviceCSRBlocked - a matrix on the device in a GPUPC format from CSR arrays already on the
+   device, with a block size (bcsr's blocks, auto's block fill)
+
+   Not Collective
+
+   Input Parameters:
++  m, n, nnz - rows, columns, entries
+.  d_i, d_j, d_a - the row pointers (m+1), columns and values (nnz) on the device; d_j and d_a may be freed after
+.  bs - the block size (1: none; bcsr needs m and n multiples of it, at most GPUPC_BCSR_MAXB)
+-  format - segcsr, hec, bcsr or auto
 
    Output Parameter:
 .  dm - the matrix
 
    Notes:
-   Everything stays on the device: segcsr and hec compute their structure from the row pointers there
-   (gpupc/formatkernels.h); only i[0] and i[m] are read on the host, to check them.
+   Everything stays on the device: every format computes its structure from the arrays there
+   (gpupc/formatkernels.h); only i[0] and i[m] are read on the host, to check them. bcsr (and auto's block fill, with
+   bs > 1) needs each row's columns strictly increasing, as a GPUPCDevCSR has them.
 
    Level: developer
 
-.seealso: GPUPCDevMatCreate(), GPUPCDevMatUpdateValues()
+.seealso: GPUPCDevMatCreateFromDeviceCSR(), GPUPCDevMatCreate(), GPUPCDevMatUpdateValues()
 @*/
-PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt m, PetscInt n, PetscInt nnz, const PetscInt *d_i, const PetscInt *d_j, const PetscScalar *d_a, GPUPCDevMatFormat format, GPUPCDevMat *dm)
+PetscErrorCode GPUPCDevMatCreateFromDeviceCSRBlocked(PetscInt m, PetscInt n, PetscInt nnz, const PetscInt *d_i, const PetscInt *d_j, const PetscScalar *d_a, PetscInt bs, GPUPCDevMatFormat format, GPUPCDevMat *dm)
 {
   GPUPCCSR csr;
   PetscInt ends[2] = {0, 0};
 
   PetscFunctionBegin;
   PetscCheck(m >= 0 && n >= 0 && nnz >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix from device CSR: sizes %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries are invalid", m, n, nnz);
-  PetscCheck(format != GPUPC_DEVMAT_BCSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: a level cannot be built from CSR arrays on the device (its block structure is found on the host); use segcsr, hec or auto for this level (-pc_cmg_mat_type / -pc_gpuamg_mat_type)");
   PetscCall(GPUPCCopyToHost(&ends[0], d_i, 1));
   PetscCall(GPUPCCopyToHost(&ends[1], d_i + m, 1));
   PetscCheck(ends[0] == 0 && ends[1] == nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "level matrix from device CSR: row pointers run from %" PetscInt_FMT " to %" PetscInt_FMT ", expected 0 to nnz = %" PetscInt_FMT, ends[0], ends[1], nnz);
@@ -313,7 +371,7 @@ PetscErrorCode GPUPCDevMatCreateFromDeviceCSR(PetscInt m, PetscInt n, PetscInt n
   csr.a          = d_a;
   csr.device     = PETSC_TRUE;
   csr.rowsdevice = PETSC_TRUE;
-  PetscCall(GPUPCDevMatCreate(&csr, 1, format, dm));
+  PetscCall(GPUPCDevMatCreate(&csr, bs, format, dm));
   PetscFunctionReturn(0);
 }
 
@@ -361,7 +419,7 @@ PetscErrorCode GPUPCDevMatGetDiagonal(GPUPCDevMat A, PetscScalar *d)
    Input Parameters:
 +  A - the matrix
 .  a - the nnz values in CSR order
--  device - a is a device array (bcsr refuses it)
+-  device - a is a device array
 
    Notes:
    A matrix built from device CSR keeps no host row pointers: host values go to a device copy first, then the device

@@ -1,10 +1,14 @@
 /*
-   Building one bcsr block from CSR on the host and keeping its device copy (docs/algorithms.md 1.3):
-   the blocks of each block row, the sort of the block rows by length, the slices with their padding,
-   the value slot of every CSR entry; value-only re-upload; statistics for the view.
+   Building one bcsr block from CSR and keeping its device copy (docs/algorithms.md 1.3): the blocks of each block row,
+   the sort of the block rows by length, the slices with their padding, the value slot of every CSR entry; value-only
+   re-upload; statistics for the view. From CSR on the host the layout is made on the host and uploaded; from CSR whose
+   columns and values are on the device (a level of a device setup) the same arrays are computed on the device by the
+   format-build kernels (gpupc/formatkernels.h).
 */
 #include "bcsrimpl.h"
 #include <gpupc/stage.h>
+#include <gpupc/formatkernels.h>
+#include <gpupc/sparsekernels.h>
 
 PetscLogEvent MATBCSR_Build, MATBCSR_Upload, MATBCSR_Mult, MATBCSR_MultTranspose;
 
@@ -65,11 +69,120 @@ static inline PetscInt Col(const PetscInt *colmap, PetscInt c)
   return colmap ? colmap[c] : c;
 }
 
+/* the values of device CSR into their slots (the padding slots stay as they are: zeroed at the build) */
+static PetscErrorCode LayDeviceValues(const GPUPCCSR *csr, GPUPCBCSRBlock *bl)
+{
+  const GPUPCBCSRKernels *k;
+
+  PetscFunctionBegin;
+  if (!csr->nnz) PetscFunctionReturn(0);
+  PetscCall(GPUPCGetBCSRKernels(&k));
+  PetscCall(k->layvalues(&bl->d, 0, csr->nnz, csr->a, bl->d.val));
+  PetscFunctionReturn(0);
+}
+
+/* the layout of GPUPCBCSRBlockBuild from CSR with the columns on the device (row pointers on the device with
+   csr->rowsdevice, else copied there): the same arrays as the host build, computed by the format-build kernels. The
+   block rows' distinct block columns by a merge of their rows (which needs each row's columns strictly increasing:
+   checked), their order by length through one compaction per length that occurs (longest first, equal lengths in
+   their order: the host build's counting sort), the slice widths scanned into sliceptr. To the host come the block
+   count, the first bad row and the histogram of the block row lengths. */
+static PetscErrorCode DeviceLayout(const GPUPCCSR *csr, PetscInt b, MatBCSRMapping mapping, PetscBool sort, GPUPCBCSRBlock *bl)
+{
+  const PetscInt            m = csr->m, mb = m / b;
+  const GPUPCFormatKernels *fk;
+  const GPUPCSparseKernels *sk;
+  PetscInt                 *rowptr = (PetscInt *)csr->i, *len = NULL, *bptr = NULL, *bc = NULL, *dhist = NULL, *order = NULL, *hist, maxlen, nreal, nblocks;
+  PetscInt64                stats[2];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCGetFormatKernels(&fk));
+  PetscCall(GPUPCGetSparseKernels(&sk));
+  if (!csr->rowsdevice) {
+    PetscCall(GPUPCMallocArray(m + 1, &rowptr));
+    PetscCall(GPUPCCopyToDevice(rowptr, csr->i, m + 1));
+  }
+  /* the block columns of each block row: count, scan, list */
+  PetscCall(GPUPCMallocArray(mb, &len));
+  PetscCall(GPUPCMallocArray(mb + 1, &bptr));
+  PetscCall(fk->bcsrcount(mb, b, csr->n, rowptr, csr->j, len, stats));
+  if (stats[1] >= 0) { /* free what was made before the error */
+    PetscCall(GPUPCFree(len));
+    PetscCall(GPUPCFree(bptr));
+    if (!csr->rowsdevice) PetscCall(GPUPCFree(rowptr));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bcsr from device CSR: the columns of row %" PetscInt64_FMT " are not strictly increasing inside [0, %" PetscInt_FMT "); the device build needs each row's columns sorted and unique", stats[1], csr->n);
+  }
+  PetscCheck(stats[0] < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: a block of %" PetscInt_FMT " block rows holds %" PetscInt64_FMT " blocks, more than 32-bit indices address; use more MPI ranks", mb, stats[0]);
+  PetscCall(GPUPCCopyOnDevice(bptr + 1, len, mb));
+  PetscCall(sk->rowptr(mb, bptr, &nreal, NULL));
+  PetscCheck(nreal == stats[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr: %" PetscInt_FMT " blocks scanned, %" PetscInt64_FMT " counted", nreal, stats[0]);
+  PetscCall(GPUPCMallocArray(nreal, &bc));
+  PetscCall(fk->bcsrcolumns(mb, b, rowptr, csr->j, bptr, bc));
+  /* the lengths of the block rows: shortest and longest (the view), the order longest first */
+  PetscCall(fk->rowmax(mb, bptr, &maxlen));
+  PetscCall(GPUPCMallocArray(maxlen + 1, &dhist));
+  PetscCall(PetscMalloc1(maxlen + 1, &hist));
+  PetscCall(fk->rowhistogram(mb, bptr, maxlen, dhist));
+  PetscCall(GPUPCCopyToHost(hist, dhist, maxlen + 1));
+  bl->maxlen = maxlen;
+  bl->minlen = 0;
+  for (PetscInt l = 0; l <= maxlen; l++)
+    if (hist[l]) {
+      bl->minlen = l;
+      break;
+    }
+  if (sort) {
+    PetscInt off = 0, cnt;
+
+    PetscCall(GPUPCMallocArray(mb, &order));
+    for (PetscInt l = maxlen; l >= 0; l--) {
+      if (!hist[l]) continue;
+      PetscCall(sk->compact(mb, len, l, order + off, NULL, &cnt, NULL));
+      PetscCheck(cnt == hist[l], PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr: %" PetscInt_FMT " block rows of %" PetscInt_FMT " blocks listed, %" PetscInt_FMT " counted", cnt, l, hist[l]);
+      off += cnt;
+    }
+  }
+  PetscCall(PetscFree(hist));
+  PetscCall(GPUPCFree(dhist));
+  /* slices: positions, widths, their scan */
+  GPUPCBCSRSliceShape(b, mapping, &bl->d.S, &bl->d.lanes);
+  bl->mapping   = mapping;
+  bl->sorted    = sort;
+  bl->nreal     = nreal;
+  bl->d.m       = m;
+  bl->d.n       = csr->n;
+  bl->d.b       = b;
+  bl->d.mb      = mb;
+  bl->d.nb      = csr->n / b;
+  bl->d.nslices = (mb + bl->d.S - 1) / bl->d.S;
+  bl->d.nnz     = csr->nnz;
+  PetscCall(GPUPCMallocArray(bl->d.nslices + 1, &bl->d.sliceptr));
+  PetscCall(GPUPCMallocArray(bl->d.nslices * bl->d.S, &bl->d.blkrow));
+  PetscCall(GPUPCMallocArray(mb, &bl->d.rowpos));
+  PetscCall(fk->bcsrslices(&bl->d, order, bptr, bl->d.sliceptr + 1));
+  PetscCall(sk->rowptr(bl->d.nslices, bl->d.sliceptr, &nblocks, NULL));
+  PetscCheck((PetscInt64)nblocks * b * b < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: %" PetscInt64_FMT " stored values need more than 32-bit value slots; use more MPI ranks", (PetscInt64)nblocks * b * b);
+  bl->d.nblocks = nblocks;
+  /* block columns in slice order, the value slot of every entry, the values */
+  PetscCall(GPUPCMallocArray(nblocks, &bl->d.bcol));
+  PetscCall(GPUPCMallocArray(csr->nnz, &bl->d.pos));
+  PetscCall(fk->bcsrfill(&bl->d, rowptr, csr->j, bptr, bc));
+  PetscCall(GPUPCMallocArray(nblocks * b * b, &bl->d.val));
+  PetscCall(GPUPCMemzero(bl->d.val, (size_t)nblocks * b * b * sizeof(PetscScalar)));
+  PetscCall(GPUPCFree(order));
+  PetscCall(GPUPCFree(bc));
+  PetscCall(GPUPCFree(bptr));
+  PetscCall(GPUPCFree(len));
+  if (!csr->rowsdevice) PetscCall(GPUPCFree(rowptr));
+  PetscFunctionReturn(0);
+}
+
 /*
    GPUPCBCSRBlockBuild - (re)builds bl from csr with block size b
 
    Input Parameters:
-+  csr     - the matrix (rows a multiple of b)
++  csr     - the matrix (rows a multiple of b): on the host, or its columns and values on the device (csr->device; its
+             row pointers too with csr->rowsdevice), each row's columns then strictly increasing
 .  b       - block size, 1..GPUPC_BCSR_MAXB
 .  colmap  - column c of csr is column colmap[c] of the block (increasing), or NULL for the identity
 .  ncols   - columns of the block (a multiple of b; csr->n without colmap)
@@ -83,11 +196,18 @@ PetscErrorCode GPUPCBCSRBlockBuild(const GPUPCCSR *csr, PetscInt b, const PetscI
   PetscInt64     nblocks = 0;
 
   PetscFunctionBegin;
-  PetscCheck(!csr->device, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: a block cannot be built from CSR arrays on the device (its block structure is found on the host); build this level in segcsr or hec (-pc_cmg_mat_type / -pc_gpuamg_mat_type segcsr or hec), or from a host matrix");
+  PetscCheck(!csr->device || !colmap, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: an off-diagonal block (ghost columns) is built from CSR on the host only");
+  PetscCheck(!csr->rowsdevice || csr->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bcsr build: row pointers on the device need the columns and values there too");
   PetscCall(GPUPCBCSRCheckBlockSize(b, "MatAssemblyEnd"));
   PetscCheck(m % b == 0 && ncols % b == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "bcsr: a local block of %" PetscInt_FMT " x %" PetscInt_FMT " is not divisible into %" PetscInt_FMT " x %" PetscInt_FMT " blocks; bcsr needs local row and column sizes that are multiples of the block size (set the sizes accordingly, or choose another -mat_bcsr_block_size)", m, ncols, b, b);
   PetscCall(PetscLogEventBegin(MATBCSR_Build, 0, 0, 0, 0));
   PetscCall(GPUPCBCSRBlockDestroy(bl));
+  if (csr->device) {
+    PetscCall(DeviceLayout(csr, b, mapping, sort, bl));
+    PetscCall(LayDeviceValues(csr, bl));
+    PetscCall(PetscLogEventEnd(MATBCSR_Build, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
   mb = m / b;
   nb = ncols / b;
   GPUPCBCSRSliceShape(b, mapping, &S, &lanes);
@@ -218,15 +338,15 @@ PetscErrorCode GPUPCBCSRBlockBuild(const GPUPCCSR *csr, PetscInt b, const PetscI
   PetscFunctionReturn(0);
 }
 
-/* GPUPCBCSRBlockUploadValues - same nonzero pattern, new values: the nnz CSR values go to the device once and are laid
-   into their slots there (no host re-layout) */
+/* GPUPCBCSRBlockUploadValues - same nonzero pattern, new values: the nnz CSR values go to the device once (or are
+   there already: csr->device) and are laid into their slots there (no host re-layout) */
 PetscErrorCode GPUPCBCSRBlockUploadValues(const GPUPCCSR *csr, GPUPCBCSRBlock *bl)
 {
   PetscFunctionBegin;
-  PetscCheck(!csr->device, PETSC_COMM_SELF, PETSC_ERR_SUP, "bcsr: values cannot be updated from an array on the device; build this level in segcsr or hec (-pc_cmg_mat_type / -pc_gpuamg_mat_type segcsr or hec)");
   PetscCheck(csr->m == bl->d.m && csr->nnz == bl->d.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bcsr value update: the block has %" PetscInt_FMT " rows and %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT " and %" PetscInt_FMT "; the pattern changed without a rebuild", bl->d.m, bl->d.nnz, csr->m, csr->nnz);
   PetscCall(PetscLogEventBegin(MATBCSR_Upload, 0, 0, 0, 0));
-  PetscCall(LayValues(csr, bl));
+  if (csr->device) PetscCall(LayDeviceValues(csr, bl));
+  else PetscCall(LayValues(csr, bl));
   PetscCall(PetscLogEventEnd(MATBCSR_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

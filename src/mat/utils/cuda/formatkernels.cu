@@ -468,5 +468,165 @@ static PetscErrorCode HECFill_CUDA(const GPUPCHECDev *A, const PetscInt *longlis
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------------- bcsr's block structure */
+
+/* a thread per block row: the check of its b rows (the first bad row of the thread: its block rows increase) and the
+   merge count of its block columns; the sum of the counts and the first bad row over the grid */
+__global__ void __launch_bounds__(BLOCK) BCSRCountKernel(int mb, int b, int n, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ j, PetscInt *__restrict__ cnt, Reduced *r)
+{
+  typedef cub::BlockReduce<unsigned long long, BLOCK> SumReduce;
+  typedef cub::BlockReduce<int, BLOCK>                MinReduce;
+  __shared__ typename SumReduce::TempStorage          ss;
+  __shared__ typename MinReduce::TempStorage          ms;
+  unsigned long long                                  total = 0;
+  int                                                 bad   = INT_MAX;
+
+  GRID_LOOP(br, mb)
+  {
+    PetscInt c;
+
+    for (int row = (int)br * b; row < (int)br * b + b && bad == INT_MAX; row++) {
+      const int k0 = rowptr[row], k1 = rowptr[row + 1];
+
+      for (int k = k0; k < k1; k++) {
+        const int col = __ldg(j + k);
+
+        if (col < 0 || col >= n || (k > k0 && col <= __ldg(j + k - 1))) {
+          bad = row;
+          break;
+        }
+      }
+    }
+    c       = GPUPCBCSRMergeBlockRow((PetscInt)br, b, rowptr, j, NULL);
+    cnt[br] = c;
+    total += (unsigned long long)c;
+  }
+  total = SumReduce(ss).Sum(total);
+  bad   = MinReduce(ms).Reduce(bad, MinOp());
+  if (threadIdx.x == 0) {
+    if (total) atomicAdd(&r->s[0], total);
+    if (bad < INT_MAX) atomicMin(&r->v[0], bad);
+  }
+}
+
+static PetscErrorCode BCSRCount_CUDA(PetscInt mb, PetscInt b, PetscInt n, const PetscInt *rowptr, const PetscInt *j, PetscInt *cnt, PetscInt64 stats[2])
+{
+  Reduced       *dr = NULL, h;
+  GPUPCDevScalar slot;
+
+  PetscFunctionBegin;
+  stats[0] = 0;
+  stats[1] = -1;
+  if (mb <= 0) PetscFunctionReturn(0);
+  PetscCall(ReducedStart(&slot, &dr, INT_MAX, 0, 0, 0));
+  BCSRCountKernel<<<GPUPCCUDAGridSize(mb, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)mb, (int)b, (int)n, rowptr, j, cnt, dr);
+  GPUPCCheckLaunch("BCSRCountKernel");
+  PetscCall(ReducedFinish(&slot, &h));
+  stats[0] = (PetscInt64)h.s[0];
+  stats[1] = h.v[0] == INT_MAX ? -1 : h.v[0];
+  PetscFunctionReturn(0);
+}
+
+/* a thread per block row: the merge of its rows writes its block columns in order */
+__global__ void BCSRColumnsKernel(int mb, int b, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ j, const PetscInt *__restrict__ bptr, PetscInt *__restrict__ bc)
+{
+  GRID_LOOP(br, mb)
+  (void)GPUPCBCSRMergeBlockRow((PetscInt)br, b, rowptr, j, bc + bptr[br]);
+}
+
+static PetscErrorCode BCSRColumns_CUDA(PetscInt mb, PetscInt b, const PetscInt *rowptr, const PetscInt *j, const PetscInt *bptr, PetscInt *bc)
+{
+  PetscFunctionBegin;
+  if (mb <= 0) PetscFunctionReturn(0);
+  BCSRColumnsKernel<<<GPUPCCUDAGridSize(mb, BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)mb, (int)b, rowptr, j, bptr, bc);
+  GPUPCCheckLaunch("BCSRColumnsKernel");
+  PetscFunctionReturn(0);
+}
+
+/* a thread per sorted position: its block row and the inverse */
+__global__ void BCSRPlaceKernel(GPUPCBCSRDev A, const PetscInt *__restrict__ order)
+{
+  GRID_LOOP(p, A.nslices * A.S)
+  {
+    const int br = p < A.mb ? (order ? order[p] : (int)p) : -1;
+
+    A.blkrow[p] = br;
+    if (br >= 0) A.rowpos[br] = (int)p;
+  }
+}
+
+/* a thread per slice: S times its longest block row */
+__global__ void BCSRWidthKernel(GPUPCBCSRDev A, const PetscInt *__restrict__ order, const PetscInt *__restrict__ bptr, PetscInt *__restrict__ width)
+{
+  GRID_LOOP(s, A.nslices)
+  {
+    const int p1 = min((int)A.mb, ((int)s + 1) * (int)A.S);
+    int       w  = 0;
+
+    for (int p = (int)s * A.S; p < p1; p++) {
+      const int br = order ? order[p] : p;
+
+      w = max(w, bptr[br + 1] - bptr[br]);
+    }
+    width[s] = w * A.S;
+  }
+}
+
+static PetscErrorCode BCSRSlices_CUDA(const GPUPCBCSRDev *A, const PetscInt *order, const PetscInt *bptr, PetscInt *width)
+{
+  const cudaStream_t s = GPUPCCUDAStream();
+
+  PetscFunctionBegin;
+  if (A->nslices <= 0) PetscFunctionReturn(0);
+  BCSRPlaceKernel<<<GPUPCCUDAGridSize(A->nslices * A->S, BLOCK), BLOCK, 0, s>>>(*A, order);
+  GPUPCCheckLaunch("BCSRPlaceKernel");
+  BCSRWidthKernel<<<GPUPCCUDAGridSize(A->nslices, BLOCK), BLOCK, 0, s>>>(*A, order, bptr, width);
+  GPUPCCheckLaunch("BCSRWidthKernel");
+  PetscFunctionReturn(0);
+}
+
+/* a thread per sorted position: the block columns of its row in the slice's steps (neighbouring threads write
+   neighbouring blocks of a step), padded with the row's last */
+__global__ void BCSRBlockColumnsKernel(GPUPCBCSRDev A, const PetscInt *__restrict__ bptr, const PetscInt *__restrict__ bc)
+{
+  GRID_LOOP(p, A.nslices * A.S)
+  {
+    const int s = (int)p / A.S, r = (int)p - s * A.S, br = A.blkrow[p];
+    const int len = br >= 0 ? bptr[br + 1] - bptr[br] : 0, pad = len ? bc[bptr[br] + len - 1] : 0;
+    const int q1 = A.sliceptr[s + 1];
+
+    for (int q = A.sliceptr[s], t = 0; q < q1; q += A.S, t++) A.bcol[q + r] = t < len ? bc[bptr[br] + t] : pad;
+  }
+}
+
+/* a thread per CSR row: the value slot of each of its entries (its block found among its block row's) */
+__global__ void BCSRPosKernel(GPUPCBCSRDev A, const PetscInt *__restrict__ rowptr, const PetscInt *__restrict__ j, const PetscInt *__restrict__ bptr, const PetscInt *__restrict__ bc)
+{
+  GRID_LOOP(row, A.mb * A.b)
+  {
+    const int br = (int)row / A.b, i = (int)row - br * A.b, p = A.rowpos[br], s = p / A.S, r = p - s * A.S;
+    const int k1 = rowptr[row + 1], b0 = bptr[br], len = bptr[br + 1] - b0, q0 = A.sliceptr[s];
+
+    for (int k = rowptr[row]; k < k1; k++) {
+      const int col = __ldg(j + k), t = GPUPCBCSRFindBlock(col / A.b, len, bc + b0);
+
+      A.pos[k] = (PetscInt)GPUPCBCSRSlot(q0 + t * A.S, A.S, A.b, r, i, col % A.b);
+    }
+  }
+}
+
+static PetscErrorCode BCSRFill_CUDA(const GPUPCBCSRDev *A, const PetscInt *rowptr, const PetscInt *j, const PetscInt *bptr, const PetscInt *bc)
+{
+  const cudaStream_t s = GPUPCCUDAStream();
+
+  PetscFunctionBegin;
+  if (A->nslices <= 0) PetscFunctionReturn(0);
+  BCSRBlockColumnsKernel<<<GPUPCCUDAGridSize(A->nslices * A->S, BLOCK), BLOCK, 0, s>>>(*A, bptr, bc);
+  GPUPCCheckLaunch("BCSRBlockColumnsKernel");
+  BCSRPosKernel<<<GPUPCCUDAGridSize(A->mb * A->b, BLOCK), BLOCK, 0, s>>>(*A, rowptr, j, bptr, bc);
+  GPUPCCheckLaunch("BCSRPosKernel");
+  PetscFunctionReturn(0);
+}
+
 /* the table: every member's Stem_CUDA from GPUPC_FORMAT_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCFormatKernels, GPUPCFormatKernelsCUDA, GPUPC_FORMAT_KERNEL_LIST, "cuda", _CUDA);

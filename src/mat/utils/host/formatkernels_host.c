@@ -149,5 +149,71 @@ static PetscErrorCode HECFill_Host(const GPUPCHECDev *A, const PetscInt *longlis
   return 0;
 }
 
+static PetscErrorCode BCSRCount_Host(PetscInt mb, PetscInt b, PetscInt n, const PetscInt *rowptr, const PetscInt *j, PetscInt *cnt, PetscInt64 stats[2])
+{
+  stats[0] = 0;
+  stats[1] = -1;
+  for (PetscInt br = 0; br < mb; br++) {
+    for (PetscInt row = br * b; row < br * b + b && stats[1] < 0; row++)
+      for (PetscInt k = rowptr[row]; k < rowptr[row + 1]; k++)
+        if (j[k] < 0 || j[k] >= n || (k > rowptr[row] && j[k] <= j[k - 1])) {
+          stats[1] = row;
+          break;
+        }
+    cnt[br] = GPUPCBCSRMergeBlockRow(br, b, rowptr, j, NULL);
+    stats[0] += cnt[br];
+  }
+  return 0;
+}
+
+static PetscErrorCode BCSRColumns_Host(PetscInt mb, PetscInt b, const PetscInt *rowptr, const PetscInt *j, const PetscInt *bptr, PetscInt *bc)
+{
+  for (PetscInt br = 0; br < mb; br++) (void)GPUPCBCSRMergeBlockRow(br, b, rowptr, j, bc + bptr[br]);
+  return 0;
+}
+
+static PetscErrorCode BCSRSlices_Host(const GPUPCBCSRDev *A, const PetscInt *order, const PetscInt *bptr, PetscInt *width)
+{
+  for (PetscInt p = 0; p < A->nslices * A->S; p++) {
+    const PetscInt br = p < A->mb ? (order ? order[p] : p) : -1;
+
+    A->blkrow[p] = br;
+    if (br >= 0) A->rowpos[br] = p;
+  }
+  for (PetscInt s = 0; s < A->nslices; s++) {
+    PetscInt w = 0;
+
+    for (PetscInt p = s * A->S; p < PetscMin(A->mb, (s + 1) * A->S); p++) {
+      const PetscInt br = order ? order[p] : p;
+
+      w = PetscMax(w, bptr[br + 1] - bptr[br]);
+    }
+    width[s] = w * A->S;
+  }
+  return 0;
+}
+
+static PetscErrorCode BCSRFill_Host(const GPUPCBCSRDev *A, const PetscInt *rowptr, const PetscInt *j, const PetscInt *bptr, const PetscInt *bc)
+{
+  const PetscInt S = A->S, b = A->b;
+
+  for (PetscInt p = 0; p < A->nslices * S; p++) {
+    const PetscInt s = p / S, r = p % S, br = A->blkrow[p];
+    const PetscInt len = br >= 0 ? bptr[br + 1] - bptr[br] : 0, pad = len ? bc[bptr[br] + len - 1] : 0;
+
+    for (PetscInt q = A->sliceptr[s], t = 0; q < A->sliceptr[s + 1]; q += S, t++) A->bcol[q + r] = t < len ? bc[bptr[br] + t] : pad;
+  }
+  for (PetscInt row = 0; row < A->mb * b; row++) {
+    const PetscInt br = row / b, i = row % b, p = A->rowpos[br], s = p / S, r = p % S;
+
+    for (PetscInt k = rowptr[row]; k < rowptr[row + 1]; k++) {
+      const PetscInt t = GPUPCBCSRFindBlock(j[k] / b, bptr[br + 1] - bptr[br], bc + bptr[br]);
+
+      A->pos[k] = (PetscInt)GPUPCBCSRSlot(A->sliceptr[s] + t * S, S, b, r, i, j[k] % b);
+    }
+  }
+  return 0;
+}
+
 /* the table: every member's Stem_Host from GPUPC_FORMAT_KERNEL_LIST, by name (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCFormatKernels, GPUPCFormatKernelsHost, GPUPC_FORMAT_KERNEL_LIST, "host", _Host);

@@ -109,11 +109,11 @@ static PetscErrorCode ToDevice(Mat A, const char *type, Mat *B)
   PetscFunctionReturn(0);
 }
 
-/* whether a level's format can be laid out from the device setup's device CSR dev (NULL: none): segcsr and hec lay
-   their columns and values out on the device (gpupc/formatkernels.h); bcsr finds its blocks on the host */
+/* whether a level's format can be laid out from the device setup's device CSR dev (NULL: none): every format lays its
+   structure, columns and values out on the device (gpupc/formatkernels.h; bcsr with the block size of the Mat) */
 static PetscBool OnDevice(const GPUPCMatBlockOps *ops, const GPUPCDevCSR *dev)
 {
-  return (PetscBool)(dev && ops && (ops == &GPUPCSegCSRBlockOps || ops == &GPUPCHECBlockOps));
+  return (PetscBool)(dev && ops && (ops == &GPUPCSegCSRBlockOps || ops == &GPUPCHECBlockOps || ops == &GPUPCBCSRBlockOps));
 }
 
 /* d = M's CSR with the columns and values of dev, the device setup's copy of M (row pointers: M's host array, valid
@@ -158,7 +158,7 @@ static PetscErrorCode ValuesFromDeviceCSR(Mat M, const GPUPCDevCSR *dev, PetscBo
 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQSEGCSR, MATSEQHEC, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &seq, MATSEQSEGCSR, MATSEQHEC, MATSEQBCSR, ""));
   if (!seq) PetscFunctionReturn(0);
   PetscCall(DeviceCSROf(M, dev, &d));
   PetscCall(GPUPCMatBlocksUploadDeviceCSR(M, &d, done));
@@ -229,8 +229,9 @@ static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, const
 }
 
 /* B = the device setup's CSR dev as a device-only Mat (GPUPCDevMatCreateMat) in the format of -pc_gpuamg_mat_type opt
-   (segcsr, hec or auto; bcsr makes host levels, see PCSetUp_GPUAMG): no host copy of the entries exists */
-static PetscErrorCode DeviceOnly(const GPUPCDevCSR *dev, const char *opt, MatType *type, char *why, size_t len, Mat *B)
+   (segcsr, hec, bcsr or auto), with block size bs (bcsr's blocks, auto's block fill; 1: none): no host copy of the
+   entries exists */
+static PetscErrorCode DeviceOnly(const GPUPCDevCSR *dev, const char *opt, PetscInt bs, MatType *type, char *why, size_t len, Mat *B)
 {
   PetscInt    f;
   PetscBool   found;
@@ -238,8 +239,8 @@ static PetscErrorCode DeviceOnly(const GPUPCDevCSR *dev, const char *opt, MatTyp
 
   PetscFunctionBegin;
   PetscCall(PetscEListFind(4, GPUPCDevMatFormats, opt, &f, &found));
-  PetscCheck(found && f != GPUPC_DEVMAT_BCSR, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: the device setup's levels are laid out as segcsr, hec or auto, not %s (bcsr levels come from host copies: -pc_gpuamg_keep_host_levels)", opt);
-  PetscCall(GPUPCDevMatCreateFromDeviceCSR(dev->m, dev->n, dev->nnz, dev->i, dev->j, dev->a, (GPUPCDevMatFormat)f, &dm));
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: device matrix type %s is not available; use -pc_gpuamg_mat_type segcsr, hec, bcsr or auto", opt);
+  PetscCall(GPUPCDevMatCreateFromDeviceCSRBlocked(dev->m, dev->n, dev->nnz, dev->i, dev->j, dev->a, bs, (GPUPCDevMatFormat)f, &dm));
   *type = dm->ops->name;
   if (why) PetscCall(PetscStrncpy(why, dm->reason, len));
   PetscCall(GPUPCDevMatCreateMat(dm, B));
@@ -351,11 +352,22 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     const GPUPCMatBlockOps *aops = NULL, *pops = NULL, *rops = NULL;
     const GPUPCDevCSR      *dA, *dP, *dR; /* the device setup's CSR of the level (NULL after the host setup) */
 
-    PetscBool devonly; /* the device setup's level without host copies: device-only Mats (DeviceOnly) */
+    PetscBool devonly;         /* the device setup's level without host copies: device-only Mats (DeviceOnly) */
+    PetscInt  bs = 1, pbs = 1; /* their block sizes: A's, and P's and R's */
 
     PetscCall(GPUPCAMGDevHierarchyGetLevel(H, l, &dA, &dP, &dR));
     devonly = (PetscBool)(dA && !H->hostlevels);
-    L->dcsr = dA;            /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
+    L->dcsr = dA;  /* the smoother's scalings read it (GPUPCAMGSmootherSetUp) */
+    if (devonly) { /* block sizes: the operator's on level 0, the device setup's on the coarse levels (aggregation: nv
+                      rows a node, bjacobi's blocks); P and R have the blocks of both of their levels when they agree */
+      PetscInt rbs, cbs, nbs = 1;
+
+      PetscCall(MatGetBlockSizes(H->A[0], &rbs, &cbs));
+      if (l == 0) bs = rbs == cbs ? PetscMax(1, rbs) : 1;
+      else PetscCall(GPUPCAMGDevHierarchyGetBlockSize(H, l, &bs));
+      if (l + 1 < D->nlevels) PetscCall(GPUPCAMGDevHierarchyGetBlockSize(H, l + 1, &nbs));
+      pbs = nbs == bs ? bs : 1;
+    }
     if (devonly && l == 0) { /* the operator itself when it already is a matrix of the format (no second layout) */
       PetscBool same;
       char      seq[64];
@@ -367,11 +379,9 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
         PetscCall(PetscObjectReference((PetscObject)H->A[0]));
         L->A = H->A[0];
         PetscCall(PetscStrlcat(L->awhy, "; the operator itself", sizeof(L->awhy)));
-      } else PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
+      } else PetscCall(DeviceOnly(dA, o->mattype, bs, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
     } else if (devonly) {
-      PetscInt bs;
-      PetscCall(DeviceOnly(dA, o->mattype, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
-      PetscCall(GPUPCAMGDevHierarchyGetBlockSize(H, l, &bs)); /* aggregation levels: nv rows a node (bjacobi's blocks) */
+      PetscCall(DeviceOnly(dA, o->mattype, bs, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
       if (bs > 1) PetscCall(MatSetBlockSizes(L->A, bs, bs));
     } else {
       PetscCall(CheckLevelMatrix(H->A[l], l));
@@ -390,8 +400,8 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     D->opcomplexity += nnz0 > 0 ? info.nz_used / nnz0 : 0;
     D->gridcomplexity += N0 > 0 ? L->N / N0 : 0;
     if (l < D->nlevels - 1 && devonly) {
-      PetscCall(DeviceOnly(dP, o->mattype, &L->pfmt, NULL, 0, &L->P));
-      PetscCall(DeviceOnly(dR, o->mattype, &L->rfmt, NULL, 0, &L->R));
+      PetscCall(DeviceOnly(dP, o->mattype, pbs, &L->pfmt, NULL, 0, &L->P));
+      PetscCall(DeviceOnly(dR, o->mattype, pbs, &L->rfmt, NULL, 0, &L->R));
     } else if (l < D->nlevels - 1) {
       Mat Rh;
 

@@ -111,14 +111,14 @@ static PetscErrorCode PCSetUp_GPUAMG(PC pc)
     PetscCall(GPUPCAMGReset(pc, PETSC_FALSE)); /* OperatorAIJ replaces the AIJ copy */
     PetscCall(OperatorAIJ(pc, &A));
     { /* host copies of the device setup's levels only where the cycle reads them: a smoother that reads the host
-         matrix (bjacobi: on levels of block size > 1 only), or bcsr levels (laid out from a host matrix) */
+         matrix (bjacobi: on levels of block size > 1 only); every level format, bcsr too, is laid out on the device */
       GPUPCAMGSetupOptions so = g->setup;
       PCGPUAMGSmootherOps  sm;
       PetscBool            found, unit = PETSC_FALSE;
 
       PetscCall(GPUPCAMGSmootherFind(g->cyc.smoother, &sm, &found));
       PetscCall(UnitBlocks(A, &so, &unit));
-      if ((found && (sm.needs_host || sm.needs_graph || (sm.needs_host_blocks && !unit))) || !strcmp(g->cyc.mattype, "bcsr")) so.host_levels = PETSC_TRUE;
+      if (found && (sm.needs_host || sm.needs_graph || (sm.needs_host_blocks && !unit))) so.host_levels = PETSC_TRUE;
       ierr = GPUPCAMGHierarchyBuild(A, &so, &g->hier);
     }
     if (ierr) { /* bad input: what the build had made goes, the error stays (not yet built, so not GPUPCAMGReset's) */

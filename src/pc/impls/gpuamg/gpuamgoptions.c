@@ -1763,8 +1763,8 @@ static PetscErrorCode PCGPUAMGGetKeepHostLevels_GPUAMG(PC pc, PetscBool *v)
    Without them (the default) the device setup's levels exist on the device only: the cycle applies them as device
    matrices in the format of -pc_gpuamg_mat_type, and only the last level (a few hundred rows, inverted densely) comes
    to the host. Copying the levels down and assembling them as AIJ took most of the device setup's time (about 2.5 s of
-   3.2 s on a 7.2M-row Poisson problem). Smoothers that read the host matrix of a level (bjacobi) and
-   -pc_gpuamg_mat_type bcsr make the copies whatever this says. The host setup always has its levels on the host.
+   3.2 s on a 7.2M-row Poisson problem). Smoothers that read the host matrix of a level (bjacobi) make the copies
+   whatever this says; every level format (bcsr too) is laid out from the device setup's CSR on the device. The host setup always has its levels on the host.
 
    Level: advanced
 
