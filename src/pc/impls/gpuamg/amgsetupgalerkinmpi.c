@@ -2,25 +2,31 @@
    The Galerkin product C = P^T A P of PC gpuamg's setup on several ranks without MatPtAP (docs/algorithms.md 4.3),
    for A and P MPIAIJ (P with an off-diagonal block where the coarsening went across ranks). Each rank's share runs on
    the active backend's sparse kernel table (gpupc/sparsekernels.h: device arrays on the cuda backend, host arrays on
-   the host backend):
-     1. P_oth, the rows of P that A's ghost columns reference, comes from their owners: a PetscSF over the rows gives
-        their lengths and offsets, then a PetscSF over the entries (kept: new values travel on it) their columns and
-        values;
-     2. B = [P_loc; P_oth] (n + nghost rows, every row in global column order) with its columns compressed to the
-        global coarse columns it reaches, in global order, so the rows stay sorted; X = [A_d | A_o] (A's rows with the
-        ghosts as columns n + g); AP = X B = A_d P_loc + A_o P_oth by one SpGEMM;
-     3. Cp = P_loc^T AP (the table's transpose of B's first n rows, a second SpGEMM): this rank's contributions to C,
-        rows and columns compressed. The compressed numbering keeps the global order, so the rows of each rank are
-        consecutive in Cp and so are their entries: what goes to a rank is one range of Cp's entries;
-     4. the other ranks' ranges go to their owners by MPI_Alltoallv on host buffers (the global rows and columns once,
-        then the values only); each rank sums its rows' triples by the table's sort-and-reduce (GPUPCDevCOOAssemble)
-        in rank order (the triples of rank 0 first, this rank's own at its place), so every run gives the same values;
-     5. the diagonal and off-diagonal blocks come out of the summed rows by the extract members and C is made an
-        MPIAIJ from them directly (GPUPCCMGMPIMatFromBlocks, as the distributed cmg makes its levels).
+   the host backend); A's and P's blocks go up as they are, and the host touches only what crosses ranks:
+     1. X = [A_d | A_o] (A's rows with the ghosts as columns n + g) and P_loc (P's rows with global coarse columns, in
+        global order) by the table's merge;
+     2. P_oth, the rows of P that A's ghost columns reference, comes from their owners: each owner extracts the rows
+        of P_loc that other ranks reference (the row PetscSF's leaf ranks) and brings only those down; a PetscSF over
+        the rows gives their offsets and lengths, then a PetscSF over the entries (kept: new values travel on it)
+        their columns and values;
+     3. B = [P_loc; P_oth] (n + nghost rows) with its columns compressed by the table's unique to the global coarse
+        columns it reaches, in global order, so the rows stay sorted; AP = X B = A_d P_loc + A_o P_oth by one
+        SpGEMM; Cp = P_loc^T AP (the table's transpose of B's first n rows, a second SpGEMM): this rank's
+        contributions to C, rows and columns compressed. The compressed numbering keeps the global order, so the rows
+        of each rank are consecutive in Cp and so are their entries: what goes to a rank is one range of Cp's entries;
+     4. the ranges come from a search of the owners' first columns (only the counts come down), the triples (local
+        row at the owner, global column) from a search in the column layout and expand; the other ranks' ranges go
+        to their owners by MPI_Alltoallv on host buffers (the indices once, then the values only); each rank sums its
+        rows' triples by the table's sort-and-reduce (GPUPCDevCOOAssemble) in rank order (the triples of rank 0
+        first, this rank's own at its place, never leaving the device), so every run gives the same values;
+     5. the triples' columns compressed by unique, the block column maps by search and compact, the diagonal and
+        off-diagonal blocks by the extract members, and C made an MPIAIJ from them directly
+        (GPUPCCMGMPIMatFromBlocks, as the distributed cmg makes its levels).
    Everything the product needs again is kept on C (a composed container): MAT_REUSE_MATRIX (new values of A and P on
-   the same patterns) reruns the numeric parts only (the value merges on the host, the broadcast of P_oth's values,
-   the two numeric SpGEMMs, the value exchange, the sums, the block values), written into C in place.
-   The products sum in A's row order (deterministic, both tables alike), so C equals MatPtAP's up to rounding.
+   the same patterns) uploads the blocks' values and reruns the numeric parts only (the merges, the extraction and
+   broadcast of P_oth's values, the two numeric SpGEMMs, the value exchange, the sums, the block values), written
+   into C in place. The products sum in A's row order (deterministic, both tables alike), so C equals MatPtAP's up
+   to rounding.
 */
 #include <gpupc/amgsetup.h>
 #include <gpupc/cmgmpi.h> /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
