@@ -228,6 +228,25 @@ static PetscErrorCode ToDeviceOwned(Mat M, Mat consumer, const char *type, const
   PetscFunctionReturn(0);
 }
 
+/* the format of -pc_gpuamg_mat_type for a P or R of block size pbs (1: rows and columns have different block sizes):
+   bcsr only where they have square blocks, else segcsr (bcsr would hold 1 x 1 blocks with a thread a row, the slowest
+   layout for R's long rows: bench/NOTES.md 2026-11-29e lead) */
+static const char *TransferType(const char *opt, PetscInt pbs)
+{
+  return (!strcmp(opt, "bcsr") && pbs <= 1) ? "segcsr" : opt;
+}
+
+/* the block size of M's square blocks, 1 when its rows and columns have different ones */
+static PetscErrorCode SquareBlockSize(Mat M, PetscInt *bs)
+{
+  PetscInt rbs, cbs;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetBlockSizes(M, &rbs, &cbs));
+  *bs = rbs == cbs ? PetscMax(1, rbs) : 1;
+  PetscFunctionReturn(0);
+}
+
 /* B = the device setup's CSR dev as a device-only Mat (GPUPCDevMatCreateMat) in the format of -pc_gpuamg_mat_type opt
    (segcsr, hec, bcsr or auto), with block size bs (bcsr's blocks, auto's block fill; 1: none): no host copy of the
    entries exists */
@@ -400,19 +419,20 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     D->opcomplexity += nnz0 > 0 ? info.nz_used / nnz0 : 0;
     D->gridcomplexity += N0 > 0 ? L->N / N0 : 0;
     if (l < D->nlevels - 1 && devonly) {
-      PetscCall(DeviceOnly(dP, o->mattype, pbs, &L->pfmt, NULL, 0, &L->P));
-      PetscCall(DeviceOnly(dR, o->mattype, pbs, &L->rfmt, NULL, 0, &L->R));
+      PetscCall(DeviceOnly(dP, TransferType(o->mattype, pbs), pbs, &L->pfmt, NULL, 0, &L->P));
+      PetscCall(DeviceOnly(dR, TransferType(o->mattype, pbs), pbs, &L->rfmt, NULL, 0, &L->R));
     } else if (l < D->nlevels - 1) {
       Mat Rh;
 
-      PetscCall(ChooseFormat(H->P[l], o->mattype, &L->pfmt, &pops, NULL, 0));
+      PetscCall(SquareBlockSize(H->P[l], &pbs));
+      PetscCall(ChooseFormat(H->P[l], TransferType(o->mattype, pbs), &L->pfmt, &pops, NULL, 0));
       PetscCall(ToDeviceOwned(H->P[l], H->A[l + 1], L->pfmt, pops, dP, &L->P));
       if (H->R && H->R[l]) { /* the setup's P^T (no recompute reads it) */
-        PetscCall(ChooseFormat(H->R[l], o->mattype, &L->rfmt, &rops, NULL, 0));
+        PetscCall(ChooseFormat(H->R[l], TransferType(o->mattype, pbs), &L->rfmt, &rops, NULL, 0));
         PetscCall(ToDeviceOwned(H->R[l], NULL, L->rfmt, rops, dR, &L->R));
       } else {
         PetscCall(MatTranspose(H->P[l], MAT_INITIAL_MATRIX, &Rh));
-        PetscCall(ChooseFormat(Rh, o->mattype, &L->rfmt, NULL, NULL, 0));
+        PetscCall(ChooseFormat(Rh, TransferType(o->mattype, pbs), &L->rfmt, NULL, NULL, 0));
         PetscCall(MatConvert(Rh, L->rfmt, MAT_INITIAL_MATRIX, &L->R));
         PetscCall(MatDestroy(&Rh));
       }
