@@ -7,7 +7,8 @@ static const char help[] = "The gpuamg device-setup kernel table (gpupc/amgsetup
                            "check. HMIS (GPUPCAMGDevHMIS) against a reference made of the host setup's Ruge-Stueben first pass on\n"
                            "each subdomain and PMIS rounds written out here, exactly: structured and random graphs, isolated points,\n"
                            "subdomains of 1 point (then PMIS itself), of several sizes with a last partial one (on CUDA the block\n"
-                           "kernel and, above 4096 points, the one-thread kernel), and of every point (then the host setup's hmis).\n";
+                           "kernel, with opt-in shared memory above 6144 points, and above 16384 the one-thread kernel), and of\n"
+                           "every point (then the host setup's hmis).\n";
 
 #include <petscmat.h>
 #include <gpupc/amgsetup.h>
@@ -387,10 +388,11 @@ int main(int argc, char **argv)
     /* rows of hundreds of candidates, formed in the interpolation buffer */
     PetscCall(Case(k, sk, tune, exact, "elasticity3d", 24000, 1, PC_GPUAMG_INTERP_STANDARD, 4, 0.1));
   }
-  /* HMIS: subdomains of 1 point (PMIS), of 256, 300 (a last partial one), 4096 (the CUDA block kernel's largest),
-     5000 (its one-thread kernel, a last partial one) and of every point (the host setup's hmis) */
+  /* HMIS: subdomains of 1 point (PMIS), of 256, 300 (a last partial one), 4096, 7000 (the CUDA block kernel with
+     opt-in shared memory, a last partial one) and of every point (the host setup's hmis); 20000 (the CUDA one-thread
+     kernel, a last partial one) */
   {
-    const PetscInt Bs[] = {1, 256, 300, 4096, 5000, 8000};
+    const PetscInt Bs[] = {1, 256, 300, 4096, 7000, 8000};
     Mat            G;
     for (size_t b = 0; b < sizeof(Bs) / sizeof(Bs[0]); b++) PetscCall(HMISProblem(k, sk, "randcoef3d", 8000, 0, Bs[b]));
     PetscCall(HMISProblem(k, sk, "poisson2d", 2500, 0, 256));
@@ -398,6 +400,7 @@ int main(int argc, char **argv)
     PetscCall(HMISProblem(k, sk, "jump3d", 8000, 0, 256));
     PetscCall(HMISProblem(k, sk, "elasticity3d", 3000, 0, 200));
     PetscCall(HMISProblem(k, sk, "randcoef3d", 8000, 1, 256));
+    PetscCall(HMISProblem(k, sk, "randcoef3d", 27000, 0, 20000));
     PetscCall(RandomGraph(5000, &G)); /* isolated points, irregular degrees */
     PetscCall(HMISCase(k, sk, "random graph 5000", G, 128));
     PetscCall(HMISCase(k, sk, "random graph 5000", G, 1000));

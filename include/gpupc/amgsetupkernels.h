@@ -29,8 +29,11 @@
 #define GPUPC_AMG_DEV_STANDARD 1
 #define GPUPC_AMG_DEV_EXTI     2
 
-/* hmis on the device: the default rows of a subdomain (its Ruge-Stueben first pass runs inside, PCGPUAMGSetHMISSubdomain) */
-#define GPUPC_AMG_HMIS_SUBDOMAIN 256
+/* hmis on the device: the default rows of a subdomain of its Ruge-Stueben first pass (PCGPUAMGSetHMISSubdomain).
+   Larger subdomains give coarse grids nearer the host setup's hmis (randcoef3d 80^3, operator complexity: 256 rows
+   3.73, 4096 3.50, 16384 3.20, host 3.04; the same CG iterations), and cost more: the CUDA block kernel's picks are
+   sequential within a subdomain, and 4096 rows take 32 kB of shared memory a block (bench/NOTES.md 2026-11-29e) */
+#define GPUPC_AMG_HMIS_SUBDOMAIN 4096
 
 /* Developers' tuning of the CUDA table's ext+i rows (PCGPUAMGSetInterpTuning(), -pc_gpuamg_dev_interp_*): which rows
    take a warp and the hash tables of the warp passes (src/pc/impls/gpuamg/cuda/amgsetupkernels.cu says why the

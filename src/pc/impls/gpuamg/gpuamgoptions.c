@@ -123,7 +123,7 @@ static PetscErrorCode PCGPUAMGGetCoarsenType_GPUAMG(PC pc, PCGPUAMGCoarsenType *
 
    Notes:
    hmis with the device setup (-pc_gpuamg_setup device): Ruge-Stueben's first pass inside subdomains of consecutive
-   rows (PCGPUAMGSetHMISSubdomain(), -pc_gpuamg_dev_hmis_subdomain, default 256), then PMIS rounds on the points
+   rows (PCGPUAMGSetHMISSubdomain(), -pc_gpuamg_dev_hmis_subdomain, default 4096), then PMIS rounds on the points
    without strong couplings inside their subdomain; the host setup's runs the first pass on each rank's rows.
 
    Level: intermediate
@@ -2034,7 +2034,7 @@ static PetscErrorCode PCGPUAMGGetHMISSubdomain_GPUAMG(PC pc, PetscInt *B)
 
    Input Parameters:
 +  pc - the PC gpuamg
--  B  - rows per subdomain, at least 1 (PETSC_DEFAULT: 256)
+-  B  - rows per subdomain, at least 1 (PETSC_DEFAULT: 4096)
 
    Options Database Key:
 .  -pc_gpuamg_dev_hmis_subdomain <B> - the rows per subdomain
@@ -2042,7 +2042,7 @@ static PetscErrorCode PCGPUAMGGetHMISSubdomain_GPUAMG(PC pc, PetscInt *B)
    Notes:
    Only the device setup (-pc_gpuamg_setup device, one rank) reads it; the host setup's hmis runs the first pass on
    each rank's rows. A B at least the rows of the level gives the host setup's splitting on one rank; small B gives
-   more points to the PMIS rounds, whose coarse grids are denser. On the cuda backend a subdomain of up to 4096 rows
+   more points to the PMIS rounds, whose coarse grids are denser. On the cuda backend a subdomain of up to 16384 rows
    takes a block of threads, a larger one a single thread.
 
    Level: developer

@@ -146,9 +146,10 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
    state do not depend on the order of these updates (increments and decrements commute; a point that becomes F in
    the same pick may or may not have been incremented, and an F point's lambda is never read again), so each pick is
    the one-thread code's. Larger subdomains take one thread each, running GPUPCAMGDevHMISSubdomain itself on lambda in
-   global memory. */
-#define HMIS_SHARED  4096
-#define HMIS_THREADS 256
+   global memory. A block has a thread per 16 points of its subdomain (32 to 1024): the scan of a pick reads 16 points
+   a thread; subdomains above 6144 points (48 kB) take opt-in shared memory. */
+#define HMIS_SHARED      16384
+#define HMIS_MAX_THREADS 1024
 
 /* (l, p) beats (bl, bp): the larger lambda, then the smaller point; p < 0: no point */
 __device__ static inline int HMISBetter(int l, PetscInt p, int bl, PetscInt bp)
@@ -159,8 +160,8 @@ __device__ static inline int HMISBetter(int l, PetscInt p, int bl, PetscInt bp)
 __global__ void HMISFirstBlockKernel(GPUPCDevCSR S, GPUPCDevCSR ST, PetscInt B, PetscInt nsub, PetscInt *cf)
 {
   extern __shared__ int hsm[]; /* lambda[B], then the states st[B] */
-  __shared__ int        wl[HMIS_THREADS / 32];
-  __shared__ PetscInt   wp[HMIS_THREADS / 32], pick;
+  __shared__ int        wl[HMIS_MAX_THREADS / 32];
+  __shared__ PetscInt   wp[HMIS_MAX_THREADS / 32], pick;
   int                  *lam = hsm, *st = hsm + B;
   const int             lane = threadIdx.x % 32, w = threadIdx.x / 32, nw = (blockDim.x + 31) / 32;
 
@@ -245,10 +246,12 @@ static PetscErrorCode AMGHMISFirst_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR 
   PetscCheck(B >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HMIS subdomains of %" PetscInt_FMT " points: must be at least 1", B);
   if (S->m == 0) PetscFunctionReturn(0);
   if (B <= HMIS_SHARED) {
-    const int       threads = (int)PetscMin(HMIS_THREADS, 32 * ((B + 31) / 32));
+    const int       threads = (int)PetscMax(32, PetscMin(HMIS_MAX_THREADS, 32 * ((B / 16 + 31) / 32)));
     const long long fill    = GPUPCCUDAGridSize(1 << 28, threads);
     const int       grid    = (int)(nsub < fill ? nsub : fill);
-    HMISFirstBlockKernel<<<grid, threads, 2 * (size_t)B * sizeof(int), GPUPCCUDAStream()>>>(*S, *ST, B, nsub, cf);
+    const size_t    shared  = 2 * (size_t)B * sizeof(int);
+    if (shared > 48 * 1024) GPUPCCallCUDA(cudaFuncSetAttribute(HMISFirstBlockKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    HMISFirstBlockKernel<<<grid, threads, shared, GPUPCCUDAStream()>>>(*S, *ST, B, nsub, cf);
     GPUPCCheckLaunch("HMISFirstBlockKernel");
   } else {
     HMISFirstThreadKernel<<<Grid(nsub), BLOCK, 0, GPUPCCUDAStream()>>>(*S, *ST, B, nsub, lambda, cf);
