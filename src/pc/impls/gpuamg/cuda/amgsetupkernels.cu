@@ -62,25 +62,33 @@ static PetscErrorCode AMGStrengthFill_CUDA(const GPUPCDevCSR *A, const PetscScal
   PetscFunctionReturn(0);
 }
 
-__global__ void PMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart, PetscReal *w, PetscInt *cf, int *left)
+/* the start of PMIS (hmis 0: every point's state set) or of HMIS's second stage (hmis 1: the first stage's states kept) */
+__global__ void PMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart, int hmis, PetscReal *w, PetscInt *cf, int *left)
 {
   int mine = 0;
   ROWS(i, n)
-  mine += GPUPCAMGDevPMISInit(STi, rstart, (PetscInt)i, w, cf);
+  mine += hmis ? GPUPCAMGDevHMISInit(STi, rstart, (PetscInt)i, w, cf) : GPUPCAMGDevPMISInit(STi, rstart, (PetscInt)i, w, cf);
   if (mine) atomicAdd(left, mine);
 }
 
-static PetscErrorCode AMGPMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
+static PetscErrorCode PMISInitLaunch(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, int hmis, PetscReal *w, PetscInt *cf, PetscInt *left)
 {
   GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (S->m > 0) {
-    PMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, w, cf, (int *)c.d);
+    PMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, hmis, w, cf, (int *)c.d);
     GPUPCCheckLaunch("PMISInitKernel");
   }
   PetscCall(CounterPut(&c, left));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AMGPMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
+{
+  PetscFunctionBegin;
+  PetscCall(PMISInitLaunch(S, ST, rstart, 0, w, cf, left));
   PetscFunctionReturn(0);
 }
 
@@ -260,25 +268,10 @@ static PetscErrorCode AMGHMISFirst_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR 
   PetscFunctionReturn(0);
 }
 
-__global__ void HMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart, PetscReal *w, PetscInt *cf, int *left)
-{
-  int mine = 0;
-  ROWS(i, n)
-  mine += GPUPCAMGDevHMISInit(STi, rstart, (PetscInt)i, w, cf);
-  if (mine) atomicAdd(left, mine);
-}
-
 static PetscErrorCode AMGHMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
 {
-  GPUPCDevScalar c;
-
   PetscFunctionBegin;
-  PetscCall(CounterGet(0, &c));
-  if (S->m > 0) {
-    HMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, w, cf, (int *)c.d);
-    GPUPCCheckLaunch("HMISInitKernel");
-  }
-  PetscCall(CounterPut(&c, left));
+  PetscCall(PMISInitLaunch(S, ST, rstart, 1, w, cf, left));
   PetscFunctionReturn(0);
 }
 
