@@ -58,8 +58,10 @@ static PetscErrorCode AMGPMISSet_Host(PetscInt n, const char *mark, PetscInt val
 
 static PetscErrorCode AMGHMISFirst_Host(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt B, PetscInt *lambda, PetscInt *cf)
 {
+  PetscFunctionBegin;
+  PetscCheck(B >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HMIS subdomains of %" PetscInt_FMT " points: must be at least 1", B);
   for (PetscInt lo = 0; lo < S->m; lo += B) GPUPCAMGDevHMISSubdomain(S->i, S->j, ST->i, ST->j, lo, PetscMin(lo + B, S->m), lambda, cf);
-  return 0;
+  PetscFunctionReturn(0);
 }
 
 static PetscErrorCode AMGHMISInit_Host(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
