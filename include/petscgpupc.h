@@ -193,8 +193,8 @@ PETSC_EXTERN const char *const PCGPUAMGTruncRescales[];
    PCGPUAMGSetupLocation - where PC gpuamg builds its hierarchy
 
 $  PC_GPUAMG_SETUP_HOST   - the host setup (threaded C, any number of ranks, every method)
-$  PC_GPUAMG_SETUP_DEVICE - the device setup's kernels (one rank; classical AMG with pmis coarsening and direct or ext+i
-$                           interpolation; anything else takes the host setup and -ksp_view says why)
+$  PC_GPUAMG_SETUP_DEVICE - the device setup's kernels (one rank; classical AMG with pmis or hmis coarsening and direct,
+$                           standard or ext+i interpolation; anything else takes the host setup and -ksp_view says why)
 
    Options Database Key:
 .  -pc_gpuamg_setup <host,device> - the location (default: device on the cuda backend, host on the host backend)
@@ -586,6 +586,8 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggPriority(PC, PCGPUAMGAggPriority);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggPriority(PC, PCGPUAMGAggPriority *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetMCGSTuning(PC, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetMCGSTuning(PC, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetHMISSubdomain(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetHMISSubdomain(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncRescale(PC, PCGPUAMGTruncRescale);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncRescale(PC, PCGPUAMGTruncRescale *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggSmooths(PC, PetscInt);

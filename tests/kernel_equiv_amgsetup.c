@@ -3,7 +3,12 @@ static const char help[] = "The gpuamg device-setup kernel table (gpupc/amgsetup
                            "the strength graph and its transpose, the C/F splitting, the coarse numbering and the interpolation's\n"
                            "pattern exactly, its values exactly on the host table and within 1e-12 (relative to the row's largest)\n"
                            "on the CUDA table (fused multiply-adds). Built-in problems with random and structured coefficients, positive\n"
-                           "couplings (elasticity), direct and ext+i, truncation by count and by factor; the zero-diagonal check.\n";
+                           "couplings (elasticity), direct, standard and ext+i, truncation by count and by factor; the zero-diagonal\n"
+                           "check. HMIS (GPUPCAMGDevHMIS) against a reference made of the host setup's Ruge-Stueben first pass on\n"
+                           "each subdomain and PMIS rounds written out here, exactly: structured and random graphs, isolated points,\n"
+                           "subdomains of 1 point (then PMIS itself), of several sizes with a last partial one (on CUDA the block\n"
+                           "kernel, with opt-in shared memory above 6144 points, and above 16384 the one-thread kernel), and of\n"
+                           "every point (then the host setup's hmis).\n";
 
 #include <petscmat.h>
 #include <gpupc/amgsetup.h>
@@ -150,6 +155,179 @@ static PetscErrorCode Case(const GPUPCAMGSetupKernels *k, const GPUPCSparseKerne
   PetscFunctionReturn(0);
 }
 
+/* a random graph of n points: each point couples to 3 others picked by a hash (symmetric negative couplings), every
+   11th point is isolated (its diagonal only); diagonally dominant */
+static PetscErrorCode RandomGraph(PetscInt n, Mat *A)
+{
+  PetscReal *diag;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 16, NULL, A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(PetscCalloc1(n, &diag));
+  for (PetscInt i = 0; i < n; i++) {
+    if (i % 11 == 5) continue;
+    for (PetscInt t = 0; t < 3; t++) {
+      PetscInt    j = (PetscInt)(GPUPCAMGRandom(7 * i + t) * (PetscReal)n);
+      PetscScalar v = -(0.1 + GPUPCAMGRandom(5 * n + 3 * i + t));
+      if (j == i || j % 11 == 5) continue;
+      PetscCall(MatSetValue(*A, i, j, v, ADD_VALUES));
+      PetscCall(MatSetValue(*A, j, i, v, ADD_VALUES));
+      diag[i] -= v;
+      diag[j] -= v;
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) PetscCall(MatSetValue(*A, i, i, diag[i] + 0.1, ADD_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree(diag));
+  PetscFunctionReturn(0);
+}
+
+/* HMIS with subdomains of B points, made of the host setup's pieces: its Ruge-Stueben first pass (GPUPCAMGCoarsen hmis)
+   on the graph of each subdomain's internal couplings, the points without such couplings left undecided; then PMIS
+   rounds on those (measure |S^T_i| + GPUPCAMGRandom(i), ties to the larger index), the first pass's states fixed.
+   *infirst: the points the first pass decided */
+static PetscErrorCode ReferenceHMIS(const GPUPCAMGStrength *S, PetscInt B, PetscInt *cf, PetscInt *infirst)
+{
+  PetscInt   n = S->n, left = 0, *sub;
+  PetscReal *w;
+  char      *mark;
+
+  PetscFunctionBegin;
+  *infirst = 0;
+  PetscCall(PetscMalloc3(n, &sub, n, &w, n, &mark));
+  for (PetscInt lo = 0; lo < n; lo += B) {
+    PetscInt         hi = PetscMin(lo + B, n), m = hi - lo;
+    GPUPCAMGStrength Sub;
+
+    PetscCall(PetscMemzero(&Sub, sizeof(Sub)));
+    Sub.n = m;
+    PetscCall(PetscMalloc1(m + 1, &Sub.i));
+    Sub.i[0] = 0;
+    for (PetscInt q = 0; q < m; q++) {
+      Sub.i[q + 1] = Sub.i[q];
+      for (PetscInt e = S->i[lo + q]; e < S->i[lo + q + 1]; e++) Sub.i[q + 1] += S->j[e] >= lo && S->j[e] < hi;
+    }
+    PetscCall(PetscMalloc1(PetscMax(Sub.i[m], 1), &Sub.j));
+    for (PetscInt q = 0, c = 0; q < m; q++)
+      for (PetscInt e = S->i[lo + q]; e < S->i[lo + q + 1]; e++)
+        if (S->j[e] >= lo && S->j[e] < hi) Sub.j[c++] = S->j[e] - lo;
+    PetscCall(GPUPCAMGStrengthTranspose(&Sub, 1));
+    PetscCall(GPUPCAMGCoarsen(&Sub, PC_GPUAMG_COARSEN_HMIS, lo, 1, sub));
+    for (PetscInt q = 0; q < m; q++) {
+      const PetscBool out = (PetscBool)(Sub.i[q + 1] == Sub.i[q] && Sub.ti[q + 1] == Sub.ti[q]);
+      cf[lo + q]          = out ? GPUPC_AMG_U : sub[q];
+      *infirst += !out;
+    }
+    PetscCall(GPUPCAMGStrengthFree(&Sub));
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt nt = S->ti[i + 1] - S->ti[i];
+    w[i]        = (PetscReal)nt + GPUPCAMGRandom(i);
+    if (cf[i] == GPUPC_AMG_U && nt == 0) cf[i] = GPUPC_AMG_F;
+  }
+  for (PetscInt i = 0; i < n; i++) { /* at once from the first pass's states */
+    mark[i] = 0;
+    for (PetscInt e = S->i[i]; e < S->i[i + 1] && cf[i] == GPUPC_AMG_U; e++)
+      if (cf[S->j[e]] == GPUPC_AMG_C) mark[i] = 1;
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    if (cf[i] == GPUPC_AMG_U && mark[i] == 1) cf[i] = GPUPC_AMG_F;
+    left += cf[i] == GPUPC_AMG_U;
+  }
+  while (left > 0) {
+    for (PetscInt i = 0; i < n; i++) {
+      mark[i] = cf[i] == GPUPC_AMG_U;
+      for (PetscInt e = S->i[i]; e < S->i[i + 1] && mark[i]; e++) {
+        PetscInt j = S->j[e];
+        if (cf[j] == GPUPC_AMG_U && (w[j] > w[i] || (w[j] == w[i] && j > i))) mark[i] = 0;
+      }
+      for (PetscInt e = S->ti[i]; e < S->ti[i + 1] && mark[i]; e++) {
+        PetscInt j = S->tj[e];
+        if (cf[j] == GPUPC_AMG_U && (w[j] > w[i] || (w[j] == w[i] && j > i))) mark[i] = 0;
+      }
+    }
+    for (PetscInt i = 0; i < n; i++)
+      if (mark[i]) cf[i] = GPUPC_AMG_C;
+    for (PetscInt i = 0; i < n; i++) {
+      mark[i] = 0;
+      for (PetscInt e = S->i[i]; e < S->i[i + 1] && cf[i] == GPUPC_AMG_U; e++)
+        if (cf[S->j[e]] == GPUPC_AMG_C) mark[i] = 1;
+    }
+    left = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      if (mark[i]) cf[i] = GPUPC_AMG_F;
+      left += cf[i] == GPUPC_AMG_U;
+    }
+  }
+  PetscCall(PetscFree3(sub, w, mark));
+  PetscFunctionReturn(0);
+}
+
+/* the device setup's HMIS of A (subdomains of B points) against ReferenceHMIS, and with B = 1 against the host setup's
+   pmis, with B >= n against its hmis */
+static PetscErrorCode HMISCase(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const char *name, Mat A, PetscInt B)
+{
+  GPUPCAMGLocal    L;
+  GPUPCAMGStrength S;
+  GPUPCDevCSR      Ad, Sd, STd;
+  PetscScalar     *d;
+  PetscInt        *cf, *hcf, *ref, *host = NULL, n, rounds, infirst, nc = 0;
+  char             what[128];
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGLocalGet(A, 1, NULL, 1, &L));
+  n = L.n;
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s, hmis subdomains of %" PetscInt_FMT " points", name, B));
+  PetscCall(GPUPCAMGStrengthClassical(&L, 0.25, 1, &S));
+  PetscCall(PetscMalloc1(n, &ref));
+  PetscCall(ReferenceHMIS(&S, B, ref, &infirst));
+  if (B == 1 || B >= n) {
+    PetscCall(PetscMalloc1(n, &host));
+    PetscCall(GPUPCAMGCoarsen(&S, B == 1 ? PC_GPUAMG_COARSEN_PMIS : PC_GPUAMG_COARSEN_HMIS, 0, 1, host));
+    PetscCall(ExpectEqualInts(what, B == 1 ? "reference against the host setup's pmis: cf" : "reference against the host setup's hmis: cf", n, ref, host));
+  }
+  PetscCall(GPUPCDevCSRFromMat(A, &Ad));
+  PetscCall(GPUPCMallocArray(n, &d));
+  PetscCall(sk->diagonal(&Ad, d));
+  PetscCall(GPUPCAMGDevStrength(k, sk, &Ad, d, 0.25, &Sd, &STd));
+  PetscCall(GPUPCMallocArray(n, &cf));
+  PetscCall(GPUPCAMGDevHMIS(k, &Sd, &STd, 0, B, cf, &rounds));
+  PetscCall(Back(hcf, cf, n));
+  PetscCall(ExpectEqualInts(what, "cf", n, hcf, ref));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(hcf[i] == GPUPC_AMG_C || hcf[i] == GPUPC_AMG_F, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: point %" PetscInt_FMT " left in state %" PetscInt_FMT, what, i, hcf[i]);
+    nc += hcf[i] == GPUPC_AMG_C;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " points, %" PetscInt_FMT " decided by the first pass, %" PetscInt_FMT " PMIS rounds, %" PetscInt_FMT " C points: same as the reference%s\n", what, n, infirst, rounds, nc, B == 1 ? " and the host setup's pmis" : (B >= n ? " and the host setup's hmis" : "")));
+  PetscCall(PetscFree(ref));
+  PetscCall(PetscFree(host));
+  PetscCall(PetscFree(hcf));
+  PetscCall(GPUPCFree(d));
+  PetscCall(GPUPCFree(cf));
+  PetscCall(GPUPCDevCSRDestroy(&Ad));
+  PetscCall(GPUPCDevCSRDestroy(&Sd));
+  PetscCall(GPUPCDevCSRDestroy(&STd));
+  PetscCall(GPUPCAMGStrengthFree(&S));
+  PetscCall(GPUPCAMGLocalFree(&L));
+  PetscFunctionReturn(0);
+}
+
+/* HMISCase on a built-in problem (levels > 0: its Galerkin operator that many levels down, Operator()) */
+static PetscErrorCode HMISProblem(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const char *problem, PetscInt size, PetscInt levels, PetscInt B)
+{
+  Mat  A;
+  char name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s %" PetscInt_FMT " level %" PetscInt_FMT, problem, size, levels));
+  PetscCall(Operator(problem, size, levels, &A));
+  PetscCall(HMISCase(k, sk, name, A, B));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const GPUPCAMGSetupKernels *k;
@@ -193,6 +371,32 @@ int main(int argc, char **argv)
     PetscCall(Case(k, sk, tune, exact, "elasticity3d", 24000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 0, 0.0));
     PetscCall(Case(k, sk, tune, exact, "elasticity3d", 24000, 2, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
     PetscCall(Case(k, sk, tune, exact, "powergrid", 64000, 1, PC_GPUAMG_INTERP_EXTENDED_I, 4, 0.0));
+    if (c > 0) continue; /* standard interpolation: one thread per row in every configuration */
+    PetscCall(Case(k, sk, tune, exact, "poisson2d", 2500, 0, PC_GPUAMG_INTERP_STANDARD, 4, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "randcoef3d", 8000, 0, PC_GPUAMG_INTERP_STANDARD, 0, 0.2));
+    PetscCall(Case(k, sk, tune, exact, "jump3d", 8000, 0, PC_GPUAMG_INTERP_STANDARD, 0, 0.0));
+    PetscCall(Case(k, sk, tune, exact, "elasticity3d", 3000, 0, PC_GPUAMG_INTERP_STANDARD, 4, 0.0));
+    /* rows of hundreds of candidates, formed in the interpolation buffer */
+    PetscCall(Case(k, sk, tune, exact, "elasticity3d", 24000, 1, PC_GPUAMG_INTERP_STANDARD, 4, 0.1));
+  }
+  /* HMIS: subdomains of 1 point (PMIS), of 256, 300 (a last partial one), 4096, 7000 (the CUDA block kernel with
+     opt-in shared memory, a last partial one) and of every point (the host setup's hmis); 20000 (the CUDA one-thread
+     kernel, a last partial one) */
+  {
+    const PetscInt Bs[] = {1, 256, 300, 4096, 7000, 8000};
+    Mat            G;
+    for (size_t b = 0; b < sizeof(Bs) / sizeof(Bs[0]); b++) PetscCall(HMISProblem(k, sk, "randcoef3d", 8000, 0, Bs[b]));
+    PetscCall(HMISProblem(k, sk, "poisson2d", 2500, 0, 256));
+    PetscCall(HMISProblem(k, sk, "aniso2d", 4900, 0, 64));
+    PetscCall(HMISProblem(k, sk, "jump3d", 8000, 0, 256));
+    PetscCall(HMISProblem(k, sk, "elasticity3d", 3000, 0, 200));
+    PetscCall(HMISProblem(k, sk, "randcoef3d", 8000, 1, 256));
+    PetscCall(HMISProblem(k, sk, "randcoef3d", 27000, 0, 20000));
+    PetscCall(RandomGraph(5000, &G)); /* isolated points, irregular degrees */
+    PetscCall(HMISCase(k, sk, "random graph 5000", G, 128));
+    PetscCall(HMISCase(k, sk, "random graph 5000", G, 1000));
+    PetscCall(HMISCase(k, sk, "random graph 5000", G, 5000));
+    PetscCall(MatDestroy(&G));
   }
   PetscCall(PetscFinalize());
   return 0;

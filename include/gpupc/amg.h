@@ -45,6 +45,8 @@ typedef struct {
   const PetscReal      *coords;            /* interleaved, one point per local block row (the PC owns them); NULL
                                             where ncoords is 0 */
   GPUPCAMGInterpTuning  interp_tuning;     /* the device setup's CUDA ext+i rows (-pc_gpuamg_dev_interp_*) */
+  PetscInt              hmis_subdomain;    /* the device setup's hmis: rows of a subdomain of its Ruge-Stueben first pass
+                                              (-pc_gpuamg_dev_hmis_subdomain; default GPUPC_AMG_HMIS_SUBDOMAIN) */
 } GPUPCAMGSetupOptions;
 
 /* the default rows a rank below which pmis levels go to fewer ranks: levels below it are latency-bound on the GPU

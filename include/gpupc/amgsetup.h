@@ -122,6 +122,7 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDevHierarchyGetBlockSize(const GPUPCAMGHiera
 PETSC_INTERN PetscErrorCode GPUPCAMGDevDiagonal(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, PetscInt, PetscScalar **);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, PetscReal, GPUPCDevCSR *, GPUPCDevCSR *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevHMIS(const GPUPCAMGSetupKernels *, const GPUPCDevCSR *, const GPUPCDevCSR *, PetscInt, PetscInt, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *, const GPUPCSparseKernels *, const GPUPCDevCSR *, const PetscScalar *, const GPUPCDevCSR *, const PetscInt *, const PetscInt *, PetscInt, PCGPUAMGInterpType, PetscInt, PetscReal, const GPUPCAMGInterpTuning *, GPUPCDevCSR *);
 
 /* smoothed aggregation in the device setup (amgsetupdeviceagg.c): the symmetrised node graph, MIS(2) aggregates, the

@@ -25,8 +25,15 @@
 #define GPUPC_AMG_C 1
 
 /* interpolations of the device setup (the values of PCGPUAMGInterpType they stand for, checked in amgdev.c) */
-#define GPUPC_AMG_DEV_DIRECT 0
-#define GPUPC_AMG_DEV_EXTI   2
+#define GPUPC_AMG_DEV_DIRECT   0
+#define GPUPC_AMG_DEV_STANDARD 1
+#define GPUPC_AMG_DEV_EXTI     2
+
+/* hmis on the device: the default rows of a subdomain of its Ruge-Stueben first pass (PCGPUAMGSetHMISSubdomain).
+   Larger subdomains give coarse grids nearer the host setup's hmis (randcoef3d 80^3, operator complexity: 256 rows
+   3.73, 4096 3.50, 16384 3.20, host 3.04; the same CG iterations), and cost more: the CUDA block kernel's picks are
+   sequential within a subdomain, and 4096 rows take 32 kB of shared memory a block (bench/NOTES.md 2026-11-29e) */
+#define GPUPC_AMG_HMIS_SUBDOMAIN 4096
 
 /* Developers' tuning of the CUDA table's ext+i rows (PCGPUAMGSetInterpTuning(), -pc_gpuamg_dev_interp_*): which rows
    take a warp and the hash tables of the warp passes (src/pc/impls/gpuamg/cuda/amgsetupkernels.cu says why the
@@ -71,6 +78,13 @@ static inline GPUPC_AMG_HD void GPUPCAMGSwapPairs(PetscInt *cols, PetscReal *val
   X(A, pmis_depend, AMGPMISDepend, (const GPUPCDevCSR *S, const PetscInt *cf, char *mark))                                                                                                                                                                                                      \
   /* cf[i] = value where mark[i]; *left (host) = the U points after that */                                                                                                                                                                                                                     \
   X(A, pmis_set, AMGPMISSet, (PetscInt n, const char *mark, PetscInt value, PetscInt *cf, PetscInt *left))                                                                                                                                                                                      \
+  /* HMIS first stage: Ruge-Stueben's first pass (largest measure first, ties: the smaller index; the host setup's \
+     amgsetupcoarsen.c) inside each subdomain of B consecutive points, on the strong couplings between its points; \
+     cf[i] = C or F, or U for the points without such couplings; lambda: scratch of n entries */                                                                                                                                                                            \
+  X(A, hmis_first, AMGHMISFirst, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt B, PetscInt *lambda, PetscInt *cf))                                                                                                                                                                     \
+  /* HMIS second stage start: w[i] = |ST row i| + GPUPCAMGRandom(rstart + i) (pmis_init's measure); the U points that \
+     influence none become F, the others keep their states; *left (host) = the U points */                                                                                                                                                                         \
+  X(A, hmis_init, AMGHMISInit, (const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left))                                                                                                                                                      \
   /* interpolation, first pass: Bi[i+1] = the buffer entries of row i: a bound of its entries before truncation (type \
      GPUPC_AMG_DEV_*), at most tmax for a short row formed in scratch (GPUPCAMGDevInterpCapacity); Bi[0] not written; \
      tune: the CUDA table's ext+i tuning (the host table ignores it) */                                                                                                                                                                         \

@@ -2,8 +2,9 @@
    amgdevrows.h - the per-row arithmetic of PC gpuamg's device setup, one code for the host reference
    (host/amgsetupkernels_host.c) and the CUDA kernels (cuda/amgsetupkernels.cu), so both tables compute every row
    alike. Each function works on one row of plain CSR arrays (one rank: the level matrix is the whole matrix) and gives
-   what the host setup's row gives (amgsetupstrength.c StrongRow, amgsetupcoarsen.c PMIS, amgsetupinterp.c RowDirect, RowExtI,
-   TruncRow), with the same operations in the same order. The host setup looks points up in per-thread arrays of n
+   what the host setup's row gives (amgsetupstrength.c StrongRow, amgsetupcoarsen.c PMIS, amgsetupinterp.c RowDirect,
+   RowStandard, RowExtI, TruncRow), with the same operations in the same order. HMIS's first stage works on a subdomain
+   of consecutive rows, not on a row (GPUPCAMGDevHMISSubdomain). The host setup looks points up in per-thread arrays of n
    entries; a device thread has none, so membership is a binary search in a sorted row (S, A) or in an index of the
    row being built ordered by column (at most interp_bound entries).
 */
@@ -152,6 +153,68 @@ static inline GPUPC_AMG_HD char GPUPCAMGDevPMISDepends(const PetscInt *Si, const
   return 0;
 }
 
+/* a state of HMIS's first stage only: a point of the subdomain without strong couplings inside it (U once the stage
+   is over; it is decided by the PMIS rounds) */
+#define GPUPC_AMG_HMIS_OUT 2
+
+/* the start of HMIS's first stage on point p of the subdomain [lo, hi): *lambda = the points of the subdomain that
+   depend on p strongly; returns p's state: U, or GPUPC_AMG_HMIS_OUT when p has no strong coupling inside */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevHMISStart(const PetscInt *Si, const PetscInt *Sj, const PetscInt *STi, const PetscInt *STj, PetscInt lo, PetscInt hi, PetscInt p, PetscInt *lambda)
+{
+  PetscInt ns = 0, nt = 0;
+
+  for (PetscInt e = Si[p]; e < Si[p + 1]; e++) ns += Sj[e] >= lo && Sj[e] < hi;
+  for (PetscInt e = STi[p]; e < STi[p + 1]; e++) nt += STj[e] >= lo && STj[e] < hi;
+  *lambda = nt;
+  return ns == 0 && nt == 0 ? GPUPC_AMG_HMIS_OUT : GPUPC_AMG_U;
+}
+
+/* Ruge-Stueben's first pass on the subdomain [lo, hi) (the couplings between its points), one point at a time: the U
+   point of largest lambda (ties: the smaller index, the host setup's heap order in amgsetupcoarsen.c CoarsenRSFirst)
+   becomes C, the U points that depend on it F; the U points these F points depend on gain 1, those the new C point
+   depends on lose 1. The host setup's lazy heap picks the same point (every U point has an entry with its current
+   lambda); this scan is O(B) a pick, fine for subdomains of hundreds of points. The points without strong couplings
+   inside end U. The host table runs it on every subdomain, the CUDA table on subdomains too large for its block
+   kernel (both give the same splitting: the picks and the updates do not depend on the order of a point's work) */
+static inline GPUPC_AMG_HD void GPUPCAMGDevHMISSubdomain(const PetscInt *Si, const PetscInt *Sj, const PetscInt *STi, const PetscInt *STj, PetscInt lo, PetscInt hi, PetscInt *lambda, PetscInt *cf)
+{
+  for (PetscInt p = lo; p < hi; p++) cf[p] = GPUPCAMGDevHMISStart(Si, Sj, STi, STj, lo, hi, p, &lambda[p]);
+  for (;;) {
+    PetscInt i = -1;
+    for (PetscInt p = lo; p < hi; p++)
+      if (cf[p] == GPUPC_AMG_U && (i < 0 || lambda[p] > lambda[i])) i = p;
+    if (i < 0) break;
+    cf[i] = GPUPC_AMG_C;
+    for (PetscInt e = STi[i]; e < STi[i + 1]; e++) { /* the points that depend on i become F */
+      PetscInt j = STj[e];
+      if (j < lo || j >= hi || cf[j] != GPUPC_AMG_U) continue;
+      cf[j] = GPUPC_AMG_F;
+      for (PetscInt f = Si[j]; f < Si[j + 1]; f++) { /* what j depends on is more valuable as a C point */
+        PetscInt k = Sj[f];
+        if (k >= lo && k < hi && cf[k] == GPUPC_AMG_U) lambda[k]++;
+      }
+    }
+    for (PetscInt e = Si[i]; e < Si[i + 1]; e++) { /* what i depends on is less valuable */
+      PetscInt k = Sj[e];
+      if (k >= lo && k < hi && cf[k] == GPUPC_AMG_U) lambda[k]--;
+    }
+  }
+  for (PetscInt p = lo; p < hi; p++)
+    if (cf[p] == GPUPC_AMG_HMIS_OUT) cf[p] = GPUPC_AMG_U;
+}
+
+/* HMIS's second stage, start of point i: its PMIS measure (GPUPCAMGDevPMISInit's); an undecided point that influences
+   no point becomes F (the host setup's PMIS rounds after the first pass, amgsetupcoarsenacross.c); returns 1 when it
+   is undecided */
+static inline GPUPC_AMG_HD int GPUPCAMGDevHMISInit(const PetscInt *STi, PetscInt rstart, PetscInt i, PetscReal *w, PetscInt *cf)
+{
+  PetscInt nt = STi[i + 1] - STi[i];
+
+  w[i] = (PetscReal)nt + GPUPCAMGRandom(rstart + i);
+  if (cf[i] == GPUPC_AMG_U && nt == 0) cf[i] = GPUPC_AMG_F;
+  return cf[i] == GPUPC_AMG_U;
+}
+
 /* the entries of row i of P before truncation are at most this many */
 static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpBound(const PetscInt *Ai, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt type, PetscInt i)
 {
@@ -159,6 +222,12 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpBound(const PetscInt *Ai, c
 
   if (cf[i] == GPUPC_AMG_C) return 1;
   if (type == GPUPC_AMG_DEV_DIRECT) return Ai[i + 1] - Ai[i];
+  if (type == GPUPC_AMG_DEV_STANDARD) { /* the couplings of i, and those of each strong F neighbour but its diagonal */
+    b = Ai[i + 1] - Ai[i];
+    for (PetscInt e = Si[i]; e < Si[i + 1]; e++)
+      if (cf[Sj[e]] != GPUPC_AMG_C) b += Ai[Sj[e] + 1] - Ai[Sj[e]] - 1;
+    return b;
+  }
   for (PetscInt e = Si[i]; e < Si[i + 1]; e++) b += cf[Sj[e]] == GPUPC_AMG_C ? 1 : Si[Sj[e] + 1] - Si[Sj[e]];
   return b;
 }
@@ -260,6 +329,80 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowExtI(const PetscInt *Ai, const
   return len;
 }
 
+/* GPUPCAMGDevFind on columns stored shifted left by one bit (the low bit a mark): the place of column c, or -1 */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevFindShifted(const PetscInt *cols, const PetscInt *idx, PetscInt len, PetscInt c)
+{
+  PetscInt lo = 0, hi = len;
+
+  while (lo < hi) {
+    PetscInt mid = lo + (hi - lo) / 2, m = cols[idx[mid]] >> 1;
+    if (m == c) return idx[mid];
+    if (m < c) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/* standard interpolation's elimination: the strong F neighbour k of i is replaced by its own equation */
+static inline GPUPC_AMG_HD int GPUPCAMGDevEliminated(const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, const PetscScalar *diag, PetscInt i, PetscInt k)
+{
+  return cf[k] == GPUPC_AMG_F && diag[k] != 0.0 && GPUPCAMGDevHas(Sj, Si[i], Si[i + 1], k);
+}
+
+/* standard interpolation of the F point i (the host's RowStandard and DirectFormula on one rank, where the lumped sums
+   are 0) into cols, vals: row i with each strong F neighbour k eliminated (row i - a_ik / a_kk row k), in the order
+   the host adds the points, then direct interpolation of that row from the strong C points of i and of those k.
+   Three walks over the same couplings: the candidate points (with repeats), their values, then the interpolatory
+   marks, kept in the low bit of the columns (shifted left by one: the caller checks 2 n fits a PetscInt) so that
+   the scratch is that of ext+i (idx: the places ordered by column) */
+static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevRowStandard(const PetscInt *Ai, const PetscInt *Aj, const PetscScalar *Aa, const PetscScalar *diag, const PetscInt *Si, const PetscInt *Sj, const PetscInt *cf, PetscInt i, PetscInt *cols, PetscReal *vals, PetscInt *idx)
+{
+  PetscReal d = diag[i], s, sum[4] = {0.0, 0.0, 0.0, 0.0}, alpha, beta;
+  PetscInt  len = 0, k = 0;
+
+  for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++) { /* the candidates, in the host's order of Add */
+    PetscInt c = Aj[e];
+    if (c == i) continue;
+    if (GPUPCAMGDevEliminated(Si, Sj, cf, diag, i, c)) {
+      for (PetscInt g = Ai[c]; g < Ai[c + 1]; g++)
+        if (Aj[g] != c && Aj[g] != i) cols[len++] = Aj[g];
+    } else cols[len++] = c;
+  }
+  len = GPUPCAMGDevUniquePoints(cols, vals, idx, len);
+  for (PetscInt e = Ai[i]; e < Ai[i + 1]; e++) { /* the values of the modified row; its diagonal in d */
+    PetscInt c = Aj[e];
+    if (c == i) continue;
+    if (GPUPCAMGDevEliminated(Si, Sj, cf, diag, i, c)) {
+      PetscReal f = -Aa[e] / diag[c];
+      for (PetscInt g = Ai[c]; g < Ai[c + 1]; g++) {
+        PetscInt l = Aj[g];
+        if (l == c) continue;
+        if (l == i) d += f * Aa[g];
+        else vals[GPUPCAMGDevFind(cols, idx, len, l)] += f * Aa[g];
+      }
+    } else vals[GPUPCAMGDevFind(cols, idx, len, c)] += Aa[e];
+  }
+  for (PetscInt q = 0; q < len; q++) cols[q] *= 2; /* the order by column is kept */
+  for (PetscInt e = Si[i]; e < Si[i + 1]; e++) {   /* the interpolatory points: strong C of i and of its strong F neighbours */
+    PetscInt c = Sj[e], p;
+    if (cf[c] == GPUPC_AMG_C) {
+      if ((p = GPUPCAMGDevFindShifted(cols, idx, len, c)) >= 0) cols[p] |= 1;
+    } else
+      for (PetscInt f = Si[c]; f < Si[c + 1]; f++)
+        if (cf[Sj[f]] == GPUPC_AMG_C && (p = GPUPCAMGDevFindShifted(cols, idx, len, Sj[f])) >= 0) cols[p] |= 1;
+  }
+  s = d < 0.0 ? -1.0 : 1.0;
+  for (PetscInt q = 0; q < len; q++) GPUPCAMGDirectAdd(vals[q], s, (int)(cols[q] & 1), sum);
+  GPUPCAMGDirectScales(sum, &d, &alpha, &beta);
+  for (PetscInt q = 0; q < len; q++) {
+    PetscReal v = vals[q];
+    if (!(cols[q] & 1) || v == 0.0 || d == 0.0) continue;
+    cols[k]   = cols[q] >> 1;
+    vals[k++] = -(v * s < 0.0 ? alpha : beta) * v / d;
+  }
+  return k;
+}
+
 /* truncation of one row (cols, vals of length len): drops entries below tfac * max |v| (tfac > 0), keeps the tmax
    largest |v| (tmax > 0; ties: the smaller column) first, then rescales the kept ones so that the row sum is unchanged:
    rescale PC_GPUAMG_TRUNC_RESCALE_SUM one factor for the row (sum of all / sum of the kept, BoomerAMG's), SIGNS the
@@ -320,6 +463,7 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGDevInterpRow(const PetscInt *Ai, con
     return 1;
   }
   if (type == GPUPC_AMG_DEV_DIRECT) len = GPUPCAMGDevRowDirect(Ai, Aj, Aa, diag[i], Si, Sj, cf, i, cols, vals);
+  else if (type == GPUPC_AMG_DEV_STANDARD) len = GPUPCAMGDevRowStandard(Ai, Aj, Aa, diag, Si, Sj, cf, i, cols, vals, idx);
   else len = GPUPCAMGDevRowExtI(Ai, Aj, Aa, diag, Si, Sj, cf, i, cols, vals, idx);
   return GPUPCAMGTruncRow(len, cols, vals, tmax, tfac, PC_GPUAMG_TRUNC_RESCALE_SUM); /* signs: the host setup */
 }

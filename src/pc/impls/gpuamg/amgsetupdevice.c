@@ -3,13 +3,17 @@
    and the shared device sparse kernels (gpupc/sparsekernels.h), level by level, with the data on the device:
 
      diagonal (sparse diagonal) and its zero check, classical strength (count, row pointers, fill), its transpose
-     (sparse transpose), PMIS (start, then rounds of select / set C / depend / set F until no point is undecided),
+     (sparse transpose), PMIS (start, then rounds of select / set C / depend / set F until no point is undecided) or
+     HMIS (Ruge-Stueben's first pass inside subdomains of consecutive rows, then the PMIS rounds on the points left),
      the coarse numbering (sparse compact), interpolation (bound, row pointers, rows with truncation, row pointers,
      gather), the Galerkin product R (A P) with R = P^T (GPUPCDevCSRRAP, deterministic: the host table's sums).
 
    It gives the host setup's hierarchy on one rank (same strength graph, same C/F splitting, same P rows; Galerkin
    values up to rounding, since the host setup sums its products in another order): the per-row code is the host
-   setup's (amgdevrows.h). On the host backend it runs through the host table, so CI runs this file.
+   setup's (amgdevrows.h). HMIS is the exception: the device's is HMIS as defined for several processors (De Sterck,
+   Yang, Heys), each subdomain of opts->hmis_subdomain rows standing for a processor, where the host setup's runs its
+   first pass on the whole rank (the same splitting when the subdomain holds every row). On the host backend it runs
+   through the host table, so CI runs this file.
 
    Smoothed aggregation (-pc_gpuamg_type agg, any block size) runs its levels through amgsetupdeviceagg.c (MIS(2)
    aggregates, QR per aggregate, smoothing on the device) and the same Galerkin product; the near-null space is
@@ -19,9 +23,8 @@
    amgsetupdeviceaggr.c (S2 among the C points and its PMIS, the passes and their rows), with the host setup's results.
 
    What it does not cover goes to the host setup, and the hierarchy says why (hostwhy, shown by -ksp_view): several
-   ranks, aggressive aggregation (the squared graph), and for classical AMG coarsening other than pmis (aggressive
-   coarsening's second stage included), truncation rescaled by signs, interpolation other than direct, ext+i and
-   multipass, block size > 1.
+   ranks, aggressive aggregation (the squared graph), and for classical AMG coarsening rs and cljp, aggressive
+   coarsening whose second stage is not pmis, truncation rescaled by signs, simple interpolation, block size > 1.
 
    The levels stay on the device: GPUPCAMGDeviceCreate lays their device formats out from the device CSR kept here
    (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. Only the last level (inverted
@@ -86,8 +89,7 @@ PetscErrorCode GPUPCAMGSetupWhere(Mat A, const GPUPCAMGSetupOptions *opts, PCGPU
   } else if (opts->aggressive_levels > 0 && opts->coarsen != PC_GPUAMG_COARSEN_PMIS) *why = "aggressive coarsening other than pmis (the device's second stage is pmis)";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_CLJP) *why = "coarsening cljp";
-  else if (opts->coarsen == PC_GPUAMG_COARSEN_HMIS) *why = "coarsening hmis (its Ruge-Stueben pass is sequential)";
-  else if (opts->interp != PC_GPUAMG_INTERP_DIRECT && opts->interp != PC_GPUAMG_INTERP_EXTENDED_I && opts->interp != PC_GPUAMG_INTERP_MULTIPASS) *why = "interpolation other than direct, ext+i and multipass";
+  else if (opts->interp == PC_GPUAMG_INTERP_SIMPLE) *why = "interpolation simple";
   else if (bs > 1) *why = "block size > 1 (systems AMG)";
   else if (opts->trunc_rescale != PC_GPUAMG_TRUNC_RESCALE_SUM) *why = "truncation rescale signs (-pc_gpuamg_trunc_rescale)";
   if (*why) *where = PC_GPUAMG_SETUP_HOST;
@@ -291,6 +293,27 @@ PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSpa
   PetscFunctionReturn(0);
 }
 
+/* the PMIS rounds on the left undecided points of cf (measures w, the other points' states fixed); mark: scratch of
+   S->m; *rounds (optional): how many */
+static PetscErrorCode PMISRounds(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR *S, const GPUPCDevCSR *ST, const PetscReal *w, char *mark, PetscInt *cf, PetscInt left, PetscInt *rounds)
+{
+  PetscInt before, ignore, r = 0;
+
+  PetscFunctionBegin;
+  while (left > 0) {
+    before = left;
+    PetscCall(k->pmis_select(S, ST, w, cf, mark));
+    PetscCall(k->pmis_set(S->m, mark, GPUPC_AMG_C, cf, &ignore));
+    PetscCall(k->pmis_depend(S, cf, mark));
+    PetscCall(k->pmis_set(S->m, mark, GPUPC_AMG_F, cf, &left));
+    r++;
+    /* the undecided point of largest measure always becomes C: a round without progress is a defect */
+    PetscCheck(left < before, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg device PMIS: a round decided no point (%" PetscInt_FMT " undecided)", left);
+  }
+  if (rounds) *rounds = r;
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCAMGDevPMIS - the PMIS splitting of a device strength graph (device setup)
 
@@ -312,21 +335,65 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 {
   PetscReal *w;
   char      *mark;
-  PetscInt   left, before, ignore;
+  PetscInt   left;
 
   PetscFunctionBegin;
   PetscCall(DevAlloc(S->m, &w));
   PetscCall(DevAlloc(S->m, &mark));
   PetscCall(k->pmis_init(S, ST, rstart, w, cf, &left));
-  while (left > 0) {
-    before = left;
-    PetscCall(k->pmis_select(S, ST, w, cf, mark));
-    PetscCall(k->pmis_set(S->m, mark, GPUPC_AMG_C, cf, &ignore));
+  PetscCall(PMISRounds(k, S, ST, w, mark, cf, left, NULL));
+  PetscCall(GPUPCFree(w));
+  PetscCall(GPUPCFree(mark));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDevHMIS - the HMIS splitting of a device strength graph (device setup): HMIS as De Sterck, Yang and Heys
+   define it for several processors, with subdomains of B consecutive points in the role of the processors
+
+   Not Collective
+
+   Input Parameters:
++  k      - the device-setup kernel table
+.  S, ST  - the strength graph and its transpose
+.  rstart - global number of point 0 (seeds the PMIS measures as the host setup's GPUPCAMGCoarsen() does)
+-  B      - points per subdomain (>= 1; the last subdomain may be shorter)
+
+   Output Parameters:
++  cf     - GPUPC_AMG_C or GPUPC_AMG_F per point (device)
+-  rounds - (optional) the PMIS rounds of the second stage
+
+   Notes:
+   First Ruge-Stueben's first pass inside each subdomain, on the strong couplings between its points (the host setup's
+   pass and tie rules); it decides every point with such a coupling. The points without one (their strong couplings
+   all leave the subdomain, or they have none) then go through the PMIS rounds of GPUPCAMGDevPMIS(), their measures
+   |S^T_i| + GPUPCAMGRandom(rstart + i) as in PMIS, the first pass's states fixed: a point that depends on one of its
+   C points is F at once, one that influences no point is F. With B at least the number of points the splitting is the
+   host setup's hmis on one rank; with B the rows of each rank, that of its hmis on ranks of B rows each.
+
+   Level: developer
+
+.seealso: GPUPCAMGDevPMIS(), GPUPCAMGCoarsen(), GPUPCAMGCoarsenAcross(), PCGPUAMGSetHMISSubdomain()
+@*/
+PetscErrorCode GPUPCAMGDevHMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscInt B, PetscInt *cf, PetscInt *rounds)
+{
+  PetscReal *w;
+  PetscInt  *lambda, left;
+  char      *mark;
+
+  PetscFunctionBegin;
+  PetscCheck(B >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HMIS subdomains of %" PetscInt_FMT " points (-pc_gpuamg_dev_hmis_subdomain): must be at least 1", B);
+  PetscCall(DevAlloc(S->m, &lambda));
+  PetscCall(k->hmis_first(S, ST, B, lambda, cf));
+  PetscCall(GPUPCFree(lambda));
+  PetscCall(DevAlloc(S->m, &w));
+  PetscCall(DevAlloc(S->m, &mark));
+  PetscCall(k->hmis_init(S, ST, rstart, w, cf, &left));
+  if (left > 0) { /* the points that depend on a C point of the first pass */
     PetscCall(k->pmis_depend(S, cf, mark));
     PetscCall(k->pmis_set(S->m, mark, GPUPC_AMG_F, cf, &left));
-    /* the undecided point of largest measure always becomes C: a round without progress is a defect */
-    PetscCheck(left < before, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg device PMIS: a round decided no point (%" PetscInt_FMT " undecided)", left);
   }
+  PetscCall(PMISRounds(k, S, ST, w, mark, cf, left, rounds));
   PetscCall(GPUPCFree(w));
   PetscCall(GPUPCFree(mark));
   PetscFunctionReturn(0);
@@ -344,7 +411,7 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 .  cf     - the splitting
 .  cmap   - the coarse number of each C point (-1 elsewhere)
 .  nc     - the C points
-.  interp - PC_GPUAMG_INTERP_DIRECT or PC_GPUAMG_INTERP_EXTENDED_I
+.  interp - PC_GPUAMG_INTERP_DIRECT, PC_GPUAMG_INTERP_STANDARD or PC_GPUAMG_INTERP_EXTENDED_I
 .  tmax, tfac - truncation to tmax entries per row and by the factor tfac (0: none)
 -  tune   - the CUDA table's ext+i tuning (NULL: GPUPCAMGInterpTuningDefault())
 
@@ -357,12 +424,15 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 @*/
 PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSparseKernels *sk, const GPUPCDevCSR *A, const PetscScalar *d, const GPUPCDevCSR *S, const PetscInt *cf, const PetscInt *cmap, PetscInt nc, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, const GPUPCAMGInterpTuning *tune, GPUPCDevCSR *P)
 {
-  PetscInt             n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : GPUPC_AMG_DEV_EXTI, nb, np;
+  PetscInt             n = A->m, type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : (interp == PC_GPUAMG_INTERP_STANDARD ? GPUPC_AMG_DEV_STANDARD : GPUPC_AMG_DEV_EXTI), nb, np;
   PetscInt            *Bi, *Pi, *bcols, *bidx;
   PetscReal           *bvals;
   GPUPCAMGInterpTuning deftune;
 
   PetscFunctionBegin;
+  PetscCheck(interp == PC_GPUAMG_INTERP_DIRECT || interp == PC_GPUAMG_INTERP_STANDARD || interp == PC_GPUAMG_INTERP_EXTENDED_I, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup interpolates direct, standard or ext+i, not %s", PCGPUAMGInterpTypes[interp]);
+  /* standard rows mark their interpolatory points in the low bit of the fine columns (GPUPCAMGDevRowStandard) */
+  PetscCheck(interp != PC_GPUAMG_INTERP_STANDARD || n <= PETSC_MAX_INT / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup's standard interpolation needs 2 x %" PetscInt_FMT " rows to fit a PetscInt; use ext+i or 64-bit indices", n);
   if (!tune) {
     PetscCall(GPUPCAMGInterpTuningDefault(&deftune));
     tune = &deftune;
@@ -374,7 +444,6 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
   PetscCall(DevAlloc(nb, &bvals));
   PetscCall(DevAlloc(nb, &bidx));
   PetscCall(DevAlloc(n + 1, &Pi));
-  PetscCheck(interp == PC_GPUAMG_INTERP_DIRECT || interp == PC_GPUAMG_INTERP_EXTENDED_I, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup interpolates direct or ext+i, not %s", PCGPUAMGInterpTypes[interp]);
   PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, tune, Bi, bcols, bvals, bidx, Pi));
   PetscCall(sk->rowptr(n, Pi, &np, NULL));
   PetscCall(GPUPCDevCSRCreate(n, nc, np, PETSC_TRUE, P));
@@ -450,7 +519,8 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, 0, 0, 0, 0));
   PetscCall(DevAlloc(n, &cf));
   PetscCall(DevAlloc(n, &cmap));
-  PetscCall(GPUPCAMGDevPMIS(k, &S, &ST, 0, cf));
+  if (opts->coarsen == PC_GPUAMG_COARSEN_HMIS) PetscCall(GPUPCAMGDevHMIS(k, &S, &ST, 0, opts->hmis_subdomain, cf, NULL));
+  else PetscCall(GPUPCAMGDevPMIS(k, &S, &ST, 0, cf));
   if (aggressive) PetscCall(GPUPCAMGDevCoarsenAggressive(k, ak, sk, &S, cf));
   PetscCall(sk->compact(n, cf, GPUPC_AMG_C, NULL, cmap, &nc, NULL));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, 0, 0, 0, 0));
@@ -479,14 +549,16 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
 
    Input Parameters:
 +  A    - the operator (SEQAIJ, a type derived from it, or MPIAIJ on one rank), nonzero diagonal
--  opts - classical, pmis (aggressive levels too), direct, ext+i or multipass (GPUPCAMGSetupWhere() says whether they are)
+-  opts - classical, pmis (aggressive levels too) or hmis, direct, standard, ext+i or multipass (GPUPCAMGSetupWhere()
+          says whether they are)
 
    Output Parameter:
 .  H - the hierarchy (H->ondevice, H->devpeak set; the device CSR kept for GPUPCAMGHierarchyRecomputeDevice())
 
    Notes:
    The stopping rules are the host setup's (GPUPCAMGHierarchyBuild()). The random part of the PMIS measures is the
-   host setup's hash of the row (rstart 0 on one rank), so both setups split alike.
+   host setup's hash of the row (rstart 0 on one rank), so both setups split alike with pmis; hmis runs its first pass
+   on subdomains of opts->hmis_subdomain rows (GPUPCAMGDevHMIS()), where the host setup's runs it on the whole rank.
 
    Level: developer
 

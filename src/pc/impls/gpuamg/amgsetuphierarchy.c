@@ -73,7 +73,8 @@ PetscErrorCode GPUPCAMGRegisterSetupEvents(void)
 .  opts - classical, pmis, ext+i, theta 0.25, agg eps 0.05, no aggressive levels, at most 4 entries per interpolation
           row, no relative truncation, one prolongator smoothing step, 25 levels, coarsest at most 100 rows, ratio 0.9,
           threads from GPUPCDefaultHostThreads(), coarsening across ranks where several ranks share the matrix (pmis,
-          hmis), no coordinates, the default ext+i tuning of the device setup (GPUPCAMGInterpTuningDefault()),
+          hmis), no coordinates, the default ext+i tuning of the device setup (GPUPCAMGInterpTuningDefault()) and
+          its hmis subdomains of GPUPC_AMG_HMIS_SUBDOMAIN rows,
           the per-rank Galerkin products on several ranks (not MatPtAP)
 
    Level: developer
@@ -106,6 +107,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->coords          = NULL;
   opts->host_levels     = PETSC_TRUE;
   PetscCall(GPUPCAMGInterpTuningDefault(&opts->interp_tuning));
+  opts->hmis_subdomain = GPUPC_AMG_HMIS_SUBDOMAIN;
   PetscFunctionReturn(0);
 }
 

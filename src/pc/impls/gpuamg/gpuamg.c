@@ -200,8 +200,11 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "not set up yet\n"));
     PetscFunctionReturn(0);
   }
-  if (g->hier.ondevice) PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the device: %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s), peak device memory of the setup %.1f MiB; setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], (double)g->hier.devpeak / 1048576.0, g->nsetups, g->nreuses));
-  else {
+  if (g->hier.ondevice) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the device: %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s), peak device memory of the setup %.1f MiB; setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], (double)g->hier.devpeak / 1048576.0, g->nsetups, g->nreuses));
+    if (s->type == PC_GPUAMG_CLASSICAL && s->coarsen == PC_GPUAMG_COARSEN_HMIS) PetscCall(PetscViewerASCIIPrintf(viewer, "device coarsening: hmis, Ruge-Stueben's first pass inside subdomains of %" PetscInt_FMT " rows, then PMIS rounds on the points without strong couplings inside their subdomain\n", s->hmis_subdomain));
+    else if (s->type == PC_GPUAMG_CLASSICAL) PetscCall(PetscViewerASCIIPrintf(viewer, "device coarsening: %s\n", PCGPUAMGCoarsenTypes[s->coarsen]));
+  } else {
     if (g->hier.hostwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host (the device setup does not cover %s)\n", g->hier.hostwhy));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "host setup %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s); setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], g->nsetups, g->nreuses));
@@ -250,7 +253,8 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 
    Options Database Keys (host setup):
 +  -pc_gpuamg_type <classical,agg> - classical (default) or smoothed aggregation
-.  -pc_gpuamg_coarsen <rs,cljp,pmis,hmis> - C/F splitting (default pmis)
+.  -pc_gpuamg_coarsen <rs,cljp,pmis,hmis> - C/F splitting (default pmis; hmis with the device setup: see
+                                            -pc_gpuamg_dev_hmis_subdomain)
 .  -pc_gpuamg_interp <direct,standard,ext+i,multipass,simple> - interpolation (default ext+i)
 .  -pc_gpuamg_strong_threshold <0.25> - classical strength threshold
 .  -pc_gpuamg_agg_threshold <0.05> - aggregation strength threshold

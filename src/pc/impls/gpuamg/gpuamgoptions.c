@@ -121,9 +121,14 @@ static PetscErrorCode PCGPUAMGGetCoarsenType_GPUAMG(PC pc, PCGPUAMGCoarsenType *
    Options Database Key:
 .  -pc_gpuamg_coarsen - the value
 
+   Notes:
+   hmis with the device setup (-pc_gpuamg_setup device): Ruge-Stueben's first pass inside subdomains of consecutive
+   rows (PCGPUAMGSetHMISSubdomain(), -pc_gpuamg_dev_hmis_subdomain, default 4096), then PMIS rounds on the points
+   without strong couplings inside their subdomain; the host setup's runs the first pass on each rank's rows.
+
    Level: intermediate
 
-.seealso: PCGPUAMG, PCGPUAMGGetCoarsenType()
+.seealso: PCGPUAMG, PCGPUAMGGetCoarsenType(), PCGPUAMGSetHMISSubdomain()
 @*/
 PetscErrorCode PCGPUAMGSetCoarsenType(PC pc, PCGPUAMGCoarsenType v)
 {
@@ -1709,10 +1714,11 @@ static PetscErrorCode PCGPUAMGGetSetupLocation_GPUAMG(PC pc, PCGPUAMGSetupLocati
    Notes:
    The default is device on the cuda backend and host on the host backend; on the host backend, device runs the
    device setup through the host kernel table (what CI tests). The device setup covers one rank, classical AMG with
-   pmis coarsening (aggressive levels included) and direct, ext+i or multipass interpolation, scalar problems, and
-   smoothed aggregation without aggressive levels; for anything else the host setup runs and
-   -ksp_view says why. Both give the same strength graph, C/F splitting and prolongators; the Galerkin products agree
-   up to rounding.
+   pmis (aggressive levels included) or hmis coarsening and direct, standard, ext+i or multipass interpolation, scalar
+   problems, and smoothed aggregation without aggressive levels; for anything else the host setup runs and -ksp_view
+   says why. Both give the same strength graph, C/F splitting and prolongators (the Galerkin products agree up to
+   rounding), except for hmis: the device's runs its Ruge-Stueben first pass on subdomains of consecutive rows
+   (PCGPUAMGSetHMISSubdomain()), then PMIS rounds, where the host's runs the first pass on the whole rank.
 
    Level: intermediate
 
@@ -1999,6 +2005,83 @@ PetscErrorCode PCGPUAMGGetInterpTuning(PC pc, PetscInt *small_level, PetscInt *l
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCGPUAMGSetHMISSubdomain_GPUAMG(PC pc, PetscInt B)
+{
+  PC_GPUAMG *g = (PC_GPUAMG *)pc->data;
+
+  PetscFunctionBegin;
+  if (B == PETSC_DEFAULT) B = GPUPC_AMG_HMIS_SUBDOMAIN;
+  PetscCheck(B >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gpuamg_dev_hmis_subdomain %" PetscInt_FMT " must be at least 1 (rows of a subdomain)", B);
+  if (B != g->setup.hmis_subdomain) PetscCall(Invalidate(pc));
+  g->setup.hmis_subdomain = B;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCGPUAMGGetHMISSubdomain_GPUAMG(PC pc, PetscInt *B)
+{
+  PetscFunctionBegin;
+  *B = ((PC_GPUAMG *)pc->data)->setup.hmis_subdomain;
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGSetHMISSubdomain - the rows of a subdomain of the device setup's hmis coarsening: its Ruge-Stueben first pass
+   runs inside each subdomain of B consecutive rows (on the strong couplings between them), then the points left
+   undecided go through PMIS rounds (HMIS as De Sterck, Yang and Heys define it for several processors, a subdomain
+   standing for a processor)
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the PC gpuamg
+-  B  - rows per subdomain, at least 1 (PETSC_DEFAULT: 4096)
+
+   Options Database Key:
+.  -pc_gpuamg_dev_hmis_subdomain <B> - the rows per subdomain
+
+   Notes:
+   Only the device setup (-pc_gpuamg_setup device, one rank) reads it; the host setup's hmis runs the first pass on
+   each rank's rows. A B at least the rows of the level gives the host setup's splitting on one rank; small B gives
+   more points to the PMIS rounds, whose coarse grids are denser. On the cuda backend a subdomain of up to 16384 rows
+   takes a block of threads, a larger one a single thread.
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGGetHMISSubdomain(), PCGPUAMGSetCoarsenType(), PCGPUAMGSetSetupLocation()
+@*/
+PetscErrorCode PCGPUAMGSetHMISSubdomain(PC pc, PetscInt B)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, B, 2);
+  PetscTryMethod(pc, "PCGPUAMGSetHMISSubdomain_C", (PC, PetscInt), (pc, B));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCGPUAMGGetHMISSubdomain - the rows of a subdomain of the device setup's hmis (PCGPUAMGSetHMISSubdomain())
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the PC gpuamg
+
+   Output Parameter:
+.  B - rows per subdomain
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGSetHMISSubdomain()
+@*/
+PetscErrorCode PCGPUAMGGetHMISSubdomain(PC pc, PetscInt *B)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(B, 2);
+  PetscUseMethod(pc, "PCGPUAMGGetHMISSubdomain_C", (PC, PetscInt *), (pc, B));
+  PetscFunctionReturn(0);
+}
+
 /* composes (or removes, with set PETSC_FALSE) every option function on pc */
 PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
 {
@@ -2059,6 +2142,8 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetInterpTuning_C", set ? PCGPUAMGSetInterpTuning_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetInterpTuning_C", set ? PCGPUAMGGetInterpTuning_GPUAMG : NULL));
   PetscCall(GPUPCAMGComposeDevOptionFunctions(pc, set));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetHMISSubdomain_C", set ? PCGPUAMGSetHMISSubdomain_GPUAMG : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetHMISSubdomain_C", set ? PCGPUAMGGetHMISSubdomain_GPUAMG : NULL));
   PetscFunctionReturn(0);
 }
 
@@ -2213,6 +2298,11 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     if (s[0] || s[1] || s[2] || s[3]) PetscCall(PCGPUAMGSetInterpTuning(pc, t.small_level, t.long_row, t.long_slots, t.long_slots_big));
   }
   PetscCall(GPUPCAMGDevOptionsFromOptions(pc, PetscOptionsObject));
+  {
+    PetscInt v = g->setup.hmis_subdomain;
+    PetscCall(PetscOptionsInt("-pc_gpuamg_dev_hmis_subdomain", "developer: device setup, hmis: rows of a subdomain of the Ruge-Stueben first pass (the rest: PMIS rounds)", "PCGPUAMGSetHMISSubdomain", v, &v, &set));
+    if (set) PetscCall(PCGPUAMGSetHMISSubdomain(pc, v));
+  }
   PetscCall(PetscOptionsString("-pc_gpuamg_mat_type", "device format of the level matrices, P and R: segcsr, hec, bcsr or auto (per matrix)", "PCGPUAMGSetMatType", g->cyc.mattype, mtype, sizeof(mtype), &set));
   if (set) PetscCall(PCGPUAMGSetMatType(pc, mtype));
   PetscOptionsHeadEnd();

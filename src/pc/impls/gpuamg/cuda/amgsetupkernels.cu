@@ -62,25 +62,33 @@ static PetscErrorCode AMGStrengthFill_CUDA(const GPUPCDevCSR *A, const PetscScal
   PetscFunctionReturn(0);
 }
 
-__global__ void PMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart, PetscReal *w, PetscInt *cf, int *left)
+/* the start of PMIS (hmis 0: every point's state set) or of HMIS's second stage (hmis 1: the first stage's states kept) */
+__global__ void PMISInitKernel(PetscInt n, const PetscInt *STi, PetscInt rstart, int hmis, PetscReal *w, PetscInt *cf, int *left)
 {
   int mine = 0;
   ROWS(i, n)
-  mine += GPUPCAMGDevPMISInit(STi, rstart, (PetscInt)i, w, cf);
+  mine += hmis ? GPUPCAMGDevHMISInit(STi, rstart, (PetscInt)i, w, cf) : GPUPCAMGDevPMISInit(STi, rstart, (PetscInt)i, w, cf);
   if (mine) atomicAdd(left, mine);
 }
 
-static PetscErrorCode AMGPMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
+static PetscErrorCode PMISInitLaunch(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, int hmis, PetscReal *w, PetscInt *cf, PetscInt *left)
 {
   GPUPCDevScalar c;
 
   PetscFunctionBegin;
   PetscCall(CounterGet(0, &c));
   if (S->m > 0) {
-    PMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, w, cf, (int *)c.d);
+    PMISInitKernel<<<Grid(S->m), BLOCK, 0, GPUPCCUDAStream()>>>(S->m, ST->i, rstart, hmis, w, cf, (int *)c.d);
     GPUPCCheckLaunch("PMISInitKernel");
   }
   PetscCall(CounterPut(&c, left));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AMGPMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
+{
+  PetscFunctionBegin;
+  PetscCall(PMISInitLaunch(S, ST, rstart, 0, w, cf, left));
   PetscFunctionReturn(0);
 }
 
@@ -136,6 +144,134 @@ static PetscErrorCode AMGPMISSet_CUDA(PetscInt n, const char *mark, PetscInt val
     GPUPCCheckLaunch("PMISSetKernel");
   }
   PetscCall(CounterPut(&c, left));
+  PetscFunctionReturn(0);
+}
+
+/* HMIS's first stage. A subdomain of at most HMIS_SHARED points takes a block: its lambda and states in shared memory,
+   each pick a block-wide argmax (largest lambda, then the smaller index: the pick of GPUPCAMGDevHMISSubdomain), then
+   the threads share the new C point's dependents (the points that become F, and the increments of what they depend
+   on: shared-memory atomics) and, after a barrier, its own dependences (the decrements). A point's final lambda and
+   state do not depend on the order of these updates (increments and decrements commute; a point that becomes F in
+   the same pick may or may not have been incremented, and an F point's lambda is never read again), so each pick is
+   the one-thread code's. Larger subdomains take one thread each, running GPUPCAMGDevHMISSubdomain itself on lambda in
+   global memory. A block has a thread per 16 points of its subdomain (32 to 1024): the scan of a pick reads 16 points
+   a thread; subdomains above 6144 points (48 kB) take opt-in shared memory. */
+#define HMIS_SHARED      16384
+#define HMIS_MAX_THREADS 1024
+
+/* (l, p) beats (bl, bp): the larger lambda, then the smaller point; p < 0: no point */
+__device__ static inline int HMISBetter(int l, PetscInt p, int bl, PetscInt bp)
+{
+  return p >= 0 && (bp < 0 || l > bl || (l == bl && p < bp));
+}
+
+__global__ void HMISFirstBlockKernel(GPUPCDevCSR S, GPUPCDevCSR ST, PetscInt B, PetscInt nsub, PetscInt *cf)
+{
+  extern __shared__ int hsm[]; /* lambda[B], then the states st[B] */
+  __shared__ int        wl[HMIS_MAX_THREADS / 32];
+  __shared__ PetscInt   wp[HMIS_MAX_THREADS / 32], pick;
+  int                  *lam = hsm, *st = hsm + B;
+  const int             lane = threadIdx.x % 32, w = threadIdx.x / 32, nw = (blockDim.x + 31) / 32;
+
+  for (long long sd = blockIdx.x; sd < nsub; sd += gridDim.x) {
+    const PetscInt lo = (PetscInt)(sd * B), hi = PetscMin(lo + B, S.m), nb = hi - lo;
+    for (PetscInt q = threadIdx.x; q < nb; q += blockDim.x) {
+      PetscInt l;
+      st[q]  = (int)GPUPCAMGDevHMISStart(S.i, S.j, ST.i, ST.j, lo, hi, lo + q, &l);
+      lam[q] = (int)l;
+    }
+    __syncthreads();
+    for (;;) {
+      int      bl = -1;
+      PetscInt bp = -1;
+      for (PetscInt q = threadIdx.x; q < nb; q += blockDim.x) /* ascending: ties keep the smaller point */
+        if (st[q] == GPUPC_AMG_U && HMISBetter(lam[q], q, bl, bp)) {
+          bl = lam[q];
+          bp = q;
+        }
+      for (int off = 16; off > 0; off /= 2) {
+        const int      ol = __shfl_down_sync(0xffffffffu, bl, off);
+        const PetscInt op = __shfl_down_sync(0xffffffffu, bp, off);
+        if (HMISBetter(ol, op, bl, bp)) {
+          bl = ol;
+          bp = op;
+        }
+      }
+      if (lane == 0) {
+        wl[w] = bl;
+        wp[w] = bp;
+      }
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        for (int v = 1; v < nw; v++)
+          if (HMISBetter(wl[v], wp[v], bl, bp)) {
+            bl = wl[v];
+            bp = wp[v];
+          }
+        pick = bp;
+        if (bp >= 0) st[bp] = GPUPC_AMG_C;
+      }
+      __syncthreads();
+      if (pick < 0) break;
+      {
+        const PetscInt i = lo + pick;
+        for (PetscInt e = ST.i[i] + threadIdx.x; e < ST.i[i + 1]; e += blockDim.x) { /* the points that depend on i: F */
+          const PetscInt j = ST.j[e];
+          if (j < lo || j >= hi || st[j - lo] != GPUPC_AMG_U) continue;
+          st[j - lo] = GPUPC_AMG_F;
+          for (PetscInt f = S.i[j]; f < S.i[j + 1]; f++) {
+            const PetscInt k = S.j[f];
+            if (k >= lo && k < hi && st[k - lo] == GPUPC_AMG_U) atomicAdd(&lam[k - lo], 1);
+          }
+        }
+        __syncthreads();
+        for (PetscInt e = S.i[i] + threadIdx.x; e < S.i[i + 1]; e += blockDim.x) {
+          const PetscInt k = S.j[e];
+          if (k >= lo && k < hi && st[k - lo] == GPUPC_AMG_U) atomicSub(&lam[k - lo], 1);
+        }
+        __syncthreads();
+      }
+    }
+    for (PetscInt q = threadIdx.x; q < nb; q += blockDim.x) cf[lo + q] = st[q] == GPUPC_AMG_HMIS_OUT ? GPUPC_AMG_U : st[q];
+    __syncthreads(); /* the shared arrays are the next subdomain's */
+  }
+}
+
+__global__ void HMISFirstThreadKernel(GPUPCDevCSR S, GPUPCDevCSR ST, PetscInt B, PetscInt nsub, PetscInt *lambda, PetscInt *cf)
+{
+  ROWS(sd, nsub)
+  {
+    const PetscInt lo = (PetscInt)(sd * B);
+    GPUPCAMGDevHMISSubdomain(S.i, S.j, ST.i, ST.j, lo, PetscMin(lo + B, S.m), lambda, cf);
+  }
+}
+
+static PetscErrorCode AMGHMISFirst_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt B, PetscInt *lambda, PetscInt *cf)
+{
+  const PetscInt nsub = B > 0 ? (S->m + B - 1) / B : 0;
+
+  PetscFunctionBegin;
+  PetscCheck(B >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HMIS subdomains of %" PetscInt_FMT " points: must be at least 1", B);
+  if (S->m == 0) PetscFunctionReturn(0);
+  if (B <= HMIS_SHARED) {
+    const int       threads = (int)PetscMax(32, PetscMin(HMIS_MAX_THREADS, 32 * ((B / 16 + 31) / 32)));
+    const long long fill    = GPUPCCUDAGridSize(1 << 28, threads);
+    const int       grid    = (int)(nsub < fill ? nsub : fill);
+    const size_t    shared  = 2 * (size_t)B * sizeof(int);
+    if (shared > 48 * 1024) GPUPCCallCUDA(cudaFuncSetAttribute(HMISFirstBlockKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    HMISFirstBlockKernel<<<grid, threads, shared, GPUPCCUDAStream()>>>(*S, *ST, B, nsub, cf);
+    GPUPCCheckLaunch("HMISFirstBlockKernel");
+  } else {
+    HMISFirstThreadKernel<<<Grid(nsub), BLOCK, 0, GPUPCCUDAStream()>>>(*S, *ST, B, nsub, lambda, cf);
+    GPUPCCheckLaunch("HMISFirstThreadKernel");
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AMGHMISInit_CUDA(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
+{
+  PetscFunctionBegin;
+  PetscCall(PMISInitLaunch(S, ST, rstart, 1, w, cf, left));
   PetscFunctionReturn(0);
 }
 

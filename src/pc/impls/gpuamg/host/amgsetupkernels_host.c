@@ -56,6 +56,21 @@ static PetscErrorCode AMGPMISSet_Host(PetscInt n, const char *mark, PetscInt val
   return 0;
 }
 
+static PetscErrorCode AMGHMISFirst_Host(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt B, PetscInt *lambda, PetscInt *cf)
+{
+  PetscFunctionBegin;
+  PetscCheck(B >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HMIS subdomains of %" PetscInt_FMT " points: must be at least 1", B);
+  for (PetscInt lo = 0; lo < S->m; lo += B) GPUPCAMGDevHMISSubdomain(S->i, S->j, ST->i, ST->j, lo, PetscMin(lo + B, S->m), lambda, cf);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode AMGHMISInit_Host(const GPUPCDevCSR *S, const GPUPCDevCSR *ST, PetscInt rstart, PetscReal *w, PetscInt *cf, PetscInt *left)
+{
+  *left = 0;
+  for (PetscInt i = 0; i < S->m; i++) *left += GPUPCAMGDevHMISInit(ST->i, rstart, i, w, cf);
+  return 0;
+}
+
 static PetscErrorCode AMGInterpBound_Host(const GPUPCDevCSR *A, const GPUPCDevCSR *S, const PetscInt *cf, PetscInt type, PetscInt tmax, const GPUPCAMGInterpTuning *tune, PetscInt *Bi)
 {
   (void)tune; /* the CUDA table's */
