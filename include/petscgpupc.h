@@ -209,6 +209,25 @@ typedef enum {
 } PCGPUAMGSetupLocation;
 PETSC_EXTERN const char *const PCGPUAMGSetupLocations[];
 
+/*E
+   PCGPUAMGAggPriority - the priorities of the MIS(2) rounds of PC gpuamg's device aggregation (developers)
+
+$  PC_GPUAMG_AGG_PRIORITY_HASH  - a hash of the node (default; few rounds)
+$  PC_GPUAMG_AGG_PRIORITY_INDEX - the smaller node wins (the host setup's greedy aggregates; many more rounds)
+
+   Options Database Key:
+.  -pc_gpuamg_dev_agg_priority <hash,index> - the priorities
+
+   Level: developer
+
+.seealso: PCGPUAMG, PCGPUAMGSetAggPriority()
+E*/
+typedef enum {
+  PC_GPUAMG_AGG_PRIORITY_HASH,
+  PC_GPUAMG_AGG_PRIORITY_INDEX
+} PCGPUAMGAggPriority;
+PETSC_EXTERN const char *const PCGPUAMGAggPriorities[];
+
 /* PC cmg: combinatorial multigrid for symmetric diagonally dominant matrices */
 #include <petscpc.h>
 #define PCCMG "cmg"
@@ -563,6 +582,10 @@ PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncFactor(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncFactor(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetInterpTuning(PC, PetscInt, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetInterpTuning(PC, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggPriority(PC, PCGPUAMGAggPriority);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetAggPriority(PC, PCGPUAMGAggPriority *);
+PETSC_EXTERN PetscErrorCode PCGPUAMGSetMCGSTuning(PC, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGPUAMGGetMCGSTuning(PC, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetTruncRescale(PC, PCGPUAMGTruncRescale);
 PETSC_EXTERN PetscErrorCode PCGPUAMGGetTruncRescale(PC, PCGPUAMGTruncRescale *);
 PETSC_EXTERN PetscErrorCode PCGPUAMGSetAggSmooths(PC, PetscInt);

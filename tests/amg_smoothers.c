@@ -146,9 +146,20 @@ static PetscErrorCode CheckMCGSShapes(Mat A, Vec b, Vec x, PCGPUAMGType type, Pe
     PetscInt  it;
     PetscReal rn;
 
-    PetscCall(PetscOptionsSetValue(NULL, "-pc_gpuamg_mcgs_block_nnz", shape[k][0]));
-    PetscCall(PetscOptionsSetValue(NULL, "-pc_gpuamg_mcgs_lanes", shape[k][1]));
+    if (k < 2) { /* through the options database; the last shape through the setter */
+      PetscCall(PetscOptionsSetValue(NULL, "-pc_gpuamg_mcgs_block_nnz", shape[k][0]));
+      PetscCall(PetscOptionsSetValue(NULL, "-pc_gpuamg_mcgs_lanes", shape[k][1]));
+    }
     PetscCall(CreateSolver(A, type, "mcgs", maxits, &ksp));
+    if (k == 2) {
+      PC       pc;
+      PetscInt bn, ln;
+
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCGPUAMGSetMCGSTuning(pc, 8192, 32));
+      PetscCall(PCGPUAMGGetMCGSTuning(pc, &bn, &ln));
+      PetscCheck(bn == 8192 && ln == 32, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "PCGPUAMGGetMCGSTuning gave %" PetscInt_FMT ", %" PetscInt_FMT " after setting 8192, 32", bn, ln);
+    }
     PetscCall(VecSet(x, 0.0));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetIterationNumber(ksp, &it));

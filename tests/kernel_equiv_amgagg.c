@@ -423,7 +423,7 @@ int main(int argc, char **argv)
   PetscCall(Case(ak, sk, exact, "aniso2d", 900, 1, PETSC_FALSE, 0.08, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "elasticity3d", 1536, 3, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "elasticity3d", 3000, 3, PETSC_TRUE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
-  /* the index priorities (-gpuamg_agg_priority index): the host setup's greedy order */
+  /* the index priorities (-pc_gpuamg_dev_agg_priority index): the host setup's greedy order */
   PetscCall(Case(ak, sk, exact, "poisson2d", 900, 1, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_INDEX));
   PetscCall(Case(ak, sk, exact, "elasticity3d", 1536, 3, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_INDEX));
   PetscCall(PetscFinalize());

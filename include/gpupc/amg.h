@@ -19,6 +19,7 @@ typedef struct {
   PCGPUAMGInterpType    interp;            /* classical: direct, standard, extended+i, multipass, simple */
   PetscReal             strong_threshold;  /* classical strength theta (default 0.25) */
   PetscReal             agg_threshold;     /* aggregation strength eps: |a_ij| >= eps sqrt(|a_ii a_jj|) (default 0.05) */
+  PCGPUAMGAggPriority   agg_priority;      /* the device aggregation's MIS(2) priorities (-pc_gpuamg_dev_agg_priority) */
   PetscInt              aggressive_levels; /* aggressive coarsening on the first k levels (default 0) */
   PetscInt              trunc_max;         /* interpolation truncation: at most this many entries per row (0: none) */
   PetscReal             trunc_factor;      /* and drop entries below trunc_factor * max |P_ij| of the row (0: none) */

@@ -24,15 +24,19 @@
 #define GPUPC_AMG_LANCZOS_STEPS   20   /* Lanczos steps of the estimate of lambda_max(D^-1 A) (amgsmootherlambda.c) */
 
 /* what the cycle does (-pc_gpuamg_cycle, -pc_gpuamg_smoother, ...) */
+/* mcgs: the colours after the last one of more estimated entries than this run in one thread block (default) */
+#define GPUPC_MCGS_BLOCK_NNZ 8192
+
 typedef struct {
   PCGPUAMGCycleType cycle;
-  char              smoother[64]; /* a name in the smoother registry (PCGPUAMGSmootherRegister()) */
-  PetscInt          pre, post;    /* sweeps before and after the coarse correction; PETSC_DEFAULT: the smoother's */
-  PetscReal         weight;       /* factor w on the damping of jacobi (omega_l = w 4/(3 lambda_l)) and l1jacobi; PETSC_DEFAULT: 1 */
-  PetscInt          cheby_degree; /* products with A per Chebyshev sweep */
-  PetscInt          poly_degree;  /* m of the Neumann series I + G + ... + G^m */
-  PetscBool         graph;        /* record the cycle as a CUDA graph where it can be (one rank, cuda backend) */
-  char              mattype[64];  /* device format of A, P and R */
+  char              smoother[64];               /* a name in the smoother registry (PCGPUAMGSmootherRegister()) */
+  PetscInt          pre, post;                  /* sweeps before and after the coarse correction; PETSC_DEFAULT: the smoother's */
+  PetscReal         weight;                     /* factor w on the damping of jacobi (omega_l = w 4/(3 lambda_l)) and l1jacobi; PETSC_DEFAULT: 1 */
+  PetscInt          cheby_degree;               /* products with A per Chebyshev sweep */
+  PetscInt          poly_degree;                /* m of the Neumann series I + G + ... + G^m */
+  PetscBool         graph;                      /* record the cycle as a CUDA graph where it can be (one rank, cuda backend) */
+  char              mattype[64];                /* device format of A, P and R */
+  PetscInt          mcgs_block_nnz, mcgs_lanes; /* mcgs's launch shapes (PCGPUAMGSetMCGSTuning()) */
 } GPUPCAMGCycleOptions;
 
 PETSC_EXTERN PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *);
@@ -126,6 +130,8 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode PCSetFromOptions_GPUAMG(PC, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC, PetscBool);
+PETSC_INTERN PetscErrorCode GPUPCAMGComposeDevOptionFunctions(PC, PetscBool);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevOptionsFromOptions(PC, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode GPUPCAMGReset(PC, PetscBool);
 PETSC_INTERN PetscErrorCode PCCreate_GPUAMG(PC);
 

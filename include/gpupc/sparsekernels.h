@@ -117,6 +117,10 @@ PETSC_INTERN const GPUPCSparseKernels GPUPCSparseKernelsHost;
 #if defined(GPUPC_HAVE_CUDA)
 PETSC_INTERN const GPUPCSparseKernels GPUPCSparseKernelsCUDA;
 #endif
+/* developers' tuning of the CUDA SpGEMM's values pass (-gpupc_spgemm_lanes): lanes a row of C, 8, 16 or 32; 0 (default)
+   chooses by the products a row */
+PETSC_EXTERN PetscErrorCode GPUPCSparseSetSpGEMMLanes(PetscInt);
+PETSC_EXTERN PetscErrorCode GPUPCSparseGetSpGEMMLanes(PetscInt *);
 /* the table of the active backend, and a table by backend (for tests that compare the two) */
 PETSC_EXTERN PetscErrorCode GPUPCGetSparseKernels(const GPUPCSparseKernels **);
 PETSC_EXTERN PetscErrorCode GPUPCGetSparseKernelsFor(PetscGPUPCBackend, const GPUPCSparseKernels **);

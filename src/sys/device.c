@@ -8,6 +8,7 @@
 #include <gpupc/devscalar.h>
 #include <gpupc/device.h>
 #include <gpupc/stage.h>
+#include <gpupc/sparsekernels.h> /* GPUPCSparseSetSpGEMMLanes: -gpupc_spgemm_lanes */
 #include <string.h>
 #include <stdlib.h>
 
@@ -255,6 +256,14 @@ PETSC_INTERN PetscErrorCode GPUPCDeviceReadOptions(void)
   PetscCall(PetscOptionsInt("-gpupc_stage_bytes", "Bytes of each of the page-locked staging buffers of host-to-device uploads (segcsr value updates, PC cmg's upload)", "PetscGPUPCGetBackend", stage_bytes, &stage_bytes, NULL));
   PetscCall(PetscOptionsInt("-gpupc_upload_threads", "Host threads that fill the staging buffers of a segcsr value update (0: OMP_NUM_THREADS or the cores on one MPI process, 1 on several)", "PetscGPUPCGetBackend", upload_threads, &upload_threads, NULL));
   PetscCall(PetscOptionsBool("-gpupc_halo_peer", "Exchange the halos of parallel GPU matrices directly between the GPUs of one node (CUDA IPC: NVLink or PCIe peer reads, no host staging, no host waits) where every neighbour is on the node and on another GPU; true given explicitly also uses it for ranks that share a GPU (with MPS), false always stages through the host", "PetscGPUPCSetHaloPeer", halo_peer, &halo_peer, &halo_peer_set));
+  {
+    PetscInt  lanes;
+    PetscBool set;
+
+    PetscCall(GPUPCSparseGetSpGEMMLanes(&lanes));
+    PetscCall(PetscOptionsInt("-gpupc_spgemm_lanes", "Developers: lanes a row of C in the CUDA SpGEMM's values pass, 8, 16 or 32 (0: by the products a row)", "GPUPCSparseSetSpGEMMLanes", lanes, &lanes, &set));
+    if (set) PetscCall(GPUPCSparseSetSpGEMMLanes(lanes));
+  }
   PetscOptionsEnd();
   PetscCall(GPUPCStageSetOptions(stage_bytes, upload_threads));
   PetscCall(GPUPCNodeRank(&node_rank));

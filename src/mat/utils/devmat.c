@@ -85,6 +85,17 @@ static PetscErrorCode AutoRule(PetscInt bs, PetscBool blocked, PetscReal fill, P
 
 static const GPUPCMatBlockOps *const Named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECBlockOps, &GPUPCBCSRBlockOps};
 
+/* bcsr asked for a rectangular matrix without square blocks (the interpolation and restriction of a blocked level,
+   whose row and column block sizes differ): bcsr would store 1 x 1 blocks with a thread per row, the slowest layout
+   for the long rows of a restriction, so the matrix gets segcsr. A square matrix keeps what was asked for. */
+static PetscErrorCode NoBlocks(PetscInt bs, const GPUPCMatBlockOps **ops, char *why, size_t len)
+{
+  PetscFunctionBegin;
+  *ops = &GPUPCSegCSRBlockOps;
+  PetscCall(PetscSNPrintf(why, len, "bcsr asked for; no square blocks (block size %" PetscInt_FMT "): segcsr", bs));
+  PetscFunctionReturn(0);
+}
+
 /*@C
    GPUPCDevMatChoose - the format of a level matrix: the one asked for, or auto's choice from the row lengths and the
    block structure
@@ -101,6 +112,7 @@ static const GPUPCMatBlockOps *const Named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECB
 -  why - what decided it (for -ksp_view), a buffer of len bytes
 
    Notes:
+   bcsr asked for a rectangular matrix that has no bs x bs blocks (a level's P or R) gives segcsr, and why says so.
    auto: bcsr when 1 < bs <= GPUPC_BCSR_MAXB, the sizes are multiples of bs and the touched bs x bs blocks are at least
    GPUPC_DEVMAT_AUTO_BLOCKFILL full (counted on the device for device columns, where each row's columns must also be
    strictly increasing); else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
@@ -120,11 +132,12 @@ PetscErrorCode GPUPCDevMatChoose(GPUPCDevMatFormat format, const GPUPCCSR *csr, 
 
   PetscFunctionBegin;
   PetscCheck(format >= GPUPC_DEVMAT_SEGCSR && format <= GPUPC_DEVMAT_AUTO, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "level matrix format %d is invalid; use segcsr, hec, bcsr or auto", (int)format);
-  if (format != GPUPC_DEVMAT_AUTO) {
+  if (format == GPUPC_DEVMAT_BCSR && !blocked && csr->m != csr->n) PetscCall(NoBlocks(bs, ops, why, len));
+  else if (format != GPUPC_DEVMAT_AUTO) {
     *ops = Named[format];
     PetscCall(PetscSNPrintf(why, len, "asked for"));
-    PetscFunctionReturn(0);
   }
+  if (format != GPUPC_DEVMAT_AUTO) PetscFunctionReturn(0);
   if (csr->rowsdevice) { /* the row pointers on the device: the longest row is a reduction there */
     const GPUPCFormatKernels *fk;
 
@@ -171,14 +184,22 @@ PetscErrorCode GPUPCDevMatChooseForMat(Mat M, GPUPCDevMatFormat format, const GP
 
   PetscFunctionBegin;
   PetscCheck(format >= GPUPC_DEVMAT_SEGCSR && format <= GPUPC_DEVMAT_AUTO, PetscObjectComm((PetscObject)M), PETSC_ERR_ARG_OUTOFRANGE, "level matrix format %d is invalid; use segcsr, hec, bcsr or auto", (int)format);
-  if (format != GPUPC_DEVMAT_AUTO) {
-    *ops = Named[format];
-    PetscCall(PetscSNPrintf(why, len, "asked for"));
-    PetscFunctionReturn(0);
-  }
   PetscCall(MatGetBlockSizes(M, &rbs, &cbs));
   bs = rbs == cbs ? PetscMax(1, rbs) : 1;
   PetscCall(MatGetSize(M, &rows, &cols));
+  if (format != GPUPC_DEVMAT_AUTO) {
+    PetscInt m, n;
+
+    PetscCall(MatGetLocalSize(M, &m, &n));
+    blocked = (PetscBool)(bs > 1 && rows % bs == 0 && cols % bs == 0 && m % bs == 0 && n % bs == 0);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &blocked, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)M)));
+    if (format == GPUPC_DEVMAT_BCSR && !blocked && rows != cols) PetscCall(NoBlocks(bs, ops, why, len));
+    else {
+      *ops = Named[format];
+      PetscCall(PetscSNPrintf(why, len, "asked for"));
+    }
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)M, MATMPIAIJ, &mpi));
   if (!mpi) PetscCall(PetscObjectTypeCompareAny((PetscObject)M, &mpi, MATMPISEGCSR, MATMPIHEC, MATMPIBCSR, ""));
   if (mpi) PetscCall(GPUPCMatMPIAIJGetSeqAIJ(M, &Ad, &Ao, NULL));

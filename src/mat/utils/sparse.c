@@ -12,6 +12,54 @@ PetscLogEvent GPUPC_SpTranspose, GPUPC_SpGEMMSymbolic, GPUPC_SpGEMMNumeric, GPUP
    is CUDA); GPUPCGetSparseKernels(&k): the table of the active backend (gpupc/kerneltable.h) */
 GPUPC_KERNEL_TABLE_GETTERS(GPUPCSparseKernels, Sparse, "sparse")
 
+static PetscInt spgemm_lanes = 0; /* -gpupc_spgemm_lanes */
+
+/*@C
+   GPUPCSparseSetSpGEMMLanes - developers' tuning of the CUDA SpGEMM's values pass: the lanes that share a row of C
+
+   Not Collective
+
+   Input Parameter:
+.  lanes - 8, 16 or 32; 0 (the default) chooses by the products a row (8 up to 16 products, 16 up to 48, else 32)
+
+   Options Database Key:
+.  -gpupc_spgemm_lanes <0> - lanes
+
+   Notes:
+   Every choice gives the same values bit for bit (the sums run in A's order); the option times the choices and lets the
+   tests cover every group size on any shape. The host table ignores it.
+
+   Level: developer
+
+.seealso: GPUPCSparseGetSpGEMMLanes()
+@*/
+PetscErrorCode GPUPCSparseSetSpGEMMLanes(PetscInt lanes)
+{
+  PetscFunctionBegin;
+  PetscCheck(lanes == 0 || lanes == 8 || lanes == 16 || lanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gpupc_spgemm_lanes %" PetscInt_FMT ": the values pass of the SpGEMM takes 8, 16 or 32 lanes a row (0: by the products a row)", lanes);
+  spgemm_lanes = lanes;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCSparseGetSpGEMMLanes - the lanes set by GPUPCSparseSetSpGEMMLanes() (0: chosen by the products a row)
+
+   Not Collective
+
+   Output Parameter:
+.  lanes - the value
+
+   Level: developer
+
+.seealso: GPUPCSparseSetSpGEMMLanes()
+@*/
+PetscErrorCode GPUPCSparseGetSpGEMMLanes(PetscInt *lanes)
+{
+  PetscFunctionBegin;
+  *lanes = spgemm_lanes;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCSparseRegisterEvents(void)
 {
   PetscFunctionBegin;

@@ -1214,13 +1214,13 @@ static PetscErrorCode SpGEMMValues_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR 
   PetscCall(GPUPCSparseCheckProductValues(A, B, C));
   PetscCall(Run(peak, [&](Temp *t) -> PetscErrorCode {
     Scalars     *ds;
-    const int    det   = deterministic ? 1 : 0;
-    const double prod  = A->m > 0 && B->m > 0 ? (double)A->nnz / (double)A->m * ((double)B->nnz / (double)B->m) : 0.0; /* products per row of C, about */
-    PetscInt     lanes = prod <= 16.0 ? 8 : (prod <= 48.0 ? 16 : 32);
+    const int    det  = deterministic ? 1 : 0;
+    const double prod = A->m > 0 && B->m > 0 ? (double)A->nnz / (double)A->m * ((double)B->nnz / (double)B->m) : 0.0; /* products per row of C, about */
+    PetscInt     lanes;
     if (A->m <= 0) return 0;
-    /* -gpupc_spgemm_lanes: the group size forced (tuning, and the tests' coverage of every group size on any shape) */
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-gpupc_spgemm_lanes", &lanes, NULL));
-    PetscCheck(lanes == 8 || lanes == 16 || lanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gpupc_spgemm_lanes %" PetscInt_FMT ": the values pass of the SpGEMM takes 8, 16 or 32 lanes a row", lanes);
+    /* GPUPCSparseSetSpGEMMLanes (-gpupc_spgemm_lanes): the group size forced (tuning, the tests' coverage of every size) */
+    PetscCall(GPUPCSparseGetSpGEMMLanes(&lanes));
+    if (!lanes) lanes = prod <= 16.0 ? 8 : (prod <= 48.0 ? 16 : 32);
     PetscCall(ScalarsGet(t, &ds));
     if (lanes == 8) PetscCall(LaunchNumeric<8>(A, B, C, det, ds));
     else if (lanes == 16) PetscCall(LaunchNumeric<16>(A, B, C, det, ds));

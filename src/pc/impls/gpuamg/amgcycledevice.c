@@ -55,12 +55,14 @@ PetscErrorCode GPUPCAMGCycleOptionsDefault(GPUPCAMGCycleOptions *o)
   PetscCall(PetscMemzero(o, sizeof(*o)));
   o->cycle = PC_GPUAMG_CYCLE_V;
   PetscCall(PetscStrncpy(o->smoother, PCGPUAMGSMOOTHERL1JACOBI, sizeof(o->smoother)));
-  o->pre          = PETSC_DEFAULT;
-  o->post         = PETSC_DEFAULT;
-  o->weight       = PETSC_DEFAULT;
-  o->cheby_degree = 2;
-  o->poly_degree  = 2;
-  o->graph        = PETSC_TRUE;
+  o->pre            = PETSC_DEFAULT;
+  o->post           = PETSC_DEFAULT;
+  o->weight         = PETSC_DEFAULT;
+  o->cheby_degree   = 2;
+  o->poly_degree    = 2;
+  o->graph          = PETSC_TRUE;
+  o->mcgs_block_nnz = GPUPC_MCGS_BLOCK_NNZ;
+  o->mcgs_lanes     = 0;
   PetscCall(PetscStrncpy(o->mattype, MATSEGCSR, sizeof(o->mattype)));
   PetscFunctionReturn(0);
 }

@@ -297,14 +297,11 @@ PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GP
   PetscInt      *agg;
   GPUPCDevCSR    G, Pt;
   PetscLogDouble t0, t1, t2;
-  PetscInt       order    = GPUPC_AMG_AGG_ORDER_HASH;
-  const char    *orders[] = {"hash", "index"};
+  PetscInt       order = opts->agg_priority == PC_GPUAMG_AGG_PRIORITY_INDEX ? GPUPC_AMG_AGG_ORDER_INDEX : GPUPC_AMG_AGG_ORDER_HASH;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(P, sizeof(*P)));
   *Bc = NULL;
-  /* developer option: the MIS(2) priorities by index reproduce the host setup's greedy aggregates (more rounds) */
-  PetscCall(PetscOptionsGetEList(NULL, NULL, "-gpuamg_agg_priority", orders, 2, &order, NULL));
   PetscCheck(n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "level %" PetscInt_FMT ": %" PetscInt_FMT " rows are not a multiple of the block size %" PetscInt_FMT, l, n, bs);
   nn = n / bs;
   PetscCall(GPUPCSynchronize());

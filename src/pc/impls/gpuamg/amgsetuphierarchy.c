@@ -77,6 +77,7 @@ PetscErrorCode GPUPCAMGSetupOptionsDefault(GPUPCAMGSetupOptions *opts)
   opts->coarsen           = PC_GPUAMG_COARSEN_PMIS;
   opts->interp            = PC_GPUAMG_INTERP_EXTENDED_I;
   opts->strong_threshold  = 0.25;
+  opts->agg_priority      = PC_GPUAMG_AGG_PRIORITY_HASH;
   opts->agg_threshold     = 0.05; /* GAMG's 0 ignores strength: 72 against 7 CG iterations on aniso2d, 89 against 23 on randcoef3d */
   opts->aggressive_levels = 0;
   opts->trunc_max         = 4;

@@ -16,8 +16,8 @@
    a symmetric A, so the V-cycle suits CG. One rank only (the colouring needs the whole graph of the level; several
    ranks are refused with an error at setup); no transpose (PCApplyTranspose is refused with an error).
 
-   Options (read at setup, with the PC's prefix): -pc_gpuamg_mcgs_block_nnz <8192> (0: no gs_block, every colour its
-   own launch), -pc_gpuamg_mcgs_lanes <0: by the mean row length; 1, 2, 4, 8, 16 or 32>.
+   Launch shapes: PCGPUAMGSetMCGSTuning() (-pc_gpuamg_mcgs_block_nnz <8192>, 0: no gs_block, every colour its own
+   launch; -pc_gpuamg_mcgs_lanes <0: by the mean row length; 1, 2, 4, 8, 16 or 32>).
 */
 #include <gpupc/amgcycle.h>
 #include <gpupc/matgpu.h>
@@ -25,7 +25,6 @@
 
 /* a colour of at most this many estimated entries goes to the gs_block launch when every colour after it does too:
    about 100 KB, what one SM reads in about the time of a launch inside a recorded cycle (a few microseconds) */
-#define GPUPC_MCGS_BLOCK_NNZ 8192
 
 typedef struct {
   PetscInt           n, nnz;
@@ -100,16 +99,12 @@ static PetscErrorCode SetUpMCGS(PCGPUAMGSmootherLevel *S)
   GPUPCAMGDeviceLevel *L = &D->levels[S->level];
   MCGS                *g;
   PetscMPIInt          size;
-  PetscInt             blocknnz = GPUPC_MCGS_BLOCK_NNZ, lanes = 0;
+  PetscInt             blocknnz = D->opts.mcgs_block_nnz, lanes = D->opts.mcgs_lanes; /* PCGPUAMGSetMCGSTuning() */
   PetscReal            mean;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)S->A), &size));
   PetscCheck(size == 1, PetscObjectComm((PetscObject)S->A), PETSC_ERR_SUP, "PC gpuamg: the smoother mcgs works on one rank only; choose another with -pc_gpuamg_smoother");
-  PetscCall(PetscOptionsGetInt(NULL, S->prefix, "-pc_gpuamg_mcgs_block_nnz", &blocknnz, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, S->prefix, "-pc_gpuamg_mcgs_lanes", &lanes, NULL));
-  PetscCheck(blocknnz >= 0, PetscObjectComm((PetscObject)S->A), PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg mcgs: -pc_gpuamg_mcgs_block_nnz %" PetscInt_FMT " must be >= 0", blocknnz);
-  PetscCheck(lanes == 0 || GPUPCAMGLanesValid(lanes), PetscObjectComm((PetscObject)S->A), PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg mcgs: -pc_gpuamg_mcgs_lanes %" PetscInt_FMT ": 0 (by the mean row length), 1, 2, 4, 8, 16 or 32", lanes);
   PetscCall(PetscNew(&g));
   S->data = g;   /* GPUPCAMGSmootherDestroy frees what is made from here on, also after an error */
   if (L->dcsr) { /* the device setup's CSR of the level: read in place */

@@ -278,6 +278,8 @@ static PetscErrorCode PCDestroy_GPUAMG(PC pc)
 .  -pc_gpuamg_mcgs_block_nnz <8192> - mcgs: the colours after the last one of more estimated entries run inside one
                                       block, one launch per sweep (0: every colour its own launch)
 .  -pc_gpuamg_mcgs_lanes <0> - mcgs: threads per row, 1, 2, 4, 8, 16 or 32 (0: by the level's mean row length)
+.  -pc_gpuamg_dev_agg_priority <hash,index> - developer: the device aggregation's MIS(2) priorities (index: the host
+                                             setup's aggregates)
 .  -pc_gpuamg_mat_type <segcsr,hec,bcsr,auto> - device format of A, P and R (auto: per matrix, -ksp_view says which and why)
 -  -pc_gpuamg_use_graph <true> - record the cycle as a CUDA graph (one rank, cuda backend)
 

@@ -2057,6 +2057,7 @@ PetscErrorCode PCGPUAMGComposeOptionFunctions_Private(PC pc, PetscBool set)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetNumberOfLevels_C", set ? PCGPUAMGGetNumberOfLevels_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGSetInterpTuning_C", set ? PCGPUAMGSetInterpTuning_GPUAMG : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGPUAMGGetInterpTuning_C", set ? PCGPUAMGGetInterpTuning_GPUAMG : NULL));
+  PetscCall(GPUPCAMGComposeDevOptionFunctions(pc, set));
   PetscFunctionReturn(0);
 }
 
@@ -2210,6 +2211,7 @@ PetscErrorCode PCSetFromOptions_GPUAMG(PC pc, PetscOptionItems *PetscOptionsObje
     PetscCall(PetscOptionsInt("-pc_gpuamg_dev_interp_long_slots_big", "developer: device setup, cuda: hash slots of the last ext+i warp pass (power of 2, 64 to 8192)", "PCGPUAMGSetInterpTuning", t.long_slots_big, &t.long_slots_big, &s[3]));
     if (s[0] || s[1] || s[2] || s[3]) PetscCall(PCGPUAMGSetInterpTuning(pc, t.small_level, t.long_row, t.long_slots, t.long_slots_big));
   }
+  PetscCall(GPUPCAMGDevOptionsFromOptions(pc, PetscOptionsObject));
   PetscCall(PetscOptionsString("-pc_gpuamg_mat_type", "device format of the level matrices, P and R: segcsr, hec, bcsr or auto (per matrix)", "PCGPUAMGSetMatType", g->cyc.mattype, mtype, sizeof(mtype), &set));
   if (set) PetscCall(PCGPUAMGSetMatType(pc, mtype));
   PetscOptionsHeadEnd();

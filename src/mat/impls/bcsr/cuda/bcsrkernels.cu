@@ -73,6 +73,37 @@ __global__ void __launch_bounds__(BLOCK) BCSRMultKernel(int nslices, int S, int 
   }
 }
 
+/* y = A x + z for few, long slices (a coarse level of smoothed aggregation: a few thousand block rows of dozens of
+   blocks): one thread block per slice, T groups of the slice's lanes, group g taking the steps g, g + T, ...; the
+   partial sums meet in shared memory and group 0 adds them in group order (deterministic for a given T) */
+template <int B>
+__global__ void __launch_bounds__(1024) BCSRMultSplitKernel(int S, int lanes, int T, const PetscInt *__restrict__ sliceptr, const PetscInt *__restrict__ blkrow, const PetscInt *__restrict__ bcol, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, const PetscScalar *z, PetscScalar *y)
+{
+  extern __shared__ PetscScalar part[]; /* T * lanes */
+  const int                     slice = blockIdx.x, g = threadIdx.x / lanes, lane = threadIdx.x % lanes, r = lane / B, i = lane - r * B;
+  const int                     q0 = __ldg(sliceptr + slice), q1 = __ldg(sliceptr + slice + 1);
+  PetscScalar                   sum = 0.0;
+
+  if (lane < S * B) {
+#pragma unroll 2
+    for (int q = q0 + g * S; q < q1; q += T * S) {
+      const int          c = __ldg(bcol + q + r) * B;
+      const PetscScalar *v = val + (size_t)q * B * B + lane;
+#pragma unroll
+      for (int j = 0; j < B; j++) sum += __ldg(v + (size_t)j * S * B) * __ldg(x + c + j);
+    }
+  }
+  part[threadIdx.x] = sum;
+  __syncthreads();
+  if (g || lane >= S * B) return;
+  for (int t = 1; t < T; t++) sum += part[t * lanes + lane];
+  const int br = __ldg(blkrow + slice * S + r);
+  if (br >= 0) {
+    const size_t row = (size_t)br * B + i;
+    y[row]           = z ? z[row] + sum : sum;
+  }
+}
+
 template <int B>
 __global__ void __launch_bounds__(BLOCK) BCSRMultTransposeKernel(int nslices, int S, int lanes, int perblock, const PetscInt *__restrict__ sliceptr, const PetscInt *__restrict__ blkrow, const PetscInt *__restrict__ bcol, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, PetscScalar *y)
 {
@@ -102,24 +133,40 @@ __global__ void __launch_bounds__(BLOCK) BCSRCopyKernel(int m, const PetscScalar
   if (k < m) y[k] = z ? z[k] : 0.0;
 }
 
-#define BCSR_DISPATCH(KERNEL, b, grid, threads, ...)                                                                                                              \
+#define BCSR_DISPATCH_SHARED(KERNEL, b, grid, threads, shared, ...)                                                                                               \
   do {                                                                                                                                                            \
     switch (b) {                                                                                                                                                  \
-    case 1: KERNEL<1><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 2: KERNEL<2><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 3: KERNEL<3><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 4: KERNEL<4><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 5: KERNEL<5><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 6: KERNEL<6><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 7: KERNEL<7><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
-    case 8: KERNEL<8><<<grid, threads, 0, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                               \
+    case 1: KERNEL<1><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 2: KERNEL<2><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 3: KERNEL<3><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 4: KERNEL<4><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 5: KERNEL<5><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 6: KERNEL<6><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 7: KERNEL<7><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
+    case 8: KERNEL<8><<<grid, threads, shared, GPUPCCUDAStream()>>>(__VA_ARGS__); break;                                                                          \
     default: SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bcsr: block size %" PetscInt_FMT " is not supported (1 to %d)", (PetscInt)(b), GPUPC_BCSR_MAXB); \
     }                                                                                                                                                             \
   } while (0)
 
+#define BCSR_DISPATCH(KERNEL, b, grid, threads, ...) BCSR_DISPATCH_SHARED(KERNEL, b, grid, threads, 0, __VA_ARGS__)
+
+/* groups of lanes that share a slice's steps (BCSRMultSplitKernel), 1 for the one-group kernel: more than one only when
+   the slices' threads would fill less than a quarter of a large GPU (about 64k threads) and a slice has at least 8
+   steps on average; then as many groups as bring the threads to about 128k, at most 1024 threads a thread block and
+   at least 4 steps a group */
+static int SplitGroups(const GPUPCBCSRDev *A)
+{
+  const PetscInt threads = A->nslices * A->lanes, steps = A->nslices ? A->nblocks / (A->S * A->nslices) : 0;
+  PetscInt       T;
+
+  if (threads >= 65536 || steps < 8) return 1;
+  T = PetscMin(1024 / A->lanes, PetscMin(steps / 4, (131072 + threads - 1) / threads));
+  return (int)PetscMax(1, T);
+}
+
 static PetscErrorCode Mult_CUDA(const GPUPCBCSRDev *A, const PetscScalar *x, const PetscScalar *z, PetscScalar *y)
 {
-  int      perblock;
+  int      perblock, T;
   unsigned grid, threads;
 
   PetscFunctionBegin;
@@ -127,6 +174,14 @@ static PetscErrorCode Mult_CUDA(const GPUPCBCSRDev *A, const PetscScalar *x, con
   if (!A->nblocks || !A->n) {
     BCSRCopyKernel<<<(unsigned)((A->m + BLOCK - 1) / BLOCK), BLOCK, 0, GPUPCCUDAStream()>>>((int)A->m, z, y);
     GPUPCCheckLaunch("BCSRCopyKernel");
+    PetscFunctionReturn(0);
+  }
+  T = SplitGroups(A);
+  if (T > 1) {
+    const size_t shared = (size_t)T * A->lanes * sizeof(PetscScalar);
+
+    BCSR_DISPATCH_SHARED(BCSRMultSplitKernel, A->b, (unsigned)A->nslices, (unsigned)(T * A->lanes), shared, (int)A->S, (int)A->lanes, T, A->sliceptr, A->blkrow, A->bcol, A->val, x, z, y);
+    GPUPCCheckLaunch("BCSRMultSplitKernel");
     PetscFunctionReturn(0);
   }
   Shape(A, &perblock, &threads, &grid);
