@@ -957,7 +957,7 @@ int main(int argc, char **argv)
   PetscCall(CheckMatrix(&norows));
   /* bcsr: random blocks (bs 1, 2, 3 rectangular, 6; missing entries inside blocks, empty block rows, one long block
      row), elasticity-like stencils (full 3 x 3 blocks; 6 x 6 with holes), no entries, no rows */
-  PetscCall(MakeBlocked(r, "blocked1", 200, 150, 1, 0.03, 1.0, &blk[0]));
+  PetscCall(MakeBlocked(r, "blocked1", 200, 200, 1, 0.03, 1.0, &blk[0]));
   PetscCall(MakeBlocked(r, "blocked2", 120, 120, 2, 0.05, 0.7, &blk[1]));
   PetscCall(MakeBlocked(r, "blocked3", 100, 80, 3, 0.06, 0.6, &blk[2]));
   PetscCall(MakeBlocked(r, "blocked6", 60, 60, 6, 0.1, 0.5, &blk[3]));
