@@ -212,7 +212,7 @@ PETSC_EXTERN const char *const PCGPUAMGSetupLocations[];
 /*E
    PCGPUAMGAggPriority - the priorities of the MIS(2) rounds of PC gpuamg's device aggregation (developers)
 
-$  PC_GPUAMG_AGG_PRIORITY_HASH  - a hash of the node (default; few rounds)
+$  PC_GPUAMG_AGG_PRIORITY_HASH  - a hash of the node's chunk of consecutive nodes, the smaller node inside a chunk (default)
 $  PC_GPUAMG_AGG_PRIORITY_INDEX - the smaller node wins (the host setup's greedy aggregates; many more rounds)
 
    Options Database Key:

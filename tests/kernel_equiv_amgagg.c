@@ -1,7 +1,7 @@
 static const char help[] = "The gpuamg smoothed-aggregation kernel table (gpupc/amgaggkernels.h) of the active backend, through the device\n"
                            "setup's aggregation steps, against direct checks on the host: the symmetrised node strength graph equals\n"
                            "the host setup's GPUPCAMGStrengthAgg graph joined with its transpose; the MIS(2) aggregates (hash and index\n"
-                           "priorities; index: also the host setup's greedy aggregates) equal a plain sequential replay of the rounds and have the MIS(2) properties (roots three apart, every aggregated node\n"
+                           "priorities (hashed chunks of nodes, index order inside); index: also the host setup's greedy aggregates) equal a plain sequential replay of the rounds and have the MIS(2) properties (roots three apart, every aggregated node\n"
                            "within two of its root, a root's neighbours in its aggregate, roots numbered in index order); the\n"
                            "tentative prolongator and coarse near-null space equal GPUPCAMGTentative's for the same aggregates (exactly\n"
                            "on the host table, within 1e-12 on the CUDA table), P^T P = x per aggregate and P Bc = B; the smoothed\n"
@@ -96,8 +96,9 @@ static PetscErrorCode ReplayAggregates(PetscInt nn, const PetscInt *gi, const Pe
       MarkWithin2(gi, gj, x, x, near);
       for (PetscInt y = 0; y < nn && wins; y++) /* a quadratic scan: the cases are small */
         if (near[y] == x && y != x && cand[y]) {
-          PetscReal wi = GPUPCAMGRandom(x), wj = GPUPCAMGRandom(y);
-          if (order == GPUPC_AMG_AGG_ORDER_INDEX ? y < x : wj > wi || (wj == wi && y > x)) wins = PETSC_FALSE;
+          PetscInt  cx = x / GPUPC_AMG_AGG_CHUNK, cy = y / GPUPC_AMG_AGG_CHUNK;
+          PetscReal wi = GPUPCAMGRandom(cx), wj = GPUPCAMGRandom(cy);
+          if (order == GPUPC_AMG_AGG_ORDER_INDEX || cx == cy ? y < x : wj > wi || (wj == wi && cy > cx)) wins = PETSC_FALSE;
         }
       if (wins) newroot[x] = 1;
     }
@@ -420,6 +421,8 @@ int main(int argc, char **argv)
   PetscCall(Case(ak, sk, exact, "poisson2d", 900, 1, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "poisson3d", 1000, 1, PETSC_FALSE, 0.0, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "randcoef3d", 1728, 1, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
+  /* two chunks of GPUPC_AMG_AGG_CHUNK nodes: the hashed order of chunks, index order inside */
+  PetscCall(Case(ak, sk, exact, "poisson3d", 4096, 1, PETSC_FALSE, 0.0, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "aniso2d", 900, 1, PETSC_FALSE, 0.08, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "elasticity3d", 1536, 3, PETSC_FALSE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));
   PetscCall(Case(ak, sk, exact, "elasticity3d", 3000, 3, PETSC_TRUE, 0.05, GPUPC_AMG_AGG_ORDER_HASH));

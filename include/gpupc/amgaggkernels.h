@@ -26,10 +26,13 @@
 #define GPUPC_AMG_AGG_ROOT    (-3) /* the root of an aggregate */
 #define GPUPC_AMG_AGG_COVERED (-4) /* within distance two of a root: no longer a candidate */
 
-/* the priority order of the MIS(2) rounds: the hash of the node (few rounds: the default), or the index (the host
-   setup's greedy order, so the same aggregates on a symmetric graph, but rounds grow with the graph's diameter) */
+/* the priority order of the MIS(2) rounds: hashed chunks of GPUPC_AMG_AGG_CHUNK consecutive nodes, index order inside
+   a chunk (the default: the host's dense greedy packing inside a chunk, rounds bounded by the chunks), or the index
+   (the host setup's greedy order, so the same aggregates on a symmetric graph, but rounds grow with the graph's
+   diameter) */
 #define GPUPC_AMG_AGG_ORDER_HASH  0
 #define GPUPC_AMG_AGG_ORDER_INDEX 1
+#define GPUPC_AMG_AGG_CHUNK       2048
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host, the CUDA one Stem_CUDA. */

@@ -79,18 +79,24 @@ static inline GPUPC_AMG_HD PetscInt GPUPCAMGAggMerge(const PetscInt *a, PetscInt
   return c;
 }
 
-/* node a beats node b in the MIS(2) rounds (-1 is no node): GPUPC_AMG_AGG_ORDER_HASH, the larger priority
-   GPUPCAMGRandom, ties the larger index; GPUPC_AMG_AGG_ORDER_INDEX, the smaller index */
+/* node a beats node b in the MIS(2) rounds (-1 is no node): GPUPC_AMG_AGG_ORDER_HASH, the nodes in chunks of
+   GPUPC_AMG_AGG_CHUNK consecutive indices, the chunk of larger priority GPUPCAMGRandom (ties: the larger chunk) wins
+   and inside a chunk the smaller index (the host setup's greedy order, which packs roots densely on a mesh numbered
+   along its rows; the hashed chunks keep the rounds few); GPUPC_AMG_AGG_ORDER_INDEX, the smaller index */
 static inline GPUPC_AMG_HD int GPUPCAMGAggBeats(PetscInt a, PetscInt b, PetscInt order)
 {
+  PetscInt  ca, cb;
   PetscReal wa, wb;
 
   if (a < 0) return 0;
   if (b < 0) return 1;
   if (order == GPUPC_AMG_AGG_ORDER_INDEX) return a < b;
-  wa = GPUPCAMGRandom(a);
-  wb = GPUPCAMGRandom(b);
-  return wa > wb || (wa == wb && a > b);
+  ca = a / GPUPC_AMG_AGG_CHUNK;
+  cb = b / GPUPC_AMG_AGG_CHUNK;
+  if (ca == cb) return a < b;
+  wa = GPUPCAMGRandom(ca);
+  wb = GPUPCAMGRandom(cb);
+  return wa > wb || (wa == wb && ca > cb);
 }
 
 /* the best of src over x and its neighbours (src NULL: the undecided nodes themselves) */

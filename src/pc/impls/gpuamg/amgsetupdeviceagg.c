@@ -6,7 +6,8 @@
      aggregation strength on the node graph of bs x bs blocks (node norms, count, row pointers, fill), its transpose
      and the union with it (the symmetrised graph G that aggregation reads);
      MIS(2) aggregation in rounds: two "max over neighbours" passes find the undecided nodes whose priority (the hash
-     GPUPCAMGRandom of the node) beats every undecided node within distance two: they become roots; two more passes
+     GPUPCAMGRandom of the node's chunk of GPUPC_AMG_AGG_CHUNK consecutive nodes, then the smaller index inside a
+     chunk) beats every undecided node within distance two: they become roots; two more passes
      take the nodes within distance two of a new root out of the candidates; until none is left. Roots are numbered in
      index order (sparse compact); a root's neighbours join it, the other nodes the aggregate most of their neighbours
      are in;
@@ -17,7 +18,8 @@
      4 / (3 rho(D^-1 A)), rho the largest Ritz value of the smoothers' Lanczos estimate (amgsmootherlambda.c) on a
      device-only Mat of the level.
 
-   The aggregates are not the host setup's (its greedy pass is sequential): the quality targets are iterations within
+   The aggregates are not the host setup's (its greedy pass is sequential over all nodes; here only inside a chunk):
+   the quality targets are iterations within
    1.1x and operator complexity within 5% of the host setup's hierarchy (tests/amg_devsetup.sh --agg).
 */
 #include <gpupc/amgsetup.h>
@@ -96,7 +98,8 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
    Input Parameters:
 +  ak, sk - the aggregation and sparse kernel tables
 .  G      - the symmetrised strength graph (GPUPCAMGDevAggGraph())
--  order  - priorities of the rounds: GPUPC_AMG_AGG_ORDER_HASH (the default of the setup) or GPUPC_AMG_AGG_ORDER_INDEX
+-  order  - priorities of the rounds: GPUPC_AMG_AGG_ORDER_HASH (hashed chunks, index order inside: the default of the
+            setup) or GPUPC_AMG_AGG_ORDER_INDEX
 
    Output Parameters:
 +  agg    - aggregate of each node (device, G->m entries), -1 for a node without neighbours

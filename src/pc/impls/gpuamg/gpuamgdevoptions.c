@@ -114,8 +114,9 @@ static PetscErrorCode PCGPUAMGGetAggPriority_GPUAMG(PC pc, PCGPUAMGAggPriority *
 
    Input Parameters:
 +  pc - the PC gpuamg
--  v - PC_GPUAMG_AGG_PRIORITY_HASH (default: a hash of the node, few rounds) or PC_GPUAMG_AGG_PRIORITY_INDEX (the
-       smaller node wins: the host setup's greedy aggregates, many more rounds)
+-  v - PC_GPUAMG_AGG_PRIORITY_HASH (default: a hash of the node's chunk of consecutive nodes, the smaller node inside a
+       chunk; rounds bounded by the chunks) or PC_GPUAMG_AGG_PRIORITY_INDEX (the smaller node wins: the host setup's
+       greedy aggregates, rounds growing with the graph's diameter)
 
    Options Database Key:
 .  -pc_gpuamg_dev_agg_priority <hash,index> - the priorities
