@@ -39,6 +39,11 @@ PETSC_EXTERN const char *const GPUPCDevMatFormats[];
    average, and this many, to hec. Measured on gpuamg's levels of a 7.2M-row 3D Laplacian (H200, bench/NOTES.md
    2026-11-29c lead): hec's product 0.84x segcsr's on the operator (7 entries a row), 1.17x on the first coarse level
    (2.4M rows of 28), 1.3-9x on the coarser levels (rows of 60-150, 300k rows and fewer) */
+/* and a blocked matrix goes to bcsr only with rows this short on average: bcsr walks a row's blocks one after another
+   in one thread, so the long block rows of smoothed aggregation's coarse levels (6 x 6 blocks, 200-300 entries a row)
+   took 2-3x segcsr's time even with a slice split among groups of lanes, while Q1 elasticity's operator (81 entries a
+   row, 3 x 3 blocks) took 0.72x (H200, bench/NOTES.md 2026-11-29e lead) */
+#define GPUPC_DEVMAT_AUTO_BCSRMEAN  128.0
 #define GPUPC_DEVMAT_AUTO_BLOCKFILL 0.75
 #define GPUPC_DEVMAT_AUTO_ROWRATIO  2.0
 #define GPUPC_DEVMAT_AUTO_HECMEAN   16.0

@@ -68,9 +68,12 @@ static PetscErrorCode AutoRule(PetscInt bs, PetscBool blocked, PetscReal fill, P
   const char *note = blocked && fill < 0 ? " (block size not used: columns not sorted in their rows)" : "";
 
   PetscFunctionBegin;
-  if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
+  if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL && mean <= GPUPC_DEVMAT_AUTO_BCSRMEAN) {
     *ops = &GPUPCBCSRBlockOps;
-    PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%)", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL));
+    PetscCall(PetscSNPrintf(why, len, "auto: block size %" PetscInt_FMT ", blocks %.0f%% full (>= %.0f%%), mean row %.3g <= %g", bs, 100.0 * (double)fill, 100.0 * GPUPC_DEVMAT_AUTO_BLOCKFILL, (double)mean, (double)GPUPC_DEVMAT_AUTO_BCSRMEAN));
+  } else if (blocked && fill >= GPUPC_DEVMAT_AUTO_BLOCKFILL) {
+    *ops = &GPUPCSegCSRBlockOps;
+    PetscCall(PetscSNPrintf(why, len, "auto: blocks %.0f%% full, but mean row %.3g > %g (bcsr walks long block rows in one thread)", 100.0 * (double)fill, (double)mean, (double)GPUPC_DEVMAT_AUTO_BCSRMEAN));
   } else if ((PetscReal)maxrow <= GPUPC_DEVMAT_AUTO_ROWRATIO * mean && mean <= GPUPC_DEVMAT_AUTO_HECMEAN && rows >= GPUPC_DEVMAT_AUTO_HECROWS) {
     *ops = &GPUPCHECBlockOps;
     PetscCall(PetscSNPrintf(why, len, "auto: longest row %" PetscInt_FMT " <= %.1f x mean %.3g, mean <= %g, %" PetscInt_FMT " rows >= %d%s", maxrow, (double)GPUPC_DEVMAT_AUTO_ROWRATIO, (double)mean, (double)GPUPC_DEVMAT_AUTO_HECMEAN, rows, GPUPC_DEVMAT_AUTO_HECROWS, note));
@@ -103,7 +106,7 @@ static const GPUPCMatBlockOps *const Named[] = {&GPUPCSegCSRBlockOps, &GPUPCHECB
    Notes:
    auto: bcsr when 1 < bs <= GPUPC_BCSR_MAXB, the sizes are multiples of bs and the touched bs x bs blocks are at least
    GPUPC_DEVMAT_AUTO_BLOCKFILL full (counted on the device for device columns, where each row's columns must also be
-   strictly increasing); else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
+   strictly increasing) and the mean row at most GPUPC_DEVMAT_AUTO_BCSRMEAN entries; else hec when the longest row is at most GPUPC_DEVMAT_AUTO_ROWRATIO times
    the mean (hec's ELL part then holds the whole matrix), the mean at most GPUPC_DEVMAT_AUTO_HECMEAN and the rows at
    least GPUPC_DEVMAT_AUTO_HECROWS (hec gives a row to a thread: longer rows make long chains of loads, fewer rows
    leave the GPU idle); else segcsr, whose segments split long rows and whose row bins take irregular rows.
