@@ -101,6 +101,9 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Ma
 /* P^T A P on several ranks (A MPIAIJ or derived, P MPIAIJ) by each rank's share on the active sparse kernel table,
    not MatPtAP (amgsetupgalerkinmpi.c); MAT_REUSE_MATRIX reruns the numeric parts on what it composed on C under this key */
 PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinMPI(Mat, Mat, MatReuse, Mat *);
+/* a device buffer of n items of the device setups (at least one item: the CUDA allocator gives NULL for none) */
+#define GPUPCAMGDevAlloc(n, p) GPUPCMallocArray(PetscMax((n), 1), (p))
+
 #define GPUPC_AMG_GALERKIN_MPI_KEY "GPUPCAMGGalerkinMPI"
 
 /* aggregation: node graph (blocks of bs rows) with |A_IJ| >= eps sqrt(|A_II| |A_JJ|) (Frobenius norms of blocks) */

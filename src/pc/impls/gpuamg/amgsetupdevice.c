@@ -250,9 +250,6 @@ static PetscErrorCode OperatorValuesToDevice(Mat A, struct _n_GPUPCAMGDevHierarc
   PetscFunctionReturn(0);
 }
 
-/* a device buffer of n items of size s */
-#define DevAlloc(n, p) GPUPCMalloc((size_t)PetscMax((n), 1) * sizeof(**(p)), (void **)(p))
-
 /*@C
    GPUPCAMGDevStrength - the classical strength graph of a device CSR level matrix and its transpose (device setup)
 
@@ -278,7 +275,7 @@ PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSpa
   PetscInt *Si;
 
   PetscFunctionBegin;
-  PetscCall(DevAlloc(A->m + 1, &Si));
+  PetscCall(GPUPCAMGDevAlloc(A->m + 1, &Si));
   PetscCall(k->strength_count(A, d, theta, Si));
   PetscCall(sk->rowptr(A->m, Si, &nnz, NULL));
   PetscCall(PetscMemzero(S, sizeof(*S)));
@@ -286,7 +283,7 @@ PetscErrorCode GPUPCAMGDevStrength(const GPUPCAMGSetupKernels *k, const GPUPCSpa
   S->n   = A->m;
   S->nnz = nnz;
   S->i   = Si;
-  PetscCall(DevAlloc(nnz, &S->j));
+  PetscCall(GPUPCAMGDevAlloc(nnz, &S->j));
   PetscCall(k->strength_fill(A, d, theta, S));
   PetscCall(GPUPCDevCSRTranspose(S, MAT_INITIAL_MATRIX, ST, &perm, NULL));
   PetscCall(GPUPCFree(perm));
@@ -338,8 +335,8 @@ PetscErrorCode GPUPCAMGDevPMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
   PetscInt   left;
 
   PetscFunctionBegin;
-  PetscCall(DevAlloc(S->m, &w));
-  PetscCall(DevAlloc(S->m, &mark));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &w));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &mark));
   PetscCall(k->pmis_init(S, ST, rstart, w, cf, &left));
   PetscCall(PMISRounds(k, S, ST, w, mark, cf, left, NULL));
   PetscCall(GPUPCFree(w));
@@ -383,11 +380,11 @@ PetscErrorCode GPUPCAMGDevHMIS(const GPUPCAMGSetupKernels *k, const GPUPCDevCSR 
 
   PetscFunctionBegin;
   PetscCheck(B >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HMIS subdomains of %" PetscInt_FMT " points (-pc_gpuamg_dev_hmis_subdomain): must be at least 1", B);
-  PetscCall(DevAlloc(S->m, &lambda));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &lambda));
   PetscCall(k->hmis_first(S, ST, B, lambda, cf));
   PetscCall(GPUPCFree(lambda));
-  PetscCall(DevAlloc(S->m, &w));
-  PetscCall(DevAlloc(S->m, &mark));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &w));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &mark));
   PetscCall(k->hmis_init(S, ST, rstart, w, cf, &left));
   if (left > 0) { /* the points that depend on a C point of the first pass */
     PetscCall(k->pmis_depend(S, cf, mark));
@@ -437,13 +434,13 @@ PetscErrorCode GPUPCAMGDevInterp(const GPUPCAMGSetupKernels *k, const GPUPCSpars
     PetscCall(GPUPCAMGInterpTuningDefault(&deftune));
     tune = &deftune;
   }
-  PetscCall(DevAlloc(n + 1, &Bi));
+  PetscCall(GPUPCAMGDevAlloc(n + 1, &Bi));
   PetscCall(k->interp_bound(A, S, cf, type, tmax, tune, Bi));
   PetscCall(sk->rowptr(n, Bi, &nb, NULL));
-  PetscCall(DevAlloc(nb, &bcols));
-  PetscCall(DevAlloc(nb, &bvals));
-  PetscCall(DevAlloc(nb, &bidx));
-  PetscCall(DevAlloc(n + 1, &Pi));
+  PetscCall(GPUPCAMGDevAlloc(nb, &bcols));
+  PetscCall(GPUPCAMGDevAlloc(nb, &bvals));
+  PetscCall(GPUPCAMGDevAlloc(nb, &bidx));
+  PetscCall(GPUPCAMGDevAlloc(n + 1, &Pi));
   PetscCall(k->interp_rows(A, d, S, cf, type, tmax, tfac, tune, Bi, bcols, bvals, bidx, Pi));
   PetscCall(sk->rowptr(n, Pi, &np, NULL));
   PetscCall(GPUPCDevCSRCreate(n, nc, np, PETSC_TRUE, P));
@@ -479,7 +476,7 @@ PetscErrorCode GPUPCAMGDevDiagonal(const GPUPCAMGSetupKernels *k, const GPUPCSpa
   PetscInt bad;
 
   PetscFunctionBegin;
-  PetscCall(DevAlloc(A->m, d));
+  PetscCall(GPUPCAMGDevAlloc(A->m, d));
   PetscCall(sk->diagonal(A, *d));
   PetscCall(k->diag_zero(A->m, *d, &bad));
   if (bad >= 0) {
@@ -517,8 +514,8 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   PetscCall(GPUPCAMGDevStrength(k, sk, A, d, opts->strong_threshold, &S, &ST));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Coarsen, 0, 0, 0, 0));
-  PetscCall(DevAlloc(n, &cf));
-  PetscCall(DevAlloc(n, &cmap));
+  PetscCall(GPUPCAMGDevAlloc(n, &cf));
+  PetscCall(GPUPCAMGDevAlloc(n, &cmap));
   if (opts->coarsen == PC_GPUAMG_COARSEN_HMIS) PetscCall(GPUPCAMGDevHMIS(k, &S, &ST, 0, opts->hmis_subdomain, cf, NULL));
   else PetscCall(GPUPCAMGDevPMIS(k, &S, &ST, 0, cf));
   if (aggressive) PetscCall(GPUPCAMGDevCoarsenAggressive(k, ak, sk, &S, cf));
@@ -615,7 +612,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
     PetscCall(MatGetBlockSize(A, &bs));
     PetscCall(GPUPCAMGNearNullSpace(A, opts, &nv, &Bh));
     D->bs[0] = bs;
-    PetscCall(DevAlloc(D->A[0].m * nv, &B));
+    PetscCall(GPUPCAMGDevAlloc(D->A[0].m * nv, &B));
     PetscCall(GPUPCCopyToDevice(B, Bh, D->A[0].m * nv));
     PetscCall(PetscFree(Bh));
   }

@@ -28,9 +28,6 @@
 #include <gpupc/devmat.h>
 #include <petsctime.h>
 
-/* a device buffer of n items */
-#define DevAlloc(n, p) GPUPCMalloc((size_t)PetscMax((n), 1) * sizeof(**(p)), (void **)(p))
-
 /*@C
    GPUPCAMGDevAggGraph - the symmetrised aggregation strength graph of the nodes (blocks of bs rows) of a device CSR
    level matrix (device setup)
@@ -60,9 +57,9 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
   PetscCheck(bs >= 1 && A->m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "the rows (%" PetscInt_FMT ") are not a multiple of the block size %" PetscInt_FMT, A->m, bs);
   PetscCheck(eps >= 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the aggregation threshold must be >= 0, got %g (-pc_gpuamg_agg_threshold)", (double)eps);
   nn = A->m / bs;
-  PetscCall(DevAlloc(nn, &dnorm));
+  PetscCall(GPUPCAMGDevAlloc(nn, &dnorm));
   PetscCall(ak->node_norm(A, bs, dnorm));
-  PetscCall(DevAlloc(nn + 1, &Si));
+  PetscCall(GPUPCAMGDevAlloc(nn + 1, &Si));
   PetscCall(ak->strength_count(A, bs, eps, dnorm, Si));
   PetscCall(sk->rowptr(nn, Si, &nnz, NULL));
   PetscCall(PetscMemzero(&S, sizeof(S)));
@@ -70,12 +67,12 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
   S.n   = nn;
   S.nnz = nnz;
   S.i   = Si;
-  PetscCall(DevAlloc(nnz, &S.j));
+  PetscCall(GPUPCAMGDevAlloc(nnz, &S.j));
   PetscCall(ak->strength_fill(A, bs, eps, dnorm, &S));
   PetscCall(GPUPCFree(dnorm));
   PetscCall(GPUPCDevCSRTranspose(&S, MAT_INITIAL_MATRIX, &ST, &perm, NULL));
   PetscCall(GPUPCFree(perm));
-  PetscCall(DevAlloc(nn + 1, &Gi));
+  PetscCall(GPUPCAMGDevAlloc(nn + 1, &Gi));
   PetscCall(ak->union_count(&S, &ST, Gi));
   PetscCall(sk->rowptr(nn, Gi, &nnz, NULL));
   PetscCall(PetscMemzero(G, sizeof(*G)));
@@ -83,7 +80,7 @@ PetscErrorCode GPUPCAMGDevAggGraph(const GPUPCAMGAggKernels *ak, const GPUPCSpar
   G->n   = nn;
   G->nnz = nnz;
   G->i   = Gi;
-  PetscCall(DevAlloc(nnz, &G->j));
+  PetscCall(GPUPCAMGDevAlloc(nnz, &G->j));
   PetscCall(ak->union_fill(&S, &ST, G));
   PetscCall(GPUPCDevCSRDestroy(&S));
   PetscCall(GPUPCDevCSRDestroy(&ST));
@@ -119,9 +116,9 @@ PetscErrorCode GPUPCAMGDevAggregate(const GPUPCAMGAggKernels *ak, const GPUPCSpa
   PetscInt n = G->m, left, nr = 0, *state, *b1, *b2, orphan;
 
   PetscFunctionBegin;
-  PetscCall(DevAlloc(n, &state));
-  PetscCall(DevAlloc(n, &b1));
-  PetscCall(DevAlloc(n, &b2));
+  PetscCall(GPUPCAMGDevAlloc(n, &state));
+  PetscCall(GPUPCAMGDevAlloc(n, &b1));
+  PetscCall(GPUPCAMGDevAlloc(n, &b2));
   PetscCall(ak->mis2_init(G, state, &left));
   while (left > 0) {
     PetscInt nroots;
@@ -179,16 +176,16 @@ PetscErrorCode GPUPCAMGDevTentative(const GPUPCAMGAggKernels *ak, const GPUPCSpa
   PetscFunctionBegin;
   PetscCheck(nv >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the near-null space needs at least one vector, got %" PetscInt_FMT, nv);
   /* the aggregated nodes sorted by aggregate, in index order within one (the COO sort keeps input order) */
-  PetscCall(DevAlloc(nn, &perm));
-  PetscCall(DevAlloc(nn, &dst));
-  PetscCall(DevAlloc(nagg + 1, &Ci));
+  PetscCall(GPUPCAMGDevAlloc(nn, &perm));
+  PetscCall(GPUPCAMGDevAlloc(nn, &dst));
+  PetscCall(GPUPCAMGDevAlloc(nagg + 1, &Ci));
   PetscCall(sk->coo_sort(nagg, nagg, nn, agg, agg, perm, dst, Ci, &nkept, &nnz, NULL));
   PetscCheck(nnz == nagg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PC gpuamg device aggregation: %" PetscInt_FMT " of the %" PetscInt_FMT " aggregates have nodes", nnz, nagg);
   PetscCall(GPUPCFree(dst));
   PetscCall(GPUPCFree(Ci));
-  PetscCall(DevAlloc(nagg + 1, &aptr));
+  PetscCall(GPUPCAMGDevAlloc(nagg + 1, &aptr));
   PetscCall(ak->agg_bounds(nkept, perm, agg, nagg, aptr));
-  PetscCall(DevAlloc(n + 1, &Pi));
+  PetscCall(GPUPCAMGDevAlloc(n + 1, &Pi));
   PetscCall(ak->tent_count(nn, bs, nv, agg, Pi));
   PetscCall(sk->rowptr(n, Pi, &nnz, NULL));
   PetscCall(GPUPCDevCSRCreate(n, nagg * nv, nnz, PETSC_TRUE, P));
@@ -314,7 +311,7 @@ PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GP
   PetscCall(GPUPCAMGDevAggGraph(ak, sk, A, bs, opts->agg_threshold, &G));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Aggregate, 0, 0, 0, 0));
-  PetscCall(DevAlloc(nn, &agg));
+  PetscCall(GPUPCAMGDevAlloc(nn, &agg));
   PetscCall(GPUPCAMGDevAggregate(ak, sk, &G, order, agg, &nagg, &rounds));
   PetscCall(GPUPCDevCSRDestroy(&G));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Aggregate, 0, 0, 0, 0));
@@ -322,7 +319,7 @@ PetscErrorCode GPUPCAMGDevProlongatorAgg(const GPUPCAMGSetupKernels *k, const GP
   PetscCall(PetscTime(&t1));
   if (nagg > 0 && nagg * nv < n && (PetscReal)(nagg * nv) <= opts->max_ratio * (PetscReal)n) {
     PetscCall(PetscLogEventBegin(GPUPCAMG_Tentative, 0, 0, 0, 0));
-    PetscCall(DevAlloc(nagg * nv * nv, Bc));
+    PetscCall(GPUPCAMGDevAlloc(nagg * nv * nv, Bc));
     PetscCall(GPUPCAMGDevTentative(ak, sk, nn, bs, agg, nagg, nv, B, &Pt, *Bc));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Tentative, 0, 0, 0, 0));
     PetscCall(PetscLogEventBegin(GPUPCAMG_ProlSmooth, 0, 0, 0, 0));

@@ -15,9 +15,6 @@
 #include <gpupc/amgsetup.h>
 #include <gpupc/amgaggrkernels.h>
 
-/* a device buffer of n items (at least one: the CUDA allocator gives NULL for none) */
-#define AggrAlloc(n, p) GPUPCMallocArray(PetscMax((n), 1), (p))
-
 /*@C
    GPUPCAMGDevStrength2 - the distance-two strength graph among the C points of a splitting and its transpose (device
    setup, aggressive coarsening)
@@ -46,12 +43,12 @@ PetscErrorCode GPUPCAMGDevStrength2(const GPUPCAMGAggrKernels *ak, const GPUPCSp
   PetscInt *Bi, *bcand, *bidx, *S2i, nb, nnz, *perm;
 
   PetscFunctionBegin;
-  PetscCall(AggrAlloc(nc + 1, &Bi));
+  PetscCall(GPUPCAMGDevAlloc(nc + 1, &Bi));
   PetscCall(ak->s2_bound(S, cf, nc, cpts, Bi));
   PetscCall(sk->rowptr(nc, Bi, &nb, NULL));
-  PetscCall(AggrAlloc(nb, &bcand));
-  PetscCall(AggrAlloc(nb, &bidx));
-  PetscCall(AggrAlloc(nc + 1, &S2i));
+  PetscCall(GPUPCAMGDevAlloc(nb, &bcand));
+  PetscCall(GPUPCAMGDevAlloc(nb, &bidx));
+  PetscCall(GPUPCAMGDevAlloc(nc + 1, &S2i));
   PetscCall(ak->s2_count(S, cf, nc, cpts, Bi, bcand, bidx, S2i));
   PetscCall(GPUPCFree(bcand));
   PetscCall(sk->rowptr(nc, S2i, &nnz, NULL));
@@ -60,7 +57,7 @@ PetscErrorCode GPUPCAMGDevStrength2(const GPUPCAMGAggrKernels *ak, const GPUPCSp
   S2->n   = nc;
   S2->nnz = nnz;
   S2->i   = S2i;
-  PetscCall(AggrAlloc(nnz, &S2->j));
+  PetscCall(GPUPCAMGDevAlloc(nnz, &S2->j));
   PetscCall(ak->s2_fill(S, cf, nc, cpts, Bi, bidx, cidx, S2));
   PetscCall(GPUPCFree(Bi));
   PetscCall(GPUPCFree(bidx));
@@ -95,11 +92,11 @@ PetscErrorCode GPUPCAMGDevCoarsenAggressive(const GPUPCAMGSetupKernels *k, const
   GPUPCDevCSR S2, S2T;
 
   PetscFunctionBegin;
-  PetscCall(AggrAlloc(S->m, &cpts));
-  PetscCall(AggrAlloc(S->m, &cidx));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &cpts));
+  PetscCall(GPUPCAMGDevAlloc(S->m, &cidx));
   PetscCall(sk->compact(S->m, cf, GPUPC_AMG_C, cpts, cidx, &nc, NULL));
   PetscCall(GPUPCAMGDevStrength2(ak, sk, S, cf, nc, cpts, cidx, &S2, &S2T));
-  PetscCall(AggrAlloc(nc, &cf2));
+  PetscCall(GPUPCAMGDevAlloc(nc, &cf2));
   PetscCall(GPUPCAMGDevPMIS(k, &S2, &S2T, 0, cf2));
   PetscCall(ak->s2_apply(&S2, &S2T, cf2, cpts, cf));
   PetscCall(PetscInfo(NULL, "device aggressive coarsening: %" PetscInt_FMT " C points of the first stage, S2 %" PetscInt_FMT " entries\n", nc, S2.nnz));
@@ -148,14 +145,14 @@ PetscErrorCode GPUPCAMGDevInterpMultipass(const GPUPCAMGSetupKernels *k, const G
 
   PetscFunctionBegin;
   PetscCheck(tmax >= 0 && tfac >= 0.0 && tfac < 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "truncation: max entries %" PetscInt_FMT " must be >= 0 and the factor %g in [0, 1) (-pc_gpuamg_trunc_max, -pc_gpuamg_trunc_factor)", tmax, (double)tfac);
-  PetscCall(AggrAlloc(n, &pass));
-  PetscCall(AggrAlloc(n, &rs));
-  PetscCall(AggrAlloc(n, &rl));
-  PetscCall(AggrAlloc(n, &earlier));
-  PetscCall(AggrAlloc(n + 1, &Bi));
-  PetscCall(AggrAlloc(n + 1, &Ci));
-  PetscCall(AggrAlloc(nc, &sc));
-  PetscCall(AggrAlloc(nc, &sv));
+  PetscCall(GPUPCAMGDevAlloc(n, &pass));
+  PetscCall(GPUPCAMGDevAlloc(n, &rs));
+  PetscCall(GPUPCAMGDevAlloc(n, &rl));
+  PetscCall(GPUPCAMGDevAlloc(n, &earlier));
+  PetscCall(GPUPCAMGDevAlloc(n + 1, &Bi));
+  PetscCall(GPUPCAMGDevAlloc(n + 1, &Ci));
+  PetscCall(GPUPCAMGDevAlloc(nc, &sc));
+  PetscCall(GPUPCAMGDevAlloc(nc, &sv));
   PetscCall(ak->mp_init(n, cf, cmap, pass, rs, rl, sc, sv));
   /* the passes first: a round depends only on the rounds before it */
   for (p = 1;; p++) {
@@ -170,17 +167,17 @@ PetscErrorCode GPUPCAMGDevInterpMultipass(const GPUPCAMGSetupKernels *k, const G
     PetscCall(ak->mp_earlier(n, pass, q, earlier));
     PetscCall(ak->mp_bound(A, S, pass, q, earlier, rl, tmax, Bi));
     PetscCall(sk->rowptr(n, Bi, &nb, NULL));
-    PetscCall(AggrAlloc(nb, &bcols));
-    PetscCall(AggrAlloc(nb, &bvals));
-    PetscCall(AggrAlloc(nb, &bidx));
+    PetscCall(GPUPCAMGDevAlloc(nb, &bcols));
+    PetscCall(GPUPCAMGDevAlloc(nb, &bvals));
+    PetscCall(GPUPCAMGDevAlloc(nb, &bidx));
     PetscCall(ak->mp_rows(A, d, S, pass, q, earlier, rs, rl, sc, sv, tmax, tfac, Bi, bcols, bvals, bidx, Ci));
     PetscCall(sk->rowptr(n, Ci, &nn, NULL));
     PetscCheck((PetscInt64)cnt + nn <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "PC gpuamg device multipass interpolation: %" PetscInt64_FMT " entries of P, more than PetscInt holds", (PetscInt64)cnt + nn);
     if (nn > 0) { /* the store grows by this pass's rows */
       PetscInt  *sc2;
       PetscReal *sv2;
-      PetscCall(AggrAlloc(cnt + nn, &sc2));
-      PetscCall(AggrAlloc(cnt + nn, &sv2));
+      PetscCall(GPUPCAMGDevAlloc(cnt + nn, &sc2));
+      PetscCall(GPUPCAMGDevAlloc(cnt + nn, &sv2));
       PetscCall(GPUPCCopyOnDevice(sc2, sc, cnt));
       PetscCall(GPUPCCopyOnDevice(sv2, sv, cnt));
       PetscCall(GPUPCFree(sc));
