@@ -331,6 +331,8 @@ PETSC_EXTERN PetscErrorCode PCCMGSetPositiveOffDiagonal(PC, PCCMGPositiveMode);
 PETSC_EXTERN PetscErrorCode PCCMGGetPositiveOffDiagonal(PC, PCCMGPositiveMode *);
 PETSC_EXTERN PetscErrorCode PCCMGSetDirectSize(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCCMGGetDirectSize(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCCMGSetMPIGatherSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCCMGGetMPIGatherSize(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCCMGSetMaxLevels(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCCMGGetMaxLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCCMGSetRepeat(PC, PetscInt);

@@ -176,6 +176,7 @@ static PetscErrorCode SetUpPC(Mat A, PetscBool ptap, PC *pc, GPUPCCMGMPI *M)
   PetscCall(PCCreate(PetscObjectComm((PetscObject)A), pc));
   PetscCall(PCSetOperators(*pc, A, A));
   PetscCall(PCSetType(*pc, PCCMG));
+  PetscCall(PCCMGSetMPIGatherSize(*pc, 0)); /* every level distributed down to the last (the levels compared here) */
   PetscCall(PCSetFromOptions(*pc));
   PetscCall(PCSetUp(*pc));
   if (ptap) PetscCall(PetscOptionsClearValue(NULL, "-pc_cmg_mpi_galerkin_ptap"));

@@ -37,6 +37,11 @@ static inline GPUPCDevMatFormat GPUPCCMGDevMatFormat(GPUPCCMGMatType t)
 #define GPUPC_CMG_DIRECT_SIZE_HOST 700
 #define GPUPC_CMG_DIRECT_SIZE_CUDA 2500
 
+/* default -pc_cmg_mpi_gather_size on the cuda backend (0 on the host backend): on several ranks the first coarse level
+   of at most this many vertices is gathered to every rank and coarsened and cycled there by the one-rank hierarchy, redundantly, with no more halo exchanges (bench/NOTES.md
+   2026-11-29f lead: the coarse levels' exchanges bound the distributed cycle) */
+#define GPUPC_CMG_MPI_GATHER_SIZE 100000
+
 /* the public PCCMGPositiveMode (petscgpupc.h) under the names the CMG sources use: an alias, not a separate type */
 typedef PCCMGPositiveMode GPUPCCMGPositiveMode;
 #define GPUPC_CMG_POSITIVE_DOUBLE_COVER PC_CMG_POSITIVE_DOUBLECOVER
@@ -57,10 +62,11 @@ typedef struct {
   PetscInt             fuse_nnz;   /* cycle plan: levels with fewer stored entries fuse the first Jacobi step and the prolongation into the neighbouring kernels */
   PetscInt             pack_nnz;   /* levels with fewer stored entries are latency-bound (CUDA lanes per row, packed residual-restriction) */
   PetscBool            monitor;
-  PetscInt             threads;       /* OpenMP threads of the host setup loops (>= 1) */
-  PetscBool            cluster_order; /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
-  PCCMGSetupLocation   setup;         /* where the hierarchy is built (-pc_cmg_setup; the distributed one: its rank-local clustering) */
-  PetscBool            mpi_ptap;      /* developer: the distributed levels by MatPtAP (the reference of the sorted sums) */
+  PetscInt             threads;         /* OpenMP threads of the host setup loops (>= 1) */
+  PetscBool            cluster_order;   /* levels 1 .. last-1 numbered in cluster order (GPUPCCMGHierarchyOrder) */
+  PCCMGSetupLocation   setup;           /* where the hierarchy is built (-pc_cmg_setup; the distributed one: its rank-local clustering) */
+  PetscBool            mpi_ptap;        /* developer: the distributed levels by MatPtAP (the reference of the sorted sums) */
+  PetscInt             mpi_gather_size; /* several ranks: a level of at most this many vertices is gathered to every rank and coarsened further there by the one-rank hierarchy */
 } GPUPCCMGOptions;
 
 /* How the user's system maps to the level-0 Laplacian:
@@ -110,7 +116,8 @@ typedef enum {
   GPUPC_CMG_STOP_ONE_CLUSTER,
   GPUPC_CMG_STOP_STAGNATION_SIZE,
   GPUPC_CMG_STOP_STAGNATION_NNZ,
-  GPUPC_CMG_STOP_MAX_LEVELS
+  GPUPC_CMG_STOP_MAX_LEVELS,
+  GPUPC_CMG_STOP_GATHER_SIZE
 } GPUPCCMGStopReason;
 PETSC_EXTERN const char *const GPUPCCMGStopReasons[];
 

@@ -341,6 +341,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
 .  -pc_cmg_dominance_tol <1e-10>               - PCCMGSetDominanceTolerance(): rows with a_ii < (1 - tol) sum |a_ij| are refused; excess below tol a_ii counts as zero
 .  -pc_cmg_positive_offdiag <doublecover,error> - PCCMGSetPositiveOffDiagonal(): positive off-diagonal entries: double cover, or refuse the matrix
 .  -pc_cmg_direct_size <n>                     - PCCMGSetDirectSize(): stop coarsening at this many vertices; the last level is a dense grounded inverse (default 2500 on the cuda backend, 700 on the host backend; the factorization is LAPACK potrf/potri on the host, so use an optimized LAPACK such as OpenBLAS)
+.  -pc_cmg_mpi_gather_size <n>                - PCCMGSetMPIGatherSize(): on several ranks, gather a level of at most n vertices to every rank and coarsen it there with the one-rank hierarchy (default 100000 on the cuda backend, 0 on the host backend: only the last level; level 0 stays distributed)
 .  -pc_cmg_max_levels <25>                     - PCCMGSetMaxLevels(): most levels
 .  -pc_cmg_repeat <0>                          - PCCMGSetRepeat(): fixed recursion count t_k (1 gives a V-cycle shape); 0 takes t_k = max(floor(nnz_k/nnz_{k+1} - 1/2), 1)
 .  -pc_cmg_repeat_max <2>                      - PCCMGSetRepeatMax(): with t_k from the nonzero ratios, at most this (0: no limit, the ratio rule of docs/algorithms.md 2.2 item 8; the cap keeps deep W-cycles from multiplying small-level launches)
@@ -390,7 +391,7 @@ PetscErrorCode PCCMGGetHierarchy_Private(PC pc, const GPUPCCMGHierarchy **H)
    Level: intermediate
 
 .seealso: PCCMGGetNumberOfLevels(), PCCMGGetLevel(), PCCMGSetCheckSymmetry(), PCCMGSetSymmetryTolerance(), PCCMGSetDirichletRows(),
-          PCCMGSetDominanceTolerance(), PCCMGSetPositiveOffDiagonal(), PCCMGSetDirectSize(), PCCMGSetMaxLevels(), PCCMGSetRepeat(),
+          PCCMGSetDominanceTolerance(), PCCMGSetPositiveOffDiagonal(), PCCMGSetDirectSize(), PCCMGSetMPIGatherSize(), PCCMGSetMaxLevels(), PCCMGSetRepeat(),
           PCCMGSetRepeatMax(), PCCMGSetFuseNnz(), PCCMGSetPackNnz(), PCCMGSetPrecision(), PCCMGSetUseGraph(), PCCMGSetMatType(),
           PCCMGSetMonitor(), PCCMGSetClusterOrder(), PCCMGSetSetupThreads(), PCCMGPrecision, PCCMGPositiveMode, PCCMGMatType,
           PCGAMG, PCHYPRE

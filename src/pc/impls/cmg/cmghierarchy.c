@@ -5,7 +5,7 @@
 */
 #include <gpupc/cmg.h>
 
-const char *const GPUPCCMGStopReasons[] = {"last level small enough (-pc_cmg_direct_size)", "one cluster left", "stagnation: clustering removed fewer than 2 vertices", "stagnation: total nonzeros over 5 nnz(A)", "-pc_cmg_max_levels reached", "GPUPCCMGStopReason", "GPUPC_CMG_STOP_", NULL};
+const char *const GPUPCCMGStopReasons[] = {"last level small enough (-pc_cmg_direct_size)", "one cluster left", "stagnation: clustering removed fewer than 2 vertices", "stagnation: total nonzeros over 5 nnz(A)", "-pc_cmg_max_levels reached", "small enough to gather to every rank (-pc_cmg_mpi_gather_size)", "GPUPCCMGStopReason", "GPUPC_CMG_STOP_", NULL};
 
 /*@C
    GPUPCCMGOptionsDefault - the default CMG options (the last level's size depends on the active backend: a dense
@@ -25,20 +25,21 @@ PetscErrorCode GPUPCCMGOptionsDefault(GPUPCCMGOptions *o)
   PetscFunctionBegin;
   PetscCall(PetscGPUPCGetBackend(&backend));
   PetscCall(PetscMemzero(o, sizeof(*o)));
-  o->check_symmetry = PETSC_TRUE;
-  o->dirichlet_rows = PETSC_TRUE;
-  o->symmetry_tol   = 1e-10;
-  o->dominance_tol  = 1e-10;
-  o->positive       = GPUPC_CMG_POSITIVE_DOUBLE_COVER;
-  o->fuse_nnz       = GPUPC_CMG_FUSE_NNZ;
-  o->pack_nnz       = GPUPC_CMG_STREAM_NNZ;
-  o->direct_size    = backend == PETSC_GPUPC_BACKEND_HOST ? GPUPC_CMG_DIRECT_SIZE_HOST : GPUPC_CMG_DIRECT_SIZE_CUDA;
-  o->max_levels     = 25;
-  o->repeat         = 0;
-  o->repeat_max     = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
-  o->monitor        = PETSC_FALSE;
-  o->cluster_order  = PETSC_FALSE;
-  o->setup          = backend == PETSC_GPUPC_BACKEND_CUDA ? PC_CMG_SETUP_DEVICE : PC_CMG_SETUP_HOST; /* the host table is one core, the host setup threaded */
+  o->check_symmetry  = PETSC_TRUE;
+  o->dirichlet_rows  = PETSC_TRUE;
+  o->symmetry_tol    = 1e-10;
+  o->dominance_tol   = 1e-10;
+  o->positive        = GPUPC_CMG_POSITIVE_DOUBLE_COVER;
+  o->fuse_nnz        = GPUPC_CMG_FUSE_NNZ;
+  o->pack_nnz        = GPUPC_CMG_STREAM_NNZ;
+  o->direct_size     = backend == PETSC_GPUPC_BACKEND_HOST ? GPUPC_CMG_DIRECT_SIZE_HOST : GPUPC_CMG_DIRECT_SIZE_CUDA;
+  o->mpi_gather_size = backend == PETSC_GPUPC_BACKEND_HOST ? 0 : GPUPC_CMG_MPI_GATHER_SIZE; /* the host cycle has no launches to save */
+  o->max_levels      = 25;
+  o->repeat          = 0;
+  o->repeat_max      = 2; /* t_k from the nonzero ratios capped at 2: see docs/cmg.md */
+  o->monitor         = PETSC_FALSE;
+  o->cluster_order   = PETSC_FALSE;
+  o->setup           = backend == PETSC_GPUPC_BACKEND_CUDA ? PC_CMG_SETUP_DEVICE : PC_CMG_SETUP_HOST; /* the host table is one core, the host setup threaded */
   PetscCall(GPUPCCMGDefaultThreads(&o->threads));
   PetscFunctionReturn(0);
 }

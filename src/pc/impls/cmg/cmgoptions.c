@@ -117,6 +117,21 @@ static PetscErrorCode PCCMGGetDirectSize_CMG(PC pc, PetscInt *n)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode PCCMGSetMPIGatherSize_CMG(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  if (PCCMG_DATA(pc)->opts.mpi_gather_size != n) PetscCall(PCCMGDiscardSetUp(pc));
+  PCCMG_DATA(pc)->opts.mpi_gather_size = n;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PCCMGGetMPIGatherSize_CMG(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = PCCMG_DATA(pc)->opts.mpi_gather_size;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode PCCMGSetMaxLevels_CMG(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
@@ -325,6 +340,8 @@ PetscErrorCode PCCMGComposeOptionFunctions_Private(PC pc, PetscBool attach)
     {"PCCMGGetPositiveOffDiagonal_C", (PetscVoidFunction)PCCMGGetPositiveOffDiagonal_CMG},
     {"PCCMGSetDirectSize_C", (PetscVoidFunction)PCCMGSetDirectSize_CMG},
     {"PCCMGGetDirectSize_C", (PetscVoidFunction)PCCMGGetDirectSize_CMG},
+    {"PCCMGSetMPIGatherSize_C", (PetscVoidFunction)PCCMGSetMPIGatherSize_CMG},
+    {"PCCMGGetMPIGatherSize_C", (PetscVoidFunction)PCCMGGetMPIGatherSize_CMG},
     {"PCCMGSetMaxLevels_C", (PetscVoidFunction)PCCMGSetMaxLevels_CMG},
     {"PCCMGGetMaxLevels_C", (PetscVoidFunction)PCCMGGetMaxLevels_CMG},
     {"PCCMGSetRepeat_C", (PetscVoidFunction)PCCMGSetRepeat_CMG},
@@ -378,6 +395,8 @@ PetscErrorCode PCSetFromOptions_CMG(PC pc, PetscOptionItems *PetscOptionsObject)
   if (flg) PetscCall(PCCMGSetPositiveOffDiagonal(pc, o.positive));
   PetscCall(PetscOptionsInt("-pc_cmg_direct_size", "Stop coarsening at this many vertices and factor the last level", "PCCMGSetDirectSize", o.direct_size, &o.direct_size, &flg));
   if (flg) PetscCall(PCCMGSetDirectSize(pc, o.direct_size));
+  PetscCall(PetscOptionsInt("-pc_cmg_mpi_gather_size", "On several ranks: gather a level of at most this many vertices to every rank and coarsen it further there with the one-rank hierarchy (no halo exchanges below it; 0: only the last level)", "PCCMGSetMPIGatherSize", o.mpi_gather_size, &o.mpi_gather_size, &flg));
+  if (flg) PetscCall(PCCMGSetMPIGatherSize(pc, o.mpi_gather_size));
   PetscCall(PetscOptionsInt("-pc_cmg_max_levels", "Most levels in the hierarchy", "PCCMGSetMaxLevels", o.max_levels, &o.max_levels, &flg));
   if (flg) PetscCall(PCCMGSetMaxLevels(pc, o.max_levels));
   PetscCall(PetscOptionsInt("-pc_cmg_repeat", "Fixed recursion count t_k for every level (0: t_k from the nonzero ratios; 1: V-cycle shape)", "PCCMGSetRepeat", o.repeat, &o.repeat, &flg));
@@ -740,6 +759,64 @@ PetscErrorCode PCCMGGetDirectSize(PC pc, PetscInt *n)
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidIntPointer(n, 2);
   PetscUseMethod(pc, "PCCMGGetDirectSize_C", (PC, PetscInt *), (pc, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCCMGSetMPIGatherSize - on several ranks, the size of the first distributed level that PC cmg gathers to every rank
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner
+-  n  - at least 0: the distributed coarsening stops at a level of at most n vertices; that level is gathered to every
+        rank, where the one-rank hierarchy coarsens it further and its cycle runs redundantly on every rank's GPU
+        (default 100000 on the cuda backend, 0 on the host backend; 0 gathers only the last level, at -pc_cmg_direct_size or
+        stagnation); level 0 is never gathered
+
+   Options Database Key:
+.  -pc_cmg_mpi_gather_size <n> - the size
+
+   Level: intermediate
+
+   Notes:
+   The coarse levels of a distributed hierarchy have few rows a rank but still a halo exchange per product; below some
+   size one gather per visit and the one-rank cycle (fused kernels, one CUDA graph) cost less than their exchanges.
+   On one rank the value is not used. A new value after PCSetUp() discards the hierarchy.
+
+.seealso: PCCMG, PCCMGGetMPIGatherSize(), PCCMGSetDirectSize()
+@*/
+PetscErrorCode PCCMGSetMPIGatherSize(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, n, 2);
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCCMGSetMPIGatherSize(): -pc_cmg_mpi_gather_size must be at least 0, got %" PetscInt_FMT, n);
+  PetscTryMethod(pc, "PCCMGSetMPIGatherSize_C", (PC, PetscInt), (pc, n));
+  PetscFunctionReturn(0);
+}
+
+/*@
+   PCCMGGetMPIGatherSize - the size at which PC cmg gathers a distributed level to every rank
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner
+
+   Output Parameter:
+.  n - the size (PCCMGSetMPIGatherSize())
+
+   Level: intermediate
+
+.seealso: PCCMG, PCCMGSetMPIGatherSize()
+@*/
+PetscErrorCode PCCMGGetMPIGatherSize(PC pc, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidIntPointer(n, 2);
+  PetscUseMethod(pc, "PCCMGGetMPIGatherSize_C", (PC, PetscInt *), (pc, n));
   PetscFunctionReturn(0);
 }
 

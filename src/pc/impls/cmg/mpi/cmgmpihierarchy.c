@@ -273,6 +273,10 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
       M->stop = GPUPC_CMG_STOP_DIRECT_SIZE;
       break;
     }
+    if (M->nlevels > 1 && L->N <= opts->mpi_gather_size) { /* a coarse level small enough: the one-rank hierarchy coarsens it further on every rank */
+      M->stop = GPUPC_CMG_STOP_GATHER_SIZE;
+      break;
+    }
     if (M->nlevels >= maxl) {
       M->stop = GPUPC_CMG_STOP_MAX_LEVELS;
       break;
@@ -306,7 +310,7 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
     nnztotal += C.nnz;
   }
   PetscCall(Monitor(opts, M->comm, &M->levels[M->nlevels - 1], M->nlevels - 1, PETSC_TRUE));
-  M->gathered = (M->stop == GPUPC_CMG_STOP_DIRECT_SIZE || M->stop == GPUPC_CMG_STOP_ONE_CLUSTER || M->stop == GPUPC_CMG_STOP_STAGNATION_SIZE) ? PETSC_TRUE : PETSC_FALSE;
+  M->gathered = (M->stop == GPUPC_CMG_STOP_DIRECT_SIZE || M->stop == GPUPC_CMG_STOP_GATHER_SIZE || M->stop == GPUPC_CMG_STOP_ONE_CLUSTER || M->stop == GPUPC_CMG_STOP_STAGNATION_SIZE) ? PETSC_TRUE : PETSC_FALSE;
   if (M->gathered) PetscCall(GatherSequential(M, opts));
   else PetscCall(PetscInfo(A, "CMG (parallel): hierarchy stopped early (%s) at %" PetscInt_FMT " vertices; the last level is one Jacobi step\n", GPUPCCMGStopReasons[M->stop], M->levels[M->nlevels - 1].N));
   for (PetscInt k = 0; k + 1 < M->nlevels; k++) {
