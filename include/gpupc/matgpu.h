@@ -188,6 +188,20 @@ PETSC_INTERN PetscLogEvent GPUPC_HaloPack, GPUPC_HaloExchange, GPUPC_HaloUnpack;
    which begins with a GPUPCMatBlocks (whose first member is the GPUPCMatSubclass). */
 typedef struct _n_GPUPCMatBlockOps GPUPCMatBlockOps;
 
+/* The off-diagonal block of a distributed matrix has entries in the rows next to other ranks only (a few percent of
+   the rows of a partitioned mesh); laid out on all rows, its product reads every row pointer and reads and writes every
+   y entry. Kept on its rows with entries (when at most half the rows have any): the block's product goes to t (mc
+   values) and is added at those rows (the halo table's scatteradd); its transpose product reads x gathered at them. */
+typedef struct {
+  PetscInt     m, mc; /* rows of the block, rows with entries (mc < m: compressed) */
+  PetscInt    *hi;    /* host: the compressed row pointers (mc + 1); NULL: the block is laid out on all its rows */
+  PetscInt    *drows; /* device: the mc rows with entries, ascending */
+  PetscScalar *dt;    /* device: mc values */
+} GPUPCRowCompress;
+PETSC_INTERN PetscErrorCode GPUPCRowCompressSetUp(const GPUPCCSR *, GPUPCRowCompress *);
+PETSC_INTERN PetscErrorCode GPUPCRowCompressApply(const GPUPCRowCompress *, const GPUPCCSR *, GPUPCCSR *);
+PETSC_INTERN PetscErrorCode GPUPCRowCompressDestroy(GPUPCRowCompress *);
+
 /* a function a type composes on its matrices (a list ends with name NULL) */
 typedef struct {
   const char       *name;
@@ -202,6 +216,7 @@ typedef struct {
   GPUPCHalo               halo;       /* mpi only: the ghost values the off-diagonal block multiplies */
   PetscInt                ncol;       /* mpi only: columns of the off-diagonal block (MPIAIJ's ghost columns) at the last build */
   PetscObjectState        blocknz[2]; /* mpi only: nonzero states of the diagonal and off-diagonal SEQAIJ at their last layout */
+  GPUPCRowCompress        orows;      /* mpi only: the off-diagonal block laid out on its rows with entries only (see below) */
 } GPUPCMatBlocks;
 
 struct _n_GPUPCMatBlockOps {

@@ -42,6 +42,7 @@ static PetscErrorCode FreeBlocks(Mat A)
   if (g->sc.mpi) {
     PetscCall(ops->destroy(g->offd));
     PetscCall(GPUPCHaloDestroy(&g->halo));
+    PetscCall(GPUPCRowCompressDestroy(&g->orows));
   }
   if (ops->freedata) PetscCall(ops->freedata(A));
   PetscCall(ComposeFunctions(A, ops, g->sc.mpi, PETSC_FALSE));

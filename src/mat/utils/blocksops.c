@@ -7,7 +7,9 @@
    the PetscSF exchange; the diagonal block's product runs while the exchange is in flight; then the ghosts are copied
    up once and the off-diagonal block's product is added. y = A^T x: the off-diagonal block's transpose product goes
    to the ghost buffer, the reverse exchange (a sum at the owners) runs while the diagonal block's transpose product
-   does.
+   does. The off-diagonal block is laid out on its rows with entries when at most half of its rows have any
+   (GPUPCRowCompress, gpupc/matgpu.h; not for blocked layouts, whose rows go in blocks): its product then adds at those
+   rows only.
 */
 #include <gpupc/matgpu.h>
 #include <petscgpupc.h>
@@ -16,6 +18,62 @@
 static inline GPUPCMatBlocks *Blocks(Mat A)
 {
   return (GPUPCMatBlocks *)A->spptr;
+}
+
+/*
+   GPUPCRowCompressSetUp - decides whether a block (host row pointers) is laid out on its rows with entries: when at
+   most half of its rows have any, rc gets the compressed row pointers, the rows (device) and the product buffer;
+   else rc->hi stays NULL
+*/
+PetscErrorCode GPUPCRowCompressSetUp(const GPUPCCSR *c, GPUPCRowCompress *rc)
+{
+  PetscInt mc = 0, *rows;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCRowCompressDestroy(rc));
+  rc->m = c->m;
+  if (c->rowsdevice || c->m == 0) PetscFunctionReturn(0); /* device row pointers: laid out as they are */
+  for (PetscInt r = 0; r < c->m; r++) mc += c->i[r + 1] > c->i[r] ? 1 : 0;
+  if (2 * mc > c->m) PetscFunctionReturn(0);
+  rc->mc = mc;
+  PetscCall(PetscMalloc1(mc + 1, &rc->hi));
+  PetscCall(PetscMalloc1(PetscMax(mc, 1), &rows));
+  rc->hi[0] = c->i[0];
+  mc        = 0;
+  for (PetscInt r = 0; r < c->m; r++)
+    if (c->i[r + 1] > c->i[r]) {
+      rows[mc++] = r;
+      rc->hi[mc] = c->i[r + 1];
+    }
+  PetscCall(GPUPCMallocArray(PetscMax(mc, 1), &rc->drows));
+  PetscCall(GPUPCMallocArray(PetscMax(mc, 1), &rc->dt));
+  PetscCall(GPUPCCopyToDevice(rc->drows, rows, mc));
+  PetscCall(PetscFree(rows));
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCRowCompressApply - the block's CSR as it is laid out: c itself, or its rows with entries (the same column and
+   value arrays: the entries do not move) */
+PetscErrorCode GPUPCRowCompressApply(const GPUPCRowCompress *rc, const GPUPCCSR *c, GPUPCCSR *cc)
+{
+  PetscFunctionBegin;
+  *cc = *c;
+  if (!rc->hi) PetscFunctionReturn(0);
+  PetscCheck(c->m == rc->m && !c->rowsdevice && c->i[c->m] == rc->hi[rc->mc], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the off-diagonal block's rows changed without a new layout");
+  cc->m = rc->mc;
+  cc->i = rc->hi;
+  PetscFunctionReturn(0);
+}
+
+/* GPUPCRowCompressDestroy - frees what GPUPCRowCompressSetUp() made (a zeroed record is accepted) */
+PetscErrorCode GPUPCRowCompressDestroy(GPUPCRowCompress *rc)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(rc->hi));
+  PetscCall(GPUPCFree(rc->drows));
+  PetscCall(GPUPCFree(rc->dt));
+  PetscCall(PetscMemzero(rc, sizeof(*rc)));
+  PetscFunctionReturn(0);
 }
 
 /*
@@ -29,7 +87,7 @@ PetscErrorCode GPUPCMatBlocksBuild(Mat A)
   Mat                     Ad, Ao;
   const PetscInt         *garray;
   PetscInt                nghost, *ghosts = NULL;
-  GPUPCCSR                cd, co;
+  GPUPCCSR                cd, co, cc;
 
   PetscFunctionBegin;
   if (!g->sc.mpi) {
@@ -49,7 +107,9 @@ PetscErrorCode GPUPCMatBlocksBuild(Mat A)
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
   PetscCall(ops->build(A, &cd, g->diag));
-  PetscCall(ops->build(A, &co, g->offd));
+  if (!ops->ghosts) PetscCall(GPUPCRowCompressSetUp(&co, &g->orows)); /* blocked layouts (ghosts in blocks) keep every row */
+  PetscCall(GPUPCRowCompressApply(&g->orows, &co, &cc));
+  PetscCall(ops->build(A, &cc, g->offd));
   g->blocknz[0] = Ad->nonzerostate;
   g->blocknz[1] = Ao->nonzerostate;
   PetscCall(ops->info(A, &cd, &co));
@@ -84,10 +144,17 @@ PetscErrorCode GPUPCMatBlocksUpload(Mat A)
   PetscCall(GPUPCMatGetCSR(B[1], &c[1]));
   PetscCheck(c[1].n == g->ncol, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the off-diagonal block has %" PetscInt_FMT " ghost columns, the layout %" PetscInt_FMT ", but the matrix's nonzero state did not change", ((PetscObject)A)->type_name, c[1].n, g->ncol);
   for (PetscInt k = 0; k < 2; k++) {
+    GPUPCCSR cc;
+
     if (B[k]->nonzerostate != g->blocknz[k]) {
-      PetscCall(ops->build(A, &c[k], blk[k]));
+      if (k == 1 && !ops->ghosts) PetscCall(GPUPCRowCompressSetUp(&c[k], &g->orows));
+      PetscCall(GPUPCRowCompressApply(k == 1 ? &g->orows : &(GPUPCRowCompress){0}, &c[k], &cc));
+      PetscCall(ops->build(A, &cc, blk[k]));
       g->blocknz[k] = B[k]->nonzerostate;
-    } else PetscCall(ops->upload(&c[k], blk[k]));
+    } else {
+      PetscCall(GPUPCRowCompressApply(k == 1 ? &g->orows : &(GPUPCRowCompress){0}, &c[k], &cc));
+      PetscCall(ops->upload(&cc, blk[k]));
+    }
   }
   PetscCall(GPUPCMatRestoreCSR(&c[1]));
   PetscCall(GPUPCMatRestoreCSR(&c[0]));
@@ -121,7 +188,13 @@ static PetscErrorCode MultDevice(Mat A, const PetscScalar *dx, const PetscScalar
   PetscCall(ops->mult(g->diag, dx, dz, dy)); /* overlaps the exchange */
   PetscCall(GPUPCHaloForwardEnd(g->halo, &dg));
   ops->counts(g->offd, &mo, &no);
-  if (no) PetscCall(ops->mult(g->offd, dg, dy, dy));
+  if (no && g->orows.hi) { /* the rows with entries: their products, added at those rows */
+    const GPUPCHaloKernels *hk;
+
+    PetscCall(GPUPCGetHaloKernels(&hk));
+    PetscCall(ops->mult(g->offd, dg, NULL, g->orows.dt));
+    PetscCall(hk->scatteradd(g->orows.mc, g->orows.drows, g->orows.dt, dy));
+  } else if (no) PetscCall(ops->mult(g->offd, dg, dy, dy));
   PetscFunctionReturn(0);
 }
 
@@ -187,7 +260,13 @@ static PetscErrorCode MatMultTransposeAdd_Blocks(Mat A, Vec x, Vec z, Vec y)
   }
   if (g->sc.mpi) {
     PetscCall(GPUPCMemzero(g->halo->d_ghost, (size_t)g->halo->nghost * sizeof(PetscScalar)));
-    PetscCall(ops->multtransposeadd(g->offd, dx, g->halo->d_ghost));
+    if (g->orows.hi) { /* x at the rows with entries */
+      const GPUPCHaloKernels *hk;
+
+      PetscCall(GPUPCGetHaloKernels(&hk));
+      PetscCall(hk->gather(g->orows.mc, g->orows.drows, dx, g->orows.dt));
+      PetscCall(ops->multtransposeadd(g->offd, g->orows.dt, g->halo->d_ghost));
+    } else PetscCall(ops->multtransposeadd(g->offd, dx, g->halo->d_ghost));
     PetscCall(GPUPCHaloReverseBegin(g->halo));
     PetscCall(ops->multtransposeadd(g->diag, dx, dy));
     PetscCall(GPUPCHaloReverseEnd(g->halo, dy));
