@@ -40,7 +40,7 @@ static inline GPUPCDevMatFormat GPUPCCMGDevMatFormat(GPUPCCMGMatType t)
 /* default -pc_cmg_mpi_gather_size on the cuda backend (0 on the host backend): on several ranks the first coarse level
    of at most this many vertices is gathered to every rank and coarsened and cycled there by the one-rank hierarchy, redundantly, with no more halo exchanges (bench/NOTES.md
    2026-11-29f lead: the coarse levels' exchanges bound the distributed cycle) */
-#define GPUPC_CMG_MPI_GATHER_SIZE 100000
+#define GPUPC_CMG_MPI_GATHER_SIZE 1000000
 
 /* the public PCCMGPositiveMode (petscgpupc.h) under the names the CMG sources use: an alias, not a separate type */
 typedef PCCMGPositiveMode GPUPCCMGPositiveMode;

@@ -771,7 +771,7 @@ PetscErrorCode PCCMGGetDirectSize(PC pc, PetscInt *n)
 +  pc - the preconditioner
 -  n  - at least 0: the distributed coarsening stops at a level of at most n vertices; that level is gathered to every
         rank, where the one-rank hierarchy coarsens it further and its cycle runs redundantly on every rank's GPU
-        (default 100000 on the cuda backend, 0 on the host backend; 0 gathers only the last level, at -pc_cmg_direct_size or
+        (default 1000000 on the cuda backend, 0 on the host backend; 0 gathers only the last level, at -pc_cmg_direct_size or
         stagnation); level 0 is never gathered
 
    Options Database Key:
