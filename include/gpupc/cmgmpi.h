@@ -102,6 +102,10 @@ struct _n_GPUPCCMGMPI {
   size_t                  bytes;
 };
 
+/* -log_view sub-events of the distributed setup, nested in CMGReduce, CMGCluster, CMGGalerkin and CMGUpload
+   (registered by PCCMGRegisterEvents through GPUPCCMGMPIRegisterEvents) */
+PETSC_INTERN PetscLogEvent  PC_CMGM_RowsUp, PC_CMGM_RedKernels, PC_CMGM_RedHost, PC_CMGM_Symmetry, PC_CMGM_FromBlocks, PC_CMGM_Graph, PC_CMGM_GalSums, PC_CMGM_UpBlocks, PC_CMGM_UpHalo, PC_CMGM_UpClusters, PC_CMGM_UpSeq;
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIRegisterEvents(void);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);

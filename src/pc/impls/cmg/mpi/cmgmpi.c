@@ -6,6 +6,28 @@
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmgmpi.h>
 
+PetscLogEvent PC_CMGM_RowsUp, PC_CMGM_RedKernels, PC_CMGM_RedHost, PC_CMGM_Symmetry, PC_CMGM_FromBlocks, PC_CMGM_Graph, PC_CMGM_GalSums, PC_CMGM_UpBlocks, PC_CMGM_UpHalo, PC_CMGM_UpClusters, PC_CMGM_UpSeq;
+
+/* the phases of the distributed setup: inside CMGReduce (device reduction) RowsUp, RedKern, RedHost, Symmetry and
+   level 0's FromBlocks; Graph before each CMGCluster; inside CMGGalerkin GalSums and the coarse levels' FromBlocks;
+   inside CMGUpload the Up* events */
+PetscErrorCode GPUPCCMGMPIRegisterEvents(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("CMGMRowsUp", PC_CLASSID, &PC_CMGM_RowsUp));         /* the rank's rows as one device CSR */
+  PetscCall(PetscLogEventRegister("CMGMRedKern", PC_CLASSID, &PC_CMGM_RedKernels));    /* the setup kernels of level 0 */
+  PetscCall(PetscLogEventRegister("CMGMRedHost", PC_CLASSID, &PC_CMGM_RedHost));       /* ghosts' flags, numbers; couplings E */
+  PetscCall(PetscLogEventRegister("CMGMSymmetry", PC_CLASSID, &PC_CMGM_Symmetry));     /* inside the rank and across ranks */
+  PetscCall(PetscLogEventRegister("CMGMFromBlocks", PC_CLASSID, &PC_CMGM_FromBlocks)); /* host MPIAIJ from device blocks */
+  PetscCall(PetscLogEventRegister("CMGMGraph", PC_CLASSID, &PC_CMGM_Graph));           /* the rank's clustering graph */
+  PetscCall(PetscLogEventRegister("CMGMGalSums", PC_CLASSID, &PC_CMGM_GalSums));       /* ghost clusters, uploads, sums */
+  PetscCall(PetscLogEventRegister("CMGMUpBlocks", PC_CLASSID, &PC_CMGM_UpBlocks));     /* the level formats of -A_k's blocks */
+  PetscCall(PetscLogEventRegister("CMGMUpHalo", PC_CLASSID, &PC_CMGM_UpHalo));         /* the levels' halo plans */
+  PetscCall(PetscLogEventRegister("CMGMUpClusters", PC_CLASSID, &PC_CMGM_UpClusters)); /* weights, cluster lists */
+  PetscCall(PetscLogEventRegister("CMGMUpSeq", PC_CLASSID, &PC_CMGM_UpSeq));           /* the gathered level's hierarchy, fold */
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCCMGMPIDestroy(GPUPCCMGMPI *Mp)
 {
   GPUPCCMGMPI M = *Mp;

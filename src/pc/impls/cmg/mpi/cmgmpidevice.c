@@ -91,6 +91,7 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->b));
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->x));
     M->bytes += 2 * L->n * sizeof(PetscScalar);
+    PetscCall(PetscLogEventBegin(PC_CMGM_UpClusters, 0, 0, 0, 0));
     { /* smoother weights 1 / (2 diag); 0 on an isolated vertex without excess (as on one rank) */
       Vec                d;
       const PetscScalar *da;
@@ -108,19 +109,26 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->w));
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->r));
     M->bytes += 2 * L->n * sizeof(PetscScalar);
+    PetscCall(PetscLogEventEnd(PC_CMGM_UpClusters, 0, 0, 0, 0));
     { /* -A_k: diagonal and off-diagonal blocks, halo plan of the off-diagonal columns */
       Mat             Ad, Ao;
       const PetscInt *garray;
       PetscInt        nghost;
       PetscCall(GPUPCMatMPIAIJGetSeqAIJ(L->A, &Ad, &Ao, &garray));
       PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+      PetscCall(PetscLogEventBegin(PC_CMGM_UpBlocks, 0, 0, 0, 0));
       PetscCall(NegatedBlock(Ad, M->format, &DL->diag, &M->bytes));
       PetscCall(NegatedBlock(Ao, M->format, &DL->offd, &M->bytes));
+      PetscCall(GPUPCSynchronize());
+      PetscCall(PetscLogEventEnd(PC_CMGM_UpBlocks, 0, 0, 0, 0));
+      PetscCall(PetscLogEventBegin(PC_CMGM_UpHalo, 0, 0, 0, 0));
       PetscCall(GPUPCHaloCreate(L->A, nghost, garray, &DL->halo));
+      PetscCall(PetscLogEventEnd(PC_CMGM_UpHalo, 0, 0, 0, 0));
       D->nnz = DL->diag->nnz + DL->offd->nnz;
     }
     if (k + 1 < M->nlevels) {
       PetscInt *cptr, *cperm;
+      PetscCall(PetscLogEventBegin(PC_CMGM_UpClusters, 0, 0, 0, 0));
       D->nc = L->nc;
       PetscCall(PetscMalloc2(L->nc + 1, &cptr, PetscMax(L->n, 1), &cperm));
       PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
@@ -129,8 +137,10 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
       PetscCall(UploadInts(L->nc + 1, cptr, &D->cptr, &M->bytes));
       PetscCall(UploadInts(L->n, cperm, &D->cperm, &M->bytes));
       PetscCall(PetscFree2(cptr, cperm));
+      PetscCall(PetscLogEventEnd(PC_CMGM_UpClusters, 0, 0, 0, 0));
     }
   }
+  PetscCall(PetscLogEventBegin(PC_CMGM_UpSeq, 0, 0, 0, 0));
   if (M->gathered) { /* the one-rank hierarchy of the gathered last level, its vectors, host staging of the gather */
     const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
     PetscMPIInt             nloc;
@@ -162,6 +172,7 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     M->bytes += (M->red.n + M->nghostdir) * sizeof(PetscScalar);
   }
   PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMGM_UpSeq, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }

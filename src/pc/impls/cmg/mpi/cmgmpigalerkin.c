@@ -127,6 +127,7 @@ PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm comm, PetscInt N, const GPUPCDe
   const PetscInt m = Cd->m;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMGM_FromBlocks, 0, 0, 0, 0));
   PetscCall(PetscNew(&s));
   PetscCall(PetscMalloc3(m + 1, &s->di, Cd->nnz, &s->dj, Cd->nnz, &s->da));
   PetscCall(PetscMalloc3(m + 1, &s->oi, Co->nnz, &s->oj, Co->nnz, &s->oa));
@@ -142,6 +143,7 @@ PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm comm, PetscInt N, const GPUPCDe
   PetscCall(PetscContainerSetUserDestroy(container, SplitArraysDestroy));
   PetscCall(PetscObjectCompose((PetscObject)*A, "GPUPCCMGMPIArrays", (PetscObject)container));
   PetscCall(PetscContainerDestroy(&container));
+  PetscCall(PetscLogEventEnd(PC_CMGM_FromBlocks, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -195,6 +197,7 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
   PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(GPUPCCMGMPISortFree(&F->sort));
+  PetscCall(PetscLogEventBegin(PC_CMGM_GalSums, 0, 0, 0, 0));
   PetscCall(PetscNew(&S));
   F->sort = S;
   PetscCallMPI(MPI_Scan(&F->nc, &scan, 1, MPIU_INT, MPI_SUM, comm));
@@ -236,6 +239,8 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(GPUPCFree(oci));
   PetscCall(GPUPCFree(ocj));
   S->bytes = (size_t)(S->Ad.m + 1 + S->Ad.nnz + F->n + S->dcoo.nent + S->Cd.nnz + 1 + S->ocoo.nent + S->Co.nnz + 1 + 2 * (F->nc + 1) + S->Cd.nnz + S->Co.nnz) * sizeof(PetscInt) + (size_t)(S->Ad.nnz + S->Cd.nnz + S->Co.nnz) * sizeof(PetscScalar);
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMGM_GalSums, 0, 0, 0, 0));
   /* the coarse level on the host */
   PetscCall(PetscMemzero(C, sizeof(*C)));
   PetscCall(PetscCalloc1(F->nc, &C->e));

@@ -114,9 +114,11 @@ static PetscErrorCode ClusterLevel(MPI_Comm comm, const GPUPCCMGOptions *opts, G
   PetscReal    *volall, *vollocal;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMGM_Graph, 0, 0, 0, 0));
   PetscCall(PetscMalloc3(L->n, &dpos, L->n, &volall, L->n, &vollocal));
   PetscCall(LocalGraph(L, &G, dpos, volall, vollocal));
   for (PetscInt i = 0; i < G.n; i++) G.val[dpos[i]] = volall[i];
+  PetscCall(PetscLogEventEnd(PC_CMGM_Graph, 0, 0, 0, 0));
   if (G.n > 0) { /* the same clusters either way (bit for bit: docs/algorithms.md 2.5) */
     if (opts->setup == PC_CMG_SETUP_DEVICE) PetscCall(GPUPCCMGClusterDevice(&G));
     else PetscCall(GPUPCCMGCluster(&G, opts->threads));

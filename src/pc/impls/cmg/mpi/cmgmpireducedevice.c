@@ -188,7 +188,9 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+  PetscCall(PetscLogEventBegin(PC_CMGM_RowsUp, 0, 0, 0, 0));
   PetscCall(RowsUp(Ad, Ao, nghost, &D.X, &ok));
+  PetscCall(PetscLogEventEnd(PC_CMGM_RowsUp, 0, 0, 0, 0));
   rule.check_symmetry = PETSC_FALSE; /* tested on level 0 below: it needs the ghosts' rows */
   rule.doublecover    = PETSC_FALSE; /* refused in parallel: a positive off-diagonal is a fault here */
   rule.dirichlet_rows = opts->dirichlet_rows;
@@ -204,12 +206,15 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(PetscMalloc5(PetscMax(n, 1), &hkmap, PetscMax(nghost, 1), &gnew, PetscMax(nghost, 1), &gpos, PetscMax(nghost, 1), &garray0, PetscMax(n, 1), &hex));
   PetscCall(PetscMalloc1(PetscMax(n, 1), &hdinv));
   ndir = nbad = npos = nstrict = 0;
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedKernels, 0, 0, 0, 0));
   if (ok) PetscCall(k->dirichlet_rows(&D.X, &rule, D.isdir, &ndir));
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedKernels, 0, 0, 0, 0));
   counts[0] = ok ? 0 : 1;
   counts[1] = ndir;
   PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
   if (!gcounts[0]) { /* the ghosts' Dirichlet flags and diagonals from their owners; then the row checks */
     GPUPCCSR cd;
+    PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
     PetscCall(GPUPCCopyToHost(hisdir, D.isdir, n));
     PetscCall(GPUPCMatGetCSR(Ad, &cd));
     for (PetscInt i = 0; i < n; i++) {
@@ -221,7 +226,10 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GhostBcast(A, nghost, garray, MPIU_INT, hisdir, gisdir));
     PetscCall(GhostBcast(A, nghost, garray, MPIU_SCALAR, ldiag, gdiag));
     PetscCall(GPUPCCopyToDevice(D.isdir + n, gisdir, nghost));
+    PetscCall(PetscLogEventEnd(PC_CMGM_RedHost, 0, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(PC_CMGM_RedKernels, 0, 0, 0, 0));
     PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict));
+    PetscCall(PetscLogEventEnd(PC_CMGM_RedKernels, 0, 0, 0, 0));
   }
   counts[2] = nbad;
   PetscCall(MPIU_Allreduce(&counts[2], &gcounts[2], 1, MPIU_INT, MPI_SUM, comm));
@@ -235,6 +243,7 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscFunctionReturn(0);
   }
   /* the kept rows numbered by rank (as the host reduction numbers them), the ghosts' kept numbers from their owners */
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
   PetscCall(GPUPCMallocArray(n + nghost, &D.map));
   PetscCall(sk->compact(n, D.isdir, 0, NULL, D.map, &nk, NULL));
   PetscCallMPI(MPI_Scan(&nk, &kstart, 1, MPIU_INT, MPI_SUM, comm));
@@ -248,6 +257,8 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     gpos[g] = gnew[g] >= 0 ? ngk : -1;
     if (gnew[g] >= 0) garray0[ngk++] = gnew[g]; /* ascending: the kept numbers increase with the user's */
   }
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedHost, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedKernels, 0, 0, 0, 0));
   { /* level-0 rows: columns are the kept local rows, the (unused) ground nk, then the kept ghosts */
     PetscCall(PetscMalloc2(n + nghost, &hmap, nk + 1 + ngk, &hcmap));
     for (PetscInt c = 0; c < n + nghost; c++) hmap[c] = c < n ? hkmap[c] : (gpos[c - n] >= 0 ? nk + 1 + gpos[c - n] : -1);
@@ -272,6 +283,8 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCDevCSRExtract(&D.L0, D.cmap, ngk, MAT_INITIAL_MATRIX, &D.Bo));
     PetscCall(PetscFree2(hmap, hcmap));
   }
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedKernels, 0, 0, 0, 0));
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nk, &D.Bd, &D.Bo, garray0, NULL, &A0));
   PetscCall(PetscMalloc1(PetscMax(nk, 1), &e));
   PetscCall(GPUPCCopyToHost(hex, D.excess, n));
@@ -281,6 +294,7 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   if (opts->check_symmetry) { /* inside the rank: check_rows' test with the ghosts flagged (it reads local rows only) */
     PetscBool sym;
     PetscInt  nstrict2, *h;
+    PetscCall(PetscLogEventBegin(PC_CMGM_Symmetry, 0, 0, 0, 0));
     PetscCall(PetscMalloc1(n + nghost, &h));
     for (PetscInt c = 0; c < n + nghost; c++) h[c] = c < n ? hisdir[c] : 1;
     PetscCall(GPUPCCopyToDevice(D.isdir, h, n + nghost));
@@ -290,6 +304,7 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(SymmetricAcross(comm, opts, Ao, garray, gisdir, n, N, &sym));
     sym = (PetscBool)(sym && nbad == 0);
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sym, 1, MPIU_BOOL, MPI_LAND, comm));
+    PetscCall(PetscLogEventEnd(PC_CMGM_Symmetry, 0, 0, 0, 0));
     if (!sym) { /* the host reduction names the first asymmetric pair */
       PetscCall(PetscInfo(A, "CMG (parallel): an asymmetric pair; level 0 is reduced on the host, which names it\n"));
       PetscCall(ArraysFree(&D));
@@ -305,12 +320,14 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(ArraysFree(&D));
   PetscCall(GPUPCCMGMPIReductionCounts(comm, n, nk, nstrict, ndir, N, M));
   M->Nkept = Nk;
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
   if (M->gdirichlet > 0) { /* the map and the couplings E, as the host reduction makes them */
     PetscCall(PetscMalloc1(n, &M->red.map));
     PetscCall(PetscArraycpy(M->red.map, hkmap, n));
     PetscCall(GPUPCCMGMPICouplingsFromBlocks(A, newidx, gnew, gdiag, hdinv, M));
   }
   PetscCall(GPUPCCMGMPICouplingCounts(comm, M));
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedHost, 0, 0, 0, 0));
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
   L0->A                = A0;
   L0->n                = nk;
