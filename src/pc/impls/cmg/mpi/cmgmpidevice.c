@@ -4,6 +4,8 @@
    gathered last level (GPUPCCMGDeviceUpload), of the Dirichlet fold; and free. Double precision.
 */
 #include <gpupc/cmgmpi.h>
+#include <gpupc/devmpiblocks.h>
+#include <gpupc/veckernels.h>
 
 static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
 {
@@ -23,22 +25,32 @@ static PetscErrorCode UploadReals(size_t n, const PetscReal *h, void **d, size_t
   PetscFunctionReturn(0);
 }
 
-/* -B of a SEQAIJ block in the level format */
-static PetscErrorCode NegatedBlock(Mat B, GPUPCDevMatFormat format, GPUPCDevMat *blk, size_t *bytes)
+/* -B of a device block in the level format: its values negated in place (the block is the upload's own copy), the
+   format's structure built on the device (GPUPCDevMatCreateFromDeviceCSR) */
+static PetscErrorCode NegatedBlock(GPUPCDevCSR *B, GPUPCDevMatFormat format, GPUPCDevMat *blk, size_t *bytes)
 {
-  GPUPCCSR     c, neg;
-  PetscScalar *a;
+  const GPUPCVecKernels *vk;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCMatGetCSR(B, &c));
-  PetscCall(PetscMalloc1(PetscMax(c.nnz, 1), &a));
-  for (PetscInt k = 0; k < c.nnz; k++) a[k] = -c.a[k];
-  neg   = c;
-  neg.a = a;
-  PetscCall(GPUPCDevMatCreate(&neg, 1, format, blk));
-  PetscCall(PetscFree(a));
-  PetscCall(GPUPCMatRestoreCSR(&c));
+  PetscCall(GPUPCGetVecKernels(&vk));
+  if (B->nnz > 0) PetscCall(vk->scale(B->nnz, -1.0, B->a));
+  PetscCall(GPUPCDevMatCreateFromDeviceCSR(B->m, B->n, B->nnz, B->i, B->j, B->a, format, blk));
   *bytes += (*blk)->bytes;
+  PetscFunctionReturn(0);
+}
+
+/* the blocks of level k on the device: level 0's as the device reduction left them, else the host MPIAIJ's copied up */
+static PetscErrorCode LevelBlocks(GPUPCCMGMPI M, PetscInt k, GPUPCDevMPIBlocks *B)
+{
+  PetscFunctionBegin;
+  if (k == 0 && M->l0dev) {
+    PetscCall(PetscMemzero(B, sizeof(*B)));
+    B->d = M->l0d;
+    B->o = M->l0o;
+    PetscCall(PetscMemzero(&M->l0d, sizeof(M->l0d)));
+    PetscCall(PetscMemzero(&M->l0o, sizeof(M->l0o)));
+    M->l0dev = PETSC_FALSE;
+  } else PetscCall(GPUPCDevMPIBlocksFromMat(M->levels[k].A, B));
   PetscFunctionReturn(0);
 }
 
@@ -111,14 +123,18 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     M->bytes += 2 * L->n * sizeof(PetscScalar);
     PetscCall(PetscLogEventEnd(PC_CMGM_UpClusters, 0, 0, 0, 0));
     { /* -A_k: diagonal and off-diagonal blocks, halo plan of the off-diagonal columns */
-      Mat             Ad, Ao;
-      const PetscInt *garray;
-      PetscInt        nghost;
+      Mat               Ad, Ao;
+      const PetscInt   *garray;
+      PetscInt          nghost;
+      GPUPCDevMPIBlocks B;
       PetscCall(GPUPCMatMPIAIJGetSeqAIJ(L->A, &Ad, &Ao, &garray));
       PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
       PetscCall(PetscLogEventBegin(PC_CMGM_UpBlocks, 0, 0, 0, 0));
-      PetscCall(NegatedBlock(Ad, M->format, &DL->diag, &M->bytes));
-      PetscCall(NegatedBlock(Ao, M->format, &DL->offd, &M->bytes));
+      PetscCall(LevelBlocks(M, k, &B));
+      PetscCheck(B.d.m == L->n && B.o.m == L->n && B.o.n == nghost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): level %" PetscInt_FMT "'s device blocks (%" PetscInt_FMT " rows, %" PetscInt_FMT " ghosts) do not match its matrix (%" PetscInt_FMT ", %" PetscInt_FMT ")", k, B.d.m, B.o.n, L->n, nghost);
+      PetscCall(NegatedBlock(&B.d, M->format, &DL->diag, &M->bytes));
+      PetscCall(NegatedBlock(&B.o, M->format, &DL->offd, &M->bytes));
+      PetscCall(GPUPCDevMPIBlocksDestroy(&B));
       PetscCall(GPUPCSynchronize());
       PetscCall(PetscLogEventEnd(PC_CMGM_UpBlocks, 0, 0, 0, 0));
       PetscCall(PetscLogEventBegin(PC_CMGM_UpHalo, 0, 0, 0, 0));
@@ -202,6 +218,9 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
   }
   PetscCall(PetscFree(M->dlev));
+  PetscCall(GPUPCDevCSRDestroy(&M->l0d));
+  PetscCall(GPUPCDevCSRDestroy(&M->l0o));
+  M->l0dev = PETSC_FALSE;
   PetscCall(GPUPCGraphDestroy(&M->graph));
   if (M->gatherhalo) PetscCall(GPUPCHaloDestroy(&M->gatherhalo));
   PetscCall(GPUPCCMGDeviceFree(&M->seqdev));

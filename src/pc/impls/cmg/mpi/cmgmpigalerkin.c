@@ -182,8 +182,13 @@ static PetscErrorCode GhostClusters(const GPUPCCMGMPILevel *F, PetscInt cstart, 
    comment); F->sort keeps the sorts for GPUPCCMGMPIGalerkinValues
 
    Collective
+
+   Input Parameters:
++  F        - the clustered level
+-  Fd, Fo   - F's diagonal and off-diagonal blocks on the device, equal to F->A's (level 0 of the device reduction),
+              or NULL: F->A's host blocks are copied up
 */
-PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *C)
+PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, const GPUPCDevCSR *Fd, const GPUPCDevCSR *Fo, GPUPCCMGMPILevel *C)
 {
   GPUPCCMGMPISort          *S;
   const GPUPCSparseKernels *sk;
@@ -208,20 +213,29 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(GhostClusters(F, cstart, nghost, garray, gcol, &ncg, &cg));
   /* up: the diagonal block, the clusters, the off-diagonal block's pattern and the ghosts' coarse columns */
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
+  PetscCall(GPUPCMatGetCSR(Ao, &co));
+  PetscCheck(!Fd || (Fd->m == cd.m && Fd->nnz == cd.nnz && Fo->m == co.m && Fo->nnz == co.nnz && Fo->n == nghost), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): the level's device blocks do not match its matrix");
   PetscCall(GPUPCDevCSRCreate(cd.m, cd.n, cd.nnz, PETSC_TRUE, &S->Ad));
-  PetscCall(GPUPCCopyToDevice(S->Ad.i, cd.i, cd.m + 1));
-  PetscCall(GPUPCCopyToDevice(S->Ad.j, cd.j, cd.nnz));
-  PetscCall(GPUPCCopyToDevice(S->Ad.a, cd.a, cd.nnz));
+  PetscCall(GPUPCDevCSRCreate(co.m, nghost, co.nnz, PETSC_FALSE, &dAo));
+  if (Fd) { /* on the device already */
+    PetscCall(GPUPCCopyOnDevice(S->Ad.i, Fd->i, cd.m + 1));
+    PetscCall(GPUPCCopyOnDevice(S->Ad.j, Fd->j, cd.nnz));
+    PetscCall(GPUPCCopyOnDevice(S->Ad.a, Fd->a, cd.nnz));
+    PetscCall(GPUPCCopyOnDevice(dAo.i, Fo->i, co.m + 1));
+    PetscCall(GPUPCCopyOnDevice(dAo.j, Fo->j, co.nnz));
+  } else {
+    PetscCall(GPUPCCopyToDevice(S->Ad.i, cd.i, cd.m + 1));
+    PetscCall(GPUPCCopyToDevice(S->Ad.j, cd.j, cd.nnz));
+    PetscCall(GPUPCCopyToDevice(S->Ad.a, cd.a, cd.nnz));
+    PetscCall(GPUPCCopyToDevice(dAo.i, co.i, co.m + 1));
+    PetscCall(GPUPCCopyToDevice(dAo.j, co.j, co.nnz));
+  }
+  S->onnz   = co.nnz;
+  S->nghost = nghost;
+  PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscCall(GPUPCMallocArray(F->n, &S->cluster));
   PetscCall(GPUPCCopyToDevice(S->cluster, F->cluster, F->n));
-  PetscCall(GPUPCMatGetCSR(Ao, &co));
-  S->onnz   = co.nnz;
-  S->nghost = nghost;
-  PetscCall(GPUPCDevCSRCreate(co.m, nghost, co.nnz, PETSC_FALSE, &dAo));
-  PetscCall(GPUPCCopyToDevice(dAo.i, co.i, co.m + 1));
-  PetscCall(GPUPCCopyToDevice(dAo.j, co.j, co.nnz));
-  PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMallocArray(nghost, &dgcol));
   PetscCall(GPUPCCopyToDevice(dgcol, gcol, nghost));
   PetscCall(PetscFree(gcol));

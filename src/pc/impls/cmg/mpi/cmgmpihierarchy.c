@@ -287,7 +287,8 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
     } else {
       if (opts->mpi_ptap) PetscCall(GalerkinPtAP(M->comm, L, &C));
       else {
-        PetscCall(GPUPCCMGMPIGalerkin(M->comm, L, &C));
+        const PetscBool dev = (PetscBool)(M->nlevels == 1 && M->l0dev); /* level 0's blocks still on the device */
+        PetscCall(GPUPCCMGMPIGalerkin(M->comm, L, dev ? &M->l0d : NULL, dev ? &M->l0o : NULL, &C));
         PetscCall(LevelSizes(M->comm, &C));
       }
       if (nnztotal + C.nnz > 5 * M->levels[0].nnz) {

@@ -18,17 +18,20 @@
 */
 #include <gpupc/cmgmpi.h>
 #include <gpupc/cmgsetupkernels.h>
+#include <gpupc/devmpiblocks.h>
 
 /* device arrays of the reduction */
 typedef struct {
-  GPUPCDevCSR X, L0, Bd, Bo;
-  PetscInt   *isdir, *bad, *strict, *len, *map, *cmap;
-  PetscReal  *excess, *dinv;
+  GPUPCDevMPIBlocks U; /* the user's blocks as they are */
+  GPUPCDevCSR       X, L0, Bd, Bo;
+  PetscInt         *isdir, *bad, *strict, *len, *map, *cmap;
+  PetscReal        *excess, *dinv;
 } Arrays;
 
 static PetscErrorCode ArraysFree(Arrays *D)
 {
   PetscFunctionBegin;
+  PetscCall(GPUPCDevMPIBlocksDestroy(&D->U));
   PetscCall(GPUPCDevCSRDestroy(&D->X));
   PetscCall(GPUPCDevCSRDestroy(&D->L0));
   PetscCall(GPUPCDevCSRDestroy(&D->Bd));
@@ -45,39 +48,20 @@ static PetscErrorCode ArraysFree(Arrays *D)
   PetscFunctionReturn(0);
 }
 
-/* the rank's rows as one CSR on the device: local columns, then the ghosts at n + g; *ok false when not sorted */
-static PetscErrorCode RowsUp(Mat Ad, Mat Ao, PetscInt nghost, GPUPCDevCSR *X, PetscBool *ok)
+/* the rank's rows as one CSR on the device: the MPIAIJ blocks go up as they are (GPUPCDevMPIBlocksFromMat) and the
+   merge member of the sparse table joins each row's local columns and its ghosts (at n + g; every ghost column is above
+   every local one, so a row is its diagonal block's row followed by its off-diagonal block's, as MPIAIJ stores them);
+   *ok false when a row is not sorted */
+static PetscErrorCode RowsUp(Mat A, GPUPCDevMPIBlocks *B, GPUPCDevCSR *X, PetscBool *ok)
 {
   const GPUPCSparseKernels *sk;
-  GPUPCCSR                  cd, co;
-  PetscInt                 *xi, *xj, row, fault;
-  PetscScalar              *xa;
+  PetscInt                  row, fault;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCMatGetCSR(Ad, &cd));
-  PetscCall(GPUPCMatGetCSR(Ao, &co));
-  PetscCall(PetscMalloc3(cd.m + 1, &xi, cd.nnz + co.nnz, &xj, cd.nnz + co.nnz, &xa));
-  xi[0] = 0;
-  for (PetscInt i = 0; i < cd.m; i++) {
-    PetscInt q = xi[i];
-    for (PetscInt k = cd.i[i]; k < cd.i[i + 1]; k++, q++) {
-      xj[q] = cd.j[k];
-      xa[q] = cd.a[k];
-    }
-    for (PetscInt k = co.i[i]; k < co.i[i + 1]; k++, q++) {
-      xj[q] = cd.m + co.j[k];
-      xa[q] = co.a[k];
-    }
-    xi[i + 1] = q;
-  }
-  PetscCall(GPUPCDevCSRCreate(cd.m, cd.m + nghost, cd.nnz + co.nnz, PETSC_TRUE, X));
-  PetscCall(GPUPCCopyToDevice(X->i, xi, cd.m + 1));
-  PetscCall(GPUPCCopyToDevice(X->j, xj, X->nnz));
-  PetscCall(GPUPCCopyToDevice(X->a, xa, X->nnz));
-  PetscCall(PetscFree3(xi, xj, xa));
-  PetscCall(GPUPCMatRestoreCSR(&co));
-  PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(GPUPCDevMPIBlocksFromMat(A, B));
+  PetscCall(GPUPCDevCSRCreate(B->d.m, B->d.m + B->nghost, B->d.nnz + B->o.nnz, PETSC_TRUE, X));
+  PetscCall(sk->merge(&B->d, NULL, 0, &B->o, NULL, B->d.m, X));
   PetscCall(sk->check(X, &row, &fault));
   *ok = (PetscBool)(row < 0);
   PetscFunctionReturn(0);
@@ -189,7 +173,7 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
   PetscCall(PetscLogEventBegin(PC_CMGM_RowsUp, 0, 0, 0, 0));
-  PetscCall(RowsUp(Ad, Ao, nghost, &D.X, &ok));
+  PetscCall(RowsUp(A, &D.U, &D.X, &ok));
   PetscCall(PetscLogEventEnd(PC_CMGM_RowsUp, 0, 0, 0, 0));
   rule.check_symmetry = PETSC_FALSE; /* tested on level 0 below: it needs the ghosts' rows */
   rule.doublecover    = PETSC_FALSE; /* refused in parallel: a positive off-diagonal is a fault here */
@@ -213,16 +197,13 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   counts[1] = ndir;
   PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
   if (!gcounts[0]) { /* the ghosts' Dirichlet flags and diagonals from their owners; then the row checks */
-    GPUPCCSR cd;
+    PetscScalar *dd;
     PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
     PetscCall(GPUPCCopyToHost(hisdir, D.isdir, n));
-    PetscCall(GPUPCMatGetCSR(Ad, &cd));
-    for (PetscInt i = 0; i < n; i++) {
-      ldiag[i] = 0.0;
-      for (PetscInt q = cd.i[i]; q < cd.i[i + 1]; q++)
-        if (cd.j[q] == i) ldiag[i] += cd.a[q];
-    }
-    PetscCall(GPUPCMatRestoreCSR(&cd));
+    PetscCall(GPUPCMallocArray(n, &dd)); /* the rows are sorted here: one diagonal entry at most */
+    PetscCall(sk->diagonal(&D.U.d, dd));
+    PetscCall(GPUPCCopyToHost(ldiag, dd, n));
+    PetscCall(GPUPCFree(dd));
     PetscCall(GhostBcast(A, nghost, garray, MPIU_INT, hisdir, gisdir));
     PetscCall(GhostBcast(A, nghost, garray, MPIU_SCALAR, ldiag, gdiag));
     PetscCall(GPUPCCopyToDevice(D.isdir + n, gisdir, nghost));
@@ -315,6 +296,27 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
       PetscCall(PetscFree(hdinv));
       PetscCall(PetscLogEventEnd(PC_CMG_Reduce, A, 0, 0, 0));
       PetscFunctionReturn(0);
+    }
+  }
+  { /* level 0's blocks stay on the device for the upload when A0's off-diagonal block has garray0's columns (MPIAIJ
+       drops a ghost column without entries) */
+    Mat             A0d, A0o;
+    const PetscInt *ga0;
+    PetscInt        ng0;
+    PetscBool       same;
+    PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A0, &A0d, &A0o, &ga0));
+    PetscCall(MatGetLocalSize(A0o, NULL, &ng0));
+    same = (PetscBool)(ng0 == ngk);
+    if (same) PetscCall(PetscArraycmp(ga0, garray0, ngk, &same));
+    PetscCall(GPUPCDevCSRDestroy(&M->l0d));
+    PetscCall(GPUPCDevCSRDestroy(&M->l0o));
+    M->l0dev = same;
+    PetscCall(PetscInfo(A, "CMG (parallel): level 0's device blocks %s\n", same ? "kept for the Galerkin sums and the upload" : "dropped (the MPIAIJ dropped a ghost column); the upload copies its host blocks"));
+    if (same) {
+      M->l0d = D.Bd;
+      M->l0o = D.Bo;
+      PetscCall(PetscMemzero(&D.Bd, sizeof(D.Bd)));
+      PetscCall(PetscMemzero(&D.Bo, sizeof(D.Bo)));
     }
   }
   PetscCall(ArraysFree(&D));
