@@ -1,13 +1,14 @@
 /*
    Distributed CMG, level 0 on the device (-pc_cmg_setup device; on the host backend through the host tables): the
-   rank's rows go up once as one CSR of n rows whose columns are the local ones (0 .. n-1) followed by the ghosts
-   (n + position in the garray), so every row stays sorted; the one-rank setup kernels of gpupc/cmgsetupkernels.h run
+   rank's MPIAIJ blocks go up as they are and are merged on the device into one CSR of n rows whose columns are the
+   local ones (0 .. n-1) followed by the ghosts (n + position in the garray), so every row stays sorted; the one-rank setup kernels of gpupc/cmgsetupkernels.h run
    on it row by row (dirichlet_rows, check_rows without the symmetry test, which needs the ghosts' rows, level0_count
    and level0_fill with the kept map extended to the ghosts), the extract member of gpupc/sparsekernels.h splits the
    level-0 rows into the diagonal and off-diagonal blocks, and the blocks become the MPIAIJ level 0 directly
-   (GPUPCCMGMPIMatFromBlocks). The symmetry test: the pairs inside the rank by check_rows' own test on the device
-   (the ghost columns flagged so that it reads local rows only), the pairs across ranks against the transpose of the
-   off-diagonal blocks alone (SymmetricAcross), without transposing the level.
+   (GPUPCCMGMPIMatFromBlocks; the blocks stay on the device for the first Galerkin sums and the upload). The symmetry
+   test: the pairs inside the rank by check_rows' own test on the device (the ghost columns flagged so that it reads
+   local rows only), the pairs across ranks by the owners of the ghost rows, which receive the boundary entries
+   (SymmetricAcross), without transposing anything.
    Dirichlet rows: the ghosts' flags and diagonals come from their owners (PetscSF), the kept rows are numbered by
    rank with the shared compaction as the host numbers them, the ghosts' kept numbers come from their owners, and
    the couplings E are made on the host from the rank's blocks by the host reduction's code
@@ -83,50 +84,57 @@ static PetscErrorCode GhostBcast(Mat A, PetscInt nghost, const PetscInt *garray,
   PetscFunctionReturn(0);
 }
 
-/* the pairs across ranks: each stored off-diagonal block entry a_iJ against a_Ji, read from the transpose of an MPIAIJ
-   made of the off-diagonal blocks alone (the ghost couplings: a few boundary rows' worth, not the whole level);
-   *sym on this rank */
-static PetscErrorCode SymmetricAcross(MPI_Comm comm, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, const PetscInt *gisdir, PetscInt n, PetscInt N, PetscBool *sym)
+/* the pairs across ranks: each stored off-diagonal block entry a_iJ (nonzero, J not a Dirichlet row) goes to the owner
+   of row J with i's global number (one PetscSF gather over the boundary entries, not the rank's rows), which compares
+   it with its own a_Ji (0 when not stored); *sym on this rank (the owners' verdicts) */
+static PetscErrorCode SymmetricAcross(Mat A, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, const PetscInt *gisdir, PetscBool *sym)
 {
-  GPUPCCSR     co;
-  Mat          B, T;
-  PetscInt    *di, *dj, *oi, *oj, rstart;
-  PetscScalar *da, *oa;
+  GPUPCCSR        co;
+  PetscLayout     rmap;
+  PetscSF         sf;
+  const PetscInt *deg;
+  PetscInt        rstart, nleaf = 0, nroot, nmulti = 0, *rows, *lcol, *mcol;
+  PetscScalar    *lval, *mval;
 
   PetscFunctionBegin;
   *sym = PETSC_TRUE;
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(MatGetLayouts(A, &rmap, NULL));
+  PetscCall(MatGetLocalSize(A, &nroot, NULL));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
-  PetscCall(PetscCalloc3(n + 1, &di, 1, &dj, 1, &da));
-  PetscCall(PetscMalloc3(n + 1, &oi, PetscMax(co.nnz, 1), &oj, PetscMax(co.nnz, 1), &oa));
-  PetscCall(PetscArraycpy(oi, co.i, n + 1));
-  for (PetscInt q = 0; q < co.nnz; q++) {
-    oj[q] = garray[co.j[q]];
-    oa[q] = co.a[q];
-  }
-  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, n, n, N, N, di, dj, da, oi, oj, oa, &B));
-  PetscCall(MatTranspose(B, MAT_INITIAL_MATRIX, &T));
-  PetscCall(MatDestroy(&B));
-  PetscCall(PetscFree3(di, dj, da));
-  PetscCall(PetscFree3(oi, oj, oa));
-  PetscCall(MatGetOwnershipRange(T, &rstart, NULL));
-  for (PetscInt i = 0; i < n && *sym; i++) {
-    const PetscInt    *ct;
-    const PetscScalar *vt;
-    PetscInt           nt;
-    if (co.i[i] == co.i[i + 1]) continue;
-    PetscCall(MatGetRow(T, rstart + i, &nt, &ct, &vt));
-    for (PetscInt k = co.i[i]; k < co.i[i + 1] && *sym; k++) {
-      const PetscReal a = PetscRealPart(co.a[k]);
-      PetscInt        at;
-      PetscReal       x;
-      if (a == 0.0 || gisdir[co.j[k]]) continue; /* a coupling into a Dirichlet row is not in level 0 */
-      PetscCall(PetscFindInt(garray[co.j[k]], nt, ct, &at));
-      x = at >= 0 ? PetscRealPart(vt[at]) : 0.0;
+  for (PetscInt q = 0; q < co.nnz; q++)
+    if (PetscRealPart(co.a[q]) != 0.0 && !gisdir[co.j[q]]) nleaf++; /* a coupling into a Dirichlet row is not in level 0 */
+  PetscCall(PetscMalloc3(PetscMax(nleaf, 1), &rows, PetscMax(nleaf, 1), &lcol, PetscMax(nleaf, 1), &lval));
+  nleaf = 0;
+  for (PetscInt i = 0; i < co.m; i++)
+    for (PetscInt q = co.i[i]; q < co.i[i + 1]; q++) {
+      if (PetscRealPart(co.a[q]) == 0.0 || gisdir[co.j[q]]) continue;
+      rows[nleaf] = garray[co.j[q]];
+      lcol[nleaf] = rstart + i;
+      lval[nleaf] = co.a[q];
+      nleaf++;
+    }
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf));
+  PetscCall(PetscSFSetGraphLayout(sf, rmap, nleaf, NULL, PETSC_COPY_VALUES, rows));
+  PetscCall(PetscSFComputeDegreeBegin(sf, &deg));
+  PetscCall(PetscSFComputeDegreeEnd(sf, &deg));
+  for (PetscInt r = 0; r < nroot; r++) nmulti += deg[r];
+  PetscCall(PetscMalloc2(PetscMax(nmulti, 1), &mcol, PetscMax(nmulti, 1), &mval));
+  PetscCall(PetscSFGatherBegin(sf, MPIU_INT, lcol, mcol));
+  PetscCall(PetscSFGatherEnd(sf, MPIU_INT, lcol, mcol));
+  PetscCall(PetscSFGatherBegin(sf, MPIU_SCALAR, lval, mval));
+  PetscCall(PetscSFGatherEnd(sf, MPIU_SCALAR, lval, mval));
+  for (PetscInt r = 0, m = 0; r < nroot; r++) /* the gathered entries of row r: deg[r] of them, in order */
+    for (PetscInt d = 0; d < deg[r]; d++, m++) {
+      const PetscReal a = PetscRealPart(mval[m]);
+      PetscReal       x = 0.0;
+      for (PetscInt q = co.i[r]; q < co.i[r + 1]; q++) /* a_rc: column c is another rank's, so in the off-diagonal block */
+        if (garray[co.j[q]] == mcol[m]) x = PetscRealPart(co.a[q]);
       if (PetscAbsReal(a - x) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(x))) *sym = PETSC_FALSE;
     }
-    PetscCall(MatRestoreRow(T, rstart + i, &nt, &ct, &vt));
-  }
-  PetscCall(MatDestroy(&T));
+  PetscCall(PetscFree2(mcol, mval));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree3(rows, lcol, lval));
   PetscCall(GPUPCMatRestoreCSR(&co));
   PetscFunctionReturn(0);
 }
@@ -282,7 +290,7 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(PetscFree(h));
     rule.check_symmetry = PETSC_TRUE;
     PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict2));
-    PetscCall(SymmetricAcross(comm, opts, Ao, garray, gisdir, n, N, &sym));
+    PetscCall(SymmetricAcross(A, opts, Ao, garray, gisdir, &sym));
     sym = (PetscBool)(sym && nbad == 0);
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sym, 1, MPIU_BOOL, MPI_LAND, comm));
     PetscCall(PetscLogEventEnd(PC_CMGM_Symmetry, 0, 0, 0, 0));
