@@ -112,7 +112,7 @@ PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUP
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm, GPUPCCMGMPILevel *, const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCCMGMPILevel *);
-PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm, PetscInt, const GPUPCDevCSR *, const GPUPCDevCSR *, const PetscInt *, const PetscReal *, Mat *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduceDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *, PetscBool *);

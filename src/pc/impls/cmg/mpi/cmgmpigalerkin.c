@@ -68,8 +68,9 @@ static PetscErrorCode BlockValuesUp(Mat B, PetscInt nnz, PetscScalar *d)
   PetscFunctionReturn(0);
 }
 
-/* the two sums of the kept sorts with the fine level's current values: S->Cd, S->Co (device) */
-static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, MatReuse reuse, PetscInt *ci, PetscInt *cj, const PetscInt *oci, const PetscInt *ocj, PetscInt ncg, GPUPCCMGMPISort *S)
+/* the two sums of the kept sorts with the fine level's current values: S->Cd, S->Co (device); the values from F's
+   device blocks Fd, Fo when given (equal to F->A's), else from F->A's host blocks */
+static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, const GPUPCDevCSR *Fd, const GPUPCDevCSR *Fo, MatReuse reuse, PetscInt *ci, PetscInt *cj, const PetscInt *oci, const PetscInt *ocj, PetscInt ncg, GPUPCCMGMPISort *S)
 {
   const GPUPCCMGSetupKernels *k;
   Mat                         Ad, Ao;
@@ -80,13 +81,16 @@ static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, MatReuse reuse, Pets
   PetscFunctionBegin;
   PetscCall(GPUPCGetCMGSetupKernels(&k));
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(F->A, &Ad, &Ao, NULL));
-  if (reuse == MAT_REUSE_MATRIX) PetscCall(BlockValuesUp(Ad, S->Ad.nnz, S->Ad.a));
+  PetscCheck(!Fd || (Fd->nnz == S->Ad.nnz && Fo->nnz == S->onnz), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): the level's device blocks do not match its kept Galerkin sort");
+  if (reuse == MAT_REUSE_MATRIX && Fd) PetscCall(GPUPCCopyOnDevice(S->Ad.a, Fd->a, S->Ad.nnz));
+  else if (reuse == MAT_REUSE_MATRIX) PetscCall(BlockValuesUp(Ad, S->Ad.nnz, S->Ad.a));
   PetscCall(GPUPCMallocArray(nent, &v));
   PetscCall(k->galerkin_triples(&S->Ad, S->cluster, F->nc, ci, cj, v));
   PetscCall(GPUPCDevCOOAssemble(F->nc, F->nc, nent, ci, cj, v, reuse, &S->dcoo, &S->Cd));
   PetscCall(GPUPCFree(v));
   PetscCall(GPUPCMallocArray(S->onnz, &ov));
-  PetscCall(BlockValuesUp(Ao, S->onnz, ov));
+  if (Fo) PetscCall(GPUPCCopyOnDevice(ov, Fo->a, S->onnz));
+  else PetscCall(BlockValuesUp(Ao, S->onnz, ov));
   PetscCall(GPUPCDevCOOAssemble(F->nc, ncg, S->onnz, oci, ocj, ov, reuse, &S->ocoo, &S->Co));
   PetscCall(GPUPCFree(ov));
   PetscFunctionReturn(0);
@@ -247,7 +251,7 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, const GPU
   PetscCall(sk->expand(&dAo, S->cluster, dgcol, oci, ocj));
   PetscCall(GPUPCDevCSRDestroy(&dAo));
   PetscCall(GPUPCFree(dgcol));
-  PetscCall(SortedSums(F, MAT_INITIAL_MATRIX, ci, cj, oci, ocj, ncg, S));
+  PetscCall(SortedSums(F, Fd, Fo, MAT_INITIAL_MATRIX, ci, cj, oci, ocj, ncg, S));
   PetscCall(GPUPCFree(ci));
   PetscCall(GPUPCFree(cj));
   PetscCall(GPUPCFree(oci));
@@ -270,8 +274,13 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, const GPU
    and clusters did not): the sums only, written into C's MPIAIJ in place
 
    Not Collective
+
+   Input Parameters:
++  F      - the fine level (new values)
+-  Fd, Fo - F's blocks on the device with those values (level 0 of the device reduction), or NULL: from F->A's host
+            blocks
 */
-PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *C)
+PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, const GPUPCDevCSR *Fd, const GPUPCDevCSR *Fo, GPUPCCMGMPILevel *C)
 {
   GPUPCCMGMPISort *S = F->sort;
   Mat              Cd, Co;
@@ -281,7 +290,7 @@ PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *
   PetscFunctionBegin;
   PetscCheck(S, PETSC_COMM_SELF, PETSC_ERR_ORDER, "CMG (parallel): level without a kept Galerkin sort");
   PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
-  PetscCall(SortedSums(F, MAT_REUSE_MATRIX, NULL, NULL, NULL, NULL, S->Co.n, S));
+  PetscCall(SortedSums(F, Fd, Fo, MAT_REUSE_MATRIX, NULL, NULL, NULL, NULL, S->Co.n, S));
   PetscCall(PetscArrayzero(C->e, F->nc));
   for (PetscInt v = 0; v < F->n; v++) C->e[F->cluster[v]] += F->e[v];
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(C->A, &Cd, &Co, NULL));

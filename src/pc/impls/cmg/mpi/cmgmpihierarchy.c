@@ -388,7 +388,10 @@ PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts,
   }
   PetscCall(GPUPCCMGMPILevelFree(&L0));
   if (!*same) PetscFunctionReturn(0);
-  for (PetscInt k = 0; k + 1 < M->nlevels; k++) PetscCall(GPUPCCMGMPIGalerkinValues(&M->levels[k], &M->levels[k + 1]));
+  for (PetscInt k = 0; k + 1 < M->nlevels; k++) { /* level 0's new values from the device reduction's blocks where kept */
+    const PetscBool dev = (PetscBool)(k == 0 && M->l0dev);
+    PetscCall(GPUPCCMGMPIGalerkinValues(&M->levels[k], dev ? &M->l0d : NULL, dev ? &M->l0o : NULL, &M->levels[k + 1]));
+  }
   PetscCall(GPUPCCMGHierarchyDestroy(&M->seq));
   if (M->gathered) PetscCall(GatherSequential(M, opts));
   M->nreuses++;
