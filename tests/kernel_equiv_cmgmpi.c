@@ -7,6 +7,8 @@ static const char help[] = "The distributed PC cmg's coarse levels by the per-ra
                            "     equal R A_k R^T again;\n"
                            "  3. a fresh build, the matrix doubled: a value-only setup equal to a fresh build of the doubled matrix\n"
                            "     (the same clusters).\n"
+                           "  After 1 and 2 the device levels' blocks (-A_k in the level format, built on the device) against the host\n"
+                           "  MPIAIJ blocks: products with a varied vector to 1e-12 relative.\n"
                            "Cases: cmgtest.h problems (-problem, -dim, -n, -ground, -dirichlet, -spread); -min_levels <k> (default 2).\n"
                            "  -asym local|across: instead, one entry of rank 0 halved (its transposed entry kept) whose column is on rank 0\n"
                            "     or on rank 1: the setup must refuse the matrix.\n";
@@ -105,6 +107,72 @@ static PetscErrorCode CheckAgainstReference(GPUPCCMGMPI M, const char *what)
     PetscCheck(rel <= TOL && rele <= TOL, M->comm, PETSC_ERR_PLIB, "%s: level %" PetscInt_FMT " differs from R A R^T by %g (excess %g)", what, k + 1, (double)rel, (double)rele);
     PetscCall(MatDestroy(&R));
     PetscCall(PetscFree(re));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* a block of the upload (-B in the level format, on the device) against the host block B: D x against -(B x) for an
+   x of varied entries; *rel = max |D x + B x| / max |B x| on this rank (0 for an empty block) */
+static PetscErrorCode BlockAgainstHost(GPUPCDevMat D, Mat B, PetscReal *rel)
+{
+  Vec          x, y;
+  PetscInt     m, n;
+  PetscScalar *xa, *dx, *dy, *hy;
+  PetscReal    num = 0.0, den = 0.0;
+  MatInfo      info;
+
+  PetscFunctionBegin;
+  *rel = 0.0;
+  PetscCall(MatGetLocalSize(B, &m, &n));
+  PetscCall(MatGetInfo(B, MAT_LOCAL, &info));
+  PetscCheck(D->m == m && D->n == n && D->nnz == (PetscInt)info.nz_used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "uploaded block %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries, the host block %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT, D->m, D->n, D->nnz, m, n, (PetscInt)info.nz_used);
+  if (D->nnz == 0) PetscFunctionReturn(0);
+  PetscCall(MatCreateVecs(B, &x, &y));
+  PetscCall(VecGetArray(x, &xa));
+  for (PetscInt i = 0; i < n; i++) xa[i] = 1.0 + 0.37 * (PetscReal)((i * 7919) % 13);
+  PetscCall(VecRestoreArray(x, &xa));
+  PetscCall(MatMult(B, x, y));
+  PetscCall(GPUPCMalloc(PetscMax(n, 1) * sizeof(PetscScalar), (void **)&dx));
+  PetscCall(GPUPCMalloc(PetscMax(m, 1) * sizeof(PetscScalar), (void **)&dy));
+  PetscCall(PetscMalloc1(PetscMax(m, 1), &hy));
+  PetscCall(VecGetArray(x, &xa));
+  PetscCall(GPUPCCopyToDevice(dx, xa, n));
+  PetscCall(VecRestoreArray(x, &xa));
+  PetscCall(GPUPCDevMatMult(D, dx, NULL, dy));
+  PetscCall(GPUPCCopyToHost(hy, dy, m));
+  PetscCall(VecGetArray(y, &xa));
+  for (PetscInt i = 0; i < m; i++) {
+    num = PetscMax(num, PetscAbsScalar(hy[i] + xa[i]));
+    den = PetscMax(den, PetscAbsScalar(xa[i]));
+  }
+  PetscCall(VecRestoreArray(y, &xa));
+  *rel = num / PetscMax(den, PETSC_SMALL);
+  PetscCall(PetscFree(hy));
+  PetscCall(GPUPCFree(dx));
+  PetscCall(GPUPCFree(dy));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+/* the uploaded level blocks (built on the device from device blocks: level 0's from the device reduction, the coarse
+   levels' copied up) against each level's host MPIAIJ blocks */
+static PetscErrorCode CheckUpload(GPUPCCMGMPI M, const char *what)
+{
+  PetscFunctionBegin;
+  PetscCheck(M->dlev, M->comm, PETSC_ERR_PLIB, "%s: the hierarchy has no device levels", what);
+  for (PetscInt k = 0; k < M->nlevels; k++) {
+    const GPUPCCMGMPIDeviceLevel *DL = &M->dlev[k];
+    Mat                           Ad, Ao;
+    PetscReal                     r[2], g[2];
+
+    PetscCheck(DL->diag && DL->offd, M->comm, PETSC_ERR_PLIB, "%s: level %" PetscInt_FMT " has no uploaded blocks", what, k);
+    PetscCall(MatMPIAIJGetSeqAIJ(M->levels[k].A, &Ad, &Ao, NULL)); /* the levels are MPIAIJ */
+    PetscCall(BlockAgainstHost(DL->diag, Ad, &r[0]));
+    PetscCall(BlockAgainstHost(DL->offd, Ao, &r[1]));
+    PetscCall(MPIU_Allreduce(r, g, 2, MPIU_REAL, MPI_MAX, M->comm));
+    PetscCall(PetscPrintf(M->comm, "  %s: level %" PetscInt_FMT " uploaded blocks against the host blocks: %.2e, %.2e\n", what, k, (double)g[0], (double)g[1]));
+    PetscCheck(g[0] <= TOL && g[1] <= TOL, M->comm, PETSC_ERR_PLIB, "%s: level %" PetscInt_FMT "'s uploaded blocks differ from -A_k's by %g, %g", what, k, (double)g[0], (double)g[1]);
   }
   PetscFunctionReturn(0);
 }
@@ -324,11 +392,13 @@ static PetscErrorCode RunCase(void)
   PetscCall(CompareReductions(M, Mr));
   PetscCall(CompareHierarchies(M, Mr, TOL, "sorted against MatPtAP"));
   PetscCall(CheckAgainstReference(M, "fresh"));
+  PetscCall(CheckUpload(M, "fresh"));
   PetscCall(PCDestroy(&ref));
   /* 2. new values: a value-only setup */
   PetscCall(NewValues(A));
   PetscCall(ReuseSetUp(pc, &M));
   PetscCall(CheckAgainstReference(M, "new values"));
+  PetscCall(CheckUpload(M, "new values"));
   PetscCall(PCDestroy(&pc));
   /* 3. a fresh build on these values, then the matrix doubled: the clusters of a fresh build of the doubled matrix are
      the same, so the value-only setup must equal it */

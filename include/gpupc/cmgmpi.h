@@ -87,7 +87,9 @@ struct _n_GPUPCCMGMPI {
   GPUPCCMGHierarchy  seq;      /* that one-rank hierarchy (of the gathered last level) */
   /* device */
   GPUPCCMGMPIDeviceLevel *dlev;
-  GPUPCDevMatFormat       format; /* of the level blocks: -pc_cmg_mat_type's (segcsr for csr, whose fused kernels are one-rank) */
+  PetscBool               l0dev;    /* l0d, l0o hold level 0's blocks (the device reduction's, equal to levels[0].A's) */
+  GPUPCDevCSR             l0d, l0o; /* until the upload makes the level format from them (then freed) */
+  GPUPCDevMatFormat       format;   /* of the level blocks: -pc_cmg_mat_type's (segcsr for csr, whose fused kernels are one-rank) */
   GPUPCCMGDeviceFold      fold;
   GPUPCHalo               dirhalo;         /* user-vector ghosts at the off-rank Dirichlet columns */
   PetscScalar            *bext;            /* device: [b; ghosts] when nghostdir > 0 */
@@ -102,11 +104,15 @@ struct _n_GPUPCCMGMPI {
   size_t                  bytes;
 };
 
+/* -log_view sub-events of the distributed setup, nested in CMGReduce, CMGCluster, CMGGalerkin and CMGUpload
+   (registered by PCCMGRegisterEvents through GPUPCCMGMPIRegisterEvents) */
+PETSC_INTERN PetscLogEvent  PC_CMGM_Wait, PC_CMGM_RowsUp, PC_CMGM_RedKernels, PC_CMGM_RedHost, PC_CMGM_Symmetry, PC_CMGM_FromBlocks, PC_CMGM_Graph, PC_CMGM_GalSums, PC_CMGM_UpBlocks, PC_CMGM_UpHalo, PC_CMGM_UpClusters, PC_CMGM_UpSeq;
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIRegisterEvents(void);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduce(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPILevelFree(GPUPCCMGMPILevel *);
-PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm, GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
-PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm, GPUPCCMGMPILevel *, const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCCMGMPILevel *);
+PETSC_INTERN PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *, const GPUPCDevCSR *, const GPUPCDevCSR *, GPUPCCMGMPILevel *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPISortFree(GPUPCCMGMPISort **);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm, PetscInt, const GPUPCDevCSR *, const GPUPCDevCSR *, const PetscInt *, const PetscReal *, Mat *);
 PETSC_INTERN PetscErrorCode GPUPCCMGMPIReduceDevice(Mat, const GPUPCCMGOptions *, GPUPCCMGMPI, GPUPCCMGMPILevel *, PetscBool *);

@@ -4,7 +4,7 @@
    cycle on the device (cmgdevice.c, cmgcycle.c, kernels in host/ and cuda/).
 */
 #include <petsc/private/pcimpl.h>
-#include <gpupc/cmg.h>
+#include <gpupc/cmgmpi.h>
 #include <gpupc/threads.h>
 #include <gpupc/cmgsetupkernels.h>
 #include <gpupc/denseinv.h>
@@ -25,6 +25,7 @@ PetscErrorCode PCCMGRegisterEvents(void)
   PetscCall(PetscLogEventRegister("CMGCoarseFactor", PC_CLASSID, &PC_CMG_CoarseFactor));
   PetscCall(PetscLogEventRegister("CMGUpload", PC_CLASSID, &PC_CMG_Upload));
   PetscCall(PetscLogEventRegister("CMGCycle", PC_CLASSID, &PC_CMG_Cycle));
+  PetscCall(GPUPCCMGMPIRegisterEvents());
   PetscFunctionReturn(0);
 }
 

@@ -6,6 +6,30 @@
 #include <petsc/private/pcimpl.h>
 #include <gpupc/cmgmpi.h>
 
+PetscLogEvent PC_CMGM_Wait, PC_CMGM_RowsUp, PC_CMGM_RedKernels, PC_CMGM_RedHost, PC_CMGM_Symmetry, PC_CMGM_FromBlocks, PC_CMGM_Graph, PC_CMGM_GalSums, PC_CMGM_UpBlocks, PC_CMGM_UpHalo, PC_CMGM_UpClusters, PC_CMGM_UpSeq;
+
+/* the phases of the distributed setup: inside CMGReduce (device reduction) RowsUp, RedKern, RedHost, Symmetry and
+   level 0's FromBlocks; Graph before each CMGCluster; inside CMGGalerkin GalSums and the coarse levels' FromBlocks;
+   inside CMGUpload the Up* events. Wait: a barrier at the start of a setup, so that a rank that reaches the setup
+   before the others waits there instead of in the first collective of a phase */
+PetscErrorCode GPUPCCMGMPIRegisterEvents(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventRegister("CMGMWait", PC_CLASSID, &PC_CMGM_Wait));             /* ranks arriving at the setup */
+  PetscCall(PetscLogEventRegister("CMGMRowsUp", PC_CLASSID, &PC_CMGM_RowsUp));         /* the rank's rows as one device CSR */
+  PetscCall(PetscLogEventRegister("CMGMRedKern", PC_CLASSID, &PC_CMGM_RedKernels));    /* the setup kernels of level 0 */
+  PetscCall(PetscLogEventRegister("CMGMRedHost", PC_CLASSID, &PC_CMGM_RedHost));       /* ghosts' flags, numbers; couplings E */
+  PetscCall(PetscLogEventRegister("CMGMSymmetry", PC_CLASSID, &PC_CMGM_Symmetry));     /* inside the rank and across ranks */
+  PetscCall(PetscLogEventRegister("CMGMFromBlocks", PC_CLASSID, &PC_CMGM_FromBlocks)); /* host MPIAIJ from device blocks */
+  PetscCall(PetscLogEventRegister("CMGMGraph", PC_CLASSID, &PC_CMGM_Graph));           /* the rank's clustering graph */
+  PetscCall(PetscLogEventRegister("CMGMGalSums", PC_CLASSID, &PC_CMGM_GalSums));       /* ghost clusters, uploads, sums */
+  PetscCall(PetscLogEventRegister("CMGMUpBlocks", PC_CLASSID, &PC_CMGM_UpBlocks));     /* the level formats of -A_k's blocks */
+  PetscCall(PetscLogEventRegister("CMGMUpHalo", PC_CLASSID, &PC_CMGM_UpHalo));         /* the levels' halo plans */
+  PetscCall(PetscLogEventRegister("CMGMUpClusters", PC_CLASSID, &PC_CMGM_UpClusters)); /* weights, cluster lists */
+  PetscCall(PetscLogEventRegister("CMGMUpSeq", PC_CLASSID, &PC_CMGM_UpSeq));           /* the gathered level's hierarchy, fold */
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode GPUPCCMGMPIDestroy(GPUPCCMGMPI *Mp)
 {
   GPUPCCMGMPI M = *Mp;
@@ -43,6 +67,9 @@ PetscErrorCode PCSetUp_CMG_MPI(PC pc)
 
   PetscFunctionBegin;
   PetscCheck(cmg->prec == GPUPC_CMG_PRECISION_DOUBLE, comm, PETSC_ERR_SUP, "PC cmg on more than one MPI rank keeps the hierarchy in double precision; -pc_cmg_precision single works on one rank (or with -pc_type bjacobi -sub_pc_type cmg)");
+  PetscCall(PetscLogEventBegin(PC_CMGM_Wait, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscLogEventEnd(PC_CMGM_Wait, 0, 0, 0, 0));
   if (cmg->mpi && cmg->built && pc->flag == SAME_NONZERO_PATTERN) {
     cmg->built = PETSC_FALSE;
     PetscCall(GPUPCCMGMPIHierarchyRecompute(pc->pmat, &cmg->opts, cmg->mpi, &same));

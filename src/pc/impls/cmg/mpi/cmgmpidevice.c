@@ -4,6 +4,8 @@
    gathered last level (GPUPCCMGDeviceUpload), of the Dirichlet fold; and free. Double precision.
 */
 #include <gpupc/cmgmpi.h>
+#include <gpupc/devmpiblocks.h>
+#include <gpupc/veckernels.h>
 
 static PetscErrorCode UploadInts(size_t n, const PetscInt *h, PetscInt **d, size_t *bytes)
 {
@@ -23,22 +25,32 @@ static PetscErrorCode UploadReals(size_t n, const PetscReal *h, void **d, size_t
   PetscFunctionReturn(0);
 }
 
-/* -B of a SEQAIJ block in the level format */
-static PetscErrorCode NegatedBlock(Mat B, GPUPCDevMatFormat format, GPUPCDevMat *blk, size_t *bytes)
+/* -B of a device block in the level format: its values negated in place (the block is the upload's own copy), the
+   format's structure built on the device (GPUPCDevMatCreateFromDeviceCSR) */
+static PetscErrorCode NegatedBlock(GPUPCDevCSR *B, GPUPCDevMatFormat format, GPUPCDevMat *blk, size_t *bytes)
 {
-  GPUPCCSR     c, neg;
-  PetscScalar *a;
+  const GPUPCVecKernels *vk;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCMatGetCSR(B, &c));
-  PetscCall(PetscMalloc1(PetscMax(c.nnz, 1), &a));
-  for (PetscInt k = 0; k < c.nnz; k++) a[k] = -c.a[k];
-  neg   = c;
-  neg.a = a;
-  PetscCall(GPUPCDevMatCreate(&neg, 1, format, blk));
-  PetscCall(PetscFree(a));
-  PetscCall(GPUPCMatRestoreCSR(&c));
+  PetscCall(GPUPCGetVecKernels(&vk));
+  if (B->nnz > 0) PetscCall(vk->scale(B->nnz, -1.0, B->a));
+  PetscCall(GPUPCDevMatCreateFromDeviceCSR(B->m, B->n, B->nnz, B->i, B->j, B->a, format, blk));
   *bytes += (*blk)->bytes;
+  PetscFunctionReturn(0);
+}
+
+/* the blocks of level k on the device: level 0's as the device reduction left them, else the host MPIAIJ's copied up */
+static PetscErrorCode LevelBlocks(GPUPCCMGMPI M, PetscInt k, GPUPCDevMPIBlocks *B)
+{
+  PetscFunctionBegin;
+  if (k == 0 && M->l0dev) {
+    PetscCall(PetscMemzero(B, sizeof(*B)));
+    B->d = M->l0d;
+    B->o = M->l0o;
+    PetscCall(PetscMemzero(&M->l0d, sizeof(M->l0d)));
+    PetscCall(PetscMemzero(&M->l0o, sizeof(M->l0o)));
+    M->l0dev = PETSC_FALSE;
+  } else PetscCall(GPUPCDevMPIBlocksFromMat(M->levels[k].A, B));
   PetscFunctionReturn(0);
 }
 
@@ -91,6 +103,7 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->b));
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->x));
     M->bytes += 2 * L->n * sizeof(PetscScalar);
+    PetscCall(PetscLogEventBegin(PC_CMGM_UpClusters, 0, 0, 0, 0));
     { /* smoother weights 1 / (2 diag); 0 on an isolated vertex without excess (as on one rank) */
       Vec                d;
       const PetscScalar *da;
@@ -108,19 +121,30 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->w));
     PetscCall(GPUPCMalloc(L->n * sizeof(PetscScalar), &D->r));
     M->bytes += 2 * L->n * sizeof(PetscScalar);
+    PetscCall(PetscLogEventEnd(PC_CMGM_UpClusters, 0, 0, 0, 0));
     { /* -A_k: diagonal and off-diagonal blocks, halo plan of the off-diagonal columns */
-      Mat             Ad, Ao;
-      const PetscInt *garray;
-      PetscInt        nghost;
+      Mat               Ad, Ao;
+      const PetscInt   *garray;
+      PetscInt          nghost;
+      GPUPCDevMPIBlocks B;
       PetscCall(GPUPCMatMPIAIJGetSeqAIJ(L->A, &Ad, &Ao, &garray));
       PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
-      PetscCall(NegatedBlock(Ad, M->format, &DL->diag, &M->bytes));
-      PetscCall(NegatedBlock(Ao, M->format, &DL->offd, &M->bytes));
+      PetscCall(PetscLogEventBegin(PC_CMGM_UpBlocks, 0, 0, 0, 0));
+      PetscCall(LevelBlocks(M, k, &B));
+      PetscCheck(B.d.m == L->n && B.o.m == L->n && B.o.n == nghost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): level %" PetscInt_FMT "'s device blocks (%" PetscInt_FMT " rows, %" PetscInt_FMT " ghosts) do not match its matrix (%" PetscInt_FMT ", %" PetscInt_FMT ")", k, B.d.m, B.o.n, L->n, nghost);
+      PetscCall(NegatedBlock(&B.d, M->format, &DL->diag, &M->bytes));
+      PetscCall(NegatedBlock(&B.o, M->format, &DL->offd, &M->bytes));
+      PetscCall(GPUPCDevMPIBlocksDestroy(&B));
+      PetscCall(GPUPCSynchronize());
+      PetscCall(PetscLogEventEnd(PC_CMGM_UpBlocks, 0, 0, 0, 0));
+      PetscCall(PetscLogEventBegin(PC_CMGM_UpHalo, 0, 0, 0, 0));
       PetscCall(GPUPCHaloCreate(L->A, nghost, garray, &DL->halo));
+      PetscCall(PetscLogEventEnd(PC_CMGM_UpHalo, 0, 0, 0, 0));
       D->nnz = DL->diag->nnz + DL->offd->nnz;
     }
     if (k + 1 < M->nlevels) {
       PetscInt *cptr, *cperm;
+      PetscCall(PetscLogEventBegin(PC_CMGM_UpClusters, 0, 0, 0, 0));
       D->nc = L->nc;
       PetscCall(PetscMalloc2(L->nc + 1, &cptr, PetscMax(L->n, 1), &cperm));
       PetscCall(GPUPCCMGClusterSort(L->n, L->nc, L->cluster, cptr, cperm));
@@ -129,8 +153,10 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
       PetscCall(UploadInts(L->nc + 1, cptr, &D->cptr, &M->bytes));
       PetscCall(UploadInts(L->n, cperm, &D->cperm, &M->bytes));
       PetscCall(PetscFree2(cptr, cperm));
+      PetscCall(PetscLogEventEnd(PC_CMGM_UpClusters, 0, 0, 0, 0));
     }
   }
+  PetscCall(PetscLogEventBegin(PC_CMGM_UpSeq, 0, 0, 0, 0));
   if (M->gathered) { /* the one-rank hierarchy of the gathered last level, its vectors, host staging of the gather */
     const GPUPCCMGMPILevel *L = &M->levels[M->nlevels - 1];
     PetscMPIInt             nloc;
@@ -162,6 +188,7 @@ PetscErrorCode GPUPCCMGMPIDeviceUpload(Mat A, const GPUPCCMGOptions *opts, GPUPC
     M->bytes += (M->red.n + M->nghostdir) * sizeof(PetscScalar);
   }
   PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMGM_UpSeq, 0, 0, 0, 0));
   PetscCall(PetscLogEventEnd(PC_CMG_Upload, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -191,6 +218,9 @@ PetscErrorCode GPUPCCMGMPIDeviceFree(GPUPCCMGMPI M)
     if (DL->halo) PetscCall(GPUPCHaloDestroy(&DL->halo));
   }
   PetscCall(PetscFree(M->dlev));
+  PetscCall(GPUPCDevCSRDestroy(&M->l0d));
+  PetscCall(GPUPCDevCSRDestroy(&M->l0o));
+  M->l0dev = PETSC_FALSE;
   PetscCall(GPUPCGraphDestroy(&M->graph));
   if (M->gatherhalo) PetscCall(GPUPCHaloDestroy(&M->gatherhalo));
   PetscCall(GPUPCCMGDeviceFree(&M->seqdev));

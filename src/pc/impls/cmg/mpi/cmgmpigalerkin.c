@@ -68,8 +68,9 @@ static PetscErrorCode BlockValuesUp(Mat B, PetscInt nnz, PetscScalar *d)
   PetscFunctionReturn(0);
 }
 
-/* the two sums of the kept sorts with the fine level's current values: S->Cd, S->Co (device) */
-static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, MatReuse reuse, PetscInt *ci, PetscInt *cj, const PetscInt *oci, const PetscInt *ocj, PetscInt ncg, GPUPCCMGMPISort *S)
+/* the two sums of the kept sorts with the fine level's current values: S->Cd, S->Co (device); the values from F's
+   device blocks Fd, Fo when given (equal to F->A's), else from F->A's host blocks */
+static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, const GPUPCDevCSR *Fd, const GPUPCDevCSR *Fo, MatReuse reuse, PetscInt *ci, PetscInt *cj, const PetscInt *oci, const PetscInt *ocj, PetscInt ncg, GPUPCCMGMPISort *S)
 {
   const GPUPCCMGSetupKernels *k;
   Mat                         Ad, Ao;
@@ -80,13 +81,16 @@ static PetscErrorCode SortedSums(const GPUPCCMGMPILevel *F, MatReuse reuse, Pets
   PetscFunctionBegin;
   PetscCall(GPUPCGetCMGSetupKernels(&k));
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(F->A, &Ad, &Ao, NULL));
-  if (reuse == MAT_REUSE_MATRIX) PetscCall(BlockValuesUp(Ad, S->Ad.nnz, S->Ad.a));
+  PetscCheck(!Fd || (Fd->nnz == S->Ad.nnz && Fo->nnz == S->onnz), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): the level's device blocks do not match its kept Galerkin sort");
+  if (reuse == MAT_REUSE_MATRIX && Fd) PetscCall(GPUPCCopyOnDevice(S->Ad.a, Fd->a, S->Ad.nnz));
+  else if (reuse == MAT_REUSE_MATRIX) PetscCall(BlockValuesUp(Ad, S->Ad.nnz, S->Ad.a));
   PetscCall(GPUPCMallocArray(nent, &v));
   PetscCall(k->galerkin_triples(&S->Ad, S->cluster, F->nc, ci, cj, v));
   PetscCall(GPUPCDevCOOAssemble(F->nc, F->nc, nent, ci, cj, v, reuse, &S->dcoo, &S->Cd));
   PetscCall(GPUPCFree(v));
   PetscCall(GPUPCMallocArray(S->onnz, &ov));
-  PetscCall(BlockValuesUp(Ao, S->onnz, ov));
+  if (Fo) PetscCall(GPUPCCopyOnDevice(ov, Fo->a, S->onnz));
+  else PetscCall(BlockValuesUp(Ao, S->onnz, ov));
   PetscCall(GPUPCDevCOOAssemble(F->nc, ncg, S->onnz, oci, ocj, ov, reuse, &S->ocoo, &S->Co));
   PetscCall(GPUPCFree(ov));
   PetscFunctionReturn(0);
@@ -127,6 +131,7 @@ PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm comm, PetscInt N, const GPUPCDe
   const PetscInt m = Cd->m;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMGM_FromBlocks, 0, 0, 0, 0));
   PetscCall(PetscNew(&s));
   PetscCall(PetscMalloc3(m + 1, &s->di, Cd->nnz, &s->dj, Cd->nnz, &s->da));
   PetscCall(PetscMalloc3(m + 1, &s->oi, Co->nnz, &s->oj, Co->nnz, &s->oa));
@@ -142,6 +147,7 @@ PetscErrorCode GPUPCCMGMPIMatFromBlocks(MPI_Comm comm, PetscInt N, const GPUPCDe
   PetscCall(PetscContainerSetUserDestroy(container, SplitArraysDestroy));
   PetscCall(PetscObjectCompose((PetscObject)*A, "GPUPCCMGMPIArrays", (PetscObject)container));
   PetscCall(PetscContainerDestroy(&container));
+  PetscCall(PetscLogEventEnd(PC_CMGM_FromBlocks, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -180,8 +186,13 @@ static PetscErrorCode GhostClusters(const GPUPCCMGMPILevel *F, PetscInt cstart, 
    comment); F->sort keeps the sorts for GPUPCCMGMPIGalerkinValues
 
    Collective
+
+   Input Parameters:
++  F        - the clustered level
+-  Fd, Fo   - F's diagonal and off-diagonal blocks on the device, equal to F->A's (level 0 of the device reduction),
+              or NULL: F->A's host blocks are copied up
 */
-PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *C)
+PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, const GPUPCDevCSR *Fd, const GPUPCDevCSR *Fo, GPUPCCMGMPILevel *C)
 {
   GPUPCCMGMPISort          *S;
   const GPUPCSparseKernels *sk;
@@ -195,6 +206,7 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
   PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCall(GPUPCCMGMPISortFree(&F->sort));
+  PetscCall(PetscLogEventBegin(PC_CMGM_GalSums, 0, 0, 0, 0));
   PetscCall(PetscNew(&S));
   F->sort = S;
   PetscCallMPI(MPI_Scan(&F->nc, &scan, 1, MPIU_INT, MPI_SUM, comm));
@@ -205,20 +217,29 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(GhostClusters(F, cstart, nghost, garray, gcol, &ncg, &cg));
   /* up: the diagonal block, the clusters, the off-diagonal block's pattern and the ghosts' coarse columns */
   PetscCall(GPUPCMatGetCSR(Ad, &cd));
+  PetscCall(GPUPCMatGetCSR(Ao, &co));
+  PetscCheck(!Fd || (Fd->m == cd.m && Fd->nnz == cd.nnz && Fo->m == co.m && Fo->nnz == co.nnz && Fo->n == nghost), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMG (parallel): the level's device blocks do not match its matrix");
   PetscCall(GPUPCDevCSRCreate(cd.m, cd.n, cd.nnz, PETSC_TRUE, &S->Ad));
-  PetscCall(GPUPCCopyToDevice(S->Ad.i, cd.i, cd.m + 1));
-  PetscCall(GPUPCCopyToDevice(S->Ad.j, cd.j, cd.nnz));
-  PetscCall(GPUPCCopyToDevice(S->Ad.a, cd.a, cd.nnz));
+  PetscCall(GPUPCDevCSRCreate(co.m, nghost, co.nnz, PETSC_FALSE, &dAo));
+  if (Fd) { /* on the device already */
+    PetscCall(GPUPCCopyOnDevice(S->Ad.i, Fd->i, cd.m + 1));
+    PetscCall(GPUPCCopyOnDevice(S->Ad.j, Fd->j, cd.nnz));
+    PetscCall(GPUPCCopyOnDevice(S->Ad.a, Fd->a, cd.nnz));
+    PetscCall(GPUPCCopyOnDevice(dAo.i, Fo->i, co.m + 1));
+    PetscCall(GPUPCCopyOnDevice(dAo.j, Fo->j, co.nnz));
+  } else {
+    PetscCall(GPUPCCopyToDevice(S->Ad.i, cd.i, cd.m + 1));
+    PetscCall(GPUPCCopyToDevice(S->Ad.j, cd.j, cd.nnz));
+    PetscCall(GPUPCCopyToDevice(S->Ad.a, cd.a, cd.nnz));
+    PetscCall(GPUPCCopyToDevice(dAo.i, co.i, co.m + 1));
+    PetscCall(GPUPCCopyToDevice(dAo.j, co.j, co.nnz));
+  }
+  S->onnz   = co.nnz;
+  S->nghost = nghost;
+  PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscCall(GPUPCMallocArray(F->n, &S->cluster));
   PetscCall(GPUPCCopyToDevice(S->cluster, F->cluster, F->n));
-  PetscCall(GPUPCMatGetCSR(Ao, &co));
-  S->onnz   = co.nnz;
-  S->nghost = nghost;
-  PetscCall(GPUPCDevCSRCreate(co.m, nghost, co.nnz, PETSC_FALSE, &dAo));
-  PetscCall(GPUPCCopyToDevice(dAo.i, co.i, co.m + 1));
-  PetscCall(GPUPCCopyToDevice(dAo.j, co.j, co.nnz));
-  PetscCall(GPUPCMatRestoreCSR(&co));
   PetscCall(GPUPCMallocArray(nghost, &dgcol));
   PetscCall(GPUPCCopyToDevice(dgcol, gcol, nghost));
   PetscCall(PetscFree(gcol));
@@ -230,12 +251,14 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
   PetscCall(sk->expand(&dAo, S->cluster, dgcol, oci, ocj));
   PetscCall(GPUPCDevCSRDestroy(&dAo));
   PetscCall(GPUPCFree(dgcol));
-  PetscCall(SortedSums(F, MAT_INITIAL_MATRIX, ci, cj, oci, ocj, ncg, S));
+  PetscCall(SortedSums(F, Fd, Fo, MAT_INITIAL_MATRIX, ci, cj, oci, ocj, ncg, S));
   PetscCall(GPUPCFree(ci));
   PetscCall(GPUPCFree(cj));
   PetscCall(GPUPCFree(oci));
   PetscCall(GPUPCFree(ocj));
   S->bytes = (size_t)(S->Ad.m + 1 + S->Ad.nnz + F->n + S->dcoo.nent + S->Cd.nnz + 1 + S->ocoo.nent + S->Co.nnz + 1 + 2 * (F->nc + 1) + S->Cd.nnz + S->Co.nnz) * sizeof(PetscInt) + (size_t)(S->Ad.nnz + S->Cd.nnz + S->Co.nnz) * sizeof(PetscScalar);
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMGM_GalSums, 0, 0, 0, 0));
   /* the coarse level on the host */
   PetscCall(PetscMemzero(C, sizeof(*C)));
   PetscCall(PetscCalloc1(F->nc, &C->e));
@@ -251,8 +274,13 @@ PetscErrorCode GPUPCCMGMPIGalerkin(MPI_Comm comm, GPUPCCMGMPILevel *F, GPUPCCMGM
    and clusters did not): the sums only, written into C's MPIAIJ in place
 
    Not Collective
+
+   Input Parameters:
++  F      - the fine level (new values)
+-  Fd, Fo - F's blocks on the device with those values (level 0 of the device reduction), or NULL: from F->A's host
+            blocks
 */
-PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *C)
+PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, const GPUPCDevCSR *Fd, const GPUPCDevCSR *Fo, GPUPCCMGMPILevel *C)
 {
   GPUPCCMGMPISort *S = F->sort;
   Mat              Cd, Co;
@@ -262,7 +290,7 @@ PetscErrorCode GPUPCCMGMPIGalerkinValues(GPUPCCMGMPILevel *F, GPUPCCMGMPILevel *
   PetscFunctionBegin;
   PetscCheck(S, PETSC_COMM_SELF, PETSC_ERR_ORDER, "CMG (parallel): level without a kept Galerkin sort");
   PetscCall(PetscLogEventBegin(PC_CMG_Galerkin, 0, 0, 0, 0));
-  PetscCall(SortedSums(F, MAT_REUSE_MATRIX, NULL, NULL, NULL, NULL, S->Co.n, S));
+  PetscCall(SortedSums(F, Fd, Fo, MAT_REUSE_MATRIX, NULL, NULL, NULL, NULL, S->Co.n, S));
   PetscCall(PetscArrayzero(C->e, F->nc));
   for (PetscInt v = 0; v < F->n; v++) C->e[F->cluster[v]] += F->e[v];
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(C->A, &Cd, &Co, NULL));

@@ -114,9 +114,11 @@ static PetscErrorCode ClusterLevel(MPI_Comm comm, const GPUPCCMGOptions *opts, G
   PetscReal    *volall, *vollocal;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PC_CMGM_Graph, 0, 0, 0, 0));
   PetscCall(PetscMalloc3(L->n, &dpos, L->n, &volall, L->n, &vollocal));
   PetscCall(LocalGraph(L, &G, dpos, volall, vollocal));
   for (PetscInt i = 0; i < G.n; i++) G.val[dpos[i]] = volall[i];
+  PetscCall(PetscLogEventEnd(PC_CMGM_Graph, 0, 0, 0, 0));
   if (G.n > 0) { /* the same clusters either way (bit for bit: docs/algorithms.md 2.5) */
     if (opts->setup == PC_CMG_SETUP_DEVICE) PetscCall(GPUPCCMGClusterDevice(&G));
     else PetscCall(GPUPCCMGCluster(&G, opts->threads));
@@ -289,7 +291,8 @@ PetscErrorCode GPUPCCMGMPIHierarchyBuild(Mat A, const GPUPCCMGOptions *opts, GPU
     } else {
       if (opts->mpi_ptap) PetscCall(GalerkinPtAP(M->comm, L, &C));
       else {
-        PetscCall(GPUPCCMGMPIGalerkin(M->comm, L, &C));
+        const PetscBool dev = (PetscBool)(M->nlevels == 1 && M->l0dev); /* level 0's blocks still on the device */
+        PetscCall(GPUPCCMGMPIGalerkin(M->comm, L, dev ? &M->l0d : NULL, dev ? &M->l0o : NULL, &C));
         PetscCall(LevelSizes(M->comm, &C));
       }
       if (nnztotal + C.nnz > 5 * M->levels[0].nnz) {
@@ -389,7 +392,10 @@ PetscErrorCode GPUPCCMGMPIHierarchyRecompute(Mat A, const GPUPCCMGOptions *opts,
   }
   PetscCall(GPUPCCMGMPILevelFree(&L0));
   if (!*same) PetscFunctionReturn(0);
-  for (PetscInt k = 0; k + 1 < M->nlevels; k++) PetscCall(GPUPCCMGMPIGalerkinValues(&M->levels[k], &M->levels[k + 1]));
+  for (PetscInt k = 0; k + 1 < M->nlevels; k++) { /* level 0's new values from the device reduction's blocks where kept */
+    const PetscBool dev = (PetscBool)(k == 0 && M->l0dev);
+    PetscCall(GPUPCCMGMPIGalerkinValues(&M->levels[k], dev ? &M->l0d : NULL, dev ? &M->l0o : NULL, &M->levels[k + 1]));
+  }
   PetscCall(GPUPCCMGHierarchyDestroy(&M->seq));
   if (M->gathered) PetscCall(GatherSequential(M, opts));
   M->nreuses++;

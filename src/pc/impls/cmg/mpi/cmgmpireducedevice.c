@@ -1,13 +1,14 @@
 /*
    Distributed CMG, level 0 on the device (-pc_cmg_setup device; on the host backend through the host tables): the
-   rank's rows go up once as one CSR of n rows whose columns are the local ones (0 .. n-1) followed by the ghosts
-   (n + position in the garray), so every row stays sorted; the one-rank setup kernels of gpupc/cmgsetupkernels.h run
+   rank's MPIAIJ blocks go up as they are and are merged on the device into one CSR of n rows whose columns are the
+   local ones (0 .. n-1) followed by the ghosts (n + position in the garray), so every row stays sorted; the one-rank setup kernels of gpupc/cmgsetupkernels.h run
    on it row by row (dirichlet_rows, check_rows without the symmetry test, which needs the ghosts' rows, level0_count
    and level0_fill with the kept map extended to the ghosts), the extract member of gpupc/sparsekernels.h splits the
    level-0 rows into the diagonal and off-diagonal blocks, and the blocks become the MPIAIJ level 0 directly
-   (GPUPCCMGMPIMatFromBlocks). The symmetry test: the pairs inside the rank by check_rows' own test on the device
-   (the ghost columns flagged so that it reads local rows only), the pairs across ranks against the transpose of the
-   off-diagonal blocks alone (SymmetricAcross), without transposing the level.
+   (GPUPCCMGMPIMatFromBlocks; the blocks stay on the device for the first Galerkin sums and the upload). The symmetry
+   test: the pairs inside the rank by check_rows' own test on the device (the ghost columns flagged so that it reads
+   local rows only), the pairs across ranks by the owners of the ghost rows, which receive the boundary entries
+   (SymmetricAcross), without transposing anything.
    Dirichlet rows: the ghosts' flags and diagonals come from their owners (PetscSF), the kept rows are numbered by
    rank with the shared compaction as the host numbers them, the ghosts' kept numbers come from their owners, and
    the couplings E are made on the host from the rank's blocks by the host reduction's code
@@ -18,17 +19,20 @@
 */
 #include <gpupc/cmgmpi.h>
 #include <gpupc/cmgsetupkernels.h>
+#include <gpupc/devmpiblocks.h>
 
 /* device arrays of the reduction */
 typedef struct {
-  GPUPCDevCSR X, L0, Bd, Bo;
-  PetscInt   *isdir, *bad, *strict, *len, *map, *cmap;
-  PetscReal  *excess, *dinv;
+  GPUPCDevMPIBlocks U; /* the user's blocks as they are */
+  GPUPCDevCSR       X, L0, Bd, Bo;
+  PetscInt         *isdir, *bad, *strict, *len, *map, *cmap;
+  PetscReal        *excess, *dinv;
 } Arrays;
 
 static PetscErrorCode ArraysFree(Arrays *D)
 {
   PetscFunctionBegin;
+  PetscCall(GPUPCDevMPIBlocksDestroy(&D->U));
   PetscCall(GPUPCDevCSRDestroy(&D->X));
   PetscCall(GPUPCDevCSRDestroy(&D->L0));
   PetscCall(GPUPCDevCSRDestroy(&D->Bd));
@@ -45,39 +49,20 @@ static PetscErrorCode ArraysFree(Arrays *D)
   PetscFunctionReturn(0);
 }
 
-/* the rank's rows as one CSR on the device: local columns, then the ghosts at n + g; *ok false when not sorted */
-static PetscErrorCode RowsUp(Mat Ad, Mat Ao, PetscInt nghost, GPUPCDevCSR *X, PetscBool *ok)
+/* the rank's rows as one CSR on the device: the MPIAIJ blocks go up as they are (GPUPCDevMPIBlocksFromMat) and the
+   merge member of the sparse table joins each row's local columns and its ghosts (at n + g; every ghost column is above
+   every local one, so a row is its diagonal block's row followed by its off-diagonal block's, as MPIAIJ stores them);
+   *ok false when a row is not sorted */
+static PetscErrorCode RowsUp(Mat A, GPUPCDevMPIBlocks *B, GPUPCDevCSR *X, PetscBool *ok)
 {
   const GPUPCSparseKernels *sk;
-  GPUPCCSR                  cd, co;
-  PetscInt                 *xi, *xj, row, fault;
-  PetscScalar              *xa;
+  PetscInt                  row, fault;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCMatGetCSR(Ad, &cd));
-  PetscCall(GPUPCMatGetCSR(Ao, &co));
-  PetscCall(PetscMalloc3(cd.m + 1, &xi, cd.nnz + co.nnz, &xj, cd.nnz + co.nnz, &xa));
-  xi[0] = 0;
-  for (PetscInt i = 0; i < cd.m; i++) {
-    PetscInt q = xi[i];
-    for (PetscInt k = cd.i[i]; k < cd.i[i + 1]; k++, q++) {
-      xj[q] = cd.j[k];
-      xa[q] = cd.a[k];
-    }
-    for (PetscInt k = co.i[i]; k < co.i[i + 1]; k++, q++) {
-      xj[q] = cd.m + co.j[k];
-      xa[q] = co.a[k];
-    }
-    xi[i + 1] = q;
-  }
-  PetscCall(GPUPCDevCSRCreate(cd.m, cd.m + nghost, cd.nnz + co.nnz, PETSC_TRUE, X));
-  PetscCall(GPUPCCopyToDevice(X->i, xi, cd.m + 1));
-  PetscCall(GPUPCCopyToDevice(X->j, xj, X->nnz));
-  PetscCall(GPUPCCopyToDevice(X->a, xa, X->nnz));
-  PetscCall(PetscFree3(xi, xj, xa));
-  PetscCall(GPUPCMatRestoreCSR(&co));
-  PetscCall(GPUPCMatRestoreCSR(&cd));
   PetscCall(GPUPCGetSparseKernels(&sk));
+  PetscCall(GPUPCDevMPIBlocksFromMat(A, B));
+  PetscCall(GPUPCDevCSRCreate(B->d.m, B->d.m + B->nghost, B->d.nnz + B->o.nnz, PETSC_TRUE, X));
+  PetscCall(sk->merge(&B->d, NULL, 0, &B->o, NULL, B->d.m, X));
   PetscCall(sk->check(X, &row, &fault));
   *ok = (PetscBool)(row < 0);
   PetscFunctionReturn(0);
@@ -99,50 +84,57 @@ static PetscErrorCode GhostBcast(Mat A, PetscInt nghost, const PetscInt *garray,
   PetscFunctionReturn(0);
 }
 
-/* the pairs across ranks: each stored off-diagonal block entry a_iJ against a_Ji, read from the transpose of an MPIAIJ
-   made of the off-diagonal blocks alone (the ghost couplings: a few boundary rows' worth, not the whole level);
-   *sym on this rank */
-static PetscErrorCode SymmetricAcross(MPI_Comm comm, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, const PetscInt *gisdir, PetscInt n, PetscInt N, PetscBool *sym)
+/* the pairs across ranks: each stored off-diagonal block entry a_iJ (nonzero, J not a Dirichlet row) goes to the owner
+   of row J with i's global number (one PetscSF gather over the boundary entries, not the rank's rows), which compares
+   it with its own a_Ji (0 when not stored); *sym on this rank (the owners' verdicts) */
+static PetscErrorCode SymmetricAcross(Mat A, const GPUPCCMGOptions *opts, Mat Ao, const PetscInt *garray, const PetscInt *gisdir, PetscBool *sym)
 {
-  GPUPCCSR     co;
-  Mat          B, T;
-  PetscInt    *di, *dj, *oi, *oj, rstart;
-  PetscScalar *da, *oa;
+  GPUPCCSR        co;
+  PetscLayout     rmap;
+  PetscSF         sf;
+  const PetscInt *deg;
+  PetscInt        rstart, nleaf = 0, nroot, nmulti = 0, *rows, *lcol, *mcol;
+  PetscScalar    *lval, *mval;
 
   PetscFunctionBegin;
   *sym = PETSC_TRUE;
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(MatGetLayouts(A, &rmap, NULL));
+  PetscCall(MatGetLocalSize(A, &nroot, NULL));
   PetscCall(GPUPCMatGetCSR(Ao, &co));
-  PetscCall(PetscCalloc3(n + 1, &di, 1, &dj, 1, &da));
-  PetscCall(PetscMalloc3(n + 1, &oi, PetscMax(co.nnz, 1), &oj, PetscMax(co.nnz, 1), &oa));
-  PetscCall(PetscArraycpy(oi, co.i, n + 1));
-  for (PetscInt q = 0; q < co.nnz; q++) {
-    oj[q] = garray[co.j[q]];
-    oa[q] = co.a[q];
-  }
-  PetscCall(MatCreateMPIAIJWithSplitArrays(comm, n, n, N, N, di, dj, da, oi, oj, oa, &B));
-  PetscCall(MatTranspose(B, MAT_INITIAL_MATRIX, &T));
-  PetscCall(MatDestroy(&B));
-  PetscCall(PetscFree3(di, dj, da));
-  PetscCall(PetscFree3(oi, oj, oa));
-  PetscCall(MatGetOwnershipRange(T, &rstart, NULL));
-  for (PetscInt i = 0; i < n && *sym; i++) {
-    const PetscInt    *ct;
-    const PetscScalar *vt;
-    PetscInt           nt;
-    if (co.i[i] == co.i[i + 1]) continue;
-    PetscCall(MatGetRow(T, rstart + i, &nt, &ct, &vt));
-    for (PetscInt k = co.i[i]; k < co.i[i + 1] && *sym; k++) {
-      const PetscReal a = PetscRealPart(co.a[k]);
-      PetscInt        at;
-      PetscReal       x;
-      if (a == 0.0 || gisdir[co.j[k]]) continue; /* a coupling into a Dirichlet row is not in level 0 */
-      PetscCall(PetscFindInt(garray[co.j[k]], nt, ct, &at));
-      x = at >= 0 ? PetscRealPart(vt[at]) : 0.0;
+  for (PetscInt q = 0; q < co.nnz; q++)
+    if (PetscRealPart(co.a[q]) != 0.0 && !gisdir[co.j[q]]) nleaf++; /* a coupling into a Dirichlet row is not in level 0 */
+  PetscCall(PetscMalloc3(PetscMax(nleaf, 1), &rows, PetscMax(nleaf, 1), &lcol, PetscMax(nleaf, 1), &lval));
+  nleaf = 0;
+  for (PetscInt i = 0; i < co.m; i++)
+    for (PetscInt q = co.i[i]; q < co.i[i + 1]; q++) {
+      if (PetscRealPart(co.a[q]) == 0.0 || gisdir[co.j[q]]) continue;
+      rows[nleaf] = garray[co.j[q]];
+      lcol[nleaf] = rstart + i;
+      lval[nleaf] = co.a[q];
+      nleaf++;
+    }
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf));
+  PetscCall(PetscSFSetGraphLayout(sf, rmap, nleaf, NULL, PETSC_COPY_VALUES, rows));
+  PetscCall(PetscSFComputeDegreeBegin(sf, &deg));
+  PetscCall(PetscSFComputeDegreeEnd(sf, &deg));
+  for (PetscInt r = 0; r < nroot; r++) nmulti += deg[r];
+  PetscCall(PetscMalloc2(PetscMax(nmulti, 1), &mcol, PetscMax(nmulti, 1), &mval));
+  PetscCall(PetscSFGatherBegin(sf, MPIU_INT, lcol, mcol));
+  PetscCall(PetscSFGatherEnd(sf, MPIU_INT, lcol, mcol));
+  PetscCall(PetscSFGatherBegin(sf, MPIU_SCALAR, lval, mval));
+  PetscCall(PetscSFGatherEnd(sf, MPIU_SCALAR, lval, mval));
+  for (PetscInt r = 0, m = 0; r < nroot; r++) /* the gathered entries of row r: deg[r] of them, in order */
+    for (PetscInt d = 0; d < deg[r]; d++, m++) {
+      const PetscReal a = PetscRealPart(mval[m]);
+      PetscReal       x = 0.0;
+      for (PetscInt q = co.i[r]; q < co.i[r + 1]; q++) /* a_rc: column c is another rank's, so in the off-diagonal block */
+        if (garray[co.j[q]] == mcol[m]) x = PetscRealPart(co.a[q]);
       if (PetscAbsReal(a - x) > opts->symmetry_tol * PetscMax(PetscAbsReal(a), PetscAbsReal(x))) *sym = PETSC_FALSE;
     }
-    PetscCall(MatRestoreRow(T, rstart + i, &nt, &ct, &vt));
-  }
-  PetscCall(MatDestroy(&T));
+  PetscCall(PetscFree2(mcol, mval));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(PetscFree3(rows, lcol, lval));
   PetscCall(GPUPCMatRestoreCSR(&co));
   PetscFunctionReturn(0);
 }
@@ -188,7 +180,9 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
-  PetscCall(RowsUp(Ad, Ao, nghost, &D.X, &ok));
+  PetscCall(PetscLogEventBegin(PC_CMGM_RowsUp, 0, 0, 0, 0));
+  PetscCall(RowsUp(A, &D.U, &D.X, &ok));
+  PetscCall(PetscLogEventEnd(PC_CMGM_RowsUp, 0, 0, 0, 0));
   rule.check_symmetry = PETSC_FALSE; /* tested on level 0 below: it needs the ghosts' rows */
   rule.doublecover    = PETSC_FALSE; /* refused in parallel: a positive off-diagonal is a fault here */
   rule.dirichlet_rows = opts->dirichlet_rows;
@@ -204,24 +198,27 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   PetscCall(PetscMalloc5(PetscMax(n, 1), &hkmap, PetscMax(nghost, 1), &gnew, PetscMax(nghost, 1), &gpos, PetscMax(nghost, 1), &garray0, PetscMax(n, 1), &hex));
   PetscCall(PetscMalloc1(PetscMax(n, 1), &hdinv));
   ndir = nbad = npos = nstrict = 0;
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedKernels, 0, 0, 0, 0));
   if (ok) PetscCall(k->dirichlet_rows(&D.X, &rule, D.isdir, &ndir));
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedKernels, 0, 0, 0, 0));
   counts[0] = ok ? 0 : 1;
   counts[1] = ndir;
   PetscCall(MPIU_Allreduce(counts, gcounts, 2, MPIU_INT, MPI_SUM, comm));
   if (!gcounts[0]) { /* the ghosts' Dirichlet flags and diagonals from their owners; then the row checks */
-    GPUPCCSR cd;
+    PetscScalar *dd;
+    PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
     PetscCall(GPUPCCopyToHost(hisdir, D.isdir, n));
-    PetscCall(GPUPCMatGetCSR(Ad, &cd));
-    for (PetscInt i = 0; i < n; i++) {
-      ldiag[i] = 0.0;
-      for (PetscInt q = cd.i[i]; q < cd.i[i + 1]; q++)
-        if (cd.j[q] == i) ldiag[i] += cd.a[q];
-    }
-    PetscCall(GPUPCMatRestoreCSR(&cd));
+    PetscCall(GPUPCMallocArray(n, &dd)); /* the rows are sorted here: one diagonal entry at most */
+    PetscCall(sk->diagonal(&D.U.d, dd));
+    PetscCall(GPUPCCopyToHost(ldiag, dd, n));
+    PetscCall(GPUPCFree(dd));
     PetscCall(GhostBcast(A, nghost, garray, MPIU_INT, hisdir, gisdir));
     PetscCall(GhostBcast(A, nghost, garray, MPIU_SCALAR, ldiag, gdiag));
     PetscCall(GPUPCCopyToDevice(D.isdir + n, gisdir, nghost));
+    PetscCall(PetscLogEventEnd(PC_CMGM_RedHost, 0, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(PC_CMGM_RedKernels, 0, 0, 0, 0));
     PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict));
+    PetscCall(PetscLogEventEnd(PC_CMGM_RedKernels, 0, 0, 0, 0));
   }
   counts[2] = nbad;
   PetscCall(MPIU_Allreduce(&counts[2], &gcounts[2], 1, MPIU_INT, MPI_SUM, comm));
@@ -235,6 +232,7 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscFunctionReturn(0);
   }
   /* the kept rows numbered by rank (as the host reduction numbers them), the ghosts' kept numbers from their owners */
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
   PetscCall(GPUPCMallocArray(n + nghost, &D.map));
   PetscCall(sk->compact(n, D.isdir, 0, NULL, D.map, &nk, NULL));
   PetscCallMPI(MPI_Scan(&nk, &kstart, 1, MPIU_INT, MPI_SUM, comm));
@@ -248,6 +246,8 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     gpos[g] = gnew[g] >= 0 ? ngk : -1;
     if (gnew[g] >= 0) garray0[ngk++] = gnew[g]; /* ascending: the kept numbers increase with the user's */
   }
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedHost, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedKernels, 0, 0, 0, 0));
   { /* level-0 rows: columns are the kept local rows, the (unused) ground nk, then the kept ghosts */
     PetscCall(PetscMalloc2(n + nghost, &hmap, nk + 1 + ngk, &hcmap));
     for (PetscInt c = 0; c < n + nghost; c++) hmap[c] = c < n ? hkmap[c] : (gpos[c - n] >= 0 ? nk + 1 + gpos[c - n] : -1);
@@ -272,6 +272,8 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
     PetscCall(GPUPCDevCSRExtract(&D.L0, D.cmap, ngk, MAT_INITIAL_MATRIX, &D.Bo));
     PetscCall(PetscFree2(hmap, hcmap));
   }
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedKernels, 0, 0, 0, 0));
   PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nk, &D.Bd, &D.Bo, garray0, NULL, &A0));
   PetscCall(PetscMalloc1(PetscMax(nk, 1), &e));
   PetscCall(GPUPCCopyToHost(hex, D.excess, n));
@@ -281,15 +283,17 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
   if (opts->check_symmetry) { /* inside the rank: check_rows' test with the ghosts flagged (it reads local rows only) */
     PetscBool sym;
     PetscInt  nstrict2, *h;
+    PetscCall(PetscLogEventBegin(PC_CMGM_Symmetry, 0, 0, 0, 0));
     PetscCall(PetscMalloc1(n + nghost, &h));
     for (PetscInt c = 0; c < n + nghost; c++) h[c] = c < n ? hisdir[c] : 1;
     PetscCall(GPUPCCopyToDevice(D.isdir, h, n + nghost));
     PetscCall(PetscFree(h));
     rule.check_symmetry = PETSC_TRUE;
     PetscCall(k->check_rows(&D.X, &rule, D.isdir, D.excess, D.dinv, D.bad, D.strict, D.len, &nbad, &npos, &nstrict2));
-    PetscCall(SymmetricAcross(comm, opts, Ao, garray, gisdir, n, N, &sym));
+    PetscCall(SymmetricAcross(A, opts, Ao, garray, gisdir, &sym));
     sym = (PetscBool)(sym && nbad == 0);
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sym, 1, MPIU_BOOL, MPI_LAND, comm));
+    PetscCall(PetscLogEventEnd(PC_CMGM_Symmetry, 0, 0, 0, 0));
     if (!sym) { /* the host reduction names the first asymmetric pair */
       PetscCall(PetscInfo(A, "CMG (parallel): an asymmetric pair; level 0 is reduced on the host, which names it\n"));
       PetscCall(ArraysFree(&D));
@@ -302,15 +306,38 @@ PetscErrorCode GPUPCCMGMPIReduceDevice(Mat A, const GPUPCCMGOptions *opts, GPUPC
       PetscFunctionReturn(0);
     }
   }
+  { /* level 0's blocks stay on the device for the upload when A0's off-diagonal block has garray0's columns (MPIAIJ
+       drops a ghost column without entries) */
+    Mat             A0d, A0o;
+    const PetscInt *ga0;
+    PetscInt        ng0;
+    PetscBool       same;
+    PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A0, &A0d, &A0o, &ga0));
+    PetscCall(MatGetLocalSize(A0o, NULL, &ng0));
+    same = (PetscBool)(ng0 == ngk);
+    if (same) PetscCall(PetscArraycmp(ga0, garray0, ngk, &same));
+    PetscCall(GPUPCDevCSRDestroy(&M->l0d));
+    PetscCall(GPUPCDevCSRDestroy(&M->l0o));
+    M->l0dev = same;
+    PetscCall(PetscInfo(A, "CMG (parallel): level 0's device blocks %s\n", same ? "kept for the Galerkin sums and the upload" : "dropped (the MPIAIJ dropped a ghost column); the upload copies its host blocks"));
+    if (same) {
+      M->l0d = D.Bd;
+      M->l0o = D.Bo;
+      PetscCall(PetscMemzero(&D.Bd, sizeof(D.Bd)));
+      PetscCall(PetscMemzero(&D.Bo, sizeof(D.Bo)));
+    }
+  }
   PetscCall(ArraysFree(&D));
   PetscCall(GPUPCCMGMPIReductionCounts(comm, n, nk, nstrict, ndir, N, M));
   M->Nkept = Nk;
+  PetscCall(PetscLogEventBegin(PC_CMGM_RedHost, 0, 0, 0, 0));
   if (M->gdirichlet > 0) { /* the map and the couplings E, as the host reduction makes them */
     PetscCall(PetscMalloc1(n, &M->red.map));
     PetscCall(PetscArraycpy(M->red.map, hkmap, n));
     PetscCall(GPUPCCMGMPICouplingsFromBlocks(A, newidx, gnew, gdiag, hdinv, M));
   }
   PetscCall(GPUPCCMGMPICouplingCounts(comm, M));
+  PetscCall(PetscLogEventEnd(PC_CMGM_RedHost, 0, 0, 0, 0));
   PetscCall(PetscMemzero(L0, sizeof(*L0)));
   L0->A                = A0;
   L0->n                = nk;
