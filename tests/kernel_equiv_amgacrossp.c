@@ -12,7 +12,7 @@ static const char help[] = "PC gpuamg's device coarsening across ranks (gpupc/am
                            "     1e-12); the off-diagonal block's garray increasing, every ghost column used, the diagonal block the\n"
                            "     owned C points;\n"
                            "  3. a bad truncation factor and multipass refused with an error.\n"
-                           "Options: -n <grid points per direction, default 9> -problems <poisson3d,randcoef3d,jump3d>\n";
+                           "Options: -n <rows, default 1000> -problems <poisson3d,randcoef3d,jump3d>\n";
 
 #include <petscmat.h>
 #include <gpupc/amgdevacross.h>
@@ -115,7 +115,8 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
     /* 1. the splittings: the whole rank (hmis's first pass as the host's), then small subdomains */
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s", name, PCGPUAMGCoarsenTypes[ctypes[c]]));
     PetscCall(GPUPCAMGCoarsenAcross(&L, &S, ctypes[c], 1, hcf));
-    PetscCall(GPUPCAMGDevCoarsenAcrossSubdomain(&DL, &DG, ctypes[c], PETSC_MAX_INT, dcf));
+    if (ctypes[c] == PC_GPUAMG_COARSEN_PMIS) PetscCall(GPUPCAMGDevCoarsenAcross(&DL, &DG, ctypes[c], dcf));
+    else PetscCall(GPUPCAMGDevCoarsenAcrossSubdomain(&DL, &DG, ctypes[c], PETSC_MAX_INT, dcf));
     PetscCall(Back(back, dcf, L.nx));
     PetscCall(ExpectEqualInts(what, "cf", L.nx, back, hcf));
     PetscCall(PetscFree(back));
@@ -175,8 +176,8 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
 
 static PetscErrorCode RunCase(void)
 {
-  PetscInt          n = 9, sub = 7, tmax = 4, np = 3;
-  PetscReal         tol = 0.0;
+  PetscInt          n = 1000, sub = 7, tmax = 4, np = 3;
+  PetscReal         tol         = 0.0;
   char             *problems[3] = {NULL, NULL, NULL};
   PetscBool         set;
   PetscGPUPCBackend backend;

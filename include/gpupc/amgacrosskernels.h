@@ -18,27 +18,27 @@
 
 /* The table, one line per kernel: X(A, member, Stem, (parameters)) (gpupc/kerneltable.h); the host implementation of a
    member is Stem_Host, the CUDA one Stem_CUDA. */
-#define GPUPC_AMG_ACROSS_KERNEL_LIST(X, A)                                                                                                                                                        \
-  /* cnt[p] = the owned rows (columns < n) in row p of ST, p < ST->m: the strong dependences on p counted on this rank */ \
-  X(A, count_owned, AMGAcrossCountOwned, (const GPUPCDevCSR *ST, PetscInt n, PetscInt *cnt))                                                                                                      \
+#define GPUPC_AMG_ACROSS_KERNEL_LIST(X, A)                                                                                                                          \
+  /* cnt[p] = the owned rows (columns < n) in row p of ST, p < ST->m: the strong dependences on p counted on this rank */                                           \
+  X(A, count_owned, AMGAcrossCountOwned, (const GPUPCDevCSR *ST, PetscInt n, PetscInt *cnt))                                                                        \
   /* PMIS start: w[p] = cnt[p] + GPUPCAMGRandom(gidx[p]), p < nx (cnt: the counts of every rank); for the owned i < n: \
-     cf[i] = U first when reset, then an undecided i with cnt[i] == 0 becomes F; *left (host) = the owned U points */ \
-  X(A, measure, AMGAcrossMeasure, (PetscInt nx, PetscInt n, const PetscInt *cnt, const PetscInt *gidx, PetscInt reset, PetscReal *w, PetscInt *cf, PetscInt *left))                                 \
+     cf[i] = U first when reset, then an undecided i with cnt[i] == 0 becomes F; *left (host) = the owned U points */                                            \
+  X(A, measure, AMGAcrossMeasure, (PetscInt nx, PetscInt n, const PetscInt *cnt, const PetscInt *gidx, PetscInt reset, PetscReal *w, PetscInt *cf, PetscInt *left)) \
   /* beaten[p] = 1 when p is U and an undecided owned row (column < n of ST row p) beats it (larger w, ties: larger \
-     gidx), else 0; p < ST->m */                                                                                      \
-  X(A, beaten, AMGAcrossBeaten, (const GPUPCDevCSR *ST, PetscInt n, const PetscReal *w, const PetscInt *gidx, const PetscInt *cf, PetscInt *beaten))                                           \
+     gidx), else 0; p < ST->m */                                               \
+  X(A, beaten, AMGAcrossBeaten, (const GPUPCDevCSR *ST, PetscInt n, const PetscReal *w, const PetscInt *gidx, const PetscInt *cf, PetscInt *beaten))                \
   /* mark[i] = 1 when i is U, not beaten, and no undecided point of S row i beats it, else 0; i < S->m (the owned \
-     rows: the caller passes S with m = n) */                                                                          \
-  X(A, select, AMGAcrossSelect, (const GPUPCDevCSR *S, const PetscReal *w, const PetscInt *gidx, const PetscInt *cf, const PetscInt *beaten, char *mark))                                       \
-  /* dst[k] = src[idx[k]], k < n */                                                                                                                                                               \
-  X(A, gather, AMGAcrossGather, (PetscInt n, const PetscInt *idx, const PetscInt *src, PetscInt *dst))                                                                                           \
-  /* dst[idx[k]] = src[k] (k when src is NULL), k < n */                                                                                                                                          \
-  X(A, scatter, AMGAcrossScatter, (PetscInt n, const PetscInt *idx, const PetscInt *src, PetscInt *dst))                                                                                         \
-  /* dst[k] = value + step k, k < n (step 0: a constant, 1: a numbering) */                                                                                                                                                                     \
-  X(A, fill, AMGAcrossFill, (PetscInt n, PetscInt value, PetscInt step, PetscInt *dst))                                                                                                                         \
-  /* row pointers of X padded with empty rows to m >= X->m rows: Pi[r] = X->i[min(r, X->m)], r <= m */                                                                                           \
-  X(A, pad_rowptr, AMGAcrossPadRowPtr, (const GPUPCDevCSR *X, PetscInt m, PetscInt *Pi))                                                                                                         \
-  /* flag[P->j[e]] = 1 for every entry e of P (the columns P uses; the other flags are left as they are) */                                                                                      \
+     rows: the caller passes S with m = n) */                                                 \
+  X(A, select, AMGAcrossSelect, (const GPUPCDevCSR *S, const PetscReal *w, const PetscInt *gidx, const PetscInt *cf, const PetscInt *beaten, char *mark))           \
+  /* dst[k] = src[idx[k]], k < n */                                                                                                                                 \
+  X(A, gather, AMGAcrossGather, (PetscInt n, const PetscInt *idx, const PetscInt *src, PetscInt *dst))                                                              \
+  /* dst[idx[k]] = src[k] (k when src is NULL), k < n */                                                                                                            \
+  X(A, scatter, AMGAcrossScatter, (PetscInt n, const PetscInt *idx, const PetscInt *src, PetscInt *dst))                                                            \
+  /* dst[k] = value + step k, k < n (step 0: a constant, 1: a numbering) */                                                                                         \
+  X(A, fill, AMGAcrossFill, (PetscInt n, PetscInt value, PetscInt step, PetscInt * dst))                                                                            \
+  /* row pointers of X padded with empty rows to m >= X->m rows: Pi[r] = X->i[min(r, X->m)], r <= m */                                                              \
+  X(A, pad_rowptr, AMGAcrossPadRowPtr, (const GPUPCDevCSR *X, PetscInt m, PetscInt *Pi))                                                                            \
+  /* flag[P->j[e]] = 1 for every entry e of P (the columns P uses; the other flags are left as they are) */                                                         \
   X(A, mark_cols, AMGAcrossMarkCols, (const GPUPCDevCSR *P, PetscInt *flag))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_AMG_ACROSS_KERNEL_LIST) GPUPCAMGAcrossKernels;

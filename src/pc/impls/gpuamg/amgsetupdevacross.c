@@ -28,8 +28,8 @@
 typedef struct {
   const GPUPCAMGAcrossKernels *ak;
   PetscSF                      sf;
-  PetscInt                     n, nx, nb; /* owned points, points, boundary roots */
-  PetscInt                    *hb, *db;   /* the boundary roots (owned points other ranks hold as ghosts), host and device */
+  PetscInt                     n, nx, nb;   /* owned points, points, boundary roots */
+  PetscInt                    *hb, *db;     /* the boundary roots (owned points other ranks hold as ghosts), host and device */
   PetscInt                    *hbuf, *dbuf; /* nb entries */
   PetscInt                    *hroot;       /* n entries: only the boundary ones are read or written */
   PetscInt                    *hleaf;       /* nx - n entries: the ghosts */
@@ -37,8 +37,8 @@ typedef struct {
 
 static PetscErrorCode ExchangeCreate(const GPUPCAMGDevLocal *L, const GPUPCAMGAcrossKernels *ak, Exchange *x)
 {
-  PetscInt        niranks, nleaves, minleaf, maxleaf, nroots;
-  const PetscInt *ioffset, *irootloc;
+  PetscInt           niranks, nleaves, minleaf, maxleaf, nroots;
+  const PetscInt    *ioffset, *irootloc;
   const PetscMPIInt *iranks;
 
   PetscFunctionBegin;
