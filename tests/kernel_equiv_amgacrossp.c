@@ -12,13 +12,27 @@ static const char help[] = "PC gpuamg's device coarsening across ranks (gpupc/am
                            "     1e-12); the off-diagonal block's garray increasing, every ghost column used, the diagonal block the\n"
                            "     owned C points;\n"
                            "  3. a bad truncation factor and multipass refused with an error.\n"
-                           "Options: -n <rows, default 1000> -problems <poisson3d,randcoef3d,jump3d>\n";
+                           "Options: -n <rows, default 1000> -problems <poisson3d,randcoef3d,jump3d> -levels <2> -large (only pmis and ext+i\n"
+                           "  truncated to -tmax entries: the setup's defaults, for big runs) -times (print the host and device calls' wall\n"
+                           "  times on rank 0: information only, nothing is asserted on them)\n";
 
 #include <petscmat.h>
 #include <gpupc/amgdevacross.h>
 #include <gpupc/problems.h>
 #include "amgdevtest.h"
 #include "testcases.h"
+#include <petsctime.h>
+
+static PetscBool large = PETSC_FALSE, times = PETSC_FALSE;
+
+/* wall time after the device work queued so far */
+static PetscErrorCode Now(PetscLogDouble *t)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCSynchronize());
+  PetscCall(PetscTime(t));
+  PetscFunctionReturn(0);
+}
 
 /* X (device blocks as MPIAIJ) against Y (the host's P): same pattern, values within tol of the row's largest */
 static PetscErrorCode ComparePs(Mat X, Mat Y, PetscReal tol, const char *what)
@@ -101,6 +115,7 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
   const PetscInt            tmaxs[3]  = {0, tmax, 0};
   const PetscReal           tfacs[3]  = {0.0, 0.0, 0.2};
   char                      what[256];
+  PetscLogDouble            t0 = 0, t1 = 0, t2 = 0, t3 = 0;
 
   PetscFunctionBegin;
   *Pnext = NULL;
@@ -114,9 +129,14 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
   for (PetscInt c = 0; c < 2; c++) {
     /* 1. the splittings: the whole rank (hmis's first pass as the host's), then small subdomains */
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s", name, PCGPUAMGCoarsenTypes[ctypes[c]]));
+    if (large && c > 0) break;
+    PetscCall(Now(&t0));
     PetscCall(GPUPCAMGCoarsenAcross(&L, &S, ctypes[c], 1, hcf));
+    PetscCall(Now(&t1));
     if (ctypes[c] == PC_GPUAMG_COARSEN_PMIS) PetscCall(GPUPCAMGDevCoarsenAcross(&DL, &DG, ctypes[c], dcf));
     else PetscCall(GPUPCAMGDevCoarsenAcrossSubdomain(&DL, &DG, ctypes[c], PETSC_MAX_INT, dcf));
+    PetscCall(Now(&t2));
+    if (times) PetscCall(PetscPrintf(comm, "%s: host %.4f s, device %.4f s\n", what, (double)(t1 - t0), (double)(t2 - t1)));
     PetscCall(Back(back, dcf, L.nx));
     PetscCall(ExpectEqualInts(what, "cf", L.nx, back, hcf));
     PetscCall(PetscFree(back));
@@ -137,11 +157,17 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
         GPUPCDevMPIBlocks B;
         Mat               Ph, Pd;
 
+        if (large && (t != 2 || q != 1)) continue;
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s, %s, truncation %" PetscInt_FMT " entries factor %g", name, PCGPUAMGCoarsenTypes[ctypes[c]], PCGPUAMGInterpTypes[itypes[t]], tmaxs[q], (double)tfacs[q]));
+        PetscCall(Now(&t0));
         PetscCall(GPUPCAMGInterpolateAcross(&L, &S, hcf, itypes[t], tmaxs[q], tfacs[q], PC_GPUAMG_TRUNC_RESCALE_SUM, 1, &Pl));
+        PetscCall(Now(&t1));
         PetscCall(GPUPCAMGLocalPToMat(comm, &Pl, 1, 1, 1, &Ph));
         PetscCall(GPUPCAMGLocalPFree(&Pl));
+        PetscCall(Now(&t2));
         PetscCall(GPUPCAMGDevInterpolateAcross(&DL, &DG, dcf, itypes[t], tmaxs[q], tfacs[q], &B));
+        PetscCall(Now(&t3));
+        if (times) PetscCall(PetscPrintf(comm, "%s: host %.4f s, device %.4f s\n", what, (double)(t1 - t0), (double)(t3 - t2)));
         PetscCall(CheckBlocks(&B, nc, what));
         PetscCall(GPUPCDevMPIBlocksToMat(&B, &Pd));
         PetscCall(ComparePs(Pd, Ph, tol, what));
@@ -176,7 +202,7 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
 
 static PetscErrorCode RunCase(void)
 {
-  PetscInt          n = 1000, sub = 7, tmax = 4, np = 3;
+  PetscInt          n = 1000, sub = 7, tmax = 4, np = 3, levels = 2;
   PetscReal         tol         = 0.0;
   char             *problems[3] = {NULL, NULL, NULL};
   PetscBool         set;
@@ -188,6 +214,9 @@ static PetscErrorCode RunCase(void)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-sub", &sub, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-tmax", &tmax, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-levels", &levels, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-large", &large, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-times", &times, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-problems", problems, &np, &set));
   if (!set) {
@@ -197,22 +226,25 @@ static PetscErrorCode RunCase(void)
     PetscCall(PetscStrallocpy("jump3d", &problems[2]));
   }
   for (PetscInt p = 0; p < np; p++) {
-    Mat  A0, A, P, Ac;
+    Mat A0, A, P, Ac;
+
     Vec  b;
     char name[128];
 
     PetscCall(GPUPCProblemCreate(PETSC_COMM_WORLD, problems[p], n, 1, &A0, &b));
     PetscCall(MatConvert(A0, MATAIJ, MAT_INITIAL_MATRIX, &A));
     PetscCall(MatSetBlockSize(A, 1));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s n %" PetscInt_FMT " level 0", problems[p], n));
-    PetscCall(CheckLevel(A, name, sub, tmax, tol, &P));
-    PetscCall(MatPtAP(A, P, MAT_INITIAL_MATRIX, 2.0, &Ac));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "%s n %" PetscInt_FMT " level 1", problems[p], n));
-    PetscCall(MatDestroy(&P));
-    PetscCall(CheckLevel(Ac, name, sub, tmax, tol, &P));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s n %" PetscInt_FMT ": device splittings and interpolations across ranks equal the host's on 2 levels\n", problems[p], n));
-    PetscCall(MatDestroy(&P));
-    PetscCall(MatDestroy(&Ac));
+    for (PetscInt l = 0; l < levels; l++) { /* level l + 1: P^T A P of the host's P (pmis, ext+i, tmax) */
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s n %" PetscInt_FMT " level %" PetscInt_FMT, problems[p], n, l));
+      PetscCall(CheckLevel(A, name, sub, tmax, tol, &P));
+      if (l + 1 < levels) {
+        PetscCall(MatPtAP(A, P, MAT_INITIAL_MATRIX, 2.0, &Ac));
+        PetscCall(MatDestroy(&A));
+        A = Ac;
+      }
+      PetscCall(MatDestroy(&P));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s n %" PetscInt_FMT ": device splittings and interpolations across ranks equal the host's on %" PetscInt_FMT " levels\n", problems[p], n, levels));
     PetscCall(MatDestroy(&A));
     PetscCall(MatDestroy(&A0));
     PetscCall(VecDestroy(&b));
