@@ -10,7 +10,7 @@ static const char help[] = "PC gpuamg's device coarsening across ranks (gpupc/am
                            "     (as MPIAIJ, GPUPCDevMPIBlocksToMat) has the host's pattern and values (exactly on the host table,\n"
                            "     within -tol relative to the row's largest entry on the CUDA table: fused multiply-adds, default\n"
                            "     1e-12); the off-diagonal block's garray increasing, every ghost column used, the diagonal block the\n"
-                           "     owned C points;\n"
+                           "     owned C points; ext+i also with the CUDA table's warp rows and smallest hash tables;\n"
                            "  3. a bad truncation factor and multipass refused with an error.\n"
                            "Options: -n <rows, default 1000> -problems <poisson3d,randcoef3d,jump3d> -levels <2> -large (only pmis and ext+i\n"
                            "  truncated to -tmax entries: the setup's defaults, for big runs) -times (print the host and device calls' wall\n"
@@ -173,6 +173,22 @@ static PetscErrorCode CheckLevel(Mat A, const char *name, PetscInt sub, PetscInt
         PetscCall(ComparePs(Pd, Ph, tol, what));
         PetscCall(GPUPCDevMPIBlocksDestroy(&B));
         PetscCall(MatDestroy(&Pd));
+        if (itypes[t] == PC_GPUAMG_INTERP_EXTENDED_I && !large) { /* the CUDA table's other ext+i kernels: a warp for every
+                                                                      row, the smallest hash tables (the host table's rows
+                                                                      are one loop: the same P) */
+          GPUPCAMGInterpTuning tune;
+          PetscCall(GPUPCAMGInterpTuningDefault(&tune));
+          tune.long_row       = 0;
+          tune.long_slots     = 64;
+          tune.long_slots_big = 64;
+          PetscCall(PetscStrlcat(what, ", ext+i rows a warp each, 64 hash slots", sizeof(what)));
+          PetscCall(GPUPCAMGDevInterpolateAcrossTuned(&DL, &DG, dcf, itypes[t], tmaxs[q], tfacs[q], &tune, &B));
+          PetscCall(CheckBlocks(&B, nc, what));
+          PetscCall(GPUPCDevMPIBlocksToMat(&B, &Pd));
+          PetscCall(ComparePs(Pd, Ph, tol, what));
+          PetscCall(GPUPCDevMPIBlocksDestroy(&B));
+          PetscCall(MatDestroy(&Pd));
+        }
         if (c == 0 && t == 2 && q == 1) *Pnext = Ph;
         else PetscCall(MatDestroy(&Ph));
       }

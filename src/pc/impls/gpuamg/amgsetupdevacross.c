@@ -176,7 +176,8 @@ PetscErrorCode GPUPCAMGDevCoarsenAcrossSubdomain(const GPUPCAMGDevLocal *L, cons
   if (type == PC_GPUAMG_COARSEN_HMIS && n > 0) { /* the first pass on the couplings between owned points */
     PetscInt *lambda;
     PetscCall(GPUPCAMGDevAlloc(n, &lambda));
-    PetscCall(k->hmis_first(&Sown, &STown, B, lambda, cf));
+    /* one subdomain of all owned rows at most (the tables compute the subdomain count as n + B - 1) */
+    PetscCall(k->hmis_first(&Sown, &STown, PetscMin(B, n), lambda, cf));
     PetscCall(GPUPCFree(lambda));
   }
   /* measures: the dependences of every rank (the ghosts' counts summed onto their owners, then back to the ghosts) */
@@ -319,12 +320,36 @@ static PetscErrorCode Block(const GPUPCSparseKernels *sk, const GPUPCDevCSR *Pt,
 @*/
 PetscErrorCode GPUPCAMGDevInterpolateAcross(const GPUPCAMGDevLocal *L, const GPUPCAMGDevGraph *G, const PetscInt *cf, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, GPUPCDevMPIBlocks *P)
 {
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGDevInterpolateAcrossTuned(L, G, cf, interp, tmax, tfac, NULL, P));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGDevInterpolateAcrossTuned - GPUPCAMGDevInterpolateAcross() with the CUDA table's ext+i tuning
+
+   Collective on the local part's PetscSF
+
+   Input Parameters:
++  L, G, cf, interp, tmax, tfac - as GPUPCAMGDevInterpolateAcross()
+-  tune - the CUDA table's ext+i tuning (PCGPUAMGSetInterpTuning(); NULL: GPUPCAMGInterpTuningDefault()); the rows
+          are the same with any tuning
+
+   Output Parameter:
+.  P - the blocks, as GPUPCAMGDevInterpolateAcross()'s
+
+   Level: developer
+
+.seealso: GPUPCAMGDevInterpolateAcross(), GPUPCAMGInterpTuningDefault()
+@*/
+PetscErrorCode GPUPCAMGDevInterpolateAcrossTuned(const GPUPCAMGDevLocal *L, const GPUPCAMGDevGraph *G, const PetscInt *cf, PCGPUAMGInterpType interp, PetscInt tmax, PetscReal tfac, const GPUPCAMGInterpTuning *tune, GPUPCDevMPIBlocks *P)
+{
   MPI_Comm                     comm;
   const GPUPCAMGSetupKernels  *k;
   const GPUPCAMGAcrossKernels *ak;
   const GPUPCSparseKernels    *sk;
   Exchange                     x;
-  GPUPCAMGInterpTuning         tune;
+  GPUPCAMGInterpTuning         deftune;
   GPUPCDevCSR                  X, S, Xv, Pt;
   PetscInt                     n = L->n, nx = L->nx, type, nuniq, nlow = 0, nc, ncl, clow = 0, cstart = 0, nrows, nb, np, nghost;
   PetscInt                    *ulist, *map, *inv, *cfq, *gco, *cpos, *clist, *Bi, *Pi, *bcols, *bidx, *cmapd, *flag, *olist, *t1, *t2;
@@ -339,7 +364,10 @@ PetscErrorCode GPUPCAMGDevInterpolateAcross(const GPUPCAMGDevLocal *L, const GPU
   /* standard rows mark their interpolatory points in the low bit of the fine columns (GPUPCAMGDevRowStandard) */
   PetscCheck(interp != PC_GPUAMG_INTERP_STANDARD || nx <= PETSC_MAX_INT / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "the device setup's standard interpolation needs 2 x %" PetscInt_FMT " points to fit a PetscInt; use ext+i or 64-bit indices", nx);
   type = interp == PC_GPUAMG_INTERP_DIRECT ? GPUPC_AMG_DEV_DIRECT : (interp == PC_GPUAMG_INTERP_STANDARD ? GPUPC_AMG_DEV_STANDARD : GPUPC_AMG_DEV_EXTI);
-  PetscCall(GPUPCAMGInterpTuningDefault(&tune));
+  if (!tune) {
+    PetscCall(GPUPCAMGInterpTuningDefault(&deftune));
+    tune = &deftune;
+  } else PetscCall(GPUPCAMGInterpTuningCheck(comm, tune));
   PetscCall(GPUPCGetAMGSetupKernels(&k));
   PetscCall(GPUPCGetAMGAcrossKernels(&ak));
   PetscCall(GPUPCGetSparseKernels(&sk));
@@ -377,13 +405,13 @@ PetscErrorCode GPUPCAMGDevInterpolateAcross(const GPUPCAMGDevLocal *L, const GPU
   Xv    = X;
   Xv.m  = nrows;
   PetscCall(GPUPCAMGDevAlloc(nrows + 1, &Bi));
-  PetscCall(k->interp_bound(&Xv, &S, cfq, type, tmax, &tune, Bi));
+  PetscCall(k->interp_bound(&Xv, &S, cfq, type, tmax, tune, Bi));
   PetscCall(sk->rowptr(nrows, Bi, &nb, NULL));
   PetscCall(GPUPCAMGDevAlloc(nb, &bcols));
   PetscCall(GPUPCAMGDevAlloc(nb, &bvals));
   PetscCall(GPUPCAMGDevAlloc(nb, &bidx));
   PetscCall(GPUPCAMGDevAlloc(nrows + 1, &Pi));
-  PetscCall(k->interp_rows(&Xv, d, &S, cfq, type, tmax, tfac, &tune, Bi, bcols, bvals, bidx, Pi));
+  PetscCall(k->interp_rows(&Xv, d, &S, cfq, type, tmax, tfac, tune, Bi, bcols, bvals, bidx, Pi));
   PetscCall(sk->rowptr(n, Pi + nlow, &np, NULL)); /* the owned rows' pointers (Pi[nlow] becomes 0) */
 
   /* the owned rows with the places of their C points among the local C points (increasing global coarse numbers) */
