@@ -51,4 +51,10 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDevCoarsenAcross(const GPUPCAMGDevLocal *, c
 /* interpolation across ranks (direct, standard, ext+i; truncation max, factor): P's blocks (collective) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterpolateAcross(const GPUPCAMGDevLocal *, const GPUPCAMGDevGraph *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, GPUPCDevMPIBlocks *);
 
+/* GPUPCAMGDevCoarsenAcross() with hmis's first pass on subdomains of B owned rows (the host's hmis when B >= every
+   rank's rows) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevCoarsenAcrossSubdomain(const GPUPCAMGDevLocal *, const GPUPCAMGDevGraph *, PCGPUAMGCoarsenType, PetscInt, PetscInt *);
+/* GPUPCAMGDevInterpolateAcross() with the CUDA table's ext+i tuning (NULL: the defaults) */
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterpolateAcrossTuned(const GPUPCAMGDevLocal *, const GPUPCAMGDevGraph *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, const GPUPCAMGInterpTuning *, GPUPCDevMPIBlocks *);
+
 #endif
