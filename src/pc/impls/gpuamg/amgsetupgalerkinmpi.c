@@ -32,7 +32,7 @@
    to rounding.
 */
 #include <gpupc/amgdevacross.h> /* GPUPCAMGGalerkinMPIBlocks, GPUPCDevMPIBlocks */
-#include <gpupc/cmgmpi.h> /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
+#include <gpupc/cmgmpi.h>       /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
 #include <gpupc/matgpu.h>
 
 PetscLogEvent GPUPCAMG_GalerkinMPI, GPUPCAMG_GalMPIPlan, GPUPCAMG_GalMPIVals, GPUPCAMG_GalMPIProd, GPUPCAMG_GalMPIXPlan, GPUPCAMG_GalMPIXchg, GPUPCAMG_GalMPIAsm, GPUPCAMG_GalMPIMat;
