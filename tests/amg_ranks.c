@@ -6,12 +6,12 @@ static const char help[] = "PC gpuamg's coarsening across ranks (host setup): fo
                            "near-null space is the constant), and, for pmis (which splits alike on any number of ranks), reach other\n"
                            "ranks' coarse points (an off-diagonal block) on several ranks and equal the one-rank P to -ptol (default: bit\n"
                            "for bit). On one rank the coarsening across ranks, forced, must give the rank-local code's hierarchy bit for\n"
-                           "bit (every P and level matrix). On several ranks the device setup across ranks (on this backend) must give\n"
-                           "the host setup's hierarchy: the same levels, ranks holding them and P bit for bit, level matrices to\n"
-                           "-atol relative to their largest entry, also after a value-only recompute (the operator scaled by 2), and\n"
+                           "bit (every P and level matrix). On 2 to -device_ranks ranks the device setup across ranks (this backend's)\n"
+                           "must give the host setup's hierarchy: the same levels, ranks holding them and P bit for bit, level\n"
+                           "matrices to -atol (relative, Frobenius), also after a value-only recompute (the operator scaled by 2), and\n"
                            "the same CG iterations.\n"
                            "Options: -problems <poisson3d,jump3d> -n <27000> -coarsens <pmis,hmis> -interps <direct,standard,ext+i>\n"
-                           "  -ratio <1.1> -rtol <1e-8> -ptol <0 (bit for bit)> -ref_its <k1,k2,...> -device <true> -atol <1e-13>\n";
+                           "  -ratio <1.1> -rtol <1e-8> -ptol <0 (bit for bit)> -ref_its <k1,k2,...> -device_ranks <2> -atol <1e-13>\n";
 
 #include <gpupc/amgsetup.h>
 #include <gpupc/amgdevacross.h>
@@ -280,7 +280,8 @@ int main(int argc, char **argv)
   PetscReal   ratio = 1.1, rtol = 1e-8, ptol = 0.0, atol = 1e-13;
   PetscMPIInt size, rank;
   MPI_Comm    comm;
-  PetscBool   set, device = PETSC_TRUE;
+  PetscBool   set;
+  PetscInt    devranks = 2;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -292,7 +293,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ptol", &ptol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-atol", &atol, NULL));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device", &device, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-device_ranks", &devranks, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-ref_its", refits, &nref, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-problems", problems, &np, &set));
   if (!set) {
@@ -359,7 +360,7 @@ int main(int argc, char **argv)
         PetscCall(MatDestroy(&P1));
         PetscCall(PetscPrintf(comm, "%s %s %s: %" PetscInt_FMT " iterations on %d ranks, %" PetscInt_FMT " on one rank (at most %g); P: %" PetscInt_FMT " rows of zero row sum with row sum not 1, %s%s%s\n", problems[p], coarsens[c], interps[i], its, (int)size, ref, (double)(ratio * ref), rbad,
                               size == 1 ? "one rank" : (offd > 0 ? "reaches other ranks" : (ct == PC_GPUAMG_COARSEN_PMIS ? "NO ENTRIES OF OTHER RANKS" : "no entries of other ranks")), ct != PC_GPUAMG_COARSEN_PMIS ? "" : (diff <= ptol ? ", equals the one-rank P" : ", DIFFERS from the one-rank P"), size > 1 ? "" : (same ? "; across ranks (forced) = rank-local bit for bit" : "; across ranks (forced) DIFFERS from rank-local")));
-        if (size > 1 && device) { /* the device setup across ranks: the host setup's hierarchy and iterations */
+        if (size > 1 && size <= devranks) { /* the device setup across ranks: the host setup's hierarchy and iterations */
           PetscInt  dbad, nl, dits;
           PetscReal dmax;
           PetscCall(CompareDevice(A, ct, it, atol, &dbad, &nl, &dmax));

@@ -314,7 +314,7 @@ PetscErrorCode GPUPCAMGHierarchyRecomputeDeviceMPI(Mat A, GPUPCAMGHierarchy *H)
   PetscCall(GPUPCAMGDevNow(&t0));
   PetscCall(OperatorPattern(A, &id, &state));
   if (id == M->a0id && state == M->a0state) PetscCall(GPUPCAMGDevMPIBlocksValuesFromMat(A, "operator", &M->A[0])); /* the values only */
-  else { /* another matrix, or a pattern PETSc may have changed: a new copy, whose sizes must match */
+  else {                                                                                                           /* another matrix, or a pattern PETSc may have changed: a new copy, whose sizes must match */
     PetscCall(GPUPCDevMPIBlocksFromMat(A, &A0));
     if (A0.d.m != M->A[0].d.m || A0.d.nnz != M->A[0].d.nnz || A0.o.nnz != M->A[0].o.nnz || A0.nghost != M->A[0].nghost) {
       const PetscInt m = A0.d.m, nnz = A0.d.nnz + A0.o.nnz;
