@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # PC gpuamg's device setup (-pc_gpuamg_setup device; on the host backend through the host kernel table) against the
-# host setup on one gpupc-solve problem. One rank: -ksp_view must say "setup on the device" and "setup on the host",
-# and both must give the same levels, grid and operator complexity, rows and nonzeros of every level (same C/F
-# splitting, same P) and the same CG iterations. Several ranks, or --fallback <reason> (options the device setup does not cover): the setup must fall
-# back to the host one and -ksp_view must say why. --agg (smoothed aggregation: the device's MIS(2) aggregates are not
+# host setup on one gpupc-solve problem, on one rank or several (the device setup across ranks): -ksp_view must say
+# "setup on the device" and "setup on the host", and both must give the same levels, grid and operator complexity,
+# rows and nonzeros of every level (same C/F splitting, same P) and the same CG iterations. --fallback <reason>
+# (options the device setup does not cover): the setup must fall back to the host one and -ksp_view must say why. --agg (smoothed aggregation: the device's MIS(2) aggregates are not
 # the host's greedy ones): the same quality instead of the same hierarchy: CG iterations at most ceil(1.1x) the host
 # setup's and operator complexity at most 1.05x its. --near (hmis: the device's first pass runs on subdomains, the
 # host's on the whole rank): CG iterations at most ceil(1.1x) the host setup's, and -ksp_view names the device's
@@ -17,7 +17,6 @@ agg=""
 near=""
 [ "${1:-}" = --agg ] && { agg=1; near=1; shift; set -- "$@" -pc_gpuamg_type agg; }
 [ "${1:-}" = --near ] && { near=1; shift; }
-[ "$np" -gt 1 ] && reason="several ranks"
 here=$(cd "$(dirname "$0")" && pwd)
 solve=${GPUPC_SOLVE_BIN:-$here/../build/bin/gpupc-solve}
 run() { ${MPIEXEC:-mpiexec} -n "$np" "$solve" -pc_type gpuamg -ksp_type cg -ksp_rtol 1e-8 -ksp_view "$@" 2>&1; }

@@ -6,16 +6,20 @@ static const char help[] = "PC gpuamg's coarsening across ranks (host setup): fo
                            "near-null space is the constant), and, for pmis (which splits alike on any number of ranks), reach other\n"
                            "ranks' coarse points (an off-diagonal block) on several ranks and equal the one-rank P to -ptol (default: bit\n"
                            "for bit). On one rank the coarsening across ranks, forced, must give the rank-local code's hierarchy bit for\n"
-                           "bit (every P and level matrix).\n"
+                           "bit (every P and level matrix). On 2 to -device_ranks ranks the device setup across ranks (this backend's)\n"
+                           "must give the host setup's hierarchy: the same levels, ranks holding them and P bit for bit, level\n"
+                           "matrices to -atol (relative, Frobenius), also after a value-only recompute (the operator scaled by 2), and\n"
+                           "the same CG iterations.\n"
                            "Options: -problems <poisson3d,jump3d> -n <27000> -coarsens <pmis,hmis> -interps <direct,standard,ext+i>\n"
-                           "  -ratio <1.1> -rtol <1e-8> -ptol <0 (bit for bit)> -ref_its <k1,k2,...>\n";
+                           "  -ratio <1.1> -rtol <1e-8> -ptol <0 (bit for bit)> -ref_its <k1,k2,...> -device_ranks <2> -atol <1e-13>\n";
 
 #include <gpupc/amgsetup.h>
+#include <gpupc/amgdevacross.h>
 #include <gpupc/problems.h>
 #include <petscksp.h>
 
-/* CG + PC gpuamg (host setup) on A; returns the iterations */
-static PetscErrorCode Solve(Mat A, Vec b, PCGPUAMGCoarsenType c, PCGPUAMGInterpType ip, PetscReal rtol, PetscInt *its)
+/* CG + PC gpuamg (setup where) on A; returns the iterations */
+static PetscErrorCode Solve(Mat A, Vec b, PCGPUAMGSetupLocation where, PCGPUAMGCoarsenType c, PCGPUAMGInterpType ip, PetscReal rtol, PetscInt *its)
 {
   KSP                ksp;
   PC                 pc;
@@ -30,7 +34,7 @@ static PetscErrorCode Solve(Mat A, Vec b, PCGPUAMGCoarsenType c, PCGPUAMGInterpT
   PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 200));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCGPUAMG));
-  PetscCall(PCGPUAMGSetSetupLocation(pc, PC_GPUAMG_SETUP_HOST));
+  PetscCall(PCGPUAMGSetSetupLocation(pc, where));
   PetscCall(PCGPUAMGSetCoarsenType(pc, c));
   PetscCall(PCGPUAMGSetInterpType(pc, ip));
   PetscCall(KSPSetFromOptions(ksp));
@@ -43,6 +47,18 @@ static PetscErrorCode Solve(Mat A, Vec b, PCGPUAMGCoarsenType c, PCGPUAMGInterpT
   PetscFunctionReturn(0);
 }
 
+/* the default setup options with coarsening c and interpolation ip, on the host */
+static PetscErrorCode HostOptions(PCGPUAMGCoarsenType c, PCGPUAMGInterpType ip, GPUPCAMGSetupOptions *o)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGSetupOptionsDefault(o));
+  o->coarsen      = c;
+  o->interp       = ip;
+  o->location     = PC_GPUAMG_SETUP_HOST;
+  o->location_set = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /* one rank: the hierarchy of the coarsening across ranks (forced) must be that of the rank-local code bit for bit,
    every P and every level matrix; returns the local code's finest P */
 static PetscErrorCode CompareOneRank(Mat A, PCGPUAMGCoarsenType c, PCGPUAMGInterpType ip, PetscBool *same, Mat *P)
@@ -51,12 +67,8 @@ static PetscErrorCode CompareOneRank(Mat A, PCGPUAMGCoarsenType c, PCGPUAMGInter
   GPUPCAMGHierarchy    H0, H1;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGSetupOptionsDefault(&o));
-  o.coarsen      = c;
-  o.interp       = ip;
-  o.location     = PC_GPUAMG_SETUP_HOST;
-  o.location_set = PETSC_TRUE;
-  o.across       = 0;
+  PetscCall(HostOptions(c, ip, &o));
+  o.across = 0;
   PetscCall(GPUPCAMGHierarchyBuild(A, &o, &H0));
   o.across = 1;
   PetscCall(GPUPCAMGHierarchyBuild(A, &o, &H1));
@@ -74,6 +86,72 @@ static PetscErrorCode CompareOneRank(Mat A, PCGPUAMGCoarsenType c, PCGPUAMGInter
   PetscFunctionReturn(0);
 }
 
+/* max |X - Y| / max |Y| (X, Y on the same layout) */
+static PetscErrorCode RelDiff(Mat X, Mat Y, PetscReal *d)
+{
+  Mat       Z;
+  PetscReal ny;
+
+  PetscFunctionBegin;
+  PetscCall(MatNorm(Y, NORM_FROBENIUS, &ny));
+  PetscCall(MatDuplicate(X, MAT_COPY_VALUES, &Z));
+  PetscCall(MatAXPY(Z, -1.0, Y, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(Z, NORM_FROBENIUS, d));
+  if (ny > 0) *d /= ny;
+  PetscCall(MatDestroy(&Z));
+  PetscFunctionReturn(0);
+}
+
+/* several ranks: the device setup across ranks against the host setup: levels, their sizes and ranks, P exactly, the
+   level matrices to atol (relative, Frobenius), before and after a value-only recompute with A scaled by 2 (A is
+   scaled back on return: exact, a power of 2); *bad counts the differences, *nl the levels */
+static PetscErrorCode CompareDevice(Mat A, PCGPUAMGCoarsenType c, PCGPUAMGInterpType ip, PetscReal atol, PetscInt *bad, PetscInt *nl, PetscReal *dmax)
+{
+  GPUPCAMGSetupOptions o;
+  GPUPCAMGHierarchy    Hh, Hd;
+
+  PetscFunctionBegin;
+  PetscCall(HostOptions(c, ip, &o));
+  PetscCall(GPUPCAMGHierarchyBuild(A, &o, &Hh));
+  o.location = PC_GPUAMG_SETUP_DEVICE;
+  PetscCall(GPUPCAMGHierarchyBuild(A, &o, &Hd));
+  *bad  = 0;
+  *dmax = 0;
+  *nl   = Hd.nlevels;
+  if (!Hd.ondevice || Hh.ondevice || Hh.nlevels != Hd.nlevels || Hd.nlevels < 2) (*bad)++;
+  for (PetscInt pass = 0; pass < 2 && !*bad; pass++) {
+    if (pass == 1) { /* new values on the same pattern: the numeric products only */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(GPUPCAMGHierarchyRecompute(A, &Hh));
+      PetscCall(GPUPCAMGHierarchyRecompute(A, &Hd));
+    }
+    for (PetscInt l = 0; l + 1 < Hd.nlevels && !*bad; l++) {
+      const GPUPCDevMPIBlocks *bA, *bP;
+      PetscInt                 Ml, M0, M1;
+      PetscBool                eq;
+      PetscReal                d;
+
+      PetscCall(GPUPCAMGDevHierarchyGetLevelMPI(&Hd, l, &bA, &bP));
+      PetscCall(MatGetSize(Hh.A[l], &Ml, NULL));
+      PetscCall(MatGetSize(Hh.A[l + 1], &M0, NULL));
+      PetscCall(MatGetSize(Hd.A[l + 1], &M1, NULL));
+      if (!bA || !bP || bA->M != Ml || bP->N != M0 || M0 != M1 || Hh.ranks[l + 1] != Hd.ranks[l + 1]) {
+        (*bad)++;
+        break;
+      }
+      PetscCall(MatEqual(Hh.P[l], Hd.P[l], &eq));
+      if (!eq) (*bad)++;
+      PetscCall(RelDiff(Hd.A[l + 1], Hh.A[l + 1], &d));
+      *dmax = PetscMax(*dmax, d);
+      if (d > atol) (*bad)++;
+    }
+  }
+  PetscCall(MatScale(A, 0.5));
+  PetscCall(GPUPCAMGHierarchyDestroy(&Hh));
+  PetscCall(GPUPCAMGHierarchyDestroy(&Hd));
+  PetscFunctionReturn(0);
+}
+
 /* the finest P of the host setup on A */
 static PetscErrorCode FinestP(Mat A, PCGPUAMGCoarsenType c, PCGPUAMGInterpType ip, Mat *P)
 {
@@ -81,12 +159,8 @@ static PetscErrorCode FinestP(Mat A, PCGPUAMGCoarsenType c, PCGPUAMGInterpType i
   GPUPCAMGHierarchy    H;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCAMGSetupOptionsDefault(&o));
-  o.coarsen      = c;
-  o.interp       = ip;
-  o.max_levels   = 2;
-  o.location     = PC_GPUAMG_SETUP_HOST;
-  o.location_set = PETSC_TRUE;
+  PetscCall(HostOptions(c, ip, &o));
+  o.max_levels = 2;
   PetscCall(GPUPCAMGHierarchyBuild(A, &o, &H));
   PetscCheck(H.nlevels == 2, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "the setup built %" PetscInt_FMT " levels, not 2", H.nlevels);
   PetscCall(PetscObjectReference((PetscObject)H.P[0]));
@@ -203,10 +277,11 @@ int main(int argc, char **argv)
 {
   char       *problems[8], *coarsens[4], *interps[8];
   PetscInt    np = 8, nc = 4, ni = 8, n = 27000, bad = 0, refits[256], nref = 256;
-  PetscReal   ratio = 1.1, rtol = 1e-8, ptol = 0.0;
+  PetscReal   ratio = 1.1, rtol = 1e-8, ptol = 0.0, atol = 1e-13;
   PetscMPIInt size, rank;
   MPI_Comm    comm;
   PetscBool   set;
+  PetscInt    devranks = 2;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUPCInitializePackage());
@@ -217,6 +292,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ratio", &ratio, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-ptol", &ptol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-atol", &atol, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-device_ranks", &devranks, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-ref_its", refits, &nref, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-problems", problems, &np, &set));
   if (!set) {
@@ -264,12 +341,12 @@ int main(int argc, char **argv)
         PetscCheck(ci >= 0 && ii >= 0, comm, PETSC_ERR_ARG_WRONG, "unknown coarsening %s or interpolation %s", coarsens[c], interps[i]);
         ct = (PCGPUAMGCoarsenType)ci;
         it = (PCGPUAMGInterpType)ii;
-        PetscCall(Solve(A, b, ct, it, rtol, &its));
+        PetscCall(Solve(A, b, PC_GPUAMG_SETUP_HOST, ct, it, rtol, &its));
         if (nref) { /* the one-rank counts given; on one rank they must be this run's */
           ref = refits[(p * nc + c) * ni + i];
           PetscCheck(size > 1 || its == ref, comm, PETSC_ERR_PLIB, "%s %s %s: %" PetscInt_FMT " iterations on one rank, but -ref_its says %" PetscInt_FMT ": update -ref_its in tests/TESTS", problems[p], coarsens[c], interps[i], its, ref);
         } else {
-          if (!rank) PetscCall(Solve(A1, b1, ct, it, rtol, &ref));
+          if (!rank) PetscCall(Solve(A1, b1, PC_GPUAMG_SETUP_HOST, ct, it, rtol, &ref));
           PetscCallMPI(MPI_Bcast(&ref, 1, MPIU_INT, 0, comm));
         }
         PetscCall(FinestP(A, ct, it, &P));
@@ -283,6 +360,14 @@ int main(int argc, char **argv)
         PetscCall(MatDestroy(&P1));
         PetscCall(PetscPrintf(comm, "%s %s %s: %" PetscInt_FMT " iterations on %d ranks, %" PetscInt_FMT " on one rank (at most %g); P: %" PetscInt_FMT " rows of zero row sum with row sum not 1, %s%s%s\n", problems[p], coarsens[c], interps[i], its, (int)size, ref, (double)(ratio * ref), rbad,
                               size == 1 ? "one rank" : (offd > 0 ? "reaches other ranks" : (ct == PC_GPUAMG_COARSEN_PMIS ? "NO ENTRIES OF OTHER RANKS" : "no entries of other ranks")), ct != PC_GPUAMG_COARSEN_PMIS ? "" : (diff <= ptol ? ", equals the one-rank P" : ", DIFFERS from the one-rank P"), size > 1 ? "" : (same ? "; across ranks (forced) = rank-local bit for bit" : "; across ranks (forced) DIFFERS from rank-local")));
+        if (size > 1 && size <= devranks) { /* the device setup across ranks: the host setup's hierarchy and iterations */
+          PetscInt  dbad, nl, dits;
+          PetscReal dmax;
+          PetscCall(CompareDevice(A, ct, it, atol, &dbad, &nl, &dmax));
+          PetscCall(Solve(A, b, PC_GPUAMG_SETUP_DEVICE, ct, it, rtol, &dits));
+          PetscCall(PetscPrintf(comm, "  device setup across ranks: %" PetscInt_FMT " levels, %s; level matrices within %.2g of the host setup's (relative), %" PetscInt_FMT " iterations (host setup %" PetscInt_FMT ")\n", nl, dbad ? "DIFFERS from the host setup (levels, ranks, P or level matrices)" : "the host setup's levels, ranks and P, also after a value-only recompute", (double)dmax, dits, its));
+          if (dbad || dits != its) bad++;
+        }
         if ((PetscReal)its > ratio * ref + 1e-9) bad++;
         if (rbad || (size > 1 && offd == 0 && ct == PC_GPUAMG_COARSEN_PMIS) || diff > ptol || !same) bad++;
         PetscCall(MatDestroy(&P));

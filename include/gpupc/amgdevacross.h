@@ -56,5 +56,26 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterpolateAcross(const GPUPCAMGDevLocal 
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevCoarsenAcrossSubdomain(const GPUPCAMGDevLocal *, const GPUPCAMGDevGraph *, PCGPUAMGCoarsenType, PetscInt, PetscInt *);
 /* GPUPCAMGDevInterpolateAcross() with the CUDA table's ext+i tuning (NULL: the defaults) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGDevInterpolateAcrossTuned(const GPUPCAMGDevLocal *, const GPUPCAMGDevGraph *, const PetscInt *, PCGPUAMGInterpType, PetscInt, PetscReal, const GPUPCAMGInterpTuning *, GPUPCDevMPIBlocks *);
+/* the distributed Galerkin product C = P^T A P from device blocks to device blocks (amgsetupgalerkinmpi.c); G keeps
+   what a numeric re-run (MAT_REUSE_MATRIX: new values of A and P on the same patterns) needs (collective) */
+typedef struct _n_GPUPCAMGGalMPI *GPUPCAMGGalMPI;
+PETSC_EXTERN PetscErrorCode       GPUPCAMGGalerkinMPIBlocks(const GPUPCDevMPIBlocks *, const GPUPCDevMPIBlocks *, MatReuse, GPUPCAMGGalMPI *, GPUPCDevMPIBlocks *);
+PETSC_EXTERN PetscErrorCode       GPUPCAMGGalMPIDestroy(GPUPCAMGGalMPI *);
+
+/* the device setup on several ranks (amgsetupdevicempi.c): the hierarchy with each level's A and P as device blocks */
+typedef struct _n_GPUPCAMGDevMPI *GPUPCAMGDevMPI;
+PETSC_EXTERN PetscErrorCode       GPUPCAMGHierarchyBuildDeviceMPI(Mat, const GPUPCAMGSetupOptions *, GPUPCAMGHierarchy *);
+PETSC_EXTERN PetscErrorCode       GPUPCAMGHierarchyRecomputeDeviceMPI(Mat, GPUPCAMGHierarchy *);
+/* level l's blocks: A, and P (NULL on the last level); both NULL when H was not built by the device setup across ranks */
+PETSC_EXTERN PetscErrorCode GPUPCAMGDevHierarchyGetLevelMPI(const GPUPCAMGHierarchy *, PetscInt, const GPUPCDevMPIBlocks **, const GPUPCDevMPIBlocks **);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevMPIFree(GPUPCAMGDevMPI *);
+/* a time stamp of the device setups, after the device's queued work (amgsetupdevice.c) */
+PETSC_INTERN PetscErrorCode GPUPCAMGDevNow(PetscLogDouble *);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevHierarchySetMPI(GPUPCAMGHierarchy *, GPUPCAMGDevMPI);
+PETSC_INTERN PetscErrorCode GPUPCAMGDevHierarchyGetMPI(const GPUPCAMGHierarchy *, GPUPCAMGDevMPI *);
+/* new values of device blocks into the host MPIAIJ made of them (GPUPCDevMPIBlocksToMat or from the blocks directly) */
+PETSC_INTERN PetscErrorCode GPUPCAMGDevMPIBlocksValuesToMat(const GPUPCDevMPIBlocks *, Mat);
+/* new values of an MPIAIJ (or derived) matrix into the device blocks made of it (the name of the matrix for errors) */
+PETSC_INTERN PetscErrorCode GPUPCAMGDevMPIBlocksValuesFromMat(Mat, const char *, GPUPCDevMPIBlocks *);
 
 #endif

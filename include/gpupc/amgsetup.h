@@ -96,6 +96,8 @@ PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPFree(GPUPCAMGLocalP *);
 PETSC_EXTERN PetscErrorCode GPUPCAMGLocalPToMat(MPI_Comm, const GPUPCAMGLocalP *, PetscInt, PetscInt, PetscInt, Mat *);
 /* several ranks: P's coarse points given to fewer ranks when they would have fewer than limit rows a rank (collective) */
 PETSC_EXTERN PetscErrorCode GPUPCAMGAgglomerate(PetscInt, Mat *, PetscMPIInt *);
+/* the decision of GPUPCAMGAgglomerate from the counts (limit, coarse points in all, this rank's): moves, ranks holding */
+PETSC_EXTERN PetscErrorCode GPUPCAMGAgglomerateMoves(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscBool *, PetscMPIInt *);
 /* P^T A P on one rank (SEQAIJ or derived), threaded over the coarse rows; the same values as MatPtAP */
 PETSC_EXTERN PetscErrorCode GPUPCAMGGalerkinSeq(Mat, Mat, MatReuse, PetscInt, Mat *, Mat *);
 /* P^T A P on several ranks (A MPIAIJ or derived, P MPIAIJ) by each rank's share on the active sparse kernel table,

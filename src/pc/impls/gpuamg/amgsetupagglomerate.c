@@ -19,6 +19,40 @@
 #include <gpupc/amgsetup.h>
 
 /*@C
+   GPUPCAMGAgglomerateMoves - whether GPUPCAMGAgglomerate() would give a coarse level to fewer ranks (the decision
+   alone, from the counts: a caller holding P elsewhere than in a Mat asks before it makes one)
+
+   Collective on comm
+
+   Input Parameters:
++  comm  - the level's communicator
+.  limit - the rows a rank below which the coarse level goes to fewer ranks (0: never)
+.  Nc    - the coarse points in all
+-  nc    - this rank's coarse points
+
+   Output Parameters:
++  moves   - whether the coarse points would move
+-  holding - the ranks holding coarse points now
+
+   Level: developer
+
+.seealso: GPUPCAMGAgglomerate()
+@*/
+PetscErrorCode GPUPCAMGAgglomerateMoves(MPI_Comm comm, PetscInt limit, PetscInt Nc, PetscInt nc, PetscBool *moves, PetscMPIInt *holding)
+{
+  PetscMPIInt size;
+  PetscInt    has = nc > 0, nhold, k;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Allreduce(&has, &nhold, 1, MPIU_INT, MPI_SUM, comm));
+  *holding = (PetscMPIInt)nhold;
+  k        = limit > 0 ? PetscMax(1, Nc / limit) : nhold;
+  *moves   = (PetscBool) !(size == 1 || nhold <= 1 || k >= nhold);
+  PetscFunctionReturn(0);
+}
+
+/*@C
    GPUPCAMGAgglomerate - gives the coarse points of P (its columns) to fewer ranks when there would be fewer than
    limit a rank
 
@@ -34,13 +68,14 @@
 
    Level: developer
 
-.seealso: GPUPCAMGHierarchyBuild()
+.seealso: GPUPCAMGHierarchyBuild(), GPUPCAMGAgglomerateMoves()
 @*/
 PetscErrorCode GPUPCAMGAgglomerate(PetscInt limit, Mat *P, PetscMPIInt *ranks)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)*P);
   PetscMPIInt size, rank, holding = 0;
   PetscInt    Nc, nc, rstart, rend, k, m, cstart, newnc = 0, *counts;
+  PetscBool   moves;
   IS          isrow, iscol;
   Mat         Pn;
 
@@ -50,15 +85,12 @@ PetscErrorCode GPUPCAMGAgglomerate(PetscInt limit, Mat *P, PetscMPIInt *ranks)
   PetscCall(MatGetSize(*P, NULL, &Nc));
   PetscCall(MatGetLocalSize(*P, NULL, &nc));
   PetscCall(MatGetOwnershipRangeColumn(*P, &cstart, NULL));
+  PetscCall(GPUPCAMGAgglomerateMoves(comm, limit, Nc, nc, &moves, ranks));
+  if (!moves) PetscFunctionReturn(0);
+  holding = *ranks;
+  k       = limit > 0 ? PetscMax(1, Nc / limit) : holding;
   PetscCall(PetscMalloc1(size, &counts));
   PetscCallMPI(MPI_Allgather(&nc, 1, MPIU_INT, counts, 1, MPIU_INT, comm));
-  for (PetscMPIInt r = 0; r < size; r++) holding += counts[r] > 0;
-  *ranks = holding;
-  k      = limit > 0 ? PetscMax(1, Nc / limit) : holding;
-  if (size == 1 || holding <= 1 || k >= holding) {
-    PetscCall(PetscFree(counts));
-    PetscFunctionReturn(0);
-  }
   /* groups of m consecutive holding ranks; the first of each group takes the group's points, a contiguous range of the
      global numbering (the ranks between hold none), so its own points stay where they are */
   m = (holding + k - 1) / k;

@@ -22,9 +22,14 @@
    Aggressive coarsening (-pc_gpuamg_aggressive_levels, pmis in both stages) and multipass interpolation run through
    amgsetupdeviceaggr.c (S2 among the C points and its PMIS, the passes and their rows), with the host setup's results.
 
-   What it does not cover goes to the host setup, and the hierarchy says why (hostwhy, shown by -ksp_view): several
-   ranks, aggressive aggregation (the squared graph), and for classical AMG coarsening rs and cljp, aggressive
-   coarsening whose second stage is not pmis, truncation rescaled by signs, simple interpolation, block size > 1.
+   On several ranks the device setup across ranks (amgsetupdevicempi.c, GPUPCAMGHierarchyBuildDeviceMPI) builds the
+   levels as each rank's device blocks; it covers classical pmis or hmis with direct, standard or ext+i interpolation
+   on scalar problems (bs 1), no aggressive levels.
+
+   What it does not cover goes to the host setup, and the hierarchy says why (hostwhy, shown by -ksp_view): on several
+   ranks what the setup across ranks does not cover (above), on one rank aggressive aggregation (the squared graph),
+   and for classical AMG coarsening rs and cljp, aggressive coarsening whose second stage is not pmis, truncation
+   rescaled by signs, simple interpolation, block size > 1.
 
    The levels stay on the device: GPUPCAMGDeviceCreate lays their device formats out from the device CSR kept here
    (GPUPCAMGDevHierarchyGetLevel), so no level is laid out on the host or uploaded. Only the last level (inverted
@@ -34,6 +39,7 @@
    SAME_NONZERO_PATTERN (GPUPCAMGHierarchyRecomputeDevice re-runs only the Galerkin products).
 */
 #include <gpupc/amgsetup.h>
+#include <gpupc/amgdevacross.h> /* the hierarchy across ranks (amgsetupdevicempi.c) */
 #include <gpupc/matgpu.h>
 #include <gpupc/amgaggrkernels.h>
 #include <petsctime.h>
@@ -47,7 +53,30 @@ struct _n_GPUPCAMGDevHierarchy {
   GPUPCDevCSR     *P;       /* P[l], l < nlevels - 1 */
   GPUPCDevRAP     *rap;     /* what each Galerkin product keeps for a numeric re-run */
   PetscInt        *bs;      /* block size of each level (aggregation: the operator's, then the near-null vectors) */
+  GPUPCAMGDevMPI   mpi;     /* several ranks: the levels as each rank's device blocks (amgsetupdevicempi.c); the
+                               arrays above are then empty (nlevels 0) */
 };
+
+/* H's device part holding the levels across ranks M (owned from here on) */
+PetscErrorCode GPUPCAMGDevHierarchySetMPI(GPUPCAMGHierarchy *H, GPUPCAMGDevMPI M)
+{
+  struct _n_GPUPCAMGDevHierarchy *D;
+
+  PetscFunctionBegin;
+  PetscCheck(!H->dev, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "PC gpuamg: the hierarchy already has a device part");
+  PetscCall(PetscNew(&D));
+  D->mpi = M;
+  H->dev = D;
+  PetscFunctionReturn(0);
+}
+
+/* the levels across ranks of H's device part (NULL: none) */
+PetscErrorCode GPUPCAMGDevHierarchyGetMPI(const GPUPCAMGHierarchy *H, GPUPCAMGDevMPI *M)
+{
+  PetscFunctionBegin;
+  *M = H->dev ? H->dev->mpi : NULL;
+  PetscFunctionReturn(0);
+}
 
 /*@C
    GPUPCAMGSetupWhere - where PC gpuamg's setup of A runs with these options
@@ -83,8 +112,16 @@ PetscErrorCode GPUPCAMGSetupWhere(Mat A, const GPUPCAMGSetupOptions *opts, PCGPU
   if (want == PC_GPUAMG_SETUP_HOST) PetscFunctionReturn(0);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(MatGetBlockSize(A, &bs));
-  if (size > 1) *why = "several ranks (the device setup is for one rank)";
-  else if (opts->type == PC_GPUAMG_AGG) { /* any block size; the classical options below do not apply */
+  if (size > 1) { /* the device setup across ranks (amgsetupdevicempi.c) */
+    if (opts->type != PC_GPUAMG_CLASSICAL) *why = "several ranks with smoothed aggregation (the device setup across ranks is classical)";
+    else if (opts->coarsen != PC_GPUAMG_COARSEN_PMIS && opts->coarsen != PC_GPUAMG_COARSEN_HMIS) *why = "several ranks with coarsening rs or cljp (the device setup across ranks coarsens pmis or hmis)";
+    else if (opts->interp != PC_GPUAMG_INTERP_DIRECT && opts->interp != PC_GPUAMG_INTERP_STANDARD && opts->interp != PC_GPUAMG_INTERP_EXTENDED_I) *why = "several ranks with multipass or simple interpolation (the device setup across ranks interpolates direct, standard or ext+i)";
+    else if (opts->aggressive_levels > 0) *why = "several ranks with aggressive levels (rank-local on the host)";
+    else if (bs > 1) *why = "several ranks with block size > 1 (systems AMG, rank-local on the host)";
+    else if (opts->trunc_rescale != PC_GPUAMG_TRUNC_RESCALE_SUM) *why = "several ranks with truncation rescale signs (-pc_gpuamg_trunc_rescale)";
+    else if (opts->across == 0) *why = "several ranks with -pc_gpuamg_coarsen_across false (the device setup coarsens across ranks)";
+    else if (opts->mpi_ptap) *why = "several ranks with -pc_gpuamg_mpi_galerkin_ptap (MatPtAP is on the host)";
+  } else if (opts->type == PC_GPUAMG_AGG) { /* any block size; the classical options below do not apply */
     if (opts->aggressive_levels > 0) *why = "aggressive aggregation (-pc_gpuamg_aggressive_levels: the squared graph)";
   } else if (opts->aggressive_levels > 0 && opts->coarsen != PC_GPUAMG_COARSEN_PMIS) *why = "aggressive coarsening other than pmis (the device's second stage is pmis)";
   else if (opts->coarsen == PC_GPUAMG_COARSEN_RS) *why = "coarsening rs (sequential)";
@@ -486,7 +523,8 @@ PetscErrorCode GPUPCAMGDevDiagonal(const GPUPCAMGSetupKernels *k, const GPUPCSpa
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode Now(PetscLogDouble *t)
+/* a time stamp of the device setups: the device's queued work done first */
+PetscErrorCode GPUPCAMGDevNow(PetscLogDouble *t)
 {
   PetscFunctionBegin;
   PetscCall(GPUPCSynchronize());
@@ -508,7 +546,7 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   PetscFunctionBegin;
   PetscCall(GPUPCGetAMGAggrKernels(&ak));
   PetscCall(PetscMemzero(P, sizeof(*P)));
-  PetscCall(Now(&t0));
+  PetscCall(GPUPCAMGDevNow(&t0));
   PetscCall(GPUPCAMGDevDiagonal(k, sk, A, l, &d));
   PetscCall(PetscLogEventBegin(GPUPCAMG_Strength, 0, 0, 0, 0));
   PetscCall(GPUPCAMGDevStrength(k, sk, A, d, opts->strong_threshold, &S, &ST));
@@ -521,14 +559,14 @@ static PetscErrorCode DevProlongator(const GPUPCAMGSetupKernels *k, const GPUPCS
   if (aggressive) PetscCall(GPUPCAMGDevCoarsenAggressive(k, ak, sk, &S, cf));
   PetscCall(sk->compact(n, cf, GPUPC_AMG_C, NULL, cmap, &nc, NULL));
   PetscCall(PetscLogEventEnd(GPUPCAMG_Coarsen, 0, 0, 0, 0));
-  PetscCall(Now(&t1));
+  PetscCall(GPUPCAMGDevNow(&t1));
   if (nc > 0 && nc < n && (PetscReal)nc <= opts->max_ratio * (PetscReal)n) {
     PetscCall(PetscLogEventBegin(GPUPCAMG_Interp, 0, 0, 0, 0));
     if (aggressive || opts->interp == PC_GPUAMG_INTERP_MULTIPASS) PetscCall(GPUPCAMGDevInterpMultipass(k, ak, sk, A, d, &S, cf, cmap, nc, opts->trunc_max, opts->trunc_factor, NULL, P));
     else PetscCall(GPUPCAMGDevInterp(k, sk, A, d, &S, cf, cmap, nc, opts->interp, opts->trunc_max, opts->trunc_factor, &opts->interp_tuning, P));
     PetscCall(PetscLogEventEnd(GPUPCAMG_Interp, 0, 0, 0, 0));
   }
-  PetscCall(Now(&t2));
+  PetscCall(GPUPCAMGDevNow(&t2));
   times[0] += t1 - t0;
   times[1] += t2 - t1;
   PetscCall(GPUPCFree(d));
@@ -590,7 +628,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
   PetscCall(PetscGPUPCDeviceMemoryInUse(&base));
   PetscCall(PetscGPUPCDeviceMemoryResetPeak());
   PetscCall(PetscLogEventBegin(GPUPCAMG_Setup, A, 0, 0, 0));
-  PetscCall(Now(&t0));
+  PetscCall(GPUPCAMGDevNow(&t0));
   PetscCall(PetscCalloc3(opts->max_levels, &H->A, opts->max_levels, &H->P, opts->max_levels, &H->R));
   PetscCall(PetscNew(&D));
   H->dev = D;
@@ -630,13 +668,13 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
       D->bs[l + 1] = nv;
     } else PetscCall(DevProlongator(k, sk, &D->A[l], l, opts, &P, H->times));
     if (P.m == 0) break;
-    PetscCall(Now(&t1));
+    PetscCall(GPUPCAMGDevNow(&t1));
     PetscCall(PetscLogEventBegin(GPUPCAMG_Galerkin, A, 0, 0, 0));
     D->P[l] = P; /* owned by D from here on */
     PetscCall(GPUPCDevCSRRAP(&D->A[l], &D->P[l], MAT_INITIAL_MATRIX, PETSC_TRUE, &D->rap[l], &D->A[l + 1]));
     D->nlevels = l + 2;
     PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
-    PetscCall(Now(&t2));
+    PetscCall(GPUPCAMGDevNow(&t2));
     H->times[2] += t2 - t1;
     if (opts->host_levels) {
       PetscCall(LevelToMat(&D->A[l + 1], &H->A[l + 1]));
@@ -653,7 +691,7 @@ PetscErrorCode GPUPCAMGHierarchyBuildDevice(Mat A, const GPUPCAMGSetupOptions *o
     PetscCall(LevelToMat(&D->A[H->nlevels - 1], &H->A[H->nlevels - 1]));
     PetscCall(MatSetBlockSizes(H->A[H->nlevels - 1], D->bs[H->nlevels - 1], D->bs[H->nlevels - 1]));
   }
-  PetscCall(Now(&t1));
+  PetscCall(GPUPCAMGDevNow(&t1));
   H->times[3] = t1 - t0;
   PetscCall(PetscGPUPCDeviceMemoryPeak(&peak));
   H->devpeak = peak > base ? peak - base : 0;
@@ -682,7 +720,11 @@ PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
 
   PetscFunctionBegin;
   PetscCheck(H->ondevice && D, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "the AMG hierarchy was not built by the device setup");
-  PetscCall(Now(&t0));
+  if (D->mpi) {
+    PetscCall(GPUPCAMGHierarchyRecomputeDeviceMPI(A, H));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(GPUPCAMGDevNow(&t0));
   if (A != H->A[0]) {
     PetscCall(PetscObjectReference((PetscObject)A));
     PetscCall(MatDestroy(&H->A[0]));
@@ -694,7 +736,7 @@ PetscErrorCode GPUPCAMGHierarchyRecomputeDevice(Mat A, GPUPCAMGHierarchy *H)
   PetscCall(PetscLogEventEnd(GPUPCAMG_Galerkin, A, 0, 0, 0));
   for (PetscInt l = 0; l + 1 < D->nlevels; l++)
     if (H->A[l + 1]) PetscCall(LevelValuesToMat(&D->A[l + 1], H->A[l + 1])); /* the host copies that exist */
-  PetscCall(Now(&t1));
+  PetscCall(GPUPCAMGDevNow(&t1));
   H->times[0] = H->times[1] = 0.0;
   H->times[2] = H->times[3] = t1 - t0;
   PetscFunctionReturn(0);
@@ -714,6 +756,7 @@ PetscErrorCode GPUPCAMGDevHierarchyFree(GPUPCAMGHierarchy *H)
   }
   PetscCall(PetscFree3(D->A, D->P, D->rap));
   PetscCall(PetscFree(D->bs));
+  PetscCall(GPUPCAMGDevMPIFree(&D->mpi));
   PetscCall(PetscFree(H->dev));
   PetscFunctionReturn(0);
 }

@@ -1,8 +1,11 @@
 /*
-   The Galerkin product C = P^T A P of PC gpuamg's setup on several ranks without MatPtAP (docs/algorithms.md 4.3),
-   for A and P MPIAIJ (P with an off-diagonal block where the coarsening went across ranks). Each rank's share runs on
-   the active backend's sparse kernel table (gpupc/sparsekernels.h: device arrays on the cuda backend, host arrays on
-   the host backend); A's and P's blocks go up as they are, and the host touches only what crosses ranks:
+   The Galerkin product C = P^T A P of PC gpuamg's setup on several ranks without MatPtAP (docs/algorithms.md 4.3).
+   Its core (GPUPCAMGGalerkinMPIBlocks) takes A and P as each rank's device blocks (gpupc/devmpiblocks.h: P with an
+   off-diagonal block where the coarsening went across ranks) and gives C's blocks, with no host matrix in or out: the
+   distributed device setup (amgsetupdevicempi.c) keeps its levels so. GPUPCAMGGalerkinMPI is the host setup's entry:
+   A's and P's MPIAIJ blocks go up as they are, C comes back as an MPIAIJ made from its blocks. Each rank's share runs
+   on the active backend's sparse kernel table (gpupc/sparsekernels.h: device arrays on the cuda backend, host arrays
+   on the host backend), and the host touches only what crosses ranks:
      1. X = [A_d | A_o] (A's rows with the ghosts as columns n + g) and P_loc (P's rows with global coarse columns, in
         global order) by the table's merge;
      2. P_oth, the rows of P that A's ghost columns reference, comes from their owners: each owner extracts the rows
@@ -21,25 +24,25 @@
         first, this rank's own at its place, never leaving the device), so every run gives the same values;
      5. the triples' columns compressed by unique, the block column maps by search and compact, the diagonal and
         off-diagonal blocks by the extract members, and C made an MPIAIJ from them directly
-        (GPUPCCMGMPIMatFromBlocks, as the distributed cmg makes its levels).
-   Everything the product needs again is kept on C (a composed container): MAT_REUSE_MATRIX (new values of A and P on
-   the same patterns) uploads the blocks' values and reruns the numeric parts only (the merges, the extraction and
-   broadcast of P_oth's values, the two numeric SpGEMMs, the value exchange, the sums, the block values), written
-   into C in place. The products sum in A's row order (deterministic, both tables alike), so C equals MatPtAP's up
+        (GPUPCCMGMPIMatFromBlocks, as the distributed cmg makes its levels) in the Mat entry.
+   Everything the product needs again is kept in a GPUPCAMGGalMPI (the Mat entry composes it on C with the uploaded
+   blocks): MAT_REUSE_MATRIX (new values of A and P on the same patterns) reruns the numeric parts only (the merges,
+   the extraction and broadcast of P_oth's values, the two numeric SpGEMMs, the value exchange, the sums, the block
+   values), written into C's blocks (and the Mat entry's C) in place. The products sum in A's row order (deterministic, both tables alike), so C equals MatPtAP's up
    to rounding.
 */
-#include <gpupc/amgsetup.h>
-#include <gpupc/cmgmpi.h> /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
+#include <gpupc/amgdevacross.h> /* GPUPCAMGGalerkinMPIBlocks, GPUPCDevMPIBlocks */
+#include <gpupc/cmgmpi.h>       /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
 #include <gpupc/matgpu.h>
 
 PetscLogEvent GPUPCAMG_GalerkinMPI, GPUPCAMG_GalMPIPlan, GPUPCAMG_GalMPIVals, GPUPCAMG_GalMPIProd, GPUPCAMG_GalMPIXPlan, GPUPCAMG_GalMPIXchg, GPUPCAMG_GalMPIAsm, GPUPCAMG_GalMPIMat;
 
-/* what a numeric re-run of one product needs (host arrays h*, the rest in the table's world) */
-typedef struct {
+/* what a numeric re-run of one product needs (host arrays h*, the rest in the table's world); A's and P's blocks are
+   the caller's, read again on a re-run */
+struct _n_GPUPCAMGGalMPI {
   PetscInt     n, nghost, nda, noa, npd, npo; /* A's rows and ghost columns, entries of A's and P's blocks */
-  PetscInt     mc, cstart;                    /* C's rows on this rank (P's local columns), the first of them */
+  PetscInt     mc, cstart, Nc;                /* C's rows on this rank (P's local columns), the first of them, all */
   PetscInt     nploc, npoth;                  /* entries of P_loc, P_oth */
-  GPUPCDevCSR  Ad, Ao, Pd, Po;                /* A's and P's blocks (patterns kept, values renewed on reuse) */
   PetscInt    *pgarray;                       /* P's off-diagonal block columns -> global coarse columns */
   GPUPCDevCSR  Pl;                            /* P_loc: P's rows merged, global coarse columns */
   PetscInt    *qrows;                         /* the rows of P_loc that other ranks fetch (a row once per rank) */
@@ -56,18 +59,27 @@ typedef struct {
   GPUPCDevCOO  coo;
   GPUPCDevCSR  Cs;            /* this rank's rows of C, columns compressed */
   PetscInt    *cmapd, *cmapo; /* compressed column -> diagonal block column, off-diagonal block column (-1: other) */
-  GPUPCDevCSR  Cd, Co;        /* C's blocks (Co: columns numbered by C's garray) */
-} GalerkinMPI;
+};
+typedef struct _n_GPUPCAMGGalMPI GalerkinMPI;
 
-static PetscErrorCode GalerkinMPIDestroy(void *ctx)
+/*@C
+   GPUPCAMGGalMPIDestroy - frees what GPUPCAMGGalerkinMPIBlocks() kept for a numeric re-run
+
+   Not Collective
+
+   Input Parameter:
+.  G - the kept product (NULL on return; NULL accepted)
+
+   Level: developer
+
+.seealso: GPUPCAMGGalerkinMPIBlocks()
+@*/
+PetscErrorCode GPUPCAMGGalMPIDestroy(GPUPCAMGGalMPI *Gp)
 {
-  GalerkinMPI *G = (GalerkinMPI *)ctx;
+  GalerkinMPI *G = *Gp;
 
   PetscFunctionBegin;
-  PetscCall(GPUPCDevCSRDestroy(&G->Ad));
-  PetscCall(GPUPCDevCSRDestroy(&G->Ao));
-  PetscCall(GPUPCDevCSRDestroy(&G->Pd));
-  PetscCall(GPUPCDevCSRDestroy(&G->Po));
+  if (!G) PetscFunctionReturn(0);
   PetscCall(GPUPCFree(G->pgarray));
   PetscCall(GPUPCDevCSRDestroy(&G->Pl));
   PetscCall(GPUPCFree(G->qrows));
@@ -87,65 +99,22 @@ static PetscErrorCode GalerkinMPIDestroy(void *ctx)
   PetscCall(GPUPCDevCSRDestroy(&G->Cs));
   PetscCall(GPUPCFree(G->cmapd));
   PetscCall(GPUPCFree(G->cmapo));
-  PetscCall(GPUPCDevCSRDestroy(&G->Cd));
-  PetscCall(GPUPCDevCSRDestroy(&G->Co));
   PetscCall(PetscFree(G));
-  PetscFunctionReturn(0);
-}
-
-/* the host CSR of the two blocks of an MPIAIJ (or derived) matrix; refuses a level held on the device */
-static PetscErrorCode BlocksGet(Mat M, GPUPCCSR *d, GPUPCCSR *o, const PetscInt **garray)
-{
-  Mat Md, Mo;
-
-  PetscFunctionBegin;
-  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(M, &Md, &Mo, garray));
-  PetscCall(GPUPCMatGetCSR(Md, d));
-  PetscCall(GPUPCMatGetCSR(Mo, o));
-  PetscCheck(!d->device && !o->device, PETSC_COMM_SELF, PETSC_ERR_SUP, "PC gpuamg: the distributed Galerkin product reads host MPIAIJ blocks");
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode BlocksRestore(GPUPCCSR *d, GPUPCCSR *o)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCMatRestoreCSR(o));
-  PetscCall(GPUPCMatRestoreCSR(d));
-  PetscFunctionReturn(0);
-}
-
-/* a device copy of a host block, values included (the arrays as they are: no host pass over them) */
-static PetscErrorCode Upload(const GPUPCCSR *h, GPUPCDevCSR *d)
-{
-  PetscFunctionBegin;
-  PetscCall(GPUPCDevCSRCreate(h->m, h->n, h->nnz, PETSC_TRUE, d));
-  if (h->m) PetscCall(GPUPCCopyToDevice(d->i, h->i, h->m + 1));
-  else PetscCall(GPUPCMemzero(d->i, sizeof(PetscInt)));
-  PetscCall(GPUPCCopyToDevice(d->j, h->j, h->nnz));
-  PetscCall(GPUPCCopyToDevice(d->a, h->a, h->nnz));
+  *Gp = NULL;
   PetscFunctionReturn(0);
 }
 
 /* X's values from A's blocks, B's from P's blocks (P_loc's merged on the device, P_oth's from their owners) */
-static PetscErrorCode FactorValues(GalerkinMPI *G, Mat A, Mat P)
+static PetscErrorCode FactorValues(GalerkinMPI *G, const GPUPCDevMPIBlocks *A, const GPUPCDevMPIBlocks *P)
 {
   const GPUPCSparseKernels *sk;
-  GPUPCCSR                  ad, ao, pd, po;
 
   PetscFunctionBegin;
   PetscCall(GPUPCGetSparseKernels(&sk));
-  PetscCall(BlocksGet(A, &ad, &ao, NULL));
-  PetscCheck(ad.m == G->n && ad.nnz == G->nda && ao.nnz == G->noa && ao.n == G->nghost, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the level matrix of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries, %" PetscInt_FMT " ghosts; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ", %" PetscInt_FMT ")", ad.nnz, ao.nnz, ao.n, G->nda, G->noa, G->nghost);
-  PetscCall(GPUPCCopyToDevice(G->Ad.a, ad.a, G->nda));
-  PetscCall(GPUPCCopyToDevice(G->Ao.a, ao.a, G->noa));
-  PetscCall(BlocksRestore(&ad, &ao));
-  PetscCall(sk->merge(&G->Ad, NULL, 0, &G->Ao, NULL, G->n, &G->X));
-  PetscCall(BlocksGet(P, &pd, &po, NULL));
-  PetscCheck(pd.m == G->n && pd.nnz == G->npd && po.nnz == G->npo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the prolongator of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ")", pd.nnz, po.nnz, G->npd, G->npo);
-  PetscCall(GPUPCCopyToDevice(G->Pd.a, pd.a, G->npd));
-  PetscCall(GPUPCCopyToDevice(G->Po.a, po.a, G->npo));
-  PetscCall(BlocksRestore(&pd, &po));
-  PetscCall(sk->merge(&G->Pd, NULL, G->cstart, &G->Po, G->pgarray, 0, &G->Pl));
+  PetscCheck(A->d.m == G->n && A->d.nnz == G->nda && A->o.nnz == G->noa && A->nghost == G->nghost, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the level matrix of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries, %" PetscInt_FMT " ghosts; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ", %" PetscInt_FMT ")", A->d.nnz, A->o.nnz, A->nghost, G->nda, G->noa, G->nghost);
+  PetscCall(sk->merge(&A->d, NULL, 0, &A->o, NULL, G->n, &G->X));
+  PetscCheck(P->d.m == G->n && P->d.nnz == G->npd && P->o.nnz == G->npo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the prolongator of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ")", P->d.nnz, P->o.nnz, G->npd, G->npo);
+  PetscCall(sk->merge(&P->d, NULL, G->cstart, &P->o, G->pgarray, 0, &G->Pl));
   PetscCall(GPUPCCopyOnDevice(G->B.a, G->Pl.a, G->nploc));
   /* the rows other ranks fetch: extracted again, their values down, broadcast, P_oth's values up */
   PetscCall(sk->extract_fill(&G->Pl, G->Q.m, G->qrows, NULL, NULL, &G->Q));
@@ -174,11 +143,10 @@ static PetscErrorCode TripleValues(MPI_Comm comm, GalerkinMPI *G)
 /* steps 1-2 the first time, on the table (host work only on the rows other ranks fetch): X and P_loc merged from the
    uploaded blocks, P_oth fetched from its owners, B's columns compressed (*colmap: the ncc global coarse columns,
    ascending, in the table's world; GPUPCFree) */
-static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, PetscInt *ncc, PetscInt **colmap)
+static PetscErrorCode Factors(MPI_Comm comm, const GPUPCDevMPIBlocks *A, const GPUPCDevMPIBlocks *P, GalerkinMPI *G, PetscInt *ncc, PetscInt **colmap)
 {
   const GPUPCSparseKernels *sk;
-  GPUPCCSR                  ad, ao, pd, po;
-  const PetscInt           *agarray, *pgarray, *ioffset, *irootloc;
+  const PetscInt           *ioffset, *irootloc;
   const PetscMPIInt        *iranks;
   PetscInt                  Nc, niranks, nq, *qi, *qj, *rs, *rl, *gs, *gl, *othj, *bi, *all;
   PetscLayout               rmap;
@@ -189,37 +157,31 @@ static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, Petsc
   PetscFunctionBegin;
   PetscCall(GPUPCGetSparseKernels(&sk));
   /* X = [A_d | A_o]: the ghosts as columns n + g, after every column of A_d, so a row of X is A_d's row, then A_o's */
-  PetscCall(BlocksGet(A, &ad, &ao, &agarray));
-  G->n      = ad.m;
-  G->nghost = ao.n;
-  G->nda    = ad.nnz;
-  G->noa    = ao.nnz;
-  PetscCall(Upload(&ad, &G->Ad));
-  PetscCall(Upload(&ao, &G->Ao));
+  G->n      = A->d.m;
+  G->nghost = A->nghost;
+  G->nda    = A->d.nnz;
+  G->noa    = A->o.nnz;
   PetscCall(GPUPCDevCSRCreate(G->n, G->n + G->nghost, G->nda + G->noa, PETSC_TRUE, &G->X));
-  PetscCall(sk->merge(&G->Ad, NULL, 0, &G->Ao, NULL, G->n, &G->X));
+  PetscCall(sk->merge(&A->d, NULL, 0, &A->o, NULL, G->n, &G->X));
   /* P_loc: P's rows with global coarse columns, in global column order */
-  PetscCall(MatGetOwnershipRangeColumn(P, &G->cstart, NULL));
-  PetscCall(MatGetSize(P, NULL, &Nc));
-  PetscCall(BlocksGet(P, &pd, &po, &pgarray));
-  PetscCheck(pd.m == G->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC gpuamg: P has %" PetscInt_FMT " local rows, the level matrix %" PetscInt_FMT, pd.m, G->n);
-  G->npd   = pd.nnz;
-  G->npo   = po.nnz;
-  G->nploc = pd.nnz + po.nnz;
-  G->mc    = pd.n;
-  PetscCall(Upload(&pd, &G->Pd));
-  PetscCall(Upload(&po, &G->Po));
-  PetscCall(GPUPCMallocArray(po.n, &G->pgarray));
-  PetscCall(GPUPCCopyToDevice(G->pgarray, pgarray, po.n));
-  PetscCall(BlocksRestore(&pd, &po));
+  G->cstart = P->cstart;
+  G->Nc = Nc = P->N;
+  PetscCheck(P->d.m == G->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PC gpuamg: P has %" PetscInt_FMT " local rows, the level matrix %" PetscInt_FMT, P->d.m, G->n);
+  G->npd   = P->d.nnz;
+  G->npo   = P->o.nnz;
+  G->nploc = P->d.nnz + P->o.nnz;
+  G->mc    = P->d.n;
+  PetscCall(GPUPCAMGDevAlloc(P->nghost, &G->pgarray));
+  PetscCall(GPUPCCopyToDevice(G->pgarray, P->garray, P->nghost));
   PetscCall(GPUPCDevCSRCreate(G->n, Nc, G->nploc, PETSC_TRUE, &G->Pl));
-  PetscCall(sk->merge(&G->Pd, NULL, G->cstart, &G->Po, G->pgarray, 0, &G->Pl));
+  PetscCall(sk->merge(&P->d, NULL, G->cstart, &P->o, G->pgarray, 0, &G->Pl));
   /* P_oth: the rows of P_loc that other ranks' ghosts reference (the row SF's roots that have leaves) extracted, down;
-     their offsets and lengths to the ghosts over the row SF, then columns and values over the entry SF */
-  PetscCall(MatGetLayouts(P, &rmap, NULL));
+     their offsets and lengths to the ghosts over the row SF (P's rows are laid out as A's columns), then columns and
+     values over the entry SF */
+  PetscCall(PetscLayoutCreateFromSizes(comm, G->n, PETSC_DECIDE, 1, &rmap));
   PetscCall(PetscSFCreate(comm, &rsf));
-  PetscCall(PetscSFSetGraphLayout(rsf, rmap, G->nghost, NULL, PETSC_COPY_VALUES, agarray));
-  PetscCall(BlocksRestore(&ad, &ao));
+  PetscCall(PetscSFSetGraphLayout(rsf, rmap, G->nghost, NULL, PETSC_COPY_VALUES, A->garray));
+  PetscCall(PetscLayoutDestroy(&rmap));
   PetscCall(PetscSFSetUp(rsf));
   PetscCall(PetscSFGetLeafRanks(rsf, &niranks, &iranks, &ioffset, &irootloc));
   nq = ioffset[niranks];
@@ -290,23 +252,28 @@ static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, Petsc
    colmap by search: only the counts come down), counts to and from every rank, and the triples in rank order as
    device arrays *tri, *tcj (local row at the owner, global column; GPUPCFree): the other ranks' ranges through host
    buffers by MPI, this rank's own range copied on the device */
-static PetscErrorCode ExchangePlan(MPI_Comm comm, Mat P, const PetscInt *colmap, PetscInt ncc, GalerkinMPI *G, PetscInt **tri, PetscInt **tcj)
+static PetscErrorCode ExchangePlan(MPI_Comm comm, const PetscInt *colmap, PetscInt ncc, GalerkinMPI *G, PetscInt **tri, PetscInt **tcj)
 {
   const GPUPCSparseKernels *sk;
   PetscMPIInt               size, rank;
-  const PetscInt           *cranges;
-  PetscInt                 *dranges, *dpos, *hpos, *e, *rloc, *sci, *scj, *srow, *scol, *rrow, *rcol, nown, nent;
+  PetscInt                 *cranges, *dranges, *dpos, *hpos, *e, *rloc, *sci, *scj, *srow, *scol, *rrow, *rcol, nown, nent;
 
   PetscFunctionBegin;
   PetscCall(GPUPCGetSparseKernels(&sk));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(MatGetOwnershipRangesColumn(P, &cranges));
+  /* C's row layout: P's column layout, from each rank's coarse points */
+  PetscCall(PetscMalloc1(size + 1, &cranges));
+  cranges[0] = 0;
+  PetscCallMPI(MPI_Allgather(&G->mc, 1, MPIU_INT, cranges + 1, 1, MPIU_INT, comm));
+  for (PetscMPIInt p = 0; p < size; p++) cranges[p + 1] += cranges[p];
+  PetscCheck(cranges[rank] == G->cstart && cranges[size] == G->Nc, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: P's blocks say its coarse columns start at %" PetscInt_FMT " of %" PetscInt_FMT ", its ranks' column counts at %" PetscInt_FMT " of %" PetscInt_FMT, G->cstart, G->Nc, cranges[rank], cranges[size]);
   PetscCall(PetscMalloc4(size, &G->scount, size, &G->sdispl, size, &G->rcount, size + 1, &G->rdispl));
   PetscCall(PetscMalloc2(size + 1, &hpos, size + 1, &e));
   PetscCall(GPUPCMallocArray(size + 1, &dranges));
   PetscCall(GPUPCMallocArray(size + 1, &dpos));
   PetscCall(GPUPCCopyToDevice(dranges, cranges, size + 1));
+  PetscCall(PetscFree(cranges));
   PetscCall(sk->search(ncc, colmap, size + 1, dranges, dpos, NULL, NULL)); /* rank p's rows of Cp: hpos[p] .. hpos[p+1] */
   PetscCall(GPUPCCopyToHost(hpos, dpos, size + 1));
   for (PetscMPIInt p = 0; p <= size; p++) PetscCall(GPUPCCopyToHost(&e[p], G->Cp.i + hpos[p], 1));
@@ -362,16 +329,15 @@ static PetscErrorCode ExchangePlan(MPI_Comm comm, Mat P, const PetscInt *colmap,
 }
 
 /* steps 4-5 the first time, on the table: the triples' columns compressed (unique), their sort, the blocks' column
-   maps (search and compact), C; tcj is overwritten */
-static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *tri, PetscInt *tcj, GalerkinMPI *G, Mat *C)
+   maps (search and compact), C's blocks; tcj is overwritten */
+static PetscErrorCode Assemble(MPI_Comm comm, const PetscInt *tri, PetscInt *tcj, GalerkinMPI *G, GPUPCDevMPIBlocks *C)
 {
   const GPUPCSparseKernels *sk;
   const PetscInt            nent = G->nrecv + G->own1 - G->own0;
-  PetscInt                  Nc, ncol, nbelow, ngarray, bounds[2], *col, *dbounds, *seg, *garray;
+  PetscInt                  ncol, nbelow, ngarray, bounds[2], *col, *dbounds, *seg, *garray;
 
   PetscFunctionBegin;
   PetscCall(GPUPCGetSparseKernels(&sk));
-  PetscCall(MatGetSize(P, NULL, &Nc));
   /* the columns of this rank's rows, compressed in global order */
   PetscCall(GPUPCMallocArray(nent, &col));
   PetscCall(sk->unique(nent, tcj, col, tcj, &ncol, NULL));
@@ -387,28 +353,26 @@ static PetscErrorCode Assemble(MPI_Comm comm, Mat P, const PetscInt *tri, PetscI
   PetscCall(sk->search(2, dbounds, ncol, col, NULL, seg, G->cmapd));
   PetscCall(sk->compact(ncol, G->cmapd, -1, NULL, G->cmapo, &ngarray, NULL));
   PetscCall(sk->compact(ncol, seg, -1, NULL, NULL, &nbelow, NULL));
-  PetscCall(PetscMalloc1(ngarray, &garray));
+  PetscCall(PetscMalloc1(PetscMax(ngarray, 1), &garray));
   PetscCall(GPUPCCopyToHost(garray, col, nbelow));
   PetscCall(GPUPCCopyToHost(garray + nbelow, col + ncol - (ngarray - nbelow), ngarray - nbelow));
   PetscCall(GPUPCFree(seg));
   PetscCall(GPUPCFree(dbounds));
   PetscCall(GPUPCFree(col));
-  PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->mc, MAT_INITIAL_MATRIX, &G->Cd));
-  PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, ngarray, MAT_INITIAL_MATRIX, &G->Co));
-  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
-  PetscCall(GPUPCCMGMPIMatFromBlocks(comm, Nc, &G->Cd, &G->Co, garray, NULL, C));
-  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
-  {
-    PetscInt cbs;
-    PetscCall(MatGetBlockSizes(P, NULL, &cbs)); /* as MatPtAP: C's blocks are P's column blocks */
-    PetscCall(MatSetBlockSizes(*C, cbs, cbs));
-  }
-  PetscCall(PetscFree(garray));
+  C->comm   = comm;
+  C->M      = G->Nc;
+  C->N      = G->Nc;
+  C->rstart = G->cstart;
+  C->cstart = G->cstart;
+  C->nghost = ngarray;
+  C->garray = garray;
+  PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->mc, MAT_INITIAL_MATRIX, &C->d));
+  PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, ngarray, MAT_INITIAL_MATRIX, &C->o));
   PetscFunctionReturn(0);
 }
 
-/* new values of C's blocks from the device blocks, into C in place */
-static PetscErrorCode ValuesIntoC(const GalerkinMPI *G, Mat C)
+/* new values of device blocks into the MPIAIJ C made of them (same patterns: the entry counts checked), in place */
+PetscErrorCode GPUPCAMGDevMPIBlocksValuesToMat(const GPUPCDevMPIBlocks *G, Mat C)
 {
   Mat          Cd, Co;
   PetscInt     nd, no;
@@ -421,67 +385,67 @@ static PetscErrorCode ValuesIntoC(const GalerkinMPI *G, Mat C)
   PetscCall(MatGetInfo(Co, MAT_LOCAL, &io));
   nd = (PetscInt)id.nz_used;
   no = (PetscInt)io.nz_used;
-  PetscCheck(nd == G->Cd.nnz && no == G->Co.nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the coarse matrix of a value-only Galerkin product has %" PetscInt_FMT " + %" PetscInt_FMT " entries, its kept product %" PetscInt_FMT " + %" PetscInt_FMT, nd, no, G->Cd.nnz, G->Co.nnz);
+  PetscCheck(nd == G->d.nnz && no == G->o.nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the coarse matrix of a value-only Galerkin product has %" PetscInt_FMT " + %" PetscInt_FMT " entries, its kept product %" PetscInt_FMT " + %" PetscInt_FMT, nd, no, G->d.nnz, G->o.nnz);
   PetscCall(MatSeqAIJGetArrayWrite(Cd, &da));
-  PetscCall(GPUPCCopyToHost(da, G->Cd.a, G->Cd.nnz));
+  PetscCall(GPUPCCopyToHost(da, G->d.a, G->d.nnz));
   PetscCall(MatSeqAIJRestoreArrayWrite(Cd, &da));
   PetscCall(MatSeqAIJGetArrayWrite(Co, &oa));
-  PetscCall(GPUPCCopyToHost(oa, G->Co.a, G->Co.nnz));
+  PetscCall(GPUPCCopyToHost(oa, G->o.a, G->o.nnz));
   PetscCall(MatSeqAIJRestoreArrayWrite(Co, &oa));
   PetscCall(PetscObjectStateIncrease((PetscObject)C));
   PetscFunctionReturn(0);
 }
 
 /*@C
-   GPUPCAMGGalerkinMPI - the Galerkin product C = P^T A P on several ranks by each rank's share on the active sparse
-   kernel table (the file's comment; docs/algorithms.md 4.3), not MatPtAP
+   GPUPCAMGGalerkinMPIBlocks - the Galerkin product C = P^T A P on several ranks from each rank's device blocks to C's,
+   by each rank's share on the active sparse kernel table (the file's comment; docs/algorithms.md 4.3); no host matrix
+   is read or made
 
-   Collective on A
+   Collective on A's communicator
 
    Input Parameters:
-+  A     - the level matrix: MPIAIJ, or a type derived from it, square, the rows laid out as P's
-.  P     - the prolongator: MPIAIJ
--  reuse - MAT_INITIAL_MATRIX (C created) or MAT_REUSE_MATRIX (new values of A and P on the patterns *C was made for:
-           the numeric parts only, *C's values replaced in place)
++  A     - the level matrix's blocks: square, the rows laid out as P's
+.  P     - the prolongator's blocks: rows of A's level, columns of the coarse level
+-  reuse - MAT_INITIAL_MATRIX (*G and C made) or MAT_REUSE_MATRIX (new values of A and P on the patterns *G was made
+           for: the numeric parts only, C's values replaced in place)
 
-   Output Parameter:
-.  C - the coarse matrix: MPIAIJ with P's column layout (and column block size), every structural product kept
-       (entries whose products cancel stay, as in MatPtAP)
+   Input/Output Parameters:
++  G - what a numeric re-run needs (made on MAT_INITIAL_MATRIX: set even when the product fails, so
+       GPUPCAMGGalMPIDestroy() frees what it holds; read on MAT_REUSE_MATRIX)
+-  C - the coarse matrix's blocks (P's column layout; GPUPCDevMPIBlocksDestroy() frees them), every structural
+       product kept (entries whose products cancel stay, as in MatPtAP)
 
    Notes:
    The sums run in A's row order and the triples of a coarse row in rank order, so C is the same on every run (equal to
-   MatPtAP's up to rounding); both kernel tables give the same C bit for bit. What the re-run needs is composed on C
-   under GPUPC_AMG_GALERKIN_MPI_KEY. The off-rank contributions travel through host buffers (MPI_Alltoallv).
+   MatPtAP's up to rounding); both kernel tables give the same C bit for bit. A's and P's blocks are read, not kept: a
+   re-run reads the ones it is given. The off-rank contributions travel through host buffers (MPI_Alltoallv).
 
    Level: developer
 
-.seealso: GPUPCAMGHierarchyBuild(), GPUPCAMGGalerkinSeq()
+.seealso: GPUPCAMGGalerkinMPI(), GPUPCAMGGalMPIDestroy(), GPUPCAMGHierarchyBuildDeviceMPI()
 @*/
-PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
+PetscErrorCode GPUPCAMGGalerkinMPIBlocks(const GPUPCDevMPIBlocks *A, const GPUPCDevMPIBlocks *P, MatReuse reuse, GPUPCAMGGalMPI *Gp, GPUPCDevMPIBlocks *C)
 {
-  MPI_Comm       comm = PetscObjectComm((PetscObject)A);
-  GalerkinMPI   *G;
-  PetscContainer container;
-  PetscInt       N, Np, ncc = 0, *colmap = NULL, *tri = NULL, *tcj = NULL;
-  GPUPCDevCSR    Pl;
+  MPI_Comm     comm = A->comm;
+  GalerkinMPI *G;
+  PetscInt     ncc = 0, *colmap = NULL, *tri = NULL, *tcj = NULL;
+  GPUPCDevCSR  Pl;
 
   PetscFunctionBegin;
   PetscCall(GPUPCAMGRegisterSetupEvents());
-  PetscCall(MatGetSize(A, &N, NULL));
-  PetscCall(MatGetSize(P, &Np, NULL));
-  PetscCheck(N == Np, comm, PETSC_ERR_ARG_SIZ, "PC gpuamg: P^T A P with A of %" PetscInt_FMT " rows and P of %" PetscInt_FMT, N, Np);
+  PetscCheck(A->M == A->N && A->M == P->M, comm, PETSC_ERR_ARG_SIZ, "PC gpuamg: P^T A P with A of %" PetscInt_FMT " x %" PetscInt_FMT " and P of %" PetscInt_FMT " rows", A->M, A->N, P->M);
+  if (reuse == MAT_REUSE_MATRIX) PetscCheck(*Gp, comm, PETSC_ERR_ARG_WRONG, "PC gpuamg: MAT_REUSE_MATRIX needs the product kept by a MAT_INITIAL_MATRIX call of GPUPCAMGGalerkinMPIBlocks()");
+  else PetscCheck(reuse == MAT_INITIAL_MATRIX, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: GPUPCAMGGalerkinMPIBlocks() takes MAT_INITIAL_MATRIX or MAT_REUSE_MATRIX");
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalerkinMPI, 0, 0, 0, 0));
   if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(PetscObjectQuery((PetscObject)*C, GPUPC_AMG_GALERKIN_MPI_KEY, (PetscObject *)&container));
-    PetscCheck(container, comm, PETSC_ERR_ARG_WRONG, "PC gpuamg: MAT_REUSE_MATRIX needs a coarse matrix made by GPUPCAMGGalerkinMPI()");
-  } else PetscCheck(reuse == MAT_INITIAL_MATRIX, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: GPUPCAMGGalerkinMPI() takes MAT_INITIAL_MATRIX or MAT_REUSE_MATRIX");
-  PetscCall(PetscLogEventBegin(GPUPCAMG_GalerkinMPI, A, P, 0, 0));
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(PetscContainerGetPointer(container, (void **)&G));
+    G = *Gp;
     PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
     PetscCall(FactorValues(G, A, P));
     PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
   } else { /* Factors makes the values too */
     PetscCall(PetscNew(&G));
+    *Gp = G;
+    PetscCall(PetscMemzero(C, sizeof(*C)));
     PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
     PetscCall(Factors(comm, A, P, G, &ncc, &colmap));
     PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
@@ -500,7 +464,7 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
   PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIProd, 0, 0, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) {
     PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIXPlan, 0, 0, 0, 0));
-    PetscCall(ExchangePlan(comm, P, colmap, ncc, G, &tri, &tcj));
+    PetscCall(ExchangePlan(comm, colmap, ncc, G, &tri, &tcj));
     PetscCall(GPUPCMallocArray(G->nrecv + G->own1 - G->own0, &G->v));
     PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIXPlan, 0, 0, 0, 0));
   }
@@ -509,24 +473,133 @@ PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
   PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIXchg, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIAsm, 0, 0, 0, 0));
   if (reuse == MAT_INITIAL_MATRIX) {
-    PetscCall(Assemble(comm, P, tri, tcj, G, C));
+    PetscCall(Assemble(comm, tri, tcj, G, C));
     PetscCall(GPUPCFree(tri));
     PetscCall(GPUPCFree(tcj));
     PetscCall(GPUPCFree(colmap));
-    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
-    PetscCall(PetscContainerSetPointer(container, G));
-    PetscCall(PetscContainerSetUserDestroy(container, GalerkinMPIDestroy));
-    PetscCall(PetscObjectCompose((PetscObject)*C, GPUPC_AMG_GALERKIN_MPI_KEY, (PetscObject)container));
-    PetscCall(PetscContainerDestroy(&container));
   } else {
+    PetscCheck(C->d.m == G->mc && C->nghost == C->o.n, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the coarse blocks of a value-only Galerkin product have %" PetscInt_FMT " rows, the kept product %" PetscInt_FMT, C->d.m, G->mc);
     PetscCall(GPUPCDevCOOAssemble(G->Cs.m, G->Cs.n, G->coo.nent, NULL, NULL, G->v, MAT_REUSE_MATRIX, &G->coo, &G->Cs));
-    PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, G->Cd.n, MAT_REUSE_MATRIX, &G->Cd));
-    PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, G->Co.n, MAT_REUSE_MATRIX, &G->Co));
-    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
-    PetscCall(ValuesIntoC(G, *C));
-    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
+    PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapd, C->d.n, MAT_REUSE_MATRIX, &C->d));
+    PetscCall(GPUPCDevCSRExtract(&G->Cs, G->cmapo, C->o.n, MAT_REUSE_MATRIX, &C->o));
   }
   PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIAsm, 0, 0, 0, 0));
-  PetscCall(PetscLogEventEnd(GPUPCAMG_GalerkinMPI, A, P, 0, 0));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalerkinMPI, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* what the Mat entry composes on C: the kept product and the blocks it reads and gives */
+typedef struct {
+  GPUPCAMGGalMPI    G;
+  GPUPCDevMPIBlocks A, P, C;
+} GalerkinMPIMat;
+
+static PetscErrorCode GalerkinMPIMatDestroy(void *ctx)
+{
+  GalerkinMPIMat *M = (GalerkinMPIMat *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGGalMPIDestroy(&M->G));
+  PetscCall(GPUPCDevMPIBlocksDestroy(&M->A));
+  PetscCall(GPUPCDevMPIBlocksDestroy(&M->P));
+  PetscCall(GPUPCDevMPIBlocksDestroy(&M->C));
+  PetscCall(PetscFree(M));
+  PetscFunctionReturn(0);
+}
+
+/* new values of an MPIAIJ (or derived) matrix into the device blocks made of it (same patterns: the sizes checked);
+   what names the matrix in the error */
+PetscErrorCode GPUPCAMGDevMPIBlocksValuesFromMat(Mat X, const char *what, GPUPCDevMPIBlocks *B)
+{
+  Mat      Xd, Xo;
+  GPUPCCSR d, o;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(X, &Xd, &Xo, NULL));
+  PetscCall(GPUPCMatGetCSR(Xd, &d));
+  PetscCall(GPUPCMatGetCSR(Xo, &o));
+  PetscCheck(!d.device && !o.device, PETSC_COMM_SELF, PETSC_ERR_SUP, "PC gpuamg: the distributed Galerkin product reads host MPIAIJ blocks");
+  PetscCheck(d.m == B->d.m && d.nnz == B->d.nnz && o.nnz == B->o.nnz && o.n == B->nghost, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PC gpuamg: the %s of a value-only Galerkin product has another pattern (%" PetscInt_FMT " + %" PetscInt_FMT " entries, %" PetscInt_FMT " ghosts; the product was made for %" PetscInt_FMT " + %" PetscInt_FMT ", %" PetscInt_FMT ")", what, d.nnz, o.nnz, o.n, B->d.nnz, B->o.nnz, B->nghost);
+  PetscCall(GPUPCCopyToDevice(B->d.a, d.a, d.nnz));
+  PetscCall(GPUPCCopyToDevice(B->o.a, o.a, o.nnz));
+  PetscCall(GPUPCMatRestoreCSR(&o));
+  PetscCall(GPUPCMatRestoreCSR(&d));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+   GPUPCAMGGalerkinMPI - the Galerkin product C = P^T A P on several ranks by each rank's share on the active sparse
+   kernel table (the file's comment; docs/algorithms.md 4.3), not MatPtAP: the host setup's entry to
+   GPUPCAMGGalerkinMPIBlocks()
+
+   Collective on A
+
+   Input Parameters:
++  A     - the level matrix: MPIAIJ, or a type derived from it, square, the rows laid out as P's
+.  P     - the prolongator: MPIAIJ
+-  reuse - MAT_INITIAL_MATRIX (C created) or MAT_REUSE_MATRIX (new values of A and P on the patterns *C was made for:
+           the numeric parts only, *C's values replaced in place)
+
+   Output Parameter:
+.  C - the coarse matrix: MPIAIJ with P's column layout (and column block size), every structural product kept
+       (entries whose products cancel stay, as in MatPtAP)
+
+   Notes:
+   A's and P's blocks go up as they are (GPUPCDevMPIBlocksFromMat), C is made from its blocks directly. The product,
+   the uploaded blocks and C's blocks are composed on C under GPUPC_AMG_GALERKIN_MPI_KEY for the re-run, which uploads
+   the new values only. C is the same on every run (equal to MatPtAP's up to rounding); both kernel tables give the
+   same C bit for bit.
+
+   Level: developer
+
+.seealso: GPUPCAMGHierarchyBuild(), GPUPCAMGGalerkinSeq(), GPUPCAMGGalerkinMPIBlocks()
+@*/
+PetscErrorCode GPUPCAMGGalerkinMPI(Mat A, Mat P, MatReuse reuse, Mat *C)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+  GalerkinMPIMat *M;
+  PetscContainer  container;
+  PetscInt        N, Np;
+
+  PetscFunctionBegin;
+  PetscCall(GPUPCAMGRegisterSetupEvents());
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetSize(P, &Np, NULL));
+  PetscCheck(N == Np, comm, PETSC_ERR_ARG_SIZ, "PC gpuamg: P^T A P with A of %" PetscInt_FMT " rows and P of %" PetscInt_FMT, N, Np);
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(PetscObjectQuery((PetscObject)*C, GPUPC_AMG_GALERKIN_MPI_KEY, (PetscObject *)&container));
+    PetscCheck(container, comm, PETSC_ERR_ARG_WRONG, "PC gpuamg: MAT_REUSE_MATRIX needs a coarse matrix made by GPUPCAMGGalerkinMPI()");
+    PetscCall(PetscContainerGetPointer(container, (void **)&M));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
+    PetscCall(GPUPCAMGDevMPIBlocksValuesFromMat(A, "level matrix", &M->A));
+    PetscCall(GPUPCAMGDevMPIBlocksValuesFromMat(P, "prolongator", &M->P));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIVals, 0, 0, 0, 0));
+    PetscCall(GPUPCAMGGalerkinMPIBlocks(&M->A, &M->P, MAT_REUSE_MATRIX, &M->G, &M->C));
+    PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
+    PetscCall(GPUPCAMGDevMPIBlocksValuesToMat(&M->C, *C));
+    PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(reuse == MAT_INITIAL_MATRIX, comm, PETSC_ERR_ARG_OUTOFRANGE, "PC gpuamg: GPUPCAMGGalerkinMPI() takes MAT_INITIAL_MATRIX or MAT_REUSE_MATRIX");
+  /* the record goes into the container first, so whatever an error leaves is freed with it */
+  PetscCall(PetscNew(&M));
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &container));
+  PetscCall(PetscContainerSetPointer(container, M));
+  PetscCall(PetscContainerSetUserDestroy(container, GalerkinMPIMatDestroy));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
+  PetscCall(GPUPCDevMPIBlocksFromMat(A, &M->A));
+  PetscCall(GPUPCDevMPIBlocksFromMat(P, &M->P));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIPlan, 0, 0, 0, 0));
+  PetscCall(GPUPCAMGGalerkinMPIBlocks(&M->A, &M->P, MAT_INITIAL_MATRIX, &M->G, &M->C));
+  PetscCall(PetscLogEventBegin(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
+  PetscCall(GPUPCCMGMPIMatFromBlocks(comm, M->C.N, &M->C.d, &M->C.o, M->C.garray, NULL, C));
+  PetscCall(PetscLogEventEnd(GPUPCAMG_GalMPIMat, 0, 0, 0, 0));
+  {
+    PetscInt cbs;
+    PetscCall(MatGetBlockSizes(P, NULL, &cbs)); /* as MatPtAP: C's blocks are P's column blocks */
+    PetscCall(MatSetBlockSizes(*C, cbs, cbs));
+  }
+  PetscCall(PetscObjectCompose((PetscObject)*C, GPUPC_AMG_GALERKIN_MPI_KEY, (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
   PetscFunctionReturn(0);
 }

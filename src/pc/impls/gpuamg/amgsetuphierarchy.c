@@ -13,6 +13,7 @@
    amgsetupgalerkinmpi.c); MatPtAP with -pc_gpuamg_mpi_galerkin_ptap (the reference).
 */
 #include <gpupc/amgsetup.h>
+#include <gpupc/amgdevacross.h> /* GPUPCAMGHierarchyBuildDeviceMPI */
 #include <gpupc/stage.h>
 #include <petsctime.h>
 
@@ -389,7 +390,10 @@ PetscErrorCode GPUPCAMGHierarchyBuild(Mat A, const GPUPCAMGSetupOptions *opts, G
     const char           *why;
     PetscCall(GPUPCAMGSetupWhere(A, opts, &where, &why));
     if (where == PC_GPUAMG_SETUP_DEVICE) {
-      PetscCall(GPUPCAMGHierarchyBuildDevice(A, opts, H));
+      PetscMPIInt size;
+      PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+      if (size > 1) PetscCall(GPUPCAMGHierarchyBuildDeviceMPI(A, opts, H)); /* the levels as each rank's device blocks */
+      else PetscCall(GPUPCAMGHierarchyBuildDevice(A, opts, H));
       PetscFunctionReturn(0);
     }
     H->hostwhy = why;

@@ -204,6 +204,14 @@ static PetscErrorCode PCView_GPUAMG(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the device: %.3g s (strength and coarsening %.3g s, interpolation %.3g s, Galerkin products %.3g s), peak device memory of the setup %.1f MiB; setups %" PetscInt_FMT ", of them reusing the coarsening %" PetscInt_FMT "\n", g->t_hierarchy, g->hier.times[0], g->hier.times[1], g->hier.times[2], (double)g->hier.devpeak / 1048576.0, g->nsetups, g->nreuses));
     if (s->type == PC_GPUAMG_CLASSICAL && s->coarsen == PC_GPUAMG_COARSEN_HMIS) PetscCall(PetscViewerASCIIPrintf(viewer, "device coarsening: hmis, Ruge-Stueben's first pass inside subdomains of %" PetscInt_FMT " rows, then PMIS rounds on the points without strong couplings inside their subdomain\n", s->hmis_subdomain));
     else if (s->type == PC_GPUAMG_CLASSICAL) PetscCall(PetscViewerASCIIPrintf(viewer, "device coarsening: %s\n", PCGPUAMGCoarsenTypes[s->coarsen]));
+    { /* several ranks: the device setup across ranks (amgsetupdevicempi.c) */
+      PetscMPIInt size;
+      PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+      if (size > 1) {
+        PetscCall(PetscViewerASCIIPrintf(viewer, "device setup on %d ranks: each level as each rank's device blocks%s\n", (int)size, g->hier.hostlevels ? ", host copies of the levels and P kept" : ""));
+        PetscCall(ViewAcross(pc, viewer));
+      }
+    }
   } else {
     if (g->hier.hostwhy) PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host (the device setup does not cover %s)\n", g->hier.hostwhy));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "setup on the host\n"));

@@ -403,8 +403,9 @@ static PetscErrorCode PCGPUAMGGetCoarsenAcross_GPUAMG(PC pc, PetscBool *v)
    Notes:
    Across ranks, pmis gives the same splitting on any number of ranks, so the iterations do not grow with the ranks
    (bench/NOTES.md, section "amgmpi"). rs, cljp, multipass interpolation, aggressive levels, systems AMG (block size
-   > 1) and aggregation stay rank-local; -ksp_view says which levels were coarsened across ranks. The host setup
-   only (the device setup is for one rank).
+   > 1) and aggregation stay rank-local; -ksp_view says which levels were coarsened across ranks. The device setup
+   across ranks (classical pmis or hmis with direct, standard or ext+i) always coarsens across ranks: PETSC_FALSE
+   sends the setup to the host.
 
    Level: intermediate
 
