@@ -9,6 +9,7 @@ static const char help[] = "The distributed device-only Mat over device blocks (
 #include <petscgpupc.h>
 #include <gpupc/devmpiblocks.h>
 #include <gpupc/matgpu.h>
+#include "matmulttest.h" /* CompareProducts */
 
 /* a value in [-1, 1) from two integers (the same on every rank and run) */
 static PetscScalar Hash(PetscInt a, PetscInt b)
@@ -96,137 +97,23 @@ static PetscErrorCode Build(PetscInt nodes, PetscInt cnodes, PetscInt bs, PetscB
   PetscFunctionReturn(0);
 }
 
-/* the largest |u - v| relative to the largest |v| (u a gpu Vec, v a standard one of the same layout) */
-static PetscErrorCode Compare(Vec u, Vec v, const char *what, const char *fmt)
+/* every product of the shell S against the MPIAIJ M on gpu vectors (tests/matmulttest.h; the diagonal of square
+   ones), the stored entries and the halo statistics */
+static PetscErrorCode CheckProducts(Mat S, Mat M, const char *what, const char *fmt)
 {
-  const PetscScalar *a, *b;
-  PetscInt           n;
-  PetscReal          err = 0, scale = 0, gerr, gscale;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(v, &n));
-  PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(VecGetArrayRead(v, &b));
-  for (PetscInt i = 0; i < n; i++) {
-    err   = PetscMax(err, PetscAbsScalar(a[i] - b[i]));
-    scale = PetscMax(scale, PetscAbsScalar(b[i]));
-  }
-  PetscCall(VecRestoreArrayRead(v, &b));
-  PetscCall(VecRestoreArrayRead(u, &a));
-  PetscCall(MPIU_Allreduce(&err, &gerr, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscCall(MPIU_Allreduce(&scale, &gscale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-  PetscCheck(gscale > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s (%s): the reference is zero; the test checks nothing", what, fmt);
-  PetscCheck(gerr <= 1e-12 * gscale, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s (%s): differs from MPIAIJ's by %g (scale %g)", what, fmt, (double)gerr, (double)gscale);
-  PetscFunctionReturn(0);
-}
-
-/* u (gpu) = v (standard) */
-static PetscErrorCode Set(Vec u, Vec v)
-{
-  const PetscScalar *b;
-  PetscScalar       *a;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(v, &n));
-  PetscCall(VecGetArrayWrite(u, &a));
-  PetscCall(VecGetArrayRead(v, &b));
-  PetscCall(PetscArraycpy(a, b, n));
-  PetscCall(VecRestoreArrayRead(v, &b));
-  PetscCall(VecRestoreArrayWrite(u, &a));
-  PetscFunctionReturn(0);
-}
-
-/* every product of the shell S against the MPIAIJ M; diag: MatGetDiagonal too */
-static PetscErrorCode CheckProducts(Mat S, Mat M, PetscBool diag, const char *what, const char *fmt)
-{
-  Vec            x, y, z, xt, yt, zt; /* MPIAIJ's: x, z in M's columns/rows; the shell's: xs ... */
-  Vec            xs, ys, zs, xts, yts, zts;
   MatInfo        si, mi;
   GPUPCHaloStats hs, hm;
   char           label[128];
 
   PetscFunctionBegin;
-  PetscCall(MatCreateVecs(M, &x, &y));
-  PetscCall(VecDuplicate(y, &z));
-  PetscCall(MatCreateVecs(M, &yt, &xt));
-  PetscCall(VecDuplicate(yt, &zt));
-  PetscCall(MatCreateVecs(S, &xs, &ys));
-  PetscCall(VecDuplicate(ys, &zs));
-  PetscCall(MatCreateVecs(S, &yts, &xts));
-  PetscCall(VecDuplicate(yts, &zts));
-  {
-    PetscInt lo, hi;
-    PetscCall(VecGetOwnershipRange(x, &lo, &hi));
-    for (PetscInt i = lo; i < hi; i++) PetscCall(VecSetValue(x, i, Hash(i, 3), INSERT_VALUES));
-    PetscCall(VecGetOwnershipRange(z, &lo, &hi));
-    for (PetscInt i = lo; i < hi; i++) PetscCall(VecSetValue(z, i, Hash(i, 5), INSERT_VALUES));
-    PetscCall(VecGetOwnershipRange(xt, &lo, &hi));
-    for (PetscInt i = lo; i < hi; i++) PetscCall(VecSetValue(xt, i, Hash(i, 7), INSERT_VALUES));
-    PetscCall(VecGetOwnershipRange(zt, &lo, &hi));
-    for (PetscInt i = lo; i < hi; i++) PetscCall(VecSetValue(zt, i, Hash(i, 11), INSERT_VALUES));
-  }
-  PetscCall(VecAssemblyBegin(x));
-  PetscCall(VecAssemblyEnd(x));
-  PetscCall(VecAssemblyBegin(z));
-  PetscCall(VecAssemblyEnd(z));
-  PetscCall(VecAssemblyBegin(xt));
-  PetscCall(VecAssemblyEnd(xt));
-  PetscCall(VecAssemblyBegin(zt));
-  PetscCall(VecAssemblyEnd(zt));
-  PetscCall(Set(xs, x));
-  PetscCall(Set(zs, z));
-  PetscCall(Set(xts, xt));
-  PetscCall(Set(zts, zt));
-
-  PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatMult", what));
-  PetscCall(MatMult(M, x, y));
-  PetscCall(MatMult(S, xs, ys));
-  PetscCall(Compare(ys, y, label, fmt));
-  PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatMultAdd", what));
-  PetscCall(MatMultAdd(M, x, z, y));
-  PetscCall(MatMultAdd(S, xs, zs, ys));
-  PetscCall(Compare(ys, y, label, fmt));
-  PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatMultAdd in place", what));
-  PetscCall(MatMultAdd(M, x, y, y));
-  PetscCall(MatMultAdd(S, xs, ys, ys));
-  PetscCall(Compare(ys, y, label, fmt));
-  PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatMultTranspose", what));
-  PetscCall(MatMultTranspose(M, xt, yt));
-  PetscCall(MatMultTranspose(S, xts, yts));
-  PetscCall(Compare(yts, yt, label, fmt));
-  PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatMultTransposeAdd", what));
-  PetscCall(MatMultTransposeAdd(M, xt, zt, yt));
-  PetscCall(MatMultTransposeAdd(S, xts, zts, yts));
-  PetscCall(Compare(yts, yt, label, fmt));
-  PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatMultTransposeAdd in place", what));
-  PetscCall(MatMultTransposeAdd(M, xt, yt, yt));
-  PetscCall(MatMultTransposeAdd(S, xts, yts, yts));
-  PetscCall(Compare(yts, yt, label, fmt));
-  if (diag) {
-    PetscCall(PetscSNPrintf(label, sizeof(label), "%s MatGetDiagonal", what));
-    PetscCall(MatGetDiagonal(M, y));
-    PetscCall(MatGetDiagonal(S, ys));
-    PetscCall(Compare(ys, y, label, fmt));
-  }
+  PetscCall(PetscSNPrintf(label, sizeof(label), "%s (%s)", what, fmt));
+  PetscCall(CompareProducts(S, M, VECGPU, label));
   PetscCall(MatGetInfo(S, MAT_GLOBAL_SUM, &si));
   PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &mi));
-  PetscCheck(si.nz_used == mi.nz_used, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s (%s): MatGetInfo gives %g entries, MPIAIJ %g", what, fmt, (double)si.nz_used, (double)mi.nz_used);
+  PetscCheck(si.nz_used == mi.nz_used, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatGetInfo gives %g entries, MPIAIJ %g", label, (double)si.nz_used, (double)mi.nz_used);
   PetscCall(GPUPCMatHaloStats(S, &hs));
   PetscCall(GPUPCMatHaloStats(M, &hm));
-  PetscCheck(hs.known && hs.messages == hm.messages && hs.ghosts == hm.ghosts && hs.nbr_max == hm.nbr_max && hs.ghosts_max == hm.ghosts_max, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s (%s): halo statistics %" PetscInt64_FMT " messages, %" PetscInt64_FMT " ghosts; MPIAIJ's %" PetscInt64_FMT ", %" PetscInt64_FMT, what, fmt, hs.messages, hs.ghosts, hm.messages, hm.ghosts);
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
-  PetscCall(VecDestroy(&z));
-  PetscCall(VecDestroy(&xt));
-  PetscCall(VecDestroy(&yt));
-  PetscCall(VecDestroy(&zt));
-  PetscCall(VecDestroy(&xs));
-  PetscCall(VecDestroy(&ys));
-  PetscCall(VecDestroy(&zs));
-  PetscCall(VecDestroy(&xts));
-  PetscCall(VecDestroy(&yts));
-  PetscCall(VecDestroy(&zts));
+  PetscCheck(hs.known && hs.messages == hm.messages && hs.ghosts == hm.ghosts && hs.nbr_max == hm.nbr_max && hs.ghosts_max == hm.ghosts_max, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: halo statistics %" PetscInt64_FMT " messages, %" PetscInt64_FMT " ghosts; MPIAIJ's %" PetscInt64_FMT ", %" PetscInt64_FMT, label, hs.messages, hs.ghosts, hm.messages, hm.ghosts);
   PetscFunctionReturn(0);
 }
 
@@ -289,12 +176,12 @@ int main(int argc, char **argv)
     PetscCall(GPUPCDevMPIBlocksMatGetInfo(SA, &isblocks, NULL, NULL, &dname, NULL));
     PetscCheck(isblocks, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the shell is not recognised");
     PetscCheck(f == GPUPC_DEVMAT_AUTO || !strcmp(dname, fmt), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "asked for %s, the diagonal blocks are %s", fmt, dname);
-    PetscCall(CheckProducts(SA, A, PETSC_TRUE, "A", fmt));
-    PetscCall(CheckProducts(SP, P, PETSC_FALSE, "P", fmt));
-    PetscCall(CheckProducts(SR, RT, PETSC_FALSE, "R = P^T", fmt));
+    PetscCall(CheckProducts(SA, A, "A", fmt));
+    PetscCall(CheckProducts(SP, P, "P", fmt));
+    PetscCall(CheckProducts(SR, RT, "R = P^T", fmt));
     /* new values on the same pattern */
     PetscCall(GPUPCDevMPIBlocksMatUpdateValues(SA, &AB2));
-    PetscCall(CheckProducts(SA, A2, PETSC_TRUE, "A after new values", fmt));
+    PetscCall(CheckProducts(SA, A2, "A after new values", fmt));
     if (f == GPUPC_DEVMAT_AUTO) PetscCall(MatView(SA, PETSC_VIEWER_STDOUT_WORLD));
     PetscCall(MatDestroy(&SA));
     PetscCall(MatDestroy(&SP));

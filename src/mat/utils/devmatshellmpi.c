@@ -325,7 +325,7 @@ PetscErrorCode GPUPCDevMPIBlocksMatGetInfo(Mat M, PetscBool *isblocks, PetscInt 
 {
   PetscBool shell;
   void (*fn)(void) = NULL;
-  ShellMPI *s = NULL;
+  ShellMPI *s      = NULL;
 
   PetscFunctionBegin;
   *isblocks = PETSC_FALSE;
