@@ -15,6 +15,7 @@
 #include <gpupc/amg.h>
 #include <gpupc/amgkernels.h>
 #include <gpupc/sparsekernels.h> /* GPUPCDevCSR */
+#include <gpupc/devmpiblocks.h>  /* GPUPCDevMPIBlocks: the levels on several ranks */
 #include <gpupc/gpubjacobikernels.h>
 #include <gpupc/amgevents.h> /* the device half's -log_view events */
 
@@ -52,6 +53,9 @@ typedef struct {
   MatType               afmt, pfmt, rfmt; /* the device formats of A, P and R (-pc_gpuamg_mat_type; auto's choice) */
   char                  awhy[160];        /* why A's format (-ksp_view) */
   const GPUPCDevCSR    *dcsr;             /* A as device CSR where the device setup holds it (its scalings are computed there), else NULL */
+  GPUPCDevMPIBlocks    *dblocks;          /* several ranks: A as device blocks, A a device-only shell over them (the scalings are computed
+                                             from them), else NULL */
+  PetscBool             ownblocks;        /* dblocks were made for the level (from the host level) and go with it */
   PCGPUAMGSmootherLevel sm;               /* the smoother's view of the level (b, x, r, A are the level's, not owned) */
 } GPUPCAMGDeviceLevel;
 

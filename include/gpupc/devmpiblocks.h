@@ -25,4 +25,15 @@ PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksFromMat(Mat, GPUPCDevMPIBlocks *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksToMat(const GPUPCDevMPIBlocks *, Mat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksDestroy(GPUPCDevMPIBlocks *);
 
+/* R = P^T as device blocks (src/mat/utils/devmpitranspose.c) */
+PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksTranspose(const GPUPCDevMPIBlocks *, GPUPCDevMPIBlocks *);
+
+/* a distributed device-only Mat (MATSHELL) over the blocks, in a level format (gpupc/devmat.h), its ghosts moved by
+   the halo plan (src/mat/utils/devmatshellmpi.c); its values from blocks of the same pattern; what it holds (for the
+   halo statistics and the views) */
+#include <gpupc/devmat.h>
+PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksCreateMat(const GPUPCDevMPIBlocks *, GPUPCDevMatFormat, PetscInt, Mat *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksMatUpdateValues(Mat, const GPUPCDevMPIBlocks *);
+PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksMatGetInfo(Mat, PetscBool *, PetscInt *, const PetscInt **, const char **, const char **);
+
 #endif

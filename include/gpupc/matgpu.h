@@ -118,6 +118,7 @@ struct _n_GPUPCHalo {
 };
 
 PETSC_INTERN PetscErrorCode GPUPCHaloCreate(Mat, PetscInt, const PetscInt *, GPUPCHalo *);
+PETSC_INTERN PetscErrorCode GPUPCHaloCreateFromLayout(MPI_Comm, PetscLayout, PetscInt, const PetscInt *, GPUPCHalo *);
 PETSC_INTERN PetscErrorCode GPUPCHaloDestroy(GPUPCHalo *);
 /* forward: ghosts = x[owners]; Begin packs, copies down and starts the exchange; End
    finishes it and uploads, returning the device ghost array */

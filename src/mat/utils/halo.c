@@ -32,33 +32,35 @@ const char *const GPUPCHaloKernelNames[] = {GPUPC_HALO_KERNEL_LIST(GPUPC_KERNEL_
 GPUPC_KERNEL_TABLE_GETTERS(GPUPCHaloKernels, Halo, "halo")
 
 /*
-   GPUPCHaloCreate - the halo plan of a parallel matrix A for nghost ghost columns with
-   global indices garray (sorted, as MatMPIAIJGetSeqAIJ gives them). Collective on A.
+   GPUPCHaloCreateFromLayout - the halo plan of a parallel matrix whose columns are laid out by cmap (on comm) for
+   nghost ghost columns with global indices garray (sorted, as MatMPIAIJGetSeqAIJ gives them). Collective on comm.
+   The Mat types give their column layout (GPUPCHaloCreate); the device-only shells of distributed blocks
+   (devmatshellmpi.c) have no MPIAIJ and give theirs.
 */
-PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, GPUPCHalo *halo)
+PetscErrorCode GPUPCHaloCreateFromLayout(MPI_Comm comm, PetscLayout cmap, PetscInt nghost, const PetscInt *garray, GPUPCHalo *halo)
 {
   GPUPCHalo       h;
   PetscSF         sf1;
   PetscSFNode    *remote;
   const PetscInt *degree;
-  PetscInt        nroots = A->cmap->n, *cidx, *leafcidx, *sendidx, lastrank = -1;
+  PetscInt        nroots = cmap->n, *cidx, *leafcidx, *sendidx, lastrank = -1;
   PetscMPIInt     owner;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(GPUPC_HaloSetUp, A, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(GPUPC_HaloSetUp, 0, 0, 0, 0));
   PetscCall(PetscNew(&h));
   h->nghost = nghost;
   /* plan 1: leaves = ghosts, roots = owned columns */
   PetscCall(PetscMalloc1(nghost, &remote));
   for (PetscInt k = 0; k < nghost; k++) {
     PetscInt idx;
-    PetscCall(PetscLayoutFindOwnerIndex(A->cmap, garray[k], &owner, &idx));
+    PetscCall(PetscLayoutFindOwnerIndex(cmap, garray[k], &owner, &idx));
     remote[k].rank  = owner;
     remote[k].index = idx;
     if (owner != lastrank) h->nneighbors++;
     lastrank = owner;
   }
-  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &sf1));
+  PetscCall(PetscSFCreate(comm, &sf1));
   PetscCall(PetscSFSetGraph(sf1, nroots, nghost, NULL, PETSC_COPY_VALUES, remote, PETSC_COPY_VALUES));
   PetscCall(PetscSFSetUp(sf1));
   /* owned entries needed by some rank: pack each once */
@@ -76,7 +78,7 @@ PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, G
   PetscCall(PetscSFDestroy(&sf1));
   /* plan 2: roots = packed buffer */
   for (PetscInt k = 0; k < nghost; k++) remote[k].index = leafcidx[k];
-  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &h->sf));
+  PetscCall(PetscSFCreate(comm, &h->sf));
   PetscCall(PetscSFSetGraph(h->sf, h->nsend, nghost, NULL, PETSC_COPY_VALUES, remote, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(h->sf));
   PetscCall(GPUPCMallocArray(h->nsend, &h->d_sendidx));
@@ -96,7 +98,7 @@ PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, G
     if (backend == PETSC_GPUPC_BACKEND_CUDA) {
       PetscCall(PetscMalloc1(nghost, &owner));
       for (PetscInt k = 0; k < nghost; k++) owner[k] = (PetscMPIInt)remote[k].rank;
-      PetscCall(GPUPCHaloPeerCreate(h, PetscObjectComm((PetscObject)A), owner, leafcidx, force, allow));
+      PetscCall(GPUPCHaloPeerCreate(h, comm, owner, leafcidx, force, allow));
       PetscCall(PetscFree(owner));
     }
   }
@@ -105,7 +107,18 @@ PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, G
   PetscCall(PetscFree(cidx));
   PetscCall(PetscFree(leafcidx));
   *halo = h;
-  PetscCall(PetscLogEventEnd(GPUPC_HaloSetUp, A, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(GPUPC_HaloSetUp, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*
+   GPUPCHaloCreate - the halo plan of a parallel matrix A for nghost ghost columns with global indices garray (sorted,
+   as MatMPIAIJGetSeqAIJ gives them): GPUPCHaloCreateFromLayout() on A's column layout. Collective on A.
+*/
+PetscErrorCode GPUPCHaloCreate(Mat A, PetscInt nghost, const PetscInt *garray, GPUPCHalo *halo)
+{
+  PetscFunctionBegin;
+  PetscCall(GPUPCHaloCreateFromLayout(PetscObjectComm((PetscObject)A), A->cmap, nghost, garray, halo));
   PetscFunctionReturn(0);
 }
 

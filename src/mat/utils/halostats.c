@@ -7,6 +7,7 @@
    both move each ghost once per product.
 */
 #include <gpupc/matgpu.h>
+#include <gpupc/devmpiblocks.h> /* the distributed device-only shells: their ghosts */
 
 /*@C
    GPUPCMatHaloStats - neighbours and ghost values of one product with a parallel matrix
@@ -14,7 +15,8 @@
    Collective on A
 
    Input Parameter:
-.  A - an MPIAIJ-based matrix (MPIAIJ, a type derived from it, or a GPUPC type on several ranks), or any matrix on one rank
+.  A - an MPIAIJ-based matrix (MPIAIJ, a type derived from it, or a GPUPC type on several ranks), a distributed
+       device-only matrix (GPUPCDevMPIBlocksCreateMat()), or any matrix on one rank
 
    Output Parameter:
 .  st - the counts: st->known is false when A is neither (then the rest is zero)
@@ -30,7 +32,7 @@
 PetscErrorCode GPUPCMatHaloStats(Mat A, GPUPCHaloStats *st)
 {
   PetscMPIInt     size;
-  PetscBool       mpiaij;
+  PetscBool       mpiaij, shell = PETSC_FALSE;
   Mat             Ad, Ao;
   const PetscInt *garray, *ranges;
   PetscInt        nghost, nbr = 0;
@@ -46,9 +48,12 @@ PetscErrorCode GPUPCMatHaloStats(Mat A, GPUPCHaloStats *st)
   }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpiaij));
   if (!mpiaij) PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &mpiaij, MATMPISEGCSR, MATMPIHEC, MATMPIBCSR, ""));
-  if (!mpiaij) PetscFunctionReturn(0); /* the same answer on every rank: the type is collective */
-  PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
-  PetscCall(MatGetSize(Ao, NULL, &nghost));
+  if (!mpiaij) PetscCall(GPUPCDevMPIBlocksMatGetInfo(A, &shell, &nghost, &garray, NULL, NULL));
+  if (!mpiaij && !shell) PetscFunctionReturn(0); /* the same answer on every rank: the type is collective */
+  if (mpiaij) {
+    PetscCall(GPUPCMatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+    PetscCall(MatGetSize(Ao, NULL, &nghost));
+  }
   PetscCall(MatGetOwnershipRangesColumn(A, &ranges));
   /* garray is sorted: one pass, the owner advancing */
   for (PetscInt g = 0, owner = 0, last = -1; g < nghost; g++) {

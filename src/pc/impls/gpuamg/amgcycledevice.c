@@ -1,7 +1,15 @@
 /*
    PC gpuamg's hierarchy on the device (gpupc/amgcycle.h): every level's A, P and R = P^T in the device format
-   (segcsr; mpisegcsr on several ranks), its gpu vectors, the smoother's data and the last level's dense inverse;
-   the value refresh for SAME_NONZERO_PATTERN; the view of what was built.
+   (-pc_gpuamg_mat_type), its gpu vectors, the smoother's data and the last level's dense inverse; the value refresh
+   for SAME_NONZERO_PATTERN; the view of what was built.
+
+   On several ranks the levels, P and R are device-only shells over each rank's device blocks
+   (GPUPCDevMPIBlocksCreateMat, gpupc/devmpiblocks.h): the blocks come from LevelBlocks (today copies of the host
+   MPIAIJ levels' arrays, no host layout work), R is the distributed transpose of P's blocks
+   (GPUPCDevMPIBlocksTranspose), and the smoothers' scalings are computed from A's blocks on the device
+   (amgsmoother.c). The host MPIAIJ levels are still converted to the mpi GPUPC types (MatConvert, R by MatTranspose)
+   only where a smoother reads the host matrix at its setup (needs_host, or needs_host_blocks on a level of block
+   size > 1: bjacobi's block inverses gather the host rows).
 */
 #include <gpupc/threads.h>
 #include <gpupc/amgcycle.h>
@@ -9,6 +17,7 @@
 #include <gpupc/devmat.h>
 #include <gpupc/amgcsr.h>   /* GPUPCAMGMatOnArrays */
 #include <gpupc/amgsetup.h> /* GPUPCAMGDevHierarchyGetLevel: the device-built levels */
+#include <gpupc/devmpiblocks.h>
 
 PetscLogEvent PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
 
@@ -275,7 +284,12 @@ static PetscErrorCode Sync(Mat M)
   PetscFunctionBegin;
   if (!M) PetscFunctionReturn(0);
   PetscCall(GPUPCDevMatFromMat(M, &dm));
-  if (!dm) PetscCall(GPUPCMatSubclassEnsure(M));
+  if (!dm) {
+    PetscBool blocks;
+
+    PetscCall(GPUPCDevMPIBlocksMatGetInfo(M, &blocks, NULL, NULL, NULL, NULL));
+    if (!blocks) PetscCall(GPUPCMatSubclassEnsure(M));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -288,6 +302,71 @@ static PetscErrorCode TouchDevice(Vec v)
   if (!v) PetscFunctionReturn(0);
   PetscCall(VecGPUGetDeviceArrayRead(v, &d));
   PetscCall(VecGPURestoreDeviceArrayRead(v, &d));
+  PetscFunctionReturn(0);
+}
+
+/* the device blocks of level l's A (A not NULL) and of P[l] (P not NULL) on several ranks; *owned: they were made here
+   and the caller frees them (GPUPCDevMPIBlocksDestroy, PetscFree), else they are the hierarchy's. Today they are
+   copies of the host MPIAIJ levels' arrays (GPUPCDevMPIBlocksFromMat: no host layout work); this is the one place that
+   says where the distributed levels' blocks come from, so that the distributed device setup can hand its own here */
+static PetscErrorCode LevelBlocks(const GPUPCAMGHierarchy *H, PetscInt l, GPUPCDevMPIBlocks **A, GPUPCDevMPIBlocks **P, PetscBool *owned)
+{
+  PetscFunctionBegin;
+  if (A) {
+    PetscCall(PetscNew(A));
+    PetscCall(GPUPCDevMPIBlocksFromMat(H->A[l], *A));
+  }
+  if (P) {
+    PetscCall(PetscNew(P));
+    PetscCall(GPUPCDevMPIBlocksFromMat(H->P[l], *P));
+  }
+  *owned = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* frees blocks that LevelBlocks made (owned), else leaves them to the hierarchy */
+static PetscErrorCode LevelBlocksRelease(GPUPCDevMPIBlocks **B, PetscBool owned)
+{
+  PetscFunctionBegin;
+  if (*B && owned) {
+    PetscCall(GPUPCDevMPIBlocksDestroy(*B));
+    PetscCall(PetscFree(*B));
+  }
+  *B = NULL;
+  PetscFunctionReturn(0);
+}
+
+/* B = a distributed device-only Mat over the blocks blk (GPUPCDevMPIBlocksCreateMat) in the format of
+   -pc_gpuamg_mat_type opt, with block size bs; the format's name into *type, why (NULL: not wanted) what decided it */
+static PetscErrorCode BlocksOnly(const GPUPCDevMPIBlocks *blk, const char *opt, PetscInt bs, MatType *type, char *why, size_t len, Mat *B)
+{
+  PetscInt    f;
+  PetscBool   found, isblocks;
+  const char *name, *reason;
+
+  PetscFunctionBegin;
+  PetscCall(PetscEListFind(4, GPUPCDevMatFormats, opt, &f, &found));
+  PetscCheck(found, blk->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "PC gpuamg: device matrix type %s is not available; use -pc_gpuamg_mat_type segcsr, hec, bcsr or auto", opt);
+  PetscCall(GPUPCDevMPIBlocksCreateMat(blk, (GPUPCDevMatFormat)f, bs, B));
+  PetscCall(GPUPCDevMPIBlocksMatGetInfo(*B, &isblocks, NULL, NULL, &name, &reason));
+  *type = name;
+  if (why) PetscCall(PetscStrncpy(why, reason, len));
+  PetscFunctionReturn(0);
+}
+
+/* whether the levels on several ranks can be device-only shells over device blocks: not where the smoother reads the
+   host matrix at its setup (then the host levels are converted) */
+static PetscErrorCode UseBlocks(const GPUPCAMGHierarchy *H, const GPUPCAMGDevice *D, PetscMPIInt size, PetscBool *use)
+{
+  PetscFunctionBegin;
+  *use = (PetscBool)(size > 1 && !D->smoother.needs_host && !D->smoother.needs_graph);
+  if (*use && D->smoother.needs_host_blocks)
+    for (PetscInt l = 0; l < H->nlevels - 1; l++) {
+      PetscInt bs;
+
+      PetscCall(SquareBlockSize(H->A[l], &bs));
+      if (bs > 1) *use = PETSC_FALSE;
+    }
   PetscFunctionReturn(0);
 }
 
@@ -342,7 +421,7 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
   PetscLogDouble t0, t1;
   PetscMPIInt    size;
   PetscReal      nnz0 = 0, N0 = 0;
-  PetscBool      avail;
+  PetscBool      avail, mpiblocks; /* several ranks: the levels, P and R as device-only shells over device blocks */
 
   PetscFunctionBegin;
   PetscCall(PCGPUAMGRegisterEvents());
@@ -362,6 +441,7 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
   PetscCall(PetscCalloc1(D->nlevels, &D->levels));
   PetscCall(MPI_Comm_size(PetscObjectComm((PetscObject)H->A[0]), &size));
   PetscCheck(!D->smoother.needs_graph || size == 1, PetscObjectComm((PetscObject)H->A[0]), PETSC_ERR_SUP, "PC gpuamg: the smoother %s works on one rank only (it colours the host graph of each level); on %d ranks choose another with -pc_gpuamg_smoother", o->smoother, (int)size);
+  PetscCall(UseBlocks(H, D, size, &mpiblocks));
 
   PetscCall(PetscTime(&t0));
   PetscCall(PetscLogEventBegin(PC_GPUAMG_Upload, 0, 0, 0, 0));
@@ -387,7 +467,12 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
       if (l + 1 < D->nlevels) PetscCall(GPUPCAMGDevHierarchyGetBlockSize(H, l + 1, &nbs));
       pbs = nbs == bs ? bs : 1;
     }
-    if (devonly && l == 0) { /* the operator itself when it already is a matrix of the format (no second layout) */
+    if (mpiblocks) { /* A's blocks stay with the level: the smoother's scalings read them */
+      PetscCall(CheckLevelMatrix(H->A[l], l));
+      PetscCall(SquareBlockSize(H->A[l], &bs));
+      PetscCall(LevelBlocks(H, l, &L->dblocks, NULL, &L->ownblocks));
+      PetscCall(BlocksOnly(L->dblocks, o->mattype, bs, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
+    } else if (devonly && l == 0) { /* the operator itself when it already is a matrix of the format (no second layout) */
       PetscBool same;
       char      seq[64];
 
@@ -418,7 +503,18 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
     }
     D->opcomplexity += nnz0 > 0 ? info.nz_used / nnz0 : 0;
     D->gridcomplexity += N0 > 0 ? L->N / N0 : 0;
-    if (l < D->nlevels - 1 && devonly) {
+    if (l < D->nlevels - 1 && mpiblocks) { /* P's blocks and R's, their transpose; the shells keep their own copies */
+      GPUPCDevMPIBlocks *pb = NULL, rb;
+      PetscBool          owned;
+
+      PetscCall(SquareBlockSize(H->P[l], &pbs));
+      PetscCall(LevelBlocks(H, l, NULL, &pb, &owned));
+      PetscCall(BlocksOnly(pb, TransferType(o->mattype, pbs), pbs, &L->pfmt, NULL, 0, &L->P));
+      PetscCall(GPUPCDevMPIBlocksTranspose(pb, &rb));
+      PetscCall(BlocksOnly(&rb, TransferType(o->mattype, pbs), pbs, &L->rfmt, NULL, 0, &L->R));
+      PetscCall(GPUPCDevMPIBlocksDestroy(&rb));
+      PetscCall(LevelBlocksRelease(&pb, owned));
+    } else if (l < D->nlevels - 1 && devonly) {
       PetscCall(DeviceOnly(dP, TransferType(o->mattype, pbs), pbs, &L->pfmt, NULL, 0, &L->P));
       PetscCall(DeviceOnly(dR, TransferType(o->mattype, pbs), pbs, &L->rfmt, NULL, 0, &L->R));
     } else if (l < D->nlevels - 1) {
@@ -491,6 +587,17 @@ PetscErrorCode GPUPCAMGDeviceRefresh(const GPUPCAMGHierarchy *H, GPUPCAMGDevice 
     PetscBool   done = PETSC_FALSE;
     GPUPCDevMat dm;
 
+    if (L->dblocks) { /* several ranks: the level's new blocks, their values into the shell */
+      GPUPCDevMPIBlocks *nb;
+      PetscBool          owned;
+
+      PetscCall(LevelBlocks(H, l, &nb, NULL, &owned));
+      PetscCall(GPUPCDevMPIBlocksMatUpdateValues(L->A, nb));
+      if (nb != L->dblocks) PetscCall(LevelBlocksRelease(&L->dblocks, L->ownblocks));
+      L->dblocks   = nb;
+      L->ownblocks = owned;
+      continue;
+    }
     if (L->A == H->A[l]) { /* the operator itself (level 0): its device copy follows its values */
       PetscCall(Sync(L->A));
       continue;
@@ -538,6 +645,7 @@ PetscErrorCode GPUPCAMGDeviceDestroy(GPUPCAMGDevice *D)
     PetscCall(GPUPCAMGSmootherDestroy(D, l));
     PetscCall(VecDestroy(&L->sm.dinv));
     PetscCall(VecDestroy(&L->sm.dl1));
+    PetscCall(LevelBlocksRelease(&L->dblocks, L->ownblocks));
   }
   PetscCall(GPUPCAMGCoarseDestroy(D));
   PetscCall(PetscFree(D->levels));

@@ -60,6 +60,24 @@ PetscErrorCode GPUPCAMGSmootherSetUp(GPUPCAMGDevice *D, PetscInt l)
     PetscCall(D->k->scaling(L->dcsr->m, L->dcsr->i, L->dcsr->j, L->dcsr->a, w, wl1, &gersh, bad));
     PetscCall(VecGPURestoreDeviceArrayWrite(S->dl1, &wl1));
     PetscCall(VecGPURestoreDeviceArrayWrite(S->dinv, &w));
+  } else if (L->dblocks) { /* several ranks, A a shell over its device blocks: the scalings of the rows [d | o] (the
+                              ghosts as columns d.n + g, never equal to a local row, so the l1 sums take them and the
+                              diagonal is the diagonal block's), merged on the device for the scaling kernel */
+    const GPUPCDevMPIBlocks  *B = L->dblocks;
+    const GPUPCSparseKernels *sk;
+    GPUPCDevCSR               X;
+
+    PetscCall(GPUPCGetSparseKernels(&sk));
+    PetscCall(GPUPCDevCSRCreate(B->d.m, B->d.n + B->nghost, B->d.nnz + B->o.nnz, PETSC_TRUE, &X));
+    PetscCall(sk->merge(&B->d, NULL, 0, &B->o, NULL, B->d.n, &X));
+    PetscCall(VecGPUGetDeviceArrayWrite(S->dinv, &w));
+    PetscCall(VecGPUGetDeviceArrayWrite(S->dl1, &wl1));
+    PetscCall(D->k->scaling(X.m, X.i, X.j, X.a, w, wl1, &gersh, bad));
+    PetscCall(VecGPURestoreDeviceArrayWrite(S->dl1, &wl1));
+    PetscCall(VecGPURestoreDeviceArrayWrite(S->dinv, &w));
+    PetscCall(GPUPCDevCSRDestroy(&X));
+    for (PetscInt q = 0; q < 2; q++) /* the global row for the message */
+      if (bad[q] >= 0) bad[q] += rstart;
   } else {
     PetscCall(VecGetArrayWrite(S->dinv, &w));
     PetscCall(VecGetArrayWrite(S->dl1, &wl1));
