@@ -306,12 +306,22 @@ static PetscErrorCode TouchDevice(Vec v)
 }
 
 /* the device blocks of level l's A (A not NULL) and of P[l] (P not NULL) on several ranks; *owned: they were made here
-   and the caller frees them (GPUPCDevMPIBlocksDestroy, PetscFree), else they are the hierarchy's. Today they are
-   copies of the host MPIAIJ levels' arrays (GPUPCDevMPIBlocksFromMat: no host layout work); this is the one place that
-   says where the distributed levels' blocks come from, so that the distributed device setup can hand its own here */
+   and the caller frees them (GPUPCDevMPIBlocksDestroy, PetscFree), else they are the hierarchy's: the device setup
+   across ranks hands its own (GPUPCAMGDevHierarchyGetLevelMPI); after the host setup they are copies of the host
+   MPIAIJ levels' arrays (GPUPCDevMPIBlocksFromMat: no host layout work). The one place that says where the distributed
+   levels' blocks come from. */
 static PetscErrorCode LevelBlocks(const GPUPCAMGHierarchy *H, PetscInt l, GPUPCDevMPIBlocks **A, GPUPCDevMPIBlocks **P, PetscBool *owned)
 {
+  const GPUPCDevMPIBlocks *hA = NULL, *hP = NULL;
+
   PetscFunctionBegin;
+  PetscCall(GPUPCAMGDevHierarchyGetLevelMPI(H, l, &hA, &hP));
+  if ((!A || hA) && (!P || hP)) { /* the device setup's (read only here: the shells copy what they keep) */
+    if (A) *A = (GPUPCDevMPIBlocks *)hA;
+    if (P) *P = (GPUPCDevMPIBlocks *)hP;
+    *owned = PETSC_FALSE;
+    PetscFunctionReturn(0);
+  }
   if (A) {
     PetscCall(PetscNew(A));
     PetscCall(GPUPCDevMPIBlocksFromMat(H->A[l], *A));
@@ -362,9 +372,9 @@ static PetscErrorCode UseBlocks(const GPUPCAMGHierarchy *H, const GPUPCAMGDevice
   *use = (PetscBool)(size > 1 && !D->smoother.needs_host && !D->smoother.needs_graph);
   if (*use && D->smoother.needs_host_blocks)
     for (PetscInt l = 0; l < H->nlevels - 1; l++) {
-      PetscInt bs;
+      PetscInt bs = 1;
 
-      PetscCall(SquareBlockSize(H->A[l], &bs));
+      if (H->A[l]) PetscCall(SquareBlockSize(H->A[l], &bs)); /* else a device level across ranks: bs 1 */
       if (bs > 1) *use = PETSC_FALSE;
     }
   PetscFunctionReturn(0);
@@ -468,8 +478,10 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
       pbs = nbs == bs ? bs : 1;
     }
     if (mpiblocks) { /* A's blocks stay with the level: the smoother's scalings read them */
-      PetscCall(CheckLevelMatrix(H->A[l], l));
-      PetscCall(SquareBlockSize(H->A[l], &bs));
+      if (H->A[l]) { /* else a level of the device setup across ranks (square, block size 1) */
+        PetscCall(CheckLevelMatrix(H->A[l], l));
+        PetscCall(SquareBlockSize(H->A[l], &bs));
+      }
       PetscCall(LevelBlocks(H, l, &L->dblocks, NULL, &L->ownblocks));
       PetscCall(BlocksOnly(L->dblocks, o->mattype, bs, &L->afmt, L->awhy, sizeof(L->awhy), &L->A));
     } else if (devonly && l == 0) { /* the operator itself when it already is a matrix of the format (no second layout) */
@@ -507,7 +519,7 @@ PetscErrorCode GPUPCAMGDeviceCreate(const GPUPCAMGHierarchy *H, const GPUPCAMGCy
       GPUPCDevMPIBlocks *pb = NULL, rb;
       PetscBool          owned;
 
-      PetscCall(SquareBlockSize(H->P[l], &pbs));
+      if (H->P[l]) PetscCall(SquareBlockSize(H->P[l], &pbs));
       PetscCall(LevelBlocks(H, l, NULL, &pb, &owned));
       PetscCall(BlocksOnly(pb, TransferType(o->mattype, pbs), pbs, &L->pfmt, NULL, 0, &L->P));
       PetscCall(GPUPCDevMPIBlocksTranspose(pb, &rb));

@@ -22,8 +22,9 @@
 #include <petsctime.h>
 
 /* whether the cycle (GPUPCAMGDeviceCreate) lays the levels of several ranks out from the blocks kept here
-   (GPUPCAMGDevHierarchyGetLevelMPI); while it reads host MPIAIJ levels, every level, P included, gets one */
-static const PetscBool CycleReadsBlocks = PETSC_FALSE;
+   (GPUPCAMGDevHierarchyGetLevelMPI, read by its LevelBlocks); if it read host MPIAIJ levels, every level, P included,
+   would get one */
+static const PetscBool CycleReadsBlocks = PETSC_TRUE;
 
 struct _n_GPUPCAMGDevMPI {
   PetscInt           cap;     /* entries of the arrays (the most levels) */
