@@ -29,32 +29,34 @@
    to rounding.
 */
 #include <gpupc/amgsetup.h>
-#include <gpupc/cmgmpi.h>       /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
-#include <gpupc/devmpiblocks.h> /* GPUPCDevRowFetch: P_oth from its owners */
+#include <gpupc/cmgmpi.h> /* GPUPCCMGMPIMatFromBlocks: the MPIAIJ from device blocks */
 #include <gpupc/matgpu.h>
 
 PetscLogEvent GPUPCAMG_GalerkinMPI, GPUPCAMG_GalMPIPlan, GPUPCAMG_GalMPIVals, GPUPCAMG_GalMPIProd, GPUPCAMG_GalMPIXPlan, GPUPCAMG_GalMPIXchg, GPUPCAMG_GalMPIAsm, GPUPCAMG_GalMPIMat;
 
 /* what a numeric re-run of one product needs (host arrays h*, the rest in the table's world) */
 typedef struct {
-  PetscInt         n, nghost, nda, noa, npd, npo; /* A's rows and ghost columns, entries of A's and P's blocks */
-  PetscInt         mc, cstart;                    /* C's rows on this rank (P's local columns), the first of them */
-  PetscInt         nploc, npoth;                  /* entries of P_loc, P_oth */
-  GPUPCDevCSR      Ad, Ao, Pd, Po;                /* A's and P's blocks (patterns kept, values renewed on reuse) */
-  PetscInt        *pgarray;                       /* P's off-diagonal block columns -> global coarse columns */
-  GPUPCDevCSR      Pl;                            /* P_loc: P's rows merged, global coarse columns */
-  GPUPCDevRowFetch oth;                           /* P_oth: the rows of P_loc that A's ghosts reference, from their owners */
-  GPUPCDevCSR      X, B, R, AP, Cp;               /* R = P_loc^T, AP = X B, Cp = R AP */
-  PetscInt        *rperm;                         /* R's entry q is P_loc's entry rperm[q] */
-  PetscMPIInt     *scount, *sdispl, *rcount, *rdispl;
-  PetscInt         own0, own1;    /* Cp's entries of this rank's rows */
-  PetscInt         nlo, nrecv;    /* entries received from lower ranks, from all */
-  PetscScalar     *hsend, *hrecv; /* Cp's values (own range unused), the received ones */
-  PetscScalar     *v;             /* the triples' values in rank order */
-  GPUPCDevCOO      coo;
-  GPUPCDevCSR      Cs;            /* this rank's rows of C, columns compressed */
-  PetscInt        *cmapd, *cmapo; /* compressed column -> diagonal block column, off-diagonal block column (-1: other) */
-  GPUPCDevCSR      Cd, Co;        /* C's blocks (Co: columns numbered by C's garray) */
+  PetscInt     n, nghost, nda, noa, npd, npo; /* A's rows and ghost columns, entries of A's and P's blocks */
+  PetscInt     mc, cstart;                    /* C's rows on this rank (P's local columns), the first of them */
+  PetscInt     nploc, npoth;                  /* entries of P_loc, P_oth */
+  GPUPCDevCSR  Ad, Ao, Pd, Po;                /* A's and P's blocks (patterns kept, values renewed on reuse) */
+  PetscInt    *pgarray;                       /* P's off-diagonal block columns -> global coarse columns */
+  GPUPCDevCSR  Pl;                            /* P_loc: P's rows merged, global coarse columns */
+  PetscInt    *qrows;                         /* the rows of P_loc that other ranks fetch (a row once per rank) */
+  GPUPCDevCSR  Q;                             /* those rows, extracted from P_loc */
+  PetscScalar *hq, *hoth;                     /* Q's values, P_oth's values (host: the entry SF's roots, leaves) */
+  PetscSF      esf;                           /* roots: Q's entries; leaves: P_oth's entries */
+  GPUPCDevCSR  X, B, R, AP, Cp;               /* R = P_loc^T, AP = X B, Cp = R AP */
+  PetscInt    *rperm;                         /* R's entry q is P_loc's entry rperm[q] */
+  PetscMPIInt *scount, *sdispl, *rcount, *rdispl;
+  PetscInt     own0, own1;    /* Cp's entries of this rank's rows */
+  PetscInt     nlo, nrecv;    /* entries received from lower ranks, from all */
+  PetscScalar *hsend, *hrecv; /* Cp's values (own range unused), the received ones */
+  PetscScalar *v;             /* the triples' values in rank order */
+  GPUPCDevCOO  coo;
+  GPUPCDevCSR  Cs;            /* this rank's rows of C, columns compressed */
+  PetscInt    *cmapd, *cmapo; /* compressed column -> diagonal block column, off-diagonal block column (-1: other) */
+  GPUPCDevCSR  Cd, Co;        /* C's blocks (Co: columns numbered by C's garray) */
 } GalerkinMPI;
 
 static PetscErrorCode GalerkinMPIDestroy(void *ctx)
@@ -68,7 +70,10 @@ static PetscErrorCode GalerkinMPIDestroy(void *ctx)
   PetscCall(GPUPCDevCSRDestroy(&G->Po));
   PetscCall(GPUPCFree(G->pgarray));
   PetscCall(GPUPCDevCSRDestroy(&G->Pl));
-  PetscCall(GPUPCDevRowFetchDestroy(&G->oth));
+  PetscCall(GPUPCFree(G->qrows));
+  PetscCall(GPUPCDevCSRDestroy(&G->Q));
+  PetscCall(PetscFree2(G->hq, G->hoth));
+  PetscCall(PetscSFDestroy(&G->esf));
   PetscCall(GPUPCDevCSRDestroy(&G->X));
   PetscCall(GPUPCDevCSRDestroy(&G->B));
   PetscCall(GPUPCDevCSRDestroy(&G->R));
@@ -143,8 +148,11 @@ static PetscErrorCode FactorValues(GalerkinMPI *G, Mat A, Mat P)
   PetscCall(sk->merge(&G->Pd, NULL, G->cstart, &G->Po, G->pgarray, 0, &G->Pl));
   PetscCall(GPUPCCopyOnDevice(G->B.a, G->Pl.a, G->nploc));
   /* the rows other ranks fetch: extracted again, their values down, broadcast, P_oth's values up */
-  PetscCall(GPUPCDevRowFetchValues(&G->Pl, &G->oth));
-  PetscCall(GPUPCCopyToDevice(G->B.a + G->nploc, G->oth.ha, G->npoth));
+  PetscCall(sk->extract_fill(&G->Pl, G->Q.m, G->qrows, NULL, NULL, &G->Q));
+  PetscCall(GPUPCCopyToHost(G->hq, G->Q.a, G->Q.nnz));
+  PetscCall(PetscSFBcastBegin(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  PetscCall(GPUPCCopyToDevice(G->B.a + G->nploc, G->hoth, G->npoth));
   PetscFunctionReturn(0);
 }
 
@@ -170,9 +178,13 @@ static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, Petsc
 {
   const GPUPCSparseKernels *sk;
   GPUPCCSR                  ad, ao, pd, po;
-  const PetscInt           *agarray, *pgarray;
-  PetscInt                  Nc, *bi, *all;
+  const PetscInt           *agarray, *pgarray, *ioffset, *irootloc;
+  const PetscMPIInt        *iranks;
+  PetscInt                  Nc, niranks, nq, *qi, *qj, *rs, *rl, *gs, *gl, *othj, *bi, *all;
   PetscLayout               rmap;
+  PetscSF                   rsf;
+  const PetscSFNode        *rremote;
+  PetscSFNode              *eremote;
 
   PetscFunctionBegin;
   PetscCall(GPUPCGetSparseKernels(&sk));
@@ -202,28 +214,75 @@ static PetscErrorCode Factors(MPI_Comm comm, Mat A, Mat P, GalerkinMPI *G, Petsc
   PetscCall(BlocksRestore(&pd, &po));
   PetscCall(GPUPCDevCSRCreate(G->n, Nc, G->nploc, PETSC_TRUE, &G->Pl));
   PetscCall(sk->merge(&G->Pd, NULL, G->cstart, &G->Po, G->pgarray, 0, &G->Pl));
-  /* P_oth: the rows of P_loc that other ranks' ghosts reference, extracted by their owners, down, to the ghosts'
-     ranks over a row PetscSF (offsets, lengths), then an entry PetscSF (columns, values; kept for new values) */
+  /* P_oth: the rows of P_loc that other ranks' ghosts reference (the row SF's roots that have leaves) extracted, down;
+     their offsets and lengths to the ghosts over the row SF, then columns and values over the entry SF */
   PetscCall(MatGetLayouts(P, &rmap, NULL));
-  PetscCall(GPUPCDevRowFetchCreate(rmap, &G->Pl, G->nghost, agarray, &G->oth));
+  PetscCall(PetscSFCreate(comm, &rsf));
+  PetscCall(PetscSFSetGraphLayout(rsf, rmap, G->nghost, NULL, PETSC_COPY_VALUES, agarray));
   PetscCall(BlocksRestore(&ad, &ao));
-  G->npoth = G->oth.nnz;
+  PetscCall(PetscSFSetUp(rsf));
+  PetscCall(PetscSFGetLeafRanks(rsf, &niranks, &iranks, &ioffset, &irootloc));
+  nq = ioffset[niranks];
+  PetscCall(GPUPCMallocArray(nq, &G->qrows));
+  PetscCall(GPUPCCopyToDevice(G->qrows, irootloc, nq));
+  G->Q.m = nq;
+  G->Q.n = Nc;
+  PetscCall(GPUPCMallocArray(nq + 1, &G->Q.i));
+  PetscCall(sk->extract_count(&G->Pl, nq, G->qrows, NULL, NULL, G->Q.i));
+  PetscCall(sk->rowptr(nq, G->Q.i, &G->Q.nnz, NULL));
+  PetscCall(GPUPCMallocArray(G->Q.nnz, &G->Q.j));
+  PetscCall(GPUPCMallocArray(G->Q.nnz, &G->Q.a));
+  PetscCall(sk->extract_fill(&G->Pl, nq, G->qrows, NULL, NULL, &G->Q));
+  PetscCall(PetscMalloc2(nq + 1, &qi, G->Q.nnz, &qj));
+  PetscCall(GPUPCCopyToHost(qi, G->Q.i, nq + 1));
+  PetscCall(GPUPCCopyToHost(qj, G->Q.j, G->Q.nnz));
+  PetscCall(PetscMalloc4(G->n, &rs, G->n, &rl, G->nghost, &gs, G->nghost, &gl)); /* rs, rl: read at fetched rows only */
+  for (PetscInt k = 0; k < nq; k++) {
+    rs[irootloc[k]] = qi[k]; /* a row fetched by several ranks: any of its (equal) copies */
+    rl[irootloc[k]] = qi[k + 1] - qi[k];
+  }
+  PetscCall(PetscSFBcastBegin(rsf, MPIU_INT, rs, gs, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(rsf, MPIU_INT, rs, gs, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(rsf, MPIU_INT, rl, gl, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(rsf, MPIU_INT, rl, gl, MPI_REPLACE));
+  PetscCall(PetscSFGetGraph(rsf, NULL, NULL, NULL, &rremote));
+  G->npoth = 0;
+  for (PetscInt g = 0; g < G->nghost; g++) G->npoth += gl[g];
+  PetscCall(PetscMalloc1(G->npoth, &eremote));
+  for (PetscInt g = 0, k = 0; g < G->nghost; g++)
+    for (PetscInt t = 0; t < gl[g]; t++, k++) {
+      eremote[k].rank  = rremote[g].rank;
+      eremote[k].index = gs[g] + t;
+    }
+  PetscCall(PetscSFDestroy(&rsf));
+  PetscCall(PetscSFCreate(comm, &G->esf));
+  PetscCall(PetscSFSetGraph(G->esf, G->Q.nnz, G->npoth, NULL, PETSC_COPY_VALUES, eremote, PETSC_OWN_POINTER));
+  PetscCall(PetscMalloc1(G->npoth, &othj));
+  PetscCall(PetscMalloc2(G->Q.nnz, &G->hq, G->npoth, &G->hoth));
+  PetscCall(GPUPCCopyToHost(G->hq, G->Q.a, G->Q.nnz));
+  PetscCall(PetscSFBcastBegin(G->esf, MPIU_INT, qj, othj, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(G->esf, MPIU_INT, qj, othj, MPI_REPLACE));
+  PetscCall(PetscSFBcastBegin(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(G->esf, MPIU_SCALAR, G->hq, G->hoth, MPI_REPLACE));
   /* B = [P_loc; P_oth]: the global coarse columns it reaches, in global order (unique), its columns their places */
   PetscCall(GPUPCDevCSRCreate(G->n + G->nghost, 0, G->nploc + G->npoth, PETSC_TRUE, &G->B));
   PetscCall(GPUPCMallocArray(G->B.nnz, &all));
   PetscCall(GPUPCCopyOnDevice(all, G->Pl.j, G->nploc));
-  PetscCall(GPUPCCopyToDevice(all + G->nploc, G->oth.hj, G->npoth));
+  PetscCall(GPUPCCopyToDevice(all + G->nploc, othj, G->npoth));
   PetscCall(GPUPCMallocArray(G->B.nnz, colmap));
   PetscCall(sk->unique(G->B.nnz, all, *colmap, G->B.j, ncc, NULL));
   G->B.n = *ncc;
   PetscCall(GPUPCFree(all));
   PetscCall(GPUPCCopyOnDevice(G->B.i, G->Pl.i, G->n + 1));
   PetscCall(PetscMalloc1(G->nghost, &bi));
-  for (PetscInt g = 0; g < G->nghost; g++) bi[g] = G->nploc + G->oth.hi[g + 1];
+  for (PetscInt g = 0, e = G->nploc; g < G->nghost; g++) bi[g] = (e += gl[g]);
   PetscCall(GPUPCCopyToDevice(G->B.i + G->n + 1, bi, G->nghost));
   PetscCall(GPUPCCopyOnDevice(G->B.a, G->Pl.a, G->nploc));
-  PetscCall(GPUPCCopyToDevice(G->B.a + G->nploc, G->oth.ha, G->npoth));
+  PetscCall(GPUPCCopyToDevice(G->B.a + G->nploc, G->hoth, G->npoth));
   PetscCall(PetscFree(bi));
+  PetscCall(PetscFree(othj));
+  PetscCall(PetscFree2(qi, qj));
+  PetscCall(PetscFree4(rs, rl, gs, gl));
   PetscFunctionReturn(0);
 }
 
