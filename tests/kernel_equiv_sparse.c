@@ -1143,6 +1143,94 @@ static PetscErrorCode SmallCases(Ctx *c, const char *name, Mat A)
     PetscCall(VecDestroy(&x));
     Covered(c, GPUPC_SPARSE_KERNEL_diagonal, m);
   }
+  { /* nonzero: A with every third value zeroed (some diagonals among them), the diagonal at offsets 0 and 2; then the
+       diagonal of the same rows reversed (rows in another order than their columns') against a loop */
+    TestCSR      hz;
+    char        *want, *got;
+    PetscScalar *wd, *gd;
+    PetscCall(HostAlloc(m, n, nnz, &hz));
+    PetscCall(PetscArraycpy(hz.i, hA.i, m + 1));
+    PetscCall(PetscArraycpy(hz.j, hA.j, nnz));
+    for (PetscInt e = 0; e < nnz; e++) hz.a[e] = e % 3 ? hA.a[e] : 0.0;
+    PetscCall(PetscMalloc4(nnz, &want, nnz, &got, m, &wd, m, &gd));
+    FOR_SIDES(s)
+    {
+      GPUPCDevCSR dz;
+      char       *dk;
+      PetscCall(Put(&c->S[s], &hz, PETSC_TRUE, &dz));
+      PetscCall(TestMalloc(c->S[s].device, nnz * sizeof(char), (void **)&dk));
+      for (PetscInt doff = 0; doff <= 2; doff += 2) {
+        PetscCall(c->S[s].k->nonzero(&dz, doff, dk));
+        PetscCall(TestGet(c->S[s].device, got, dk, nnz * sizeof(char)));
+        for (PetscInt r = 0; r < m; r++)
+          for (PetscInt e = hz.i[r]; e < hz.i[r + 1]; e++) {
+            want[e] = (char)(hz.a[e] != 0.0 || hz.j[e] == r + doff);
+            PetscCheck(got[e] == want[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: nonzero (%s, offset %" PetscInt_FMT ") entry %" PetscInt_FMT " of row %" PetscInt_FMT ": %d, expected %d", what, c->S[s].what, doff, e, r, (int)got[e], (int)want[e]);
+          }
+      }
+      PetscCall(TestFree(c->S[s].device, dk));
+      PetscCall(Drop(&c->S[s], &dz));
+    }
+    for (PetscInt r = 0; r < m; r++) { /* reversed rows */
+      wd[r] = 0.0;
+      for (PetscInt e = hA.i[r], f = hA.i[r + 1] - 1; e < hA.i[r + 1]; e++, f--) {
+        hz.j[e] = hA.j[f];
+        hz.a[e] = hA.a[f];
+        if (hz.j[e] == r) wd[r] = hz.a[e];
+      }
+    }
+    FOR_SIDES(s)
+    {
+      GPUPCDevCSR  dz;
+      PetscScalar *dd;
+      PetscCall(Put(&c->S[s], &hz, PETSC_TRUE, &dz));
+      PetscCall(TestMalloc(c->S[s].device, m * sizeof(PetscScalar), (void **)&dd));
+      PetscCall(c->S[s].k->diagonal(&dz, dd));
+      PetscCall(TestGet(c->S[s].device, gd, dd, m * sizeof(PetscScalar)));
+      PetscCall(SameValues(what, m, gd, wd, NULL, NULL));
+      PetscCall(TestFree(c->S[s].device, dd));
+      PetscCall(Drop(&c->S[s], &dz));
+    }
+    PetscCall(PetscFree4(want, got, wd, gd));
+    PetscCall(HostFree(&hz));
+    Covered(c, GPUPC_SPARSE_KERNEL_nonzero, nnz);
+  }
+  { /* locate: A's columns as keys, the range [n/4, n/2), the columns 3q (first pass) then the columns 3q + 1 outside
+       the range (second pass, what the first left at -1) as lists; against a loop */
+    PetscInt *l1, *l2, *want, *got, n1 = 0, n2 = 0;
+    PetscCall(PetscMalloc4(n, &l1, n, &l2, nnz, &want, nnz, &got));
+    for (PetscInt q = 0; q < n; q++) {
+      if (q % 3 == 0) l1[n1++] = q;
+      if (q % 3 == 1 && (q < n / 4 || q >= n / 2)) l2[n2++] = q; /* outside the range: a second list adds points */
+    }
+    for (PetscInt e = 0; e < nnz; e++) { /* by linear searches */
+      const PetscInt g = hA.j[e];
+      want[e]          = -1;
+      if (g >= n / 4 && g < n / 2) want[e] = g - n / 4;
+      for (PetscInt q = 0; q < n1 && want[e] < 0; q++)
+        if (l1[q] == g) want[e] = q + 1000;
+      for (PetscInt q = 0; q < n2 && want[e] < 0; q++)
+        if (l2[q] == g) want[e] = q + 5000;
+    }
+    FOR_SIDES(s)
+    {
+      PetscInt *dkeys, *dl1, *dl2, *dout;
+      PetscCall(TestDup(c->S[s].device, hA.j, nnz * sizeof(PetscInt), (void **)&dkeys));
+      PetscCall(TestDup(c->S[s].device, l1, n1 * sizeof(PetscInt), (void **)&dl1));
+      PetscCall(TestDup(c->S[s].device, l2, n2 * sizeof(PetscInt), (void **)&dl2));
+      PetscCall(TestMalloc(c->S[s].device, nnz * sizeof(PetscInt), (void **)&dout));
+      PetscCall(c->S[s].k->locate(nnz, dkeys, n / 4, n / 2, n1, dl1, 1000, PETSC_TRUE, dout));
+      PetscCall(c->S[s].k->locate(nnz, dkeys, 0, 0, n2, dl2, 5000, PETSC_FALSE, dout));
+      PetscCall(TestGet(c->S[s].device, got, dout, nnz * sizeof(PetscInt)));
+      PetscCall(SameInts(what, "locate", nnz, got, want));
+      PetscCall(TestFree(c->S[s].device, dkeys));
+      PetscCall(TestFree(c->S[s].device, dl1));
+      PetscCall(TestFree(c->S[s].device, dl2));
+      PetscCall(TestFree(c->S[s].device, dout));
+    }
+    PetscCall(PetscFree4(l1, l2, want, got));
+    Covered(c, GPUPC_SPARSE_KERNEL_locate, nnz);
+  }
   { /* expand: A's COO indices, plain and through maps */
     PetscInt *rmap, *cmap, *dr[2], *dc[2], *ci[2], *cj[2], *hi, *hj;
     PetscCall(PetscMalloc4(m, &rmap, n, &cmap, nnz, &hi, nnz, &hj));

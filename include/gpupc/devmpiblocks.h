@@ -10,6 +10,7 @@
 #define GPUPC_DEVMPIBLOCKS_H
 
 #include <gpupc/sparsekernels.h>
+#include <petscsf.h>
 
 typedef struct {
   MPI_Comm    comm;           /* the matrix's communicator (not duplicated) */
@@ -35,5 +36,26 @@ PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksTranspose(const GPUPCDevMPIBlocks *
 PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksCreateMat(const GPUPCDevMPIBlocks *, GPUPCDevMatFormat, PetscInt, Mat *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksMatUpdateValues(Mat, const GPUPCDevMPIBlocks *);
 PETSC_EXTERN PetscErrorCode GPUPCDevMPIBlocksMatGetInfo(Mat, PetscBool *, PetscInt *, const PetscInt **, const char **, const char **);
+
+/* The rows of a distributed matrix that a rank's ghosts reference, fetched from their owners (the distributed
+   Galerkin product's P_oth, the local part with ghosts of gpuamg's device setup across ranks). Each owner extracts
+   the rows of its local rows (a device CSR, any column numbering) that other ranks reference and brings only those
+   down; a PetscSF over the rows gives their offsets and lengths, then a PetscSF over the entries (kept: new values on
+   the same pattern travel on it again) their columns and values, into host arrays the caller uploads where it wants. */
+typedef struct {
+  PetscInt     nghost; /* rows fetched: the ghosts, in the given order */
+  PetscInt     nnz;    /* their entries */
+  PetscInt    *hi;     /* host: their row pointers (nghost + 1) */
+  PetscInt    *hj;     /* host: their columns, as the owners' rows number them */
+  PetscScalar *ha;     /* host: their values (NULL for a pattern) */
+  PetscInt    *qrows;  /* device: the local rows other ranks fetch (a row once a fetching rank) */
+  GPUPCDevCSR  Q;      /* those rows, extracted */
+  PetscScalar *hq;     /* host: Q's values (the entry PetscSF's roots) */
+  PetscSF      esf;    /* roots: Q's entries; leaves: the fetched entries */
+} GPUPCDevRowFetch;
+
+PETSC_EXTERN PetscErrorCode GPUPCDevRowFetchCreate(PetscLayout, const GPUPCDevCSR *, PetscInt, const PetscInt *, GPUPCDevRowFetch *);
+PETSC_EXTERN PetscErrorCode GPUPCDevRowFetchValues(const GPUPCDevCSR *, GPUPCDevRowFetch *);
+PETSC_EXTERN PetscErrorCode GPUPCDevRowFetchDestroy(GPUPCDevRowFetch *);
 
 #endif

@@ -3,7 +3,7 @@
    SpGEMM (symbolic, then numeric; the numeric alone again for new values on the same pattern), sort-and-reduce of
    (row, column, value) triples into CSR, and the small pieces around them (row pointers from counts, compaction of
    marked indices, extraction of rows and entries, COO indices of a CSR, the diagonal, a validity check, the merge of
-   two CSR's rows, the distinct values of a list, searches in a sorted list). One table
+   two CSR's rows, the distinct values of a list, searches in a sorted list, global to local numbers). One table
    serves PC gpuamg's and PC cmg's device setups and the distributed setup's rank-local parts.
 
    GPUPCSparseKernels is declared once by GPUPC_SPARSE_KERNEL_LIST (gpupc/kerneltable.h). GPUPCSparseKernelsHost
@@ -63,8 +63,13 @@ typedef enum {
   /* the indices k < n with marks[k] == value: list[0 .. *count) ascending (list NULL: not written), map[k] = the place of \
      k in that list or -1 when marks[k] != value (map NULL: not written); *count on the host */                                                                          \
   X(A, compact, Compact, (PetscInt n, const PetscInt *marks, PetscInt value, PetscInt *list, PetscInt *map, PetscInt *count, size_t *peak))                                                           \
-  /* d[r] = a_rr, 0 where the row does not store it (and for r >= n), r < m */                                                                                                                        \
+  /* d[r] = a_rr, 0 where the row does not store it (and for r >= n), r < m; the columns of a row need not be sorted \
+     here (the local parts with ghosts list their rows in global column order) */                                                                                \
   X(A, diagonal, Diagonal, (const GPUPCDevCSR *A, PetscScalar *d))                                                                                                                                    \
+  /* keep[e] = 1 for A's entries with a nonzero value or on the diagonal (row r's diagonal is column r + doff: doff \
+     places a block's rows among its columns, e.g. the owned rows of a distributed matrix with global columns), else \
+     0; A->a needed. For the extract members: a matrix without its explicit zeros, the diagonal kept */                                                                                 \
+  X(A, nonzero, Nonzero, (const GPUPCDevCSR *A, PetscInt doff, char *keep))                                                                                                                           \
   /* *row = the first row of A that breaks the CSR rules above (-1: none), *fault = what it breaks (GPUPCDevCSRFault; \
      a bad i[0] or i[m] counts for row 0 or row m - 1); on the host */                                                                               \
   X(A, check, Check, (const GPUPCDevCSR *A, PetscInt *row, PetscInt *fault))                                                                                                                          \
@@ -116,7 +121,11 @@ typedef enum {
      pos[k] = the list entries below keys[k] (a lower bound); seg[k] = the list entries at or below keys[k], minus one \
      (-1 below list[0], nl - 1 at or above list[nl-1]; of equal bounds the last, so an empty range is never found); \
      off[k] = keys[k] - list[seg[k]] when 0 <= seg[k] < nl - 1, else -1. Any of pos, seg, off may be NULL */                                                                                  \
-  X(A, search, Search, (PetscInt nl, const PetscInt *list, PetscInt nk, const PetscInt *keys, PetscInt *pos, PetscInt *seg, PetscInt *off))
+  X(A, search, Search, (PetscInt nl, const PetscInt *list, PetscInt nk, const PetscInt *keys, PetscInt *pos, PetscInt *seg, PetscInt *off))                                                           \
+  /* global to local numbers: out[k] = keys[k] - lo when lo <= keys[k] < hi (an owned range; lo == hi: none), else q + \
+     loff when list[q] == keys[k] (list[0 .. nl) increasing; a ghost list), else -1 (init) or out[k] as it was (init \
+     false: a second list fills what a first left at -1) */                                                                              \
+  X(A, locate, Locate, (PetscInt nk, const PetscInt *keys, PetscInt lo, PetscInt hi, PetscInt nl, const PetscInt *list, PetscInt loff, PetscBool init, PetscInt *out))
 
 typedef GPUPC_KERNEL_TABLE(GPUPC_SPARSE_KERNEL_LIST) GPUPCSparseKernels;
 

@@ -313,9 +313,13 @@ __global__ void DiagonalKernel(GPUPCDevCSR A, PetscScalar *d)
 {
   GRID_LOOP(r, A.m)
   {
-    const int       b = A.i[r], len = A.i[r + 1] - b;
-    const long long q = LowerBound(A.j + b, len, (int)r);
-    d[r]              = q < len && A.j[b + q] == r ? A.a[b + q] : 0.0;
+    const int b = A.i[r], len = A.i[r + 1] - b;
+    long long q = LowerBound(A.j + b, len, (int)r);
+    /* a sorted row finds its diagonal by the search; a row in another order (a local part with ghosts) may not, and
+       is scanned (unsorted or not, the row holds column r at most once) */
+    if (!(q < len && A.j[b + q] == r))
+      for (q = 0; q < len && A.j[b + q] != r; q++) {}
+    d[r] = q < len ? A.a[b + q] : 0.0;
   }
 }
 
@@ -326,6 +330,24 @@ static PetscErrorCode Diagonal_CUDA(const GPUPCDevCSR *A, PetscScalar *d)
   if (A->m <= 0) PetscFunctionReturn(0);
   DiagonalKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, d);
   GPUPCCheckLaunch("DiagonalKernel");
+  PetscFunctionReturn(0);
+}
+
+__global__ void NonzeroKernel(GPUPCDevCSR A, int doff, char *keep)
+{
+  GRID_LOOP(r, A.m)
+  {
+    for (int e = A.i[r]; e < A.i[r + 1]; e++) keep[e] = (char)(A.a[e] != 0.0 || A.j[e] == (int)r + doff);
+  }
+}
+
+static PetscErrorCode Nonzero_CUDA(const GPUPCDevCSR *A, PetscInt doff, char *keep)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->a || !A->nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "nonzero: the matrix is a pattern");
+  if (A->m <= 0) PetscFunctionReturn(0);
+  NonzeroKernel<<<Grid(A->m), BLOCK, 0, GPUPCCUDAStream()>>>(*A, (int)doff, keep);
+  GPUPCCheckLaunch("NonzeroKernel");
   PetscFunctionReturn(0);
 }
 
@@ -1356,4 +1378,27 @@ static PetscErrorCode SpGEMMValues_CUDA(const GPUPCDevCSR *A, const GPUPCDevCSR 
 }
 
 /* the table: every member's Stem_CUDA from GPUPC_SPARSE_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+__global__ void LocateKernel(long long nk, const int *keys, int lo, int hi, int nl, const int *list, int loff, int init, int *out)
+{
+  GRID_LOOP(k, nk)
+  {
+    const int g = keys[k];
+    if (g >= lo && g < hi) out[k] = g - lo;
+    else {
+      const long long q = LowerBound(list, (long long)nl, g);
+      if (q < nl && list[q] == g) out[k] = (int)q + loff;
+      else if (init) out[k] = -1;
+    }
+  }
+}
+
+static PetscErrorCode Locate_CUDA(PetscInt nk, const PetscInt *keys, PetscInt lo, PetscInt hi, PetscInt nl, const PetscInt *list, PetscInt loff, PetscBool init, PetscInt *out)
+{
+  PetscFunctionBegin;
+  if (nk <= 0) PetscFunctionReturn(0);
+  LocateKernel<<<Grid(nk), BLOCK, 0, GPUPCCUDAStream()>>>(nk, keys, (int)lo, (int)hi, (int)nl, list, (int)loff, init ? 1 : 0, out);
+  GPUPCCheckLaunch("LocateKernel");
+  PetscFunctionReturn(0);
+}
+
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCSparseKernels, GPUPCSparseKernelsCUDA, GPUPC_SPARSE_KERNEL_LIST, "cuda", _CUDA);

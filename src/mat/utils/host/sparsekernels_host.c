@@ -57,6 +57,14 @@ static PetscErrorCode Diagonal_Host(const GPUPCDevCSR *A, PetscScalar *d)
   return 0;
 }
 
+static PetscErrorCode Nonzero_Host(const GPUPCDevCSR *A, PetscInt doff, char *keep)
+{
+  PetscCheck(A->a || !A->nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "nonzero: the matrix is a pattern");
+  for (PetscInt r = 0; r < A->m; r++)
+    for (PetscInt e = A->i[r]; e < A->i[r + 1]; e++) keep[e] = (char)(A->a[e] != 0.0 || A->j[e] == r + doff);
+  return 0;
+}
+
 static PetscErrorCode Check_Host(const GPUPCDevCSR *A, PetscInt *row, PetscInt *fault)
 {
   *row   = -1;
@@ -382,4 +390,24 @@ static PetscErrorCode Search_Host(PetscInt nl, const PetscInt *list, PetscInt nk
 }
 
 /* the table: every member's Stem_Host from GPUPC_SPARSE_KERNEL_LIST, by name (gpupc/kerneltable.h) */
+static PetscErrorCode Locate_Host(PetscInt nk, const PetscInt *keys, PetscInt lo, PetscInt hi, PetscInt nl, const PetscInt *list, PetscInt loff, PetscBool init, PetscInt *out)
+{
+  for (PetscInt k = 0; k < nk; k++) {
+    const PetscInt g = keys[k];
+    PetscInt       a = 0, b = nl;
+    if (g >= lo && g < hi) {
+      out[k] = g - lo;
+      continue;
+    }
+    while (a < b) { /* lower bound of g in list */
+      const PetscInt mid = a + (b - a) / 2;
+      if (list[mid] < g) a = mid + 1;
+      else b = mid;
+    }
+    if (a < nl && list[a] == g) out[k] = a + loff;
+    else if (init) out[k] = -1;
+  }
+  return 0;
+}
+
 GPUPC_KERNEL_TABLE_DEFINE(GPUPCSparseKernels, GPUPCSparseKernelsHost, GPUPC_SPARSE_KERNEL_LIST, "host", _Host);
