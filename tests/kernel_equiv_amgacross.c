@@ -188,9 +188,9 @@ static PetscErrorCode RunCase(void)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-theta", &theta, NULL));
   PetscCall(GPUPCAMGSetupOptionsDefault(&o));
-  o.location     = PC_GPUAMG_SETUP_HOST;
-  o.location_set = PETSC_TRUE;
-  o.max_levels   = 2;
+  o.location        = PC_GPUAMG_SETUP_HOST;
+  o.location_set    = PETSC_TRUE;
+  o.max_levels      = 2;
   o.max_coarse      = 10;
   o.coarse_eq_limit = 0; /* the coarse level on every rank */
   for (PetscInt p = 0; p < nprob; p++) {

@@ -128,10 +128,10 @@ PetscErrorCode GPUPCAMGDevLocalGetGhost(const GPUPCDevMPIBlocks *A, GPUPCAMGDevL
   PetscCall(GPUPCAMGDevAlloc(nmiss, &g2));
   PetscCall(sk->unique(nmiss, cand, g2, NULL, &ng2, NULL));
   PetscCall(sk->locate(nall, G, 0, 0, ng2, g2, ne, PETSC_FALSE, lj));
-  nx        = ne + ng2;
-  L->ne     = ne;
-  L->nx     = nx;
-  L->X.n    = nx;
+  nx     = ne + ng2;
+  L->ne  = ne;
+  L->nx  = nx;
+  L->X.n = nx;
   PetscCall(GPUPCFree(cand));
   PetscCall(GPUPCFree(idx));
   PetscCall(GPUPCFree(G));
