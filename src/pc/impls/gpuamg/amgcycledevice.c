@@ -15,9 +15,9 @@
 #include <gpupc/amgcycle.h>
 #include <gpupc/matgpu.h>
 #include <gpupc/devmat.h>
-#include <gpupc/amgcsr.h>   /* GPUPCAMGMatOnArrays */
-#include <gpupc/amgsetup.h> /* GPUPCAMGDevHierarchyGetLevel: the device-built levels */
-#include <gpupc/devmpiblocks.h>
+#include <gpupc/amgcsr.h>       /* GPUPCAMGMatOnArrays */
+#include <gpupc/amgsetup.h>     /* GPUPCAMGDevHierarchyGetLevel: the device-built levels */
+#include <gpupc/amgdevacross.h> /* the distributed levels as device blocks (GPUPCAMGDevHierarchyGetLevelMPI) */
 
 PetscLogEvent PC_GPUAMG_Upload, PC_GPUAMG_SmootherSetUp, PC_GPUAMG_CoarseSetUp, PC_GPUAMG_Cycle, PC_GPUAMG_Smooth, PC_GPUAMG_Restrict, PC_GPUAMG_Prolong, PC_GPUAMG_CoarseSolve;
 
