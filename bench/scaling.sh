@@ -8,7 +8,7 @@
 #   SCALING_STRONG_N   unknowns of the strong runs (default 30000000; 0 skips them)
 #   SCALING_PROBLEMS   problems of PCG + cmg (default "randcoef3d powergrid")
 #   SCALING_JACOBI_ITS PCG + jacobi (segcsr) runs this many iterations on poisson3d (default 500; 0 skips)
-#   SCALING_AMG=1      also PCG + gpuamg (weak, randcoef3d)
+#   SCALING_AMG=1      also PCG + gpuamg (weak and strong, randcoef3d)
 #   SCALING_HOST=1     also PETSc's PCG + GAMG and PCG + BoomerAMG on all host cores (weak, randcoef3d)
 #   SCALING_CSV=file   rows: kind,problem,pc,gpus,n,its,setup_s,solve_s,ms_per_it,eff
 #   SCALING_BACKEND    backend options of the GPU runs (default "-gpupc_backend cuda -gpupc_require_device"; the host
@@ -62,6 +62,7 @@ for np in $gpus; do
 done
 if [ "$strong_n" -gt 0 ]; then
   for np in $gpus; do run strong randcoef3d cmg "$np" "$strong_n" $gpu -pc_type cmg -ksp_rtol 1e-8; done
+  [ "${SCALING_AMG:-0}" = 1 ] && for np in $gpus; do run strong randcoef3d gpuamg "$np" "$strong_n" $backend -mat_type segcsr -pc_type gpuamg -ksp_rtol 1e-8; done
 fi
 if [ "${SCALING_HOST:-0}" = 1 ]; then # the host-core solvers users compare with: all cores, as many ranks
   for np in $gpus; do
