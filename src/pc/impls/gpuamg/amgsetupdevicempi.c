@@ -13,18 +13,13 @@
    dense limit), and so is its agglomeration, so both setups give the same hierarchy: the same splittings and P (the
    across functions are the host references' twins), the same coarse levels (the same product on the same blocks).
    The last level becomes a host MPIAIJ (the cycle gathers and inverts it densely); the other levels do where host
-   copies are asked for (opts->host_levels, -pc_gpuamg_keep_host_levels) or while the cycle reads host levels
-   (CycleReadsBlocks below). SAME_NONZERO_PATTERN reruns the numeric Galerkin products only
+   copies are asked for (opts->host_levels, -pc_gpuamg_keep_host_levels); the cycle lays its levels out from the
+   blocks kept here (GPUPCAMGDevHierarchyGetLevelMPI). SAME_NONZERO_PATTERN reruns the numeric Galerkin products only
    (GPUPCAMGHierarchyRecomputeDeviceMPI).
 */
 #include <gpupc/amgdevacross.h>
 #include <gpupc/matgpu.h>
 #include <petsctime.h>
-
-/* whether the cycle (GPUPCAMGDeviceCreate) lays the levels of several ranks out from the blocks kept here
-   (GPUPCAMGDevHierarchyGetLevelMPI, read by its LevelBlocks); if it read host MPIAIJ levels, every level, P included,
-   would get one */
-static const PetscBool CycleReadsBlocks = PETSC_TRUE;
 
 struct _n_GPUPCAMGDevMPI {
   PetscInt           cap;     /* entries of the arrays (the most levels) */
@@ -198,8 +193,8 @@ PetscErrorCode GPUPCAMGHierarchyBuildDeviceMPI(Mat A, const GPUPCAMGSetupOptions
   PetscMPIInt                 size;
   PetscLogDouble              t0 = 0, t1 = 0, t2 = 0;
   size_t                      base, peak;
-  const PetscBool             host = (PetscBool)(opts->host_levels || !CycleReadsBlocks);
-  char                        stop[400]; /* why coarsening stopped (for the error on a last level too big) */
+  const PetscBool             host = opts->host_levels; /* host copies of every level and P */
+  char                        stop[400];                /* why coarsening stopped (for the error on a last level too big) */
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
